@@ -1,0 +1,1099 @@
+"""Compile parsed statements into the pack IR (plain JSON), collecting diagnostics.
+
+Stages, as in Crafting Interpreters: parse every file, then compile declarations (unknown
+words, bad values), then resolve references (duplicates, undefined names). Each stage reports
+all it finds; a later stage does not run on a pack whose earlier stage failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
+from clankwork.interpreter.rules import RULE_PARAMS, default_rules
+
+from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
+from .parser import Atom, Effect, Parser, Stmt
+from .phrases import EFFECT_WORDS, leading_words, resolve
+
+IR_FORMAT = "clankwork-ir/1"
+MANIFEST = "pack.clank"
+
+DECL_KINDS = (
+    "pack",
+    "include",
+    "card",
+    "monster",
+    "reserve",
+    "event",
+    "token",
+    "board",
+    "rules",
+    "sticker",
+    "passage",
+    "contract",
+)
+TRIGGERS = ("play", "acquire", "arrive", "defeat", "use", "reveal", "enter")
+CARD_FLAGS = {
+    "companion": "companion",
+    "gem": "gem",
+    "device": "device",
+    "echo": "echo",
+}
+TOKEN_KINDS = {
+    ("major", "secret"): "major",
+    ("minor", "secret"): "minor",
+    ("market",): "market",
+    ("artifact",): "artifact",
+    ("mug",): "mug",
+    ("fruit",): "fruit",
+    ("mystic", "fruit"): "fruit",
+    ("token",): "other",
+}
+SPACE_FLAGS = {
+    ("hq",): ("hq", False),
+    ("forest",): ("forest", True),
+    ("mushroom", "forest"): ("forest", True),
+    ("crystal", "cave"): ("crystal cave", True),
+    ("security", "checkpoint"): ("security checkpoint", True),
+    ("town",): ("town", False),
+    ("market",): ("town", False),
+    ("magic", "circle"): ("magic circle", False),
+    ("danger", "zone"): ("danger zone", False),
+    ("depths",): ("danger zone", False),
+    ("exhausts",): (None, True),
+}
+REWARDS = {
+    ("gold",): ("gold", True),
+    ("minor", "secret"): ("minor secret", False),
+    ("major", "secret"): ("major secret", False),
+    ("mystic", "fruit"): ("fruit", False),
+    ("fruit",): ("fruit", False),
+    ("draw",): ("draw", True),
+    ("card", "draw"): ("draw", True),
+    ("heal",): ("heal", True),
+    ("healing",): ("heal", True),
+}
+
+
+@dataclass
+class Source:
+    """One file of a pack: its path as shown to the user and its text."""
+
+    path: str
+    text: str
+
+
+@dataclass
+class CompileResult:
+    """The IR (None when errors stopped compilation), diagnostics, and the sources read."""
+
+    ir: dict[str, Any] | None
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when there is IR and no error."""
+        return self.ir is not None and not has_errors(self.diagnostics)
+
+
+_PARSER: Parser | None = None
+
+
+def parser() -> Parser:
+    """The shared parser (built once per process)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = Parser()
+    return _PARSER
+
+
+def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -> CompileResult:
+    """Compile the pack in ``pack_dir`` (its `pack.clank` and the files it includes)."""
+    root = Path(pack_dir)
+    shown = Path(display_root) if display_root is not None else root
+    files: dict[str, str] = {}
+    diags: list[Diagnostic] = []
+    order: list[tuple[str, list[Stmt]]] = []
+    manifest = root / MANIFEST
+    if root.is_file() and root.suffix == ".clank":
+        manifest, root, shown = root, root.parent, shown.parent
+    if not manifest.is_file():
+        diags.append(
+            Diagnostic(
+                "CW004",
+                f"{_show(shown / MANIFEST)} does not exist: a pack is a folder with a {MANIFEST}",
+                None,
+                hint=f'create {MANIFEST} with `pack NAME {{ version "0.1" }}` and include lines',
+            )
+        )
+        return CompileResult(None, diags, files)
+
+    root = root.resolve()
+
+    def load(path: Path, via: Atom | None) -> None:
+        rel = path.resolve().relative_to(root).as_posix()
+        name = _show(shown / rel)
+        if name in files:
+            return
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            diags.append(
+                Diagnostic(
+                    "CW004",
+                    f"cannot read {name}: {getattr(e, 'strerror', None) or e}",
+                    via.span if via else None,
+                    hint="check the include path; it is relative to the pack folder",
+                )
+            )
+            return
+        files[name] = text
+        stmts, syntax = parser().parse(text, name)
+        diags.extend(syntax)
+        order.append((name, stmts))
+        for st in stmts:
+            if st.words and st.words[0] == "include":
+                target = st.head[1] if len(st.head) == 2 else None
+                if target is None or target.kind != "string":
+                    diags.append(
+                        Diagnostic(
+                            "CW105",
+                            "include takes one quoted file name",
+                            st.span,
+                            hint='write include "cards.clank"',
+                        )
+                    )
+                    continue
+                inc = (root / str(target.value)).resolve()
+                if root not in inc.parents:
+                    diags.append(
+                        Diagnostic(
+                            "CW004",
+                            f"include {target.source()} points outside the pack folder",
+                            target.span,
+                            hint="keep every file of a pack inside its folder",
+                        )
+                    )
+                    continue
+                load(inc, target)
+
+    load(manifest, None)
+    return _compile_statements(order, diags, files)
+
+
+def compile_text(text: str, filename: str = "inline.clank") -> CompileResult:
+    """Compile one piece of text as a whole pack (for tests and tools)."""
+    stmts, diags = parser().parse(text, filename)
+    return _compile_statements([(filename, stmts)], diags, {filename: text})
+
+
+def _compile_statements(
+    order: list[tuple[str, list[Stmt]]], diags: list[Diagnostic], files: dict[str, str]
+) -> CompileResult:
+    """Compile every parsed file. Reference checks run unless a file failed to parse (its
+    declarations are missing, so every reference to them would be a false alarm). The IR is
+    returned whenever parsing succeeded, so later checks can run on it; `ok` says if it is
+    clean."""
+    if any(d.code == "CW004" for d in diags):
+        return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
+    syntax_ok = not has_errors(diags)
+    compiler = _Compiler()
+    for _name, stmts in order:
+        for st in stmts:
+            compiler.decl(st)
+    ir = compiler.finish(check=syntax_ok)
+    diags = sorted([*diags, *compiler.diags], key=Diagnostic.sort_key)
+    return CompileResult(ir if syntax_ok else None, diags, files)
+
+
+def _show(p: Path) -> str:
+    return p.as_posix()
+
+
+def _at(span: Span) -> dict[str, Any]:
+    return span.to_ir()
+
+
+def _join(a: Span, b: Span) -> Span:
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+def _phrase_span(atoms: list[Atom]) -> Span:
+    return _join(atoms[0].span, atoms[-1].span)
+
+
+def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[Any, int] | None:
+    """Longest key of ``table`` that ``words`` start with, and its length."""
+    best = None
+    for key, value in table.items():
+        if tuple(words[: len(key)]) == key and (best is None or len(key) > best[1]):
+            best = (value, len(key))
+    return best
+
+
+class _Compiler:
+    """Builds the IR from statements; every method appends diagnostics rather than raising."""
+
+    def __init__(self) -> None:
+        self.diags: list[Diagnostic] = []
+        self.pack: dict[str, Any] | None = None
+        self.rules = default_rules()
+        self.rules_at: dict[str, Any] = {}
+        self.cards: list[dict[str, Any]] = []
+        self.tokens: list[dict[str, Any]] = []
+        self.boards: list[dict[str, Any]] = []
+        self.campaign: dict[str, list[dict[str, Any]]] = {
+            "stickers": [],
+            "passages": [],
+            "contracts": [],
+        }
+
+    # -- helpers ---------------------------------------------------------------------------
+    def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, message, span, hint))
+
+    def _int(self, st: Stmt, atoms: list[Atom], what: str, minimum: int | None = 0) -> int | None:
+        """Exactly one number in ``atoms``; reports a diagnostic and returns None otherwise."""
+        if len(atoms) != 1 or atoms[0].kind not in ("number", "signed"):
+            span = _phrase_span(atoms) if atoms else st.span
+            self.error("CW105", f"{what} takes one number", span, hint=f"write `{what} 3`")
+            return None
+        value = int(atoms[0].value)
+        if minimum is not None and value < minimum:
+            self.error(
+                "CW108",
+                f"{what} cannot be {value}",
+                atoms[0].span,
+                hint=f"use a number of at least {minimum}",
+            )
+            return None
+        return value
+
+    def _name(self, st: Stmt, kind: str) -> tuple[str, Span] | None:
+        if len(st.head) < 2 or st.head[1].kind not in ("word", "string"):
+            self.error(
+                "CW105",
+                f"{kind} needs a name",
+                st.span,
+                hint=f'write `{kind} "Some Name" {{ ... }}`',
+            )
+            return None
+        if len(st.head) > 2:
+            extra = st.head[2:]
+            self.error(
+                "CW105",
+                f"unexpected {' '.join(a.source() for a in extra)!s} after the {kind} name",
+                _phrase_span(extra),
+                hint="names with spaces go in double quotes",
+            )
+            return None
+        return st.head[1].text, st.head[1].span
+
+    def _no_effects(self, st: Stmt) -> None:
+        if st.effects is not None:
+            self.error(
+                "CW112",
+                f"`{st.head_text()}` does not take effects after a colon",
+                st.span,
+                hint="effects belong to a trigger such as `play:` inside a card",
+            )
+
+    # -- declarations ----------------------------------------------------------------------
+    def decl(self, st: Stmt) -> None:
+        kind = st.words[0]
+        handler: Callable[[Stmt], None] | None = getattr(self, f"decl_{kind}", None)
+        if kind not in DECL_KINDS or handler is None:
+            self.error(
+                "CW101",
+                f"unknown declaration {st.head[0].text!r}",
+                st.head[0].span,
+                hint=did_you_mean(kind, DECL_KINDS)
+                or f"a file holds {', '.join(DECL_KINDS[:-1])} or {DECL_KINDS[-1]} declarations",
+            )
+            return
+        handler(st)
+
+    def decl_include(self, st: Stmt) -> None:
+        pass  # followed while loading files
+
+    def decl_pack(self, st: Stmt) -> None:
+        named = self._name(st, "pack")
+        if named is None:
+            return
+        if self.pack is not None:
+            self.error("CW106", "a pack declares itself twice", st.span, hint="keep one `pack`")
+            return
+        pack: dict[str, Any] = {
+            "name": named[0],
+            "version": "0.0.0",
+            "extends": [],
+            "at": _at(st.span),
+        }
+        for s in st.block or []:
+            self._no_effects(s)
+            key, rest = s.words[0], s.head[1:]
+            if key == "version" and len(rest) == 1:
+                pack["version"] = rest[0].text
+            elif key == "title" and len(rest) == 1:
+                pack["title"] = rest[0].text
+            elif key == "extends" and rest:
+                pack["extends"] = [a.text for a in rest]
+            elif key == "description" and len(rest) == 1:
+                pack["description"] = rest[0].text
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown pack property `{s.head_text()}`",
+                    s.span,
+                    hint=did_you_mean(key, ["version", "title", "extends", "description"])
+                    or 'a pack takes version "1.0", title "...", description "..." and extends',
+                )
+        self.pack = pack
+
+    # cards ---------------------------------------------------------------------------------
+    def decl_card(self, st: Stmt) -> None:
+        self._card(st, deck="adventure", type_="acquire")
+
+    def decl_monster(self, st: Stmt) -> None:
+        self._card(st, deck="adventure", type_="monster")
+
+    def decl_event(self, st: Stmt) -> None:
+        self._card(st, deck="adventure", type_="event")
+
+    def decl_reserve(self, st: Stmt) -> None:
+        self._card(st, deck="reserve", type_="acquire")
+
+    def _card(self, st: Stmt, deck: str, type_: str) -> None:
+        kind = st.words[0]
+        named = self._name(st, kind)
+        if named is None:
+            return
+        card: dict[str, Any] = {
+            "name": named[0],
+            "deck": deck,
+            "type": type_,
+            "copies": 1,
+            "points": 0,
+            "tags": [],
+            "dragon": False,
+            "danger": False,
+            "triggers": [],
+            "at": _at(st.span),
+        }
+        seen: dict[str, Span] = {}
+        before = len(self.diags)
+        for s in st.block or []:
+            if s.effects is not None:
+                trig = self._trigger(s, ("play", "acquire", "arrive", "defeat", "use"))
+                if trig is not None:
+                    card["triggers"].append(trig)
+                continue
+            self._card_prop(card, s, seen)
+        if card["deck"] == "reserve" and "fight" in card:
+            card["type"] = "monster"
+        unsure = any(d.code == "CW102" for d in self.diags[before:])
+        if card["type"] == "monster" and "fight" not in card and not unsure:
+            self.error(
+                "CW109",
+                f"monster {card['name']!r} has no fight value",
+                st.head[1].span,
+                hint="add `fight N`: the swords needed to defeat it",
+            )
+        if (
+            card["type"] == "acquire"
+            and card["deck"] != "starting"
+            and "cost" not in card
+            and (not unsure)
+        ):
+            self.error(
+                "CW109",
+                f"card {card['name']!r} has no cost",
+                st.head[1].span,
+                hint="add `cost N` (skill), or `starting N` for a starting-deck card",
+            )
+        if card["type"] == "monster":
+            card.pop("cost", None)
+        self.cards.append(card)
+
+    def _card_prop(self, card: dict[str, Any], s: Stmt, seen: dict[str, Span]) -> None:
+        words, rest = s.words, s.head[1:]
+        key = words[0]
+        if s.block is not None:
+            self.error("CW112", f"`{key}` does not take a block", s.block_span, hint="remove { }")
+        if key in seen:
+            self.diags.append(
+                Diagnostic(
+                    "CW111",
+                    f"`{key}` is given twice in {card['name']!r}",
+                    s.span,
+                    hint="keep one; the last one wins",
+                    notes=(("first given here", seen[key]),),
+                )
+            )
+        seen[key] = s.span
+        if key in ("copies", "cost", "fight"):
+            value = self._int(s, rest, key, minimum=1 if key in ("copies", "fight") else 0)
+            if value is not None:
+                card[key] = value
+        elif key == "starting":
+            value = self._int(s, rest, key, minimum=1)
+            if value is not None:
+                if card["deck"] != "adventure" or card["type"] != "acquire":
+                    self.error(
+                        "CW112",
+                        "only a `card` can be a starting-deck card",
+                        s.span,
+                        hint="declare it as `card NAME { starting N }`",
+                    )
+                card["deck"], card["copies"] = "starting", value
+        elif key == "points":
+            self._points(card, s, rest)
+        elif key in CARD_FLAGS and not rest:
+            card["tags"].append(CARD_FLAGS[key])
+        elif key in ("tag", "faction") and len(rest) == 1:
+            card["tags"].append(rest[0].text.lower())
+        elif words == ["dragon", "attack"] or words == ["dragon"]:
+            card["dragon"] = True
+        elif words == ["danger"]:
+            card["danger"] = True
+        elif words[:2] == ["only", "in"] and len(words) > 2:
+            card["only_in"] = " ".join(words[2:])
+        else:
+            self.error(
+                "CW102",
+                f"unknown card property `{s.head_text()}`",
+                s.head[0].span,
+                hint=did_you_mean(
+                    key,
+                    [
+                        "copies",
+                        "cost",
+                        "fight",
+                        "points",
+                        "starting",
+                        "tag",
+                        "faction",
+                        "dragon",
+                        "danger",
+                        "only",
+                        *CARD_FLAGS,
+                    ],
+                )
+                or "see docs/language.md for card properties",
+            )
+
+    def _points(self, owner: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
+        if len(rest) >= 3 and rest[1].kind == "word" and rest[1].text.lower() == "per":
+            pts = self._int(s, rest[:1], "points")
+            per = resolve(COUNTS, rest[2:])
+            if per is None:
+                self.error(
+                    "CW104",
+                    f"unknown count `{' '.join(a.source() for a in rest[2:])}`",
+                    _phrase_span(rest[2:]),
+                    hint=did_you_mean(rest[2].text, leading_words(COUNTS))
+                    or 'counts: `5 gold`, `companion in play`, `"Some Card"`',
+                )
+                return
+            if pts is not None:
+                per["at"] = _at(_phrase_span(rest[2:]))
+                owner["points_per"] = {"points": pts, "per": per}
+            return
+        value = self._int(s, rest, "points", minimum=None)
+        if value is not None:
+            owner["points"] = value
+
+    def _trigger(self, s: Stmt, allowed: tuple[str, ...]) -> dict[str, Any] | None:
+        atoms = list(s.head)
+        if atoms and atoms[0].kind == "word" and atoms[0].text.lower() == "on":
+            atoms = atoms[1:]
+        if not atoms or atoms[0].kind != "word" or atoms[0].text.lower() not in allowed:
+            bad = atoms[0] if atoms else s.head[0]
+            self.error(
+                "CW102",
+                f"unknown trigger `{bad.text}`",
+                bad.span,
+                hint=did_you_mean(bad.text, allowed)
+                or f"triggers here are {', '.join(a + ':' for a in allowed)}",
+            )
+            return None
+        trig: dict[str, Any] = {"on": atoms[0].text.lower(), "at": _at(s.span), "effects": []}
+        tail = atoms[1:]
+        if tail:
+            if tail[0].kind == "word" and tail[0].text.lower() == "if" and len(tail) > 1:
+                cond = self._condition(tail[1:])
+                if cond is None:
+                    return None
+                trig["if"] = cond
+            else:
+                self.error(
+                    "CW105",
+                    f"unexpected `{' '.join(a.source() for a in tail)}` after `{trig['on']}`",
+                    _phrase_span(tail),
+                    hint=f"write `{trig['on']}: effects` or `{trig['on']} if CONDITION: effects`",
+                )
+                return None
+        effects = self.effects(s.effects or [])
+        if effects is None:
+            return None
+        trig["effects"] = effects
+        return trig
+
+    def _condition(self, atoms: list[Atom]) -> dict[str, Any] | None:
+        failures: list[Any] = []
+        node = resolve(CONDITIONS, atoms, failures)
+        if node is None:
+            self.error(
+                "CW104",
+                f"unknown condition `{' '.join(a.source() for a in atoms)}`",
+                _phrase_span(atoms),
+                hint=did_you_mean(atoms[0].text, leading_words(CONDITIONS))
+                or "conditions: `another companion in play`, `you have an artifact`, "
+                "`you are in a forest`",
+            )
+            return None
+        node["at"] = _at(_phrase_span(atoms))
+        return node
+
+    # effects -------------------------------------------------------------------------------
+    def effects(self, effs: list[Effect]) -> list[dict[str, Any]] | None:
+        """Compile a list of effects; None when any of them failed (already reported)."""
+        out = []
+        ok = True
+        for e in effs:
+            node = self.effect(e)
+            if node is None:
+                ok = False
+            else:
+                out.append(node)
+        return out if ok else None
+
+    def effect(self, e: Effect) -> dict[str, Any] | None:
+        """Compile one effect."""
+        words = [a.text.lower() if a.kind == "word" else None for a in e.phrase]
+        if e.form == "simple":
+            if words and words[0] == "may" and len(e.phrase) > 1:
+                inner = self._phrase(e.phrase[1:])
+                return None if inner is None else {"op": "may", "do": [inner], "at": _at(e.span)}
+            return self._phrase(e.phrase)
+        if e.form == "then":
+            optional = bool(words) and words[0] == "may"
+            cost_atoms = e.phrase[1:] if optional else e.phrase
+            if not cost_atoms:
+                self.error("CW105", "`may ->` needs a price before the arrow", e.span)
+                return None
+            cost = self._phrase(cost_atoms)
+            then = self.effects(e.consequence)
+            if cost is None or then is None:
+                return None
+            if not EFFECTS[cost["op"]].payable:
+                payable = sorted(r.name for r in EFFECTS if r.payable)
+                self.error(
+                    "CW112",
+                    f"`{' '.join(a.source() for a in cost_atoms)}` cannot be a price before `->`",
+                    _phrase_span(cost_atoms),
+                    hint="a price is one of: " + ", ".join(payable),
+                )
+                return None
+            return {
+                "op": "pay",
+                "optional": optional,
+                "cost": [cost],
+                "then": then,
+                "at": _at(e.span),
+            }
+        # group: "choose one ( a | b )", "each opponent ( ... )", "if COND ( ... )", "may ( ... )"
+        alts = []
+        for alt in e.alternatives:
+            compiled = self.effects(alt)
+            if compiled is None:
+                return None
+            alts.append(compiled)
+        head = words[0] if words else None
+        at = _at(e.span)
+        if head == "choose" and words[1:] in ([], ["one"]):
+            if len(alts) < 2:
+                self.error(
+                    "CW105",
+                    "choose needs at least two options",
+                    e.span,
+                    hint="separate the options with |, e.g. choose one (+2 gold | heal 1)",
+                )
+                return None
+            return {"op": "choose", "options": alts, "at": at}
+        if head in ("each", "if", "may") and len(alts) != 1:
+            self.error(
+                "CW105",
+                f"`{head}` takes one bracketed list, not options with |",
+                e.span,
+                hint=f"write {head} ... (effect, effect)",
+            )
+            return None
+        if head == "each":
+            who = {
+                ("opponent",): "opponent",
+                ("opponents",): "opponent",
+                ("other", "player"): "opponent",
+                ("of", "your", "opponents"): "opponent",
+                ("player",): "player",
+                ("players",): "player",
+            }.get(tuple(w or "" for w in words[1:]))
+            if who is None:
+                self.error(
+                    "CW103",
+                    f"unknown group `{' '.join(a.source() for a in e.phrase)}`",
+                    _phrase_span(e.phrase),
+                    hint="write `each player (...)` or `each opponent (...)`",
+                )
+                return None
+            return {"op": "each", "who": who, "do": alts[0], "at": at}
+        if head == "if" and len(e.phrase) > 1:
+            cond = self._condition(e.phrase[1:])
+            return None if cond is None else {"op": "if", "cond": cond, "do": alts[0], "at": at}
+        if head == "may" and len(e.phrase) == 1:
+            return {"op": "may", "do": alts[0], "at": at}
+        self.error(
+            "CW103",
+            f"unknown effect group `{' '.join(a.source() for a in e.phrase)} (...)`",
+            _phrase_span(e.phrase) if e.phrase else e.span,
+            hint=did_you_mean(head or "", ["choose", "each", "if", "may"])
+            or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`",
+        )
+        return None
+
+    def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
+        failures: list[Any] = []
+        node = resolve(EFFECTS, atoms, failures)
+        span = _phrase_span(atoms)
+        if node is not None:
+            node["at"] = _at(span)
+            if "per" in node:
+                node["per"]["at"] = _at(span)
+            return node
+        for kind, sub in failures:
+            if kind == "count":
+                self.error(
+                    "CW104",
+                    f"unknown count `{' '.join(a.source() for a in sub)}` after `per`",
+                    _phrase_span(sub),
+                    hint=did_you_mean(sub[0].text, leading_words(COUNTS))
+                    or 'counts: `companion in play`, `5 gold`, `"Some Card"`',
+                )
+                return None
+        text = " ".join(a.source() for a in atoms)
+        first = atoms[0]
+        hint = None
+        if first.kind == "word":
+            hint = did_you_mean(first.text, EFFECT_WORDS)
+        elif first.kind in ("signed", "number") and len(atoms) >= 2 and atoms[1].kind == "word":
+            from clankwork.interpreter.effects.registry import RESOURCE_WORDS
+
+            hint = did_you_mean(atoms[1].text, RESOURCE_WORDS)
+            if hint is None:
+                hint = "resources are skill, swords, boots, gold and clank"
+        self.error(
+            "CW103",
+            f"unknown effect `{text}`",
+            span,
+            hint=hint or "see docs/language.md for every effect (or run `clankwork docs`)",
+        )
+        return None
+
+    # tokens --------------------------------------------------------------------------------
+    def decl_token(self, st: Stmt) -> None:
+        named = self._name(st, "token")
+        if named is None:
+            return
+        tok: dict[str, Any] = {
+            "name": named[0],
+            "kind": "other",
+            "count": 1,
+            "points": 0,
+            "gold": 0,
+            "type": named[0].lower(),
+            "grants": [],
+            "returns": False,
+            "triggers": [],
+            "at": _at(st.span),
+        }
+        for s in st.block or []:
+            if s.effects is not None:
+                trig = self._trigger(s, ("reveal", "use"))
+                if trig is not None:
+                    tok["triggers"].append(trig)
+                continue
+            words, rest = s.words, s.head[1:]
+            hit = _match_words(words, TOKEN_KINDS)
+            if hit is not None:
+                kind, n = hit
+                tok["kind"] = kind
+                tail = s.head[n:]
+                if tail:
+                    value = self._int(s, tail, " ".join(words[:n]), minimum=1)
+                    if value is not None:
+                        tok["count"] = value
+                continue
+            key = words[0]
+            if key in ("points", "gold", "count"):
+                if key == "points":
+                    self._points(tok, s, rest)
+                else:
+                    value = self._int(s, rest, key, minimum=0 if key == "gold" else 1)
+                    if value is not None:
+                        tok[key] = value
+            elif key == "type" and rest:
+                tok["type"] = " ".join(a.text.lower() for a in rest)
+            elif key == "grants" and rest:
+                tok["grants"].extend(a.text.lower() for a in rest)
+            elif words in (["returns"], ["return"]):
+                tok["returns"] = True
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown token property `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(
+                        key,
+                        [
+                            "major",
+                            "minor",
+                            "market",
+                            "artifact",
+                            "mug",
+                            "fruit",
+                            "points",
+                            "gold",
+                            "count",
+                            "type",
+                            "grants",
+                            "returns",
+                        ],
+                    )
+                    or "see docs/language.md for token properties",
+                )
+        self.tokens.append(tok)
+
+    # boards --------------------------------------------------------------------------------
+    def decl_board(self, st: Stmt) -> None:
+        named = self._name(st, "board")
+        if named is None:
+            return
+        board: dict[str, Any] = {
+            "name": named[0],
+            "spaces": [],
+            "paths": [],
+            "groups": [],
+            "at": _at(st.span),
+        }
+        self._board_body(board, st.block or [], None)
+        self.boards.append(board)
+
+    def _board_body(self, board: dict[str, Any], body: list[Stmt], group: str | None) -> None:
+        for s in body:
+            self._no_effects(s)
+            key = s.words[0]
+            if key == "space":
+                self._space(board, s, group)
+            elif key == "path":
+                self._path(board, s)
+            elif s.words[:2] == ["dead", "end"]:
+                self._dead_end(board, s)
+            elif key in ("module", "group", "area"):
+                named = self._name(s, key)
+                if named is None:
+                    continue
+                board["groups"].append({"name": named[0], "kind": key, "at": _at(s.span)})
+                self._board_body(board, s.block or [], named[0])
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown board statement `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(key, ["space", "path", "dead", "module", "group"])
+                    or "a board holds space, path, dead end and module statements",
+                )
+
+    def _space(self, board: dict[str, Any], st: Stmt, group: str | None) -> None:
+        named = self._name(st, "space")
+        if named is None:
+            return
+        space: dict[str, Any] = {
+            "name": named[0],
+            "features": [],
+            "exhausts": False,
+            "rewards": [],
+            "at": _at(st.span),
+        }
+        if group:
+            space["group"] = group
+        for s in st.block or []:
+            self._no_effects(s)
+            words, rest = s.words, s.head[1:]
+            flag = _match_words(words, SPACE_FLAGS)
+            if flag is not None and flag[1] == len(words):
+                (feature, exhausts), _n = flag
+                if feature and feature not in space["features"]:
+                    space["features"].append(feature)
+                space["exhausts"] = space["exhausts"] or exhausts
+                continue
+            key = words[0]
+            if key in ("coach", "waypoint", "artifact"):
+                value = self._int(s, rest, key, minimum=0 if key == "coach" else 1)
+                if value is not None:
+                    space[key] = value
+            elif key == "reward":
+                hit = _match_words(words[1:], REWARDS)
+                if hit is None:
+                    self.error(
+                        "CW102",
+                        f"unknown reward `{' '.join(a.source() for a in rest)}`",
+                        _phrase_span(rest) if rest else s.span,
+                        hint=did_you_mean(" ".join(words[1:]), [" ".join(k) for k in REWARDS])
+                        or "rewards: gold N, minor secret, major secret, fruit, draw, heal",
+                    )
+                    continue
+                (rkind, takes_n), n = hit
+                tail = rest[n:]
+                amount = 1
+                if tail:
+                    if not takes_n:
+                        self.error("CW105", f"reward {rkind} takes no number", _phrase_span(tail))
+                        continue
+                    got = self._int(s, tail, f"reward {rkind}", minimum=1)
+                    if got is None:
+                        continue
+                    amount = got
+                elif rkind == "gold":
+                    self.error("CW105", "reward gold needs an amount", s.span, hint="reward gold 2")
+                    continue
+                space["rewards"].append({"kind": rkind, "n": amount, "at": _at(s.span)})
+            elif key == "at":
+                if len(rest) != 2 or any(a.kind not in ("number", "signed") for a in rest):
+                    self.error("CW105", "at takes two numbers, x and y", s.span, hint="at 120 40")
+                    continue
+                space["pos"] = [int(rest[0].value), int(rest[1].value)]
+            elif key == "feature" and rest:
+                space["features"].append(" ".join(a.text.lower() for a in rest))
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown space property `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(
+                        " ".join(words),
+                        [" ".join(k) for k in SPACE_FLAGS]
+                        + ["coach", "waypoint", "artifact", "reward", "at", "feature"],
+                    )
+                    or did_you_mean(key, ["coach", "waypoint", "artifact", "reward", "feature"])
+                    or "see docs/language.md for space properties",
+                )
+        board["spaces"].append(space)
+
+    def _path(self, board: dict[str, Any], st: Stmt) -> None:
+        h = st.head
+        if (
+            len(h) != 4
+            or h[2].kind not in ("link", "arrow")
+            or any(a.kind not in ("word", "string") for a in (h[1], h[3]))
+        ):
+            self.error(
+                "CW105",
+                "a path joins two spaces with -- (two-way) or -> (one-way)",
+                st.span,
+                hint='write path HQ -- "Whispering Wood" { boots 2 }',
+            )
+            return
+        path: dict[str, Any] = {
+            "from": h[1].text,
+            "to": h[3].text,
+            "oneway": h[2].kind == "arrow",
+            "at": _at(st.span),
+            "from_at": _at(h[1].span),
+            "to_at": _at(h[3].span),
+        }
+        self._path_props(path, st)
+        board["paths"].append(path)
+
+    def _dead_end(self, board: dict[str, Any], st: Stmt) -> None:
+        h = st.head
+        if len(h) != 3 or h[2].kind not in ("word", "string"):
+            self.error(
+                "CW105",
+                "dead end names the space it leaves",
+                st.span,
+                hint='write dead end "Old Mill" { boots 2 }',
+            )
+            return
+        path = {
+            "from": h[2].text,
+            "to": None,
+            "oneway": True,
+            "at": _at(st.span),
+            "from_at": _at(h[2].span),
+        }
+        self._path_props(path, st)
+        board["paths"].append(path)
+
+    def _path_props(self, path: dict[str, Any], st: Stmt) -> None:
+        path.update({"boots": 1, "monsters": 0, "requires": [], "features": []})
+        for s in st.block or []:
+            self._no_effects(s)
+            words, rest = s.words, s.head[1:]
+            key = words[0]
+            if key in ("boots", "footprints", "monsters"):
+                value = self._int(s, rest, key, minimum=1 if key != "monsters" else 0)
+                if value is not None:
+                    path["monsters" if key == "monsters" else "boots"] = value
+            elif words == ["water"]:
+                path["features"].append("water")
+                path["requires"].append("canoe")
+            elif words == ["mountain"]:
+                path["features"].append("mountain")
+            elif words in (["lock"], ["locked"]):
+                path["features"].append("lock")
+                path["requires"].append("key")
+            elif key == "requires" and rest:
+                path["requires"].append(" ".join(a.text.lower() for a in rest))
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown path property `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(
+                        key,
+                        [
+                            "boots",
+                            "footprints",
+                            "monsters",
+                            "water",
+                            "mountain",
+                            "lock",
+                            "requires",
+                        ],
+                    )
+                    or "paths take boots N, monsters N, water, mountain, lock, requires WORD",
+                )
+
+    # rules ---------------------------------------------------------------------------------
+    def decl_rules(self, st: Stmt) -> None:
+        table = {tuple(p.words.split()): p for p in RULE_PARAMS}
+        for s in st.block or []:
+            self._no_effects(s)
+            hit = _match_words(s.words, table)
+            if hit is None:
+                self.error(
+                    "CW102",
+                    f"unknown rule `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(" ".join(s.words[:2]), [p.words for p in RULE_PARAMS])
+                    or "rules: " + ", ".join(p.words for p in RULE_PARAMS),
+                )
+                continue
+            param, n = hit
+            rest = s.head[n:]
+            self._rule_value(param, s, rest)
+
+    def _rule_value(self, param: Any, s: Stmt, rest: list[Atom]) -> None:
+        players: str = "*"
+        words = [a.text.lower() if a.kind == "word" else None for a in rest]
+        if len(rest) >= 3 and words[-3] == "with" and words[-1] in ("players", "player"):
+            if rest[-2].kind != "number":
+                self.error("CW105", "with N players needs a number", rest[-2].span)
+                return
+            players = str(rest[-2].value)
+            rest = rest[:-3]
+        if not rest or any(a.kind != "number" for a in rest):
+            self.error(
+                "CW105",
+                f"rule `{param.words}` takes "
+                + ("numbers" if param.shape == "ints" else "one number"),
+                _phrase_span(rest) if rest else s.span,
+                hint=f"write `{param.words} {param.default if param.shape == 'int' else '...'}`",
+            )
+            return
+        values = [int(a.value) for a in rest]
+        if param.shape == "ints":
+            self.rules[param.key] = values
+        elif len(values) != 1:
+            self.error("CW105", f"rule `{param.words}` takes one number", _phrase_span(rest))
+            return
+        elif param.shape == "by_players":
+            self.rules[param.key][players] = values[0]
+        else:
+            if players != "*":
+                self.error(
+                    "CW105",
+                    f"rule `{param.words}` does not vary with the number of players",
+                    s.span,
+                )
+                return
+            self.rules[param.key] = values[0]
+        self.rules_at[param.key] = _at(s.span)
+
+    # campaign declarations, kept as written until the campaign interpreter reads them -------
+    def _campaign(self, st: Stmt, bucket: str) -> None:
+        kind = st.words[0]
+        if len(st.head) < 2:
+            self.error("CW105", f"{kind} needs a name or number", st.span)
+            return
+        entry = {
+            "name": st.head[1].text,
+            "lines": [
+                {
+                    "text": s.head_text(),
+                    **({"effects": _effects_text(s.effects)} if s.effects is not None else {}),
+                    "at": _at(s.span),
+                }
+                for s in (st.block or [])
+            ],
+            "at": _at(st.span),
+        }
+        self.campaign[bucket].append(entry)
+
+    def decl_sticker(self, st: Stmt) -> None:
+        self._campaign(st, "stickers")
+
+    def decl_passage(self, st: Stmt) -> None:
+        self._campaign(st, "passages")
+
+    def decl_contract(self, st: Stmt) -> None:
+        self._campaign(st, "contracts")
+
+    # resolve ---------------------------------------------------------------------------------
+    def finish(self, check: bool = True) -> dict[str, Any]:
+        """Assemble the IR, and (with ``check``) resolve its references."""
+        from .resolve import check_references
+
+        pack = self.pack or {"name": "unnamed", "version": "0.0.0", "extends": []}
+        rules = dict(self.rules)
+        rules["at"] = self.rules_at
+        ir = {
+            "format": IR_FORMAT,
+            "pack": pack,
+            "rules": rules,
+            "cards": self.cards,
+            "tokens": self.tokens,
+            "boards": self.boards,
+            **self.campaign,
+        }
+        if check:
+            self.diags.extend(check_references(ir))
+        return ir
+
+
+def _effects_text(effs: list[Effect]) -> str:
+    def one(e: Effect) -> str:
+        text = " ".join(a.source() for a in e.phrase)
+        if e.form == "then":
+            return f"{text} -> ({', '.join(one(c) for c in e.consequence)})"
+        if e.form == "group":
+            alts = " | ".join(", ".join(one(c) for c in alt) for alt in e.alternatives)
+            return f"{text} ({alts})"
+        return text
+
+    return ", ".join(one(e) for e in effs)

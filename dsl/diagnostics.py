@@ -1,0 +1,245 @@
+"""Diagnostics: errors, warnings and notes with a source span, and their output formats."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SEVERITIES = ("error", "warning", "info")
+
+# Stable codes. docs/diagnostics.md is generated from this table (test_docs checks it).
+CODES: dict[str, tuple[str, str]] = {
+    "CW001": ("error", "Syntax error: the parser met a token it did not expect."),
+    "CW002": ("error", "A character that is not part of the language (a stray symbol)."),
+    "CW003": ("error", "The file ended inside a block, a bracket or a string."),
+    "CW004": ("error", "A file cannot be read: a missing include or pack manifest."),
+    "CW101": ("error", "Unknown declaration kind (the first word of a top-level statement)."),
+    "CW102": ("error", "Unknown property inside a declaration."),
+    "CW103": ("error", "Unknown effect: no registered op reads like this phrase."),
+    "CW104": ("error", "Unknown condition or count after `if` or `per`."),
+    "CW105": ("error", "A value has the wrong form (a word where a number belongs...)."),
+    "CW106": ("error", "Duplicate name: two declarations of the same kind share a name."),
+    "CW107": ("error", "Undefined reference to a card, token or space."),
+    "CW108": ("error", "Impossible value (a negative cost, zero copies...)."),
+    "CW109": ("error", "A required property is missing (a monster without `fight`...)."),
+    "CW110": ("error", "The starting deck does not have the size the rules ask for."),
+    "CW111": ("warning", "A property is given twice; the last one wins."),
+    "CW112": ("error", "Misplaced construct (a price `->` after something that cannot be paid)."),
+    "CW201": ("error", "The board has no HQ space (or more than one)."),
+    "CW202": ("error", "A space cannot be reached from HQ."),
+    "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),
+    "CW204": ("info", "A path leads nowhere (allowed by the rules; nobody can use it)."),
+    "CW205": ("warning", "A pack declares no board, cards or starting deck to play with."),
+    "CW301": (
+        "error",
+        "The compiled IR does not match its JSON Schema (a bug, or a hand-edited IR).",
+    ),
+}
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file; lines and columns count from 1, ``end_col`` is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def to_ir(self) -> dict[str, Any]:
+        """The span as the IR's ``at`` object."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "end_line": self.end_line,
+            "end_col": self.end_col,
+        }
+
+    @classmethod
+    def from_ir(cls, at: Mapping[str, Any]) -> Span:
+        """Read an IR ``at`` object back."""
+        return cls(at["file"], at["line"], at["col"], at["end_line"], at["end_col"])
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. ``hint`` says how to fix it; ``notes`` point at related places."""
+
+    code: str
+    message: str
+    span: Span | None
+    hint: str | None = None
+    severity: str = ""
+    notes: tuple[tuple[str, Span], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.severity:
+            object.__setattr__(self, "severity", CODES[self.code][0])
+
+    def sort_key(self) -> tuple[Any, ...]:
+        """Order: by file and position, then code."""
+        s = self.span
+        return (s.file if s else "", s.line if s else 0, s.col if s else 0, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain JSON object (the `--format json` element)."""
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+        if self.span:
+            out["span"] = self.span.to_ir()
+        if self.hint:
+            out["hint"] = self.hint
+        if self.notes:
+            out["notes"] = [{"message": m, "span": s.to_ir()} for m, s in self.notes]
+        return out
+
+
+def did_you_mean(word: str, choices: Iterable[str], n: int = 1) -> str | None:
+    """A `did you mean "x"?` hint for the closest choice, or None when nothing is close."""
+    by_lower = {c.lower(): c for c in sorted(set(choices))}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=0.6)
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f'"{by_lower[c]}"' for c in close) + "?"
+
+
+def has_errors(diags: Iterable[Diagnostic]) -> bool:
+    """True when any diagnostic is an error."""
+    return any(d.severity == "error" for d in diags)
+
+
+def summary_line(diags: list[Diagnostic]) -> str:
+    """`2 errors, 1 warning` style summary."""
+    parts = []
+    for sev in SEVERITIES:
+        n = sum(1 for d in diags if d.severity == sev)
+        if n:
+            word = {"error": "error", "warning": "warning", "info": "note"}[sev]
+            parts.append(f"{n} {word}{'s' if n != 1 else ''}")
+    return ", ".join(parts) if parts else "no problems"
+
+
+def format_human(diags: list[Diagnostic], sources: Mapping[str, str], color: bool = False) -> str:
+    """Compiler-style text: `file:line:col`, the source line and a caret under the span."""
+    out: list[str] = []
+    paint = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
+    bold, reset = ("\x1b[1m", "\x1b[0m") if color else ("", "")
+    for d in diags:
+        label = {"info": "note"}.get(d.severity, d.severity)
+        head = f"{paint[d.severity] if color else ''}{label}[{d.code}]{reset}"
+        out.append(f"{head}{bold}: {d.message}{reset}")
+        if d.span:
+            out.extend(_snippet(d.span, sources))
+        for msg, span in d.notes:
+            out.append(f"  note: {msg}")
+            out.extend(_snippet(span, sources))
+        if d.hint:
+            out.append(f"  = help: {d.hint}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _snippet(span: Span, sources: Mapping[str, str]) -> list[str]:
+    lines = [f"  --> {span.file}:{span.line}:{span.col}"]
+    text = sources.get(span.file)
+    if text is None:
+        return lines
+    src_lines = text.splitlines()
+    if not 1 <= span.line <= len(src_lines):
+        return lines
+    line = src_lines[span.line - 1].rstrip("\n")
+    num = str(span.line)
+    pad = " " * len(num)
+    end = span.end_col if span.end_line == span.line else len(line) + 1
+    width = max(1, end - span.col)
+    # Tabs in the prefix keep the caret aligned with what the terminal shows.
+    prefix = "".join("\t" if ch == "\t" else " " for ch in line[: span.col - 1])
+    lines += [f" {pad} |", f" {num} | {line}", f" {pad} | {prefix}{'^' * width}"]
+    return lines
+
+
+def format_json(diags: list[Diagnostic]) -> str:
+    """The `--format json` document."""
+    doc = {
+        "diagnostics": [d.to_json() for d in diags],
+        "summary": {s: sum(1 for d in diags if d.severity == s) for s in SEVERITIES},
+    }
+    return json.dumps(doc, indent=2)
+
+
+def format_github(diags: list[Diagnostic]) -> str:
+    """GitHub Actions workflow commands (`::error file=...,line=...::message`)."""
+    level = {"error": "error", "warning": "warning", "info": "notice"}
+    out = []
+    for d in diags:
+        msg = f"{d.code} {d.message}" + (f" ({d.hint})" if d.hint else "")
+        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        if d.span:
+            s = d.span
+            loc = f"file={s.file},line={s.line},col={s.col}"
+            loc += f",endLine={s.end_line},endColumn={s.end_col}"
+            out.append(f"::{level[d.severity]} {loc},title={d.code}::{msg}")
+        else:
+            out.append(f"::{level[d.severity]} title={d.code}::{msg}")
+    return "\n".join(out)
+
+
+def format_sarif(diags: list[Diagnostic], version: str) -> str:
+    """SARIF 2.1.0 for code-scanning dashboards."""
+    level = {"error": "error", "warning": "warning", "info": "note"}
+    rules = [
+        {
+            "id": code,
+            "shortDescription": {"text": text},
+            "defaultConfiguration": {"level": level[sev]},
+        }
+        for code, (sev, text) in CODES.items()
+    ]
+    results = []
+    for d in diags:
+        r: dict[str, Any] = {
+            "ruleId": d.code,
+            "level": level[d.severity],
+            "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
+        }
+        if d.span:
+            s = d.span
+            r["locations"] = [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": s.file},
+                        "region": {
+                            "startLine": s.line,
+                            "startColumn": s.col,
+                            "endLine": s.end_line,
+                            "endColumn": s.end_col,
+                        },
+                    }
+                }
+            ]
+        results.append(r)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "clankwork",
+                        "version": version,
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2)

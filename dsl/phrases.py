@@ -1,0 +1,152 @@
+"""Match a phrase (a run of atoms) against the registry's phrase patterns."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
+from clankwork.interpreter.effects.registry import RESOURCE_WORDS
+
+from .parser import Atom
+
+
+@dataclass(frozen=True)
+class Item:
+    """One pattern item: literal words (``words``), optional or not, or a slot."""
+
+    words: frozenset[str] = frozenset()
+    optional: bool = False
+    slot: str | None = None
+    kind: str | None = None
+    const: Any = None
+
+
+@cache
+def compile_pattern(pattern: str) -> tuple[Item, ...]:
+    """Split a pattern string into items (see the registry's docstring for the notation)."""
+    items = []
+    for part in pattern.split():
+        if part.startswith("{") and "=" in part:
+            name, value = part[1:-1].split("=")
+            items.append(Item(slot=name, kind="const", const=json.loads(value)))
+        elif part.startswith("{"):
+            name, kind = part[1:-1].split(":")
+            items.append(Item(slot=name, kind=kind))
+        elif part.startswith("["):
+            items.append(Item(frozenset(part[1:-1].split("|")), optional=True))
+        else:
+            items.append(Item(frozenset(part.split("|"))))
+    return tuple(items)
+
+
+class NoMatch(Exception):
+    """Raised inside matching; carries a nested failure (an unknown condition) when known."""
+
+    def __init__(self, nested: tuple[str, list[Atom]] | None = None) -> None:
+        super().__init__()
+        self.nested = nested
+
+
+def _word(atom: Atom) -> str | None:
+    return atom.text.lower() if atom.kind == "word" else None
+
+
+def _match(
+    items: tuple[Item, ...], atoms: list[Atom], out: dict[str, Any], failures: list[Any]
+) -> dict[str, Any] | None:
+    if not items:
+        return out if not atoms else None
+    item, rest = items[0], items[1:]
+    if item.kind == "const":
+        return _match(rest, atoms, {**out, item.slot: item.const}, failures)  # type: ignore[dict-item]
+    if item.slot is None:
+        if atoms and _word(atoms[0]) in item.words:
+            got = _match(rest, atoms[1:], out, failures)
+            if got is not None:
+                return got
+        return _match(rest, atoms, out, failures) if item.optional else None
+    if item.kind in ("words", "cond", "count"):
+        if rest or not atoms:
+            return None  # these slots take the whole tail of the phrase
+        if item.kind == "words":
+            if not all(a.kind in ("word", "string") for a in atoms):
+                return None
+            return {
+                **out,
+                item.slot: " ".join(a.text.lower() if a.kind == "word" else a.text for a in atoms),
+            }
+        registry = CONDITIONS if item.kind == "cond" else COUNTS
+        node = resolve(registry, atoms)
+        if node is None:
+            failures.append((item.kind, atoms))
+            return None
+        return {**out, item.slot: node}
+    if not atoms:
+        return None
+    a = atoms[0]
+    value: Any
+    numeric = ("number",) if item.kind == "int" else ("signed", "number")
+    if item.kind in ("int", "signed") and a.kind in numeric:
+        value = a.value
+    elif item.kind == "resource" and _word(a) in RESOURCE_WORDS:
+        value = RESOURCE_WORDS[_word(a)]  # type: ignore[index]
+    elif item.kind == "name" and a.kind in ("string", "word"):
+        value = a.text
+    elif item.kind == "tag" and a.kind in ("word", "string"):
+        value = a.text.lower()
+    else:
+        return None
+    return _match(rest, atoms[1:], {**out, item.slot: value}, failures)
+
+
+def match_record(record: Record, atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
+    """Params for ``atoms`` if one of the record's phrases reads like them."""
+    for pattern in record.phrases:
+        got = _match(compile_pattern(pattern), atoms, {}, failures)
+        if got is not None:
+            return {**record.defaults, **got}
+    return None
+
+
+def resolve(
+    registry: Registry, atoms: list[Atom], failures: list[Any] | None = None
+) -> dict[str, Any] | None:
+    """The IR node (without span) of the first non-structural record matching ``atoms``."""
+    failures = [] if failures is None else failures
+    key = {"effect": "op", "condition": "cond", "count": "count"}[registry.family]
+    for record in registry:
+        if record.structural:
+            continue
+        got = match_record(record, atoms, failures)
+        if got is not None:
+            return {key: record.name, **got}
+    return None
+
+
+def leading_words(registry: Registry) -> set[str]:
+    """Every word a phrase of the registry can start with (for "did you mean")."""
+    words: set[str] = set()
+    for record in registry:
+        if record.structural:
+            continue
+        for pattern in record.phrases:
+            items = compile_pattern(pattern)
+            for it in items:
+                if it.slot is None:
+                    words |= {w for w in it.words if w}
+                    if not it.optional:
+                        break
+                elif it.kind != "const":
+                    break
+    return words
+
+
+def known_phrases(registry: Registry) -> list[str]:
+    """Every phrase pattern, for "did you mean" over whole phrases."""
+    return [p for r in registry for p in r.phrases]
+
+
+EFFECT_WORDS = leading_words(EFFECTS) | {"may", "choose", "each", "if"}

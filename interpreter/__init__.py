@@ -1,0 +1,1 @@
+"""Clankwork interpreter."""

@@ -1,0 +1,98 @@
+"""Conditions ("if ...") and counts ("per ...") that effects and card lines can test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .registry import condition, count
+
+
+@condition(
+    "in_play",
+    phrases=(
+        "another {tag:tag} in play {other=true}",
+        "another {tag:tag} in your play area {other=true}",
+        "{min:int} or more {tag:tag} in play",
+        "a|an {tag:tag} in play",
+    ),
+    params={
+        "tag": {"type": "string"},
+        "min": {"type": "integer", "minimum": 1},
+        "other": {"type": "boolean"},
+    },
+    required=("tag",),
+    defaults={"min": 1},
+    render=lambda n: (
+        f"another {n['tag']} is in your play area"
+        if n.get("other")
+        else f"{n.get('min', 1)} or more {n['tag']} cards are in your play area"
+    ),
+    examples=("play if another companion in play: +1 skill",),
+)
+def in_play(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    """Cards with that tag (or name) in your play area this turn, played before or after;
+    "another" leaves out the card itself."""
+    return game.count_in_play(ctx, node["tag"], other=node.get("other", False)) >= node.get(
+        "min", 1
+    )
+
+
+@condition(
+    "have",
+    phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
+    params={"what": {"type": "string"}},
+    render=lambda n: f"you have {n['what']}",
+    examples=("if you have an artifact (+2 skill)", "play if you have mystic fruit: +1 skill"),
+)
+def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    """You hold a token of that kind or name (artifact, crown, mystic fruit, canoe...)."""
+    return game.has_token(ctx.player, node["what"])
+
+
+@condition(
+    "at",
+    phrases=("you are in|on|at a|an {feature:words}", "you are in|on|at {feature:words}"),
+    params={"feature": {"type": "string"}},
+    render=lambda n: f"you are in a {n['feature']}",
+    examples=("if you are in a forest (+1 boots)",),
+)
+def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    """Your space has that feature (forest, town, magic circle, danger zone...)."""
+    return game.space_has(ctx.player, node["feature"])
+
+
+@count(
+    "gold",
+    phrases=("{every:int} gold", "gold"),
+    params={"every": {"type": "integer", "minimum": 1}},
+    defaults={"every": 1},
+    render=lambda n: f"{n['every']} Gold you have" if n["every"] > 1 else "Gold you have",
+    examples=("points 1 per 5 gold",),
+)
+def gold(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """Your gold (tokens that count as gold included), in whole groups of ``every``."""
+    return game.gold_of(player) // node.get("every", 1)
+
+
+@count(
+    "in_play",
+    phrases=("{tag:tag} in play", "other {tag:tag} in play"),
+    params={"tag": {"type": "string"}},
+    render=lambda n: f"{n['tag']} in your play area",
+    examples=("+1 swords per companion in play",),
+)
+def in_play_count(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """Cards with that tag or name in your play area."""
+    return game.count_in_play_of(player, node["tag"])
+
+
+@count(
+    "owned",
+    phrases=("{card:name} you own", "{card:name} in your deck", "{card:name}"),
+    params={"card": {"type": "string"}},
+    render=lambda n: f"{n['card']} you own",
+    examples=('points 2 per "Mysterious Tome"',),
+)
+def owned(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """Cards of that name or tag among all your cards (deck, hand, discard, play area)."""
+    return game.count_owned(player, node["card"])

@@ -1,0 +1,181 @@
+"""The op registry: one record per effect op, condition and count.
+
+Each record holds everything about its word: the phrases a designer writes, the JSON Schema
+fragment of its IR node, the handler the interpreter runs, the text printed on the card, its
+documentation and examples. The pack schema, the language reference and card text are all
+generated from these records, and the compiler resolves words against them.
+
+Phrase patterns are space-separated items:
+  word          a literal word; ``a|an`` gives alternatives; ``[word]`` is optional
+  {name:kind}   a slot; kinds are listed in ``SLOT_KINDS``
+  {name=json}   sets a parameter to a constant without reading a word ({other=true})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+RESOURCES = ("skill", "swords", "boots", "gold", "clank")
+RESOURCE_WORDS = {
+    "skill": "skill",
+    "skills": "skill",
+    "sword": "swords",
+    "swords": "swords",
+    "boot": "boots",
+    "boots": "boots",
+    "gold": "gold",
+    "clank": "clank",
+    "clank!": "clank",
+}
+
+# Slot kinds a phrase may contain; the compiler turns each matched atom into a value.
+#   int      a whole number            signed   +N or -N (or a plain N)
+#   resource skill, swords, boots...   name     a quoted or bare name (a card, a token)
+#   tag      one word (companion)      words    the rest of the phrase, as one string
+#   cond     the rest, as a condition  count    the rest, as a count
+SLOT_KINDS = ("int", "signed", "resource", "name", "tag", "words", "cond", "count")
+
+SPAN_REF = {"$ref": "#/$defs/span"}
+
+
+@dataclass(frozen=True)
+class Record:
+    """One registered op, condition or count.
+
+    ``family`` is "effect", "condition" or "count". ``params`` maps a parameter name to its
+    JSON Schema fragment; ``required`` lists the ones every node must carry.
+    """
+
+    family: str
+    name: str
+    phrases: tuple[str, ...]
+    params: dict[str, dict[str, Any]]
+    required: tuple[str, ...]
+    doc: str
+    render: Callable[[dict[str, Any]], str]
+    handler: Callable[..., Any] | None = None
+    examples: tuple[str, ...] = ()
+    # Effects that may stand before "->" as the price of what follows.
+    payable: bool = False
+    structural: bool = False
+    # Values for parameters a phrase leaves out ("draw a card" is draw with n = 1).
+    defaults: dict[str, Any] = field(default_factory=dict)
+    # For payable effects: ``can_pay(game, ctx, node) -> bool``, asked before paying a price.
+    can_pay: Callable[..., bool] | None = None
+
+    def schema(self) -> dict[str, Any]:
+        """The closed JSON Schema of this record's IR node."""
+        key = {"effect": "op", "condition": "cond", "count": "count"}[self.family]
+        props: dict[str, Any] = {key: {"const": self.name}, "at": SPAN_REF}
+        props.update(self.params)
+        return {
+            "type": "object",
+            "properties": props,
+            "required": [key, *self.required],
+            "additionalProperties": False,
+        }
+
+
+class Registry:
+    """All records of one family, by name, in registration order."""
+
+    def __init__(self, family: str) -> None:
+        self.family = family
+        self._records: dict[str, Record] = {}
+
+    def add(self, record: Record) -> Record:
+        """Register ``record``; a name can be registered once only."""
+        if record.family != self.family:
+            raise ValueError(f"{record.name} is a {record.family}, not a {self.family}")
+        if record.name in self._records:
+            raise ValueError(f"{self.family} {record.name!r} is registered twice")
+        self._records[record.name] = record
+        return record
+
+    def __getitem__(self, name: str) -> Record:
+        return self._records[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._records
+
+    def __iter__(self):
+        return iter(self._records.values())
+
+    def names(self) -> list[str]:
+        """Registered names in order."""
+        return list(self._records)
+
+
+EFFECTS = Registry("effect")
+CONDITIONS = Registry("condition")
+COUNTS = Registry("count")
+
+
+def _register(registry: Registry, name: str, handler: Callable[..., Any], **kw: Any) -> None:
+    params = kw.pop("params")
+    required = kw.pop("required", None)
+    if required is None:
+        defaults = kw.get("defaults", {})
+        required = tuple(p for p in params if p not in defaults)
+    registry.add(
+        Record(
+            registry.family,
+            name,
+            params=params,
+            required=required,
+            doc=(handler.__doc__ or "").strip(),
+            handler=handler,
+            **kw,
+        )
+    )
+
+
+def effect(name: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: register the handler as effect op ``name``; its docstring is the op's doc.
+
+    Keywords: ``phrases``, ``params``, ``render`` (required); ``required``, ``examples``,
+    ``payable``, ``structural``, ``defaults``, ``can_pay``.
+    """
+
+    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
+        _register(EFFECTS, name, handler, **kw)
+        return handler
+
+    return wrap
+
+
+def condition(name: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: register the predicate ``handler(game, ctx, node) -> bool`` as a condition."""
+
+    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
+        _register(CONDITIONS, name, handler, **kw)
+        return handler
+
+    return wrap
+
+
+def count(name: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: register ``handler(game, player, node) -> int`` as a count for "per" formulas."""
+
+    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
+        _register(COUNTS, name, handler, **kw)
+        return handler
+
+    return wrap
+
+
+def render_effects(nodes: list[dict[str, Any]]) -> str:
+    """Card text for a list of effect nodes, joined the way cards print them."""
+    return ", ".join(EFFECTS[n["op"]].render(n) for n in nodes)
+
+
+def render_condition(node: dict[str, Any]) -> str:
+    """Card text for one condition node."""
+    return CONDITIONS[node["cond"]].render(node)
+
+
+def render_count(node: dict[str, Any]) -> str:
+    """Card text for one count node."""
+    return COUNTS[node["count"]].render(node)

@@ -1,0 +1,66 @@
+"""Effects on a player's pool: skill, swords, boots, gold and Clank!, and paying them back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .registry import RESOURCES, effect, render_count
+
+_RESOURCE = {"enum": list(RESOURCES)}
+_LABEL = {"skill": "Skill", "swords": "Swords", "boots": "Boots", "gold": "Gold", "clank": "Clank!"}
+
+
+def _render_gain(node: dict[str, Any]) -> str:
+    text = f"{node['amount']:+d} {_LABEL[node['resource']]}"
+    if "per" in node:
+        text += f" per {render_count(node['per'])}"
+    return text
+
+
+@effect(
+    "gain",
+    phrases=(
+        "{amount:signed} {resource:resource} per {per:count}",
+        "{amount:signed} {resource:resource}",
+        "gain {amount:int} {resource:resource}",
+        "make {amount:signed} {resource:resource}",
+    ),
+    params={
+        "amount": {"type": "integer"},
+        "resource": _RESOURCE,
+        "per": {"$ref": "#/$defs/count"},
+    },
+    required=("amount", "resource"),
+    render=_render_gain,
+    examples=("+2 skill", "+1 clank", "-2 clank", "+1 swords per companion in play"),
+)
+def gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Add to (or, with a minus sign, take from) the active player's pool.
+
+    Skill, Swords and Boots last until the end of the turn; Gold is kept. Clank! moves cubes
+    from the player's supply to the Clank! area (skipped when the supply is empty); negative
+    Clank! removes cubes, and what cannot be removed yet waits for Clank! later in the turn.
+    With "per", the amount is multiplied by the count.
+    """
+    amount = node["amount"]
+    if "per" in node:
+        amount *= game.count_of(ctx.player, node["per"])
+    game.gain(ctx.player, node["resource"], amount)
+
+
+def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    return game.can_spend(ctx.player, node["resource"], node["amount"])
+
+
+@effect(
+    "spend",
+    phrases=("pay {amount:int} {resource:resource}", "spend {amount:int} {resource:resource}"),
+    params={"amount": {"type": "integer", "minimum": 0}, "resource": _RESOURCE},
+    render=lambda n: f"pay {n['amount']} {_LABEL[n['resource']]}",
+    examples=("pay 7 gold -> +2 points",),
+    payable=True,
+    can_pay=_can_spend,
+)
+def spend(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Pay resources from the pool (a price before "->"); it cannot be paid with what you lack."""
+    game.spend(ctx.player, node["resource"], node["amount"])

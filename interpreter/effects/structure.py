@@ -1,0 +1,97 @@
+"""Effects made of other effects: each player, choose one, if, may, and a price with "->".
+
+Their phrases are the words before the bracket or arrow; the compiler builds the nested
+lists. ``effects`` in a schema below is a list of effect nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .registry import EFFECTS, effect, render_condition, render_effects
+
+_EFFECTS = {"$ref": "#/$defs/effects"}
+
+
+@effect(
+    "each",
+    phrases=("each {who:tag}", "each other player", "each of your opponents"),
+    params={"who": {"enum": ["player", "opponent"]}, "do": _EFFECTS},
+    render=lambda n: f"each {n['who']}: {render_effects(n['do'])}",
+    examples=("each opponent (+1 clank)", "each player (take 1 damage)"),
+    structural=True,
+)
+def each(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Every player still on the clock (or every opponent) does the bracketed effects in turn,
+    starting from the active player and going clockwise."""
+    for player in game.each(ctx.player, include_self=node["who"] == "player"):
+        game.run(ctx.for_player(player), node["do"])
+
+
+@effect(
+    "choose",
+    phrases=("choose one", "choose"),
+    params={"options": {"type": "array", "items": _EFFECTS, "minItems": 2}},
+    render=lambda n: "choose one: " + " or ".join(render_effects(o) for o in n["options"]),
+    examples=("choose one (+2 gold | heal 1)",),
+    structural=True,
+)
+def choose(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """The player picks exactly one of the options separated by "|"."""
+    options = node["options"]
+    labels = [render_effects(o) for o in options]
+    pick = game.choose(ctx.player, "choose", labels, source=ctx.source)
+    game.run(ctx, options[pick])
+
+
+@effect(
+    "if",
+    phrases=("if {cond:cond}",),
+    params={"cond": {"$ref": "#/$defs/condition"}, "do": _EFFECTS},
+    render=lambda n: f"if {render_condition(n['cond'])}: {render_effects(n['do'])}",
+    examples=("if you have an artifact (+2 skill)",),
+    structural=True,
+)
+def if_(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Do the bracketed effects only when the condition holds now. (A card's whole
+    "play if ...:" line instead waits for its condition for the rest of the turn.)"""
+    if game.holds(ctx, node["cond"]):
+        game.run(ctx, node["do"])
+
+
+@effect(
+    "may",
+    phrases=("may",),
+    params={"do": _EFFECTS},
+    render=lambda n: f"you may {render_effects(n['do'])}",
+    examples=("may teleport", "may trash 1 card"),
+    structural=True,
+)
+def may(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """The player decides whether to do it."""
+    if game.choose(ctx.player, "may", ["yes", "no"], source=ctx.source, detail=node) == 0:
+        game.run(ctx, node["do"])
+
+
+@effect(
+    "pay",
+    phrases=("may {cost} -> {then}", "{cost} -> {then}"),
+    params={"cost": _EFFECTS, "then": _EFFECTS, "optional": {"type": "boolean"}},
+    render=lambda n: (
+        ("you may " if n["optional"] else "")
+        + f"{render_effects(n['cost'])} to {render_effects(n['then'])}"
+    ),
+    examples=("may discard 1 card -> draw 2", "pay 2 gold -> heal 1"),
+    structural=True,
+)
+def pay(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Pay the price before "->" to get what follows. With "may" the player decides. A price that
+    cannot be paid in full gets nothing (no card to discard: no draw)."""
+    if not all(EFFECTS[c["op"]].can_pay(game, ctx, c) for c in node["cost"]):
+        return
+    if node["optional"] and game.choose(
+        ctx.player, "may", ["yes", "no"], source=ctx.source, detail=node
+    ):
+        return
+    game.run(ctx, node["cost"])
+    game.run(ctx, node["then"])

@@ -1,0 +1,99 @@
+"""The rule parameters a pack's `rules` block may set, with the base game's values.
+
+Where the Legacy rulebook gives no number, the classic Clank! values from
+shared/reference/clank-facts.md are used (health 10, rage track 2 2 3 3 4 4 5).
+A `with N players` variant is stored under the player count; "*" is every other count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RuleParam:
+    """One parameter: its IR key, the words that name it, its value shape and default."""
+
+    key: str
+    words: str
+    shape: str  # int | ints | by_players
+    default: Any
+    doc: str
+
+
+RULE_PARAMS: tuple[RuleParam, ...] = (
+    RuleParam("hand_size", "hand size", "int", 5, "Cards drawn at the end of each turn."),
+    RuleParam("row_size", "row size", "int", 6, "Cards in the adventure row."),
+    RuleParam("market_price", "market price", "int", 7, "Gold for one market item."),
+    RuleParam("health", "health", "int", 10, "Spaces on each health meter."),
+    RuleParam("rage_track", "rage track", "ints", [2, 2, 3, 3, 4, 4, 5], "Cubes drawn per attack."),
+    RuleParam(
+        "rage_start",
+        "rage start",
+        "by_players",
+        {"2": 3, "3": 2, "4": 1, "*": 1},
+        "Rage track space (from 1) the marker starts on.",
+    ),
+    RuleParam(
+        "starting_clank", "starting clank", "ints", [3, 2, 1, 0], "Clank! placed by each seat."
+    ),
+    RuleParam("dragon_cubes", "dragon cubes", "int", 24, "Black cubes in the dragon bag."),
+    RuleParam("player_cubes", "player cubes", "int", 30, "Cubes in each player's supply."),
+    RuleParam(
+        "off_clock_draw",
+        "off clock draw",
+        "by_players",
+        {"2": 6, "*": 4},
+        "Cubes drawn on an off-the-clock turn.",
+    ),
+    RuleParam("starting_deck", "starting deck", "int", 10, "Cards in each starting deck."),
+    RuleParam("min_players", "min players", "int", 2, "Fewest players."),
+    RuleParam("max_players", "max players", "int", 4, "Most players."),
+    RuleParam(
+        "round_cap",
+        "round cap",
+        "int",
+        60,
+        "Safety cap for simulations: a game reaching it is reported as capped.",
+    ),
+)
+
+RULES_BY_KEY = {p.key: p for p in RULE_PARAMS}
+
+
+def default_rules() -> dict[str, Any]:
+    """A fresh copy of every default value, by key."""
+    import copy
+
+    return {p.key: copy.deepcopy(p.default) for p in RULE_PARAMS}
+
+
+def for_players(value: dict[str, Any], players: int) -> Any:
+    """Read a by-player-count value."""
+    return value.get(str(players), value.get("*"))
+
+
+def rules_schema() -> dict[str, Any]:
+    """The closed JSON Schema of the IR `rules` object."""
+    shapes = {
+        "int": {"type": "integer", "minimum": 0},
+        "ints": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 1},
+        "by_players": {
+            "type": "object",
+            "propertyNames": {"pattern": "^([0-9]+|\\*)$"},
+            "additionalProperties": {"type": "integer", "minimum": 0},
+        },
+    }
+    props: dict[str, Any] = {p.key: {**shapes[p.shape], "description": p.doc} for p in RULE_PARAMS}
+    props["at"] = {
+        "type": "object",
+        "propertyNames": {"enum": [p.key for p in RULE_PARAMS]},
+        "additionalProperties": {"$ref": "#/$defs/span"},
+    }
+    return {
+        "type": "object",
+        "properties": props,
+        "required": [p.key for p in RULE_PARAMS],
+        "additionalProperties": False,
+    }

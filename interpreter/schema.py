@@ -1,0 +1,231 @@
+"""The JSON Schema (Draft 2020-12) of a compiled pack, generated from the op registry.
+
+`schemas/pack.schema.json` is this output; tests/interpreter/test_schema.py fails when the
+committed file is stale. Regenerate it with `clankwork schema --write`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .effects import CONDITIONS, COUNTS, EFFECTS, Registry
+from .rules import rules_schema
+
+SCHEMA_ID = "https://clankwork.invalid/schemas/pack.schema.json"
+
+
+def _closed(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _chain(registry: Registry, key: str) -> dict[str, Any]:
+    """An if/then chain keyed on the discriminator: precise errors, unlike oneOf."""
+    names = registry.names()
+    return {
+        "type": "object",
+        "required": [key],
+        "properties": {key: {"enum": names}},
+        "allOf": [
+            {
+                "if": {"properties": {key: {"const": r.name}}, "required": [key]},
+                "then": r.schema(),
+            }
+            for r in registry
+        ],
+    }
+
+
+def pack_schema() -> dict[str, Any]:
+    """The whole pack IR schema."""
+    span = _closed(
+        {
+            "file": {"type": "string"},
+            "line": {"type": "integer", "minimum": 1},
+            "col": {"type": "integer", "minimum": 1},
+            "end_line": {"type": "integer", "minimum": 1},
+            "end_col": {"type": "integer", "minimum": 1},
+        },
+        ["file", "line", "col", "end_line", "end_col"],
+    )
+    at = {"$ref": "#/$defs/span"}
+    trigger = _closed(
+        {
+            "on": {"enum": ["play", "acquire", "arrive", "defeat", "use", "reveal", "enter"]},
+            "if": {"$ref": "#/$defs/condition"},
+            "effects": {"$ref": "#/$defs/effects"},
+            "at": at,
+        },
+        ["on", "effects", "at"],
+    )
+    points_per = _closed(
+        {"points": {"type": "integer"}, "per": {"$ref": "#/$defs/count"}}, ["points", "per"]
+    )
+    name = {"type": "string", "minLength": 1}
+    card = _closed(
+        {
+            "name": name,
+            "deck": {"enum": ["starting", "adventure", "reserve"]},
+            "type": {"enum": ["acquire", "monster", "event"]},
+            "copies": {"type": "integer", "minimum": 1},
+            "cost": {"type": "integer", "minimum": 0},
+            "fight": {"type": "integer", "minimum": 1},
+            "points": {"type": "integer"},
+            "points_per": points_per,
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "dragon": {"type": "boolean"},
+            "danger": {"type": "boolean"},
+            "only_in": {"type": "string"},
+            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            "at": at,
+        },
+        ["name", "deck", "type", "copies", "points", "tags", "dragon", "danger", "triggers", "at"],
+    )
+    token = _closed(
+        {
+            "name": name,
+            "kind": {"enum": ["major", "minor", "market", "artifact", "mug", "fruit", "other"]},
+            "count": {"type": "integer", "minimum": 1},
+            "points": {"type": "integer"},
+            "points_per": points_per,
+            "gold": {"type": "integer", "minimum": 0},
+            "type": {"type": "string"},
+            "grants": {"type": "array", "items": {"type": "string"}},
+            "returns": {"type": "boolean"},
+            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            "at": at,
+        },
+        ["name", "kind", "count", "points", "gold", "type", "grants", "returns", "triggers", "at"],
+    )
+    reward = _closed(
+        {
+            "kind": {"enum": ["gold", "minor secret", "major secret", "fruit", "draw", "heal"]},
+            "n": {"type": "integer", "minimum": 1},
+            "at": at,
+        },
+        ["kind", "n", "at"],
+    )
+    space = _closed(
+        {
+            "name": name,
+            "features": {"type": "array", "items": {"type": "string"}},
+            "exhausts": {"type": "boolean"},
+            "rewards": {"type": "array", "items": reward},
+            "coach": {"type": "integer", "minimum": 0},
+            "waypoint": {"type": "integer", "minimum": 1},
+            "artifact": {"type": "integer", "minimum": 1},
+            "pos": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+            "group": {"type": "string"},
+            "at": at,
+        },
+        ["name", "features", "exhausts", "rewards", "at"],
+    )
+    path = _closed(
+        {
+            "from": name,
+            "to": {"type": ["string", "null"]},
+            "oneway": {"type": "boolean"},
+            "boots": {"type": "integer", "minimum": 1},
+            "monsters": {"type": "integer", "minimum": 0},
+            "requires": {"type": "array", "items": {"type": "string"}},
+            "features": {"type": "array", "items": {"type": "string"}},
+            "at": at,
+            "from_at": at,
+            "to_at": at,
+        },
+        ["from", "to", "oneway", "boots", "monsters", "requires", "features", "at"],
+    )
+    group = _closed({"name": name, "kind": {"type": "string"}, "at": at}, ["name", "kind", "at"])
+    board = _closed(
+        {
+            "name": name,
+            "spaces": {"type": "array", "items": space},
+            "paths": {"type": "array", "items": path},
+            "groups": {"type": "array", "items": group},
+            "at": at,
+        },
+        ["name", "spaces", "paths", "groups", "at"],
+    )
+    line = _closed(
+        {"text": {"type": "string"}, "effects": {"type": "string"}, "at": at}, ["text", "at"]
+    )
+    campaign_entry = _closed(
+        {"name": {"type": "string"}, "lines": {"type": "array", "items": line}, "at": at},
+        ["name", "lines", "at"],
+    )
+    pack = _closed(
+        {
+            "name": name,
+            "version": {"type": "string"},
+            "title": {"type": "string"},
+            "description": {"type": "string"},
+            "extends": {"type": "array", "items": {"type": "string"}},
+            "at": at,
+        },
+        ["name", "version", "extends"],
+    )
+    entries = {"type": "array", "items": {"$ref": "#/$defs/campaign_entry"}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "Clankwork compiled pack (IR)",
+        "description": "Generated from the op registry by clankwork.interpreter.schema.",
+        **_closed(
+            {
+                "format": {"const": "clankwork-ir/1"},
+                "pack": pack,
+                "rules": {"$ref": "#/$defs/rules"},
+                "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+                "tokens": {"type": "array", "items": {"$ref": "#/$defs/token"}},
+                "boards": {"type": "array", "items": board},
+                "stickers": entries,
+                "passages": entries,
+                "contracts": entries,
+            },
+            [
+                "format",
+                "pack",
+                "rules",
+                "cards",
+                "tokens",
+                "boards",
+                "stickers",
+                "passages",
+                "contracts",
+            ],
+        ),
+        "$defs": {
+            "span": span,
+            "effect": _chain(EFFECTS, "op"),
+            "effects": {"type": "array", "items": {"$ref": "#/$defs/effect"}},
+            "condition": _chain(CONDITIONS, "cond"),
+            "count": _chain(COUNTS, "count"),
+            "trigger": trigger,
+            "card": card,
+            "token": token,
+            "rules": rules_schema(),
+            "campaign_entry": campaign_entry,
+        },
+    }
+
+
+def schema_text() -> str:
+    """The schema as the committed file holds it."""
+    return json.dumps(pack_schema(), indent=2, sort_keys=False) + "\n"
+
+
+def validate_ir(ir: dict[str, Any]) -> list[tuple[str, str]]:
+    """Schema errors of an IR document as (JSON path, message) pairs; empty when valid."""
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(pack_schema())
+    out = []
+    for err in sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path)):
+        path = "/".join(str(p) for p in err.absolute_path)
+        out.append((path or "(root)", err.message))
+    return out

@@ -1,0 +1,32 @@
+"""Shared fixtures: where the bundled packs and test fixtures live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def tutorial_dir() -> Path:
+    """The bundled tutorial pack."""
+    return ROOT / "content" / "tutorial"
+
+
+@pytest.fixture(scope="session")
+def tutorial_ir(tutorial_dir: Path) -> dict:
+    """The tutorial pack compiled once per session (tests must not mutate it)."""
+    from clankwork.dsl.compiler import compile_pack
+
+    result = compile_pack(tutorial_dir)
+    assert result.ok, result.diagnostics
+    return result.ir
+
+
+@pytest.fixture(scope="session")
+def broken_dir() -> Path:
+    """A pack with a keyword typo, an undefined card and an unreachable space."""
+    return FIXTURES / "broken"

@@ -1,0 +1,87 @@
+"""`clankwork check`/`build`/`schema` as a user runs them: exit codes and every format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clankwork.tools.cli import main
+from click.testing import CliRunner
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_tutorial_is_clean(tutorial_dir: Path) -> None:
+    code, out = run("check", str(tutorial_dir))
+    assert code == 0, out
+    assert "error" not in out
+
+
+def test_no_argument_checks_the_flagship() -> None:
+    code, out = run("check")
+    assert code == 0
+    assert "card designs" in out
+
+
+def test_broken_pack_names_all_three_problems(broken_dir: Path) -> None:
+    code, out = run("check", str(broken_dir))
+    assert code == 1
+    assert "error[CW103]: unknown effect `+2 skil`" in out
+    assert 'did you mean "skill"?' in out
+    assert "error[CW107]" in out and "'Burgel'" in out and 'did you mean "Burgle"?' in out
+    assert "error[CW202]: space 'Attic' cannot be reached from HQ" in out
+    assert "cards.clank:6:37" in out and "board.clank:5:3" in out
+    # the caret line sits under the typo
+    lines = out.splitlines()
+    i = next(n for n, line in enumerate(lines) if "+2 skil }" in line)
+    assert lines[i + 1].rstrip().endswith("^" * len("+2 skil"))
+
+
+def test_json_format(broken_dir: Path) -> None:
+    code, out = run("check", str(broken_dir), "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["summary"]["error"] == 3
+    assert {d["code"] for d in doc["diagnostics"]} == {"CW103", "CW107", "CW202"}
+    assert all(d["span"]["line"] >= 1 for d in doc["diagnostics"])
+
+
+def test_github_format(broken_dir: Path) -> None:
+    code, out = run("check", str(broken_dir), "--format", "github")
+    assert code == 1
+    assert out.count("::error file=") == 3
+
+
+def test_sarif_format(broken_dir: Path) -> None:
+    code, out = run("check", str(broken_dir), "--format", "sarif")
+    doc = json.loads(out)
+    assert code == 1 and doc["version"] == "2.1.0"
+    assert len(doc["runs"][0]["results"]) == 3
+
+
+def test_usage_error_exits_2() -> None:
+    assert run("check", "--format", "nope")[0] == 2
+    assert run("check", "no/such/pack")[0] == 2
+
+
+def test_missing_manifest(tmp_path: Path) -> None:
+    code, out = run("check", str(tmp_path))
+    assert code == 1 and "CW004" in out and "pack.clank" in out
+
+
+def test_build_writes_valid_ir(tmp_path: Path, tutorial_dir: Path) -> None:
+    target = tmp_path / "pack.json"
+    code, _ = run("build", str(tutorial_dir), "-o", str(target))
+    assert code == 0
+    from clankwork.interpreter.schema import validate_ir
+
+    assert validate_ir(json.loads(target.read_text())) == []
+
+
+def test_build_refuses_a_broken_pack(broken_dir: Path, tmp_path: Path) -> None:
+    code, _ = run("build", str(broken_dir), "-o", str(tmp_path / "x.json"))
+    assert code == 1
+    assert not (tmp_path / "x.json").exists()

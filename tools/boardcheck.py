@@ -1,0 +1,105 @@
+"""Board checks on the networkx graph: HQ, reachability, one-way traps, dead ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+from clankwork.dsl.diagnostics import Diagnostic, Span
+
+
+def _span(at: dict[str, Any] | None) -> Span | None:
+    return Span.from_ir(at) if at else None
+
+
+def check_boards(ir: dict[str, Any]) -> list[Diagnostic]:
+    """Every board check on every board of a compiled pack."""
+    diags: list[Diagnostic] = []
+    if not ir["boards"]:
+        diags.append(
+            Diagnostic(
+                "CW205",
+                f"pack {ir['pack']['name']!r} declares no board: its games cannot be played",
+                _span(ir["pack"].get("at")),
+                hint="add a `board NAME { space ...; path ... }` declaration",
+            )
+        )
+    if not any(c["deck"] == "starting" for c in ir["cards"]):
+        diags.append(
+            Diagnostic(
+                "CW205",
+                f"pack {ir['pack']['name']!r} declares no starting-deck cards",
+                _span(ir["pack"].get("at")),
+                hint="mark cards with `starting N`: card Burgle { starting 6; play: +1 skill }",
+            )
+        )
+    for board in ir["boards"]:
+        diags.extend(_check_board(board))
+    return diags
+
+
+def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    names = {s["name"].lower() for s in board["spaces"]}
+    # Paths naming unknown spaces are reported by the compiler; leave them out here.
+    usable = [
+        p
+        for p in board["paths"]
+        if p["from"].lower() in names and (p["to"] is None or p["to"].lower() in names)
+    ]
+    canon = {s["name"].lower(): s["name"] for s in board["spaces"]}
+    g = nx.MultiDiGraph()
+    for space in board["spaces"]:
+        g.add_node(space["name"])
+    for p in usable:
+        if p["to"] is None:
+            diags.append(
+                Diagnostic(
+                    "CW204",
+                    f"a path from {p['from']!r} leads nowhere; nobody can use it",
+                    _span(p["at"]),
+                    hint="fine if intended (the rules allow dead ends); a sticker may extend it",
+                )
+            )
+            continue
+        a, b = canon[p["from"].lower()], canon[p["to"].lower()]
+        g.add_edge(a, b)
+        if not p["oneway"]:
+            g.add_edge(b, a)
+    hqs = [s for s in board["spaces"] if "hq" in s["features"]]
+    if len(hqs) != 1:
+        diags.append(
+            Diagnostic(
+                "CW201",
+                f"board {board['name']!r} has {'no' if not hqs else len(hqs)} HQ space"
+                + ("" if len(hqs) <= 1 else "s"),
+                _span(hqs[1]["at"] if len(hqs) > 1 else board["at"]),
+                hint="mark exactly one space `hq`: players start there and escape there",
+            )
+        )
+        return diags
+    hq = hqs[0]["name"]
+    reachable = nx.descendants(g, hq) | {hq}
+    for space in board["spaces"]:
+        if space["name"] not in reachable:
+            diags.append(
+                Diagnostic(
+                    "CW202",
+                    f"space {space['name']!r} cannot be reached from HQ",
+                    _span(space["at"]),
+                    hint="add a path to it, or check the direction of its one-way paths",
+                )
+            )
+    back = nx.ancestors(g, hq) | {hq}
+    for space in board["spaces"]:
+        if "artifact" in space and space["name"] in reachable and space["name"] not in back:
+            diags.append(
+                Diagnostic(
+                    "CW203",
+                    f"artifact space {space['name']!r} is a trap: HQ cannot be reached from it",
+                    _span(space["at"]),
+                    hint="a player who takes this artifact can never escape; "
+                    "add a way back or turn a one-way path around",
+                )
+            )
+    return diags

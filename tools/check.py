@@ -1,0 +1,168 @@
+"""`clankwork check`, `build` and `schema`: compile packs, report diagnostics, write IR."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+import click
+from clankwork.dsl.compiler import CompileResult, compile_pack
+from clankwork.dsl.diagnostics import (
+    Diagnostic,
+    Span,
+    format_github,
+    format_human,
+    format_json,
+    format_sarif,
+    has_errors,
+    summary_line,
+)
+from clankwork.interpreter.schema import schema_text, validate_ir
+
+from .boardcheck import check_boards
+
+FLAGSHIP = "tutorial"
+
+
+def bundled_pack(name: str = FLAGSHIP) -> Path:
+    """The folder of a pack shipped with Clankwork."""
+    return Path(str(resources.files("clankwork.content") / name))
+
+
+def display_path(path: Path) -> Path:
+    """``path`` relative to the working directory when it is inside it, for shorter messages."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def compile_and_check(pack: Path) -> CompileResult:
+    """Compile a pack and run every check on it: the IR schema and the board graph checks."""
+    result = compile_pack(pack, display_root=display_path(pack))
+    if result.ir is not None:
+        result.diagnostics.extend(check_boards(result.ir))
+        if not has_errors(result.diagnostics):
+            for where, message in validate_ir(result.ir):
+                result.diagnostics.append(
+                    Diagnostic(
+                        "CW301",
+                        f"IR does not match its schema at {where}: {message}",
+                        None,
+                        hint="this is a bug in Clankwork; please report it with the pack",
+                    )
+                )
+        result.diagnostics.sort(key=Diagnostic.sort_key)
+    return result
+
+
+def load_pack_or_exit(pack: str | None) -> tuple[dict[str, Any], CompileResult]:
+    """Compile ``pack`` (the flagship when None) for a tool; print diagnostics and exit 1 on
+    errors, print warnings to stderr otherwise."""
+    path = Path(pack) if pack else bundled_pack()
+    result = compile_and_check(path)
+    if has_errors(result.diagnostics) or result.ir is None:
+        click.echo(format_human(result.diagnostics, result.sources, color=_color()), err=True)
+        click.echo(f"{path}: {summary_line(result.diagnostics)}", err=True)
+        sys.exit(1)
+    return result.ir, result
+
+
+def _color() -> bool:
+    return sys.stderr.isatty() and "NO_COLOR" not in os.environ
+
+
+_PACKS = click.argument("packs", nargs=-1, type=click.Path(exists=True, file_okay=True))
+
+
+@click.command()
+@_PACKS
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["human", "json", "github", "sarif"]),
+    default="human",
+    show_default=True,
+    help="How to print diagnostics.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and warnings.")
+def check(packs: tuple[str, ...], fmt: str, quiet: bool) -> None:
+    """Report every problem in PACKS (default: the bundled flagship pack).
+
+    Exit 0 when there are no errors, 1 when there are, 2 for usage errors.
+    """
+    paths = [Path(p) for p in packs] or [bundled_pack()]
+    diags: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    stats = []
+    for path in paths:
+        result = compile_and_check(path)
+        diags.extend(result.diagnostics)
+        sources.update(result.sources)
+        if result.ir is not None:
+            stats.append(_stats(result.ir))
+    shown = [d for d in diags if not (quiet and d.severity == "info")]
+    if fmt == "json":
+        click.echo(format_json(shown))
+    elif fmt == "github":
+        text = format_github(shown)
+        if text:
+            click.echo(text)
+    elif fmt == "sarif":
+        click.echo(format_sarif(shown, metadata.version("clankwork")))
+    else:
+        if shown:
+            click.echo(format_human(shown, sources, color=_color()))
+        names = ", ".join(str(display_path(p)) for p in paths)
+        tail = f" ({'; '.join(stats)})" if stats and len(paths) == 1 else ""
+        click.echo(f"{names}: {summary_line(diags)}{tail}")
+    sys.exit(1 if has_errors(diags) else 0)
+
+
+def _stats(ir: dict[str, Any]) -> str:
+    cards = sum(c["copies"] for c in ir["cards"] if c["deck"] != "starting")
+    spaces = sum(len(b["spaces"]) for b in ir["boards"])
+    return (
+        f"{len(ir['cards'])} card designs, {cards} cards outside the starting deck, "
+        f"{len(ir['tokens'])} tokens, {spaces} spaces"
+    )
+
+
+@click.command()
+@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), help="Write here (default stdout)."
+)
+def build(pack: str | None, output: str | None) -> None:
+    """Compile PACK to its JSON IR (validated against schemas/pack.schema.json)."""
+    ir, _result = load_pack_or_exit(pack)
+    text = json.dumps(ir, indent=2) + "\n"
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(
+            f"wrote {output} ({len(ir['cards'])} cards, {len(ir['tokens'])} tokens)", err=True
+        )
+    else:
+        click.echo(text, nl=False)
+
+
+@click.command()
+@click.option("--write", is_flag=True, help="Rewrite schemas/pack.schema.json in this checkout.")
+def schema(write: bool) -> None:
+    """Print the pack IR JSON Schema generated from the op registry."""
+    text = schema_text()
+    if write:
+        target = Path(str(resources.files("clankwork.schemas") / "pack.schema.json"))
+        target.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {target}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+def span_of(at: dict[str, Any] | None) -> Span | None:
+    """An IR `at` object as a Span."""
+    return Span.from_ir(at) if at else None

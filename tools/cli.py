@@ -1,0 +1,18 @@
+"""The `clankwork` command line: one click group, one sub-command per tool."""
+
+from __future__ import annotations
+
+import click
+
+from . import check as check_tool
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="clankwork")
+def main() -> None:
+    """Clankwork: write Clank!-style cards and boards, check them, draw them, play them."""
+
+
+main.add_command(check_tool.check)
+main.add_command(check_tool.build)
+main.add_command(check_tool.schema)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Set up Clankwork in ./.venv and run it: `sh tools/quickstart.sh run` checks the bundled pack
+# and simulates a batch of games; `sh tools/quickstart.sh test` runs the linter and the tests.
+# Needs Python 3.11+. Installs Debian's graphviz (for `dot`) when it is missing and we are root.
+set -eu
+cd "$(dirname "$0")/.."
+
+say() { printf '%s\n' "quickstart: $*" >&2; }
+
+PY=${PYTHON:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+  say "python3 is not installed; install Python 3.11 or newer (apt-get install python3 python3-venv)"
+  exit 1
+fi
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  say "Clankwork needs Python 3.11 or newer; $PY is $("$PY" -V 2>&1)"
+  exit 1
+fi
+
+is_root() { [ "$(id -u)" = 0 ]; }
+apt_install() {
+  if is_root && command -v apt-get >/dev/null 2>&1; then
+    say "installing $* with apt-get"
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  else
+    return 1
+  fi
+}
+
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  if ! "$PY" -m venv .venv 2>/dev/null; then
+    rm -rf .venv
+    apt_install python3-venv || { say "cannot create a venv: install python3-venv (as root: apt-get install python3-venv)"; exit 1; }
+    "$PY" -m venv .venv
+  fi
+fi
+
+# Reinstall only when the project metadata changed since the last install.
+stamp=.venv/.clankwork-installed
+want=$(cat pyproject.toml | cksum)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  say "installing clankwork and its test tools into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+  printf '%s' "$want" >"$stamp"
+fi
+
+if ! command -v dot >/dev/null 2>&1; then
+  apt_install graphviz || say "Graphviz is missing: install it (apt-get install graphviz) to draw boards; drawing tests are skipped without it"
+fi
+
+case "${1:-run}" in
+  run)
+    .venv/bin/clankwork check
+    .venv/bin/clankwork simulate --games 200 --players 4 --seed 1
+    ;;
+  test)
+    .venv/bin/ruff check .
+    .venv/bin/ruff format --check .
+    .venv/bin/python -m pytest
+    ;;
+  *)
+    say "usage: sh tools/quickstart.sh [run|test]"
+    exit 2
+    ;;
+esac
