@@ -7,6 +7,7 @@ committed file is stale. Regenerate it with `clankwork schema --write`.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from .effects import CONDITIONS, COUNTS, EFFECTS, Registry
@@ -219,12 +220,17 @@ def schema_text() -> str:
     return json.dumps(pack_schema(), indent=2, sort_keys=False) + "\n"
 
 
-def validate_ir(ir: dict[str, Any]) -> list[tuple[str, str]]:
-    """Schema errors of an IR document as (JSON path, message) pairs; empty when valid."""
+@lru_cache(maxsize=1)
+def _validator() -> Any:
     from jsonschema import Draft202012Validator
 
-    validator = Draft202012Validator(pack_schema())
+    return Draft202012Validator(pack_schema())
+
+
+def validate_ir(ir: dict[str, Any]) -> list[tuple[str, str]]:
+    """Schema errors of an IR document as (JSON path, message) pairs; empty when valid."""
     out = []
+    validator = _validator()
     for err in sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path)):
         path = "/".join(str(p) for p in err.absolute_path)
         out.append((path or "(root)", err.message))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from . import check as check_tool
+from . import docs as docs_tool
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,3 +17,4 @@ def main() -> None:
 main.add_command(check_tool.check)
 main.add_command(check_tool.build)
 main.add_command(check_tool.schema)
+main.add_command(docs_tool.docs)

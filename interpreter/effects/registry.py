@@ -179,3 +179,31 @@ def render_condition(node: dict[str, Any]) -> str:
 def render_count(node: dict[str, Any]) -> str:
     """Card text for one count node."""
     return COUNTS[node["count"]].render(node)
+
+
+_SLOT_SHOWN = {
+    "int": "N",
+    "signed": "+N",
+    "resource": "RESOURCE",
+    "name": "NAME",
+    "tag": "TAG",
+    "words": "WORDS",
+    "cond": "CONDITION",
+    "count": "COUNT",
+}
+
+
+def pretty_phrase(pattern: str) -> str:
+    """A phrase pattern as a designer reads it: `draw {n:int} [card|cards]` → `draw N [card]`."""
+    out = []
+    for part in pattern.split():
+        if part.startswith("{") and "=" in part:
+            continue
+        if part.startswith("{"):
+            name, _, kind = part[1:-1].partition(":")
+            out.append(_SLOT_SHOWN.get(kind, name.upper()))
+        elif part.startswith("["):
+            out.append("[" + part[1:-1].split("|")[0] + "]")
+        else:
+            out.append(part.replace("|", "/"))
+    return " ".join(out)

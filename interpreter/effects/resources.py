@@ -57,7 +57,7 @@ def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     phrases=("pay {amount:int} {resource:resource}", "spend {amount:int} {resource:resource}"),
     params={"amount": {"type": "integer", "minimum": 0}, "resource": _RESOURCE},
     render=lambda n: f"pay {n['amount']} {_LABEL[n['resource']]}",
-    examples=("pay 7 gold -> +2 points",),
+    examples=("pay 2 gold -> heal 1",),
     payable=True,
     can_pay=_can_spend,
 )

@@ -1,0 +1,33 @@
+"""Generated docs are current: what docs/ says is what the registry accepts."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from clankwork.tools.cli import main
+from clankwork.tools.docs import language_reference
+
+
+def test_docs_are_current() -> None:
+    result = CliRunner().invoke(main, ["docs", "--check"])
+    assert result.exit_code == 0, result.output + " (regenerate with `clankwork docs --write`)"
+
+
+def test_every_effect_example_compiles() -> None:
+    from clankwork.dsl.compiler import compile_text
+    from clankwork.interpreter.effects import EFFECTS
+
+    for record in EFFECTS:
+        for example in record.examples:
+            src = f"card X {{ cost 1; play: {example} }}\ncard Y {{ cost 1; tag companion }}\n"
+            src += 'token "Mystic Fruit" { fruit 1 }\ncard Burgle { starting 10 }\n'
+            result = compile_text(src, "example.clank")
+            assert result.ok, (record.name, example, result.diagnostics)
+
+
+def test_reference_lists_every_op() -> None:
+    from clankwork.interpreter.effects import EFFECTS
+
+    text = language_reference()
+    for record in EFFECTS:
+        assert f"### `{record.name}`" in text
