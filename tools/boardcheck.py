@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import networkx as nx
+
 from clankwork.dsl.diagnostics import Diagnostic, Span
 
 

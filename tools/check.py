@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+
 from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,

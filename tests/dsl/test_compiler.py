@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from clankwork.dsl.compiler import compile_text
 
 

@@ -3,12 +3,13 @@ arbitrary text; neither ever raises."""
 
 from __future__ import annotations
 
-from clankwork.dsl.compiler import compile_text
-from clankwork.dsl.parser import grammar_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
+
+from clankwork.dsl.compiler import compile_text
+from clankwork.dsl.parser import grammar_text
 
 # Without a postlexer, from_lark generates straight from the grammar's terminals. Words come
 # from the language's vocabulary most of the time so that generated text reaches the

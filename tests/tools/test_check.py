@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clankwork.tools.cli import main
 from click.testing import CliRunner
+
+from clankwork.tools.cli import main
 
 
 def run(*args: str) -> tuple[int, str]:
