@@ -22,6 +22,7 @@ from clankwork.dsl.diagnostics import (
     has_errors,
     summary_line,
 )
+from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
@@ -47,6 +48,10 @@ def compile_and_check(pack: Path) -> CompileResult:
     result = compile_pack(pack, display_root=display_path(pack))
     if result.ir is not None:
         result.diagnostics.extend(check_boards(result.ir))
+        if pack.is_dir():
+            _scenarios, diags, sources = compile_scenarios(pack, result.ir, display_path(pack))
+            result.diagnostics.extend(diags)
+            result.sources.update(sources)
         if not has_errors(result.diagnostics):
             for where, message in validate_ir(result.ir):
                 result.diagnostics.append(
