@@ -93,11 +93,7 @@ _PROGRAMS = from_lark(
 )
 
 
-def _spaced(tokens_text: str) -> str:
-    return tokens_text
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_PROGRAMS)
 def test_generated_programs_compile_or_diagnose(text: str) -> None:
     result = compile_text(text, "gen.clank")
