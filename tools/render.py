@@ -1,0 +1,180 @@
+"""`clankwork render board|cards`: draw a pack's boards (Graphviz) and card faces (SVG).
+
+The drawing itself lives in ``render_board`` and ``render_cards``; this module reads the
+pack (a pack folder, or an IR JSON file from ``clankwork build``) and writes the files.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import graphviz
+
+from clankwork.dsl.compiler import compile_pack
+from clankwork.dsl.diagnostics import did_you_mean, format_human
+
+from .render_board import Heatmap, board_graph, load_heatmap, render_graph
+from .render_cards import write_cards
+
+FORMATS = ("svg", "png", "dot")
+
+
+def load_ir(pack: Path | None) -> dict[str, Any]:
+    """The IR of ``pack`` (a folder or an IR ``.json``; None: the bundled tutorial pack).
+
+    On compile errors, prints the diagnostics to stderr and exits with status 1.
+    """
+    if pack is not None and pack.is_file() and pack.suffix == ".json":
+        try:
+            ir = json.loads(pack.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise click.ClickException(f"cannot read {pack}: {exc}") from exc
+        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
+            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
+        return ir
+    if pack is not None and pack.is_file() and pack.suffix == ".clank":
+        pack = pack.parent  # a pack is its folder; accept any of its files
+    if pack is None:
+        with importlib.resources.as_file(
+            importlib.resources.files("clankwork.content") / "tutorial"
+        ) as bundled:
+            result = compile_pack(bundled)
+    else:
+        result = compile_pack(pack)
+    if not result.ok or result.ir is None:
+        click.echo(format_human(result.diagnostics, result.sources), err=True)
+        sys.exit(1)
+    return result.ir
+
+
+def pick_board(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """The board called ``name``, or the pack's only board when ``name`` is None."""
+    boards = ir.get("boards", [])
+    if not boards:
+        raise click.ClickException("the pack has no board")
+    names = [b["name"] for b in boards]
+    if name is None:
+        if len(boards) > 1:
+            raise click.ClickException(
+                "the pack has several boards; choose one with --board: " + ", ".join(names)
+            )
+        return boards[0]
+    for board in boards:
+        if board["name"] == name:
+            return board
+    hint = did_you_mean(name, names)
+    raise click.ClickException(
+        f"no board {name!r} in the pack"
+        + (f"; {hint}" if hint else "")
+        + " (boards: "
+        + ", ".join(names)
+        + ")"
+    )
+
+
+def _pack_arg(value: str | None) -> Path | None:
+    return Path(value) if value else None
+
+
+@click.group()
+def render() -> None:
+    """Draw a pack's boards and cards."""
+
+
+@render.command("board")
+@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.option("--board", "board_name", help="Which board, when the pack has several.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Output file [default: BOARD.FORMAT].",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    help="Output format [default: from the output's extension, else svg].",
+)
+@click.option(
+    "--heatmap",
+    type=click.Path(exists=True, dir_okay=False),
+    help='Colour by a simulation result: {"heatmap": {"board", "spaces", "paths"}}.',
+)
+@click.option(
+    "--scale",
+    type=click.FloatRange(min=0.1),
+    help="Stretch pinned positions by this factor [default: just enough to avoid overlaps].",
+)
+def board_command(
+    pack: str | None,
+    board_name: str | None,
+    output: str | None,
+    fmt: str | None,
+    heatmap: str | None,
+    scale: float | None,
+) -> None:
+    """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included."""
+    ir = load_ir(_pack_arg(pack))
+    board = pick_board(ir, board_name)
+    if fmt is None:
+        ext = Path(output).suffix.lstrip(".").lower() if output else ""
+        fmt = ext if ext in FORMATS else "svg"
+    out = Path(output) if output else Path(f"{board['name']}.{fmt}")
+    heat: Heatmap | None = None
+    if heatmap:
+        try:
+            heat = load_heatmap(Path(heatmap))
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+        if heat.board != board["name"]:
+            raise click.ClickException(
+                f"the heatmap is of board {heat.board!r}, not {board['name']!r}"
+            )
+        unknown = heat.unknown_names(board)
+        if unknown:
+            click.echo(
+                f"warning: the heatmap names what board {board['name']!r} does not have: "
+                + ", ".join(unknown),
+                err=True,
+            )
+    graph = board_graph(board, heat, scale)
+    try:
+        data = render_graph(graph, fmt)
+    except graphviz.ExecutableNotFound as exc:
+        raise click.ClickException(
+            "Graphviz's `dot`/`neato` programs are not installed (e.g. `apt-get install "
+            "graphviz`); `--format dot` writes the graph without them"
+        ) from exc
+    out.write_bytes(data)
+    click.echo(f"wrote {out}")
+
+
+@render.command("cards")
+@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="cards",
+    show_default=True,
+    help="Directory for the SVG files.",
+)
+@click.option("--sheet", is_flag=True, help="Also write cards.html: 3 x 3 poker-size cards a page.")
+@click.option(
+    "--copies", is_flag=True, help="On the sheet, repeat each card as many times as its copies."
+)
+def cards_command(pack: str | None, out_dir: str, sheet: bool, copies: bool) -> None:
+    """Write one SVG per card design of PACK (default: the bundled tutorial)."""
+    ir = load_ir(_pack_arg(pack))
+    written = write_cards(ir, Path(out_dir), sheet=sheet, copies=copies)
+    svgs = sum(1 for p in written if p.suffix == ".svg")
+    click.echo(f"wrote {svgs} card{'s' if svgs != 1 else ''} to {out_dir}")
+    if sheet:
+        click.echo(f"wrote {Path(out_dir) / 'cards.html'}")

@@ -1,0 +1,626 @@
+"""Boards as Graphviz graphs: every space, path and icon a player plans a move with.
+
+Spaces sit where the pack puts them (``pos``, in points, y growing down as on the printed
+board) through neato with pinned positions, scaled up just enough that no two labels collide;
+a board without positions is laid out by dot, with its groups drawn as clusters. A legend
+node explains every symbol that appears on the board. An optional heatmap (from a
+simulation) colours spaces by visits and paths by use, with its colour scale in the legend.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from html import escape as _html_escape
+from pathlib import Path
+from typing import Any
+
+import graphviz
+
+from .render_cards import text_width
+
+FONT = "Helvetica,Arial,sans-serif"
+NAME_SIZE, DETAIL_SIZE, EDGE_SIZE, LEGEND_SIZE = 13, 10, 10, 11
+
+# Terrain decides a space's fill; the first feature of a space found here wins.
+TERRAIN = (
+    ("hq", "#ffd966", "HQ: start here; come back with an artifact"),
+    ("forest", "#c6e5b9", "forest: entering it exhausts your boots"),
+    ("crystal cave", "#dccff2", "crystal cave: entering it exhausts your boots"),
+    ("security checkpoint", "#cfe0f2", "security checkpoint: entering it exhausts your boots"),
+    ("town", "#f6d7a7", "town: buy from the market"),
+)
+EXHAUSTS_FILL = "#e2e2c8"
+PLAIN_FILL = "#ffffff"
+DANGER = "#b3261e"
+REWARD_INK = "#1c6b2a"
+COACH_INK = "#7a4a12"
+ARTIFACT_INK = "#8a6400"
+WATER = "#1f6fd1"
+MOUNTAIN = "#8c8c8c"
+PATH_INK = "#3c3c3c"
+MONSTER_ICON = "\u2620"
+GROUP_COLOURS = ("#e8f0fb", "#fbeee8", "#eef8e8", "#f6ecfa", "#fdf7dd", "#e8f7f6")
+GROUP_INKS = ("#3d6fb5", "#b5603d", "#4f8f3a", "#8a4fb0", "#a88a12", "#2f8f88")
+# Sequential scale (ColorBrewer YlOrRd, 6 classes) for heatmaps; unused spaces stay grey.
+HEAT = ("#ffffb2", "#fed976", "#feb24c", "#fd8d3c", "#f03b20", "#bd0026")
+# Paths skip the palest class, which would vanish against the white page.
+PATH_HEAT = ("#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#b10026")
+HEAT_NONE = "#eeeeee"
+HEAT_DARK = 4  # bins from this one on are dark: write on them in white
+
+
+def _esc(text: str) -> str:
+    return _html_escape(str(text), quote=True)
+
+
+def _min_width(text: str, size: float, bold: bool = False) -> str:
+    """A WIDTH for a table cell: the conservative estimate of its text, in points.
+
+    Graphviz sizes a label with the fonts of the machine that draws it; a viewer may use a
+    wider one. The estimate (Verdana-wide) keeps the text inside its box either way.
+    """
+    return f' WIDTH="{math.ceil(text_width(text, size, bold))}"'
+
+
+@dataclass
+class Heatmap:
+    """Visit counts of one board from a simulation: spaces by name, paths by "FROM->TO"."""
+
+    board: str
+    spaces: dict[str, int] = field(default_factory=dict)
+    paths: dict[str, int] = field(default_factory=dict)
+    games: int | None = None
+
+    def space_max(self) -> int:
+        """The largest space count (0 when there are none)."""
+        return max(self.spaces.values(), default=0)
+
+    def path_count(self, path: dict[str, Any]) -> int:
+        """Uses of one path; a two-way path counts both directions."""
+        n = self.paths.get(f"{path['from']}->{path['to']}", 0)
+        if not path["oneway"] and path["to"] is not None:
+            n += self.paths.get(f"{path['to']}->{path['from']}", 0)
+        return n
+
+    def unknown_names(self, board: dict[str, Any]) -> list[str]:
+        """Spaces and path keys of the heatmap that the board does not have."""
+        names = {s["name"] for s in board["spaces"]}
+        keys = set()
+        for p in board["paths"]:
+            keys.add(f"{p['from']}->{p['to']}")
+            if not p["oneway"]:
+                keys.add(f"{p['to']}->{p['from']}")
+        return sorted(n for n in self.spaces if n not in names) + sorted(
+            k for k in self.paths if k not in keys
+        )
+
+
+def load_heatmap(path: Path) -> Heatmap:
+    """Read a simulation result's heatmap section.
+
+    The format is ``{"heatmap": {"board": NAME, "spaces": {NAME: N}, "paths": {"A->B": N}}}``,
+    with an optional ``"games": N``; anything else raises ``ValueError`` with the reason.
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from exc
+    heat = doc.get("heatmap") if isinstance(doc, dict) else None
+    if not isinstance(heat, dict) or not isinstance(heat.get("board"), str):
+        raise ValueError(f'{path}: expected {{"heatmap": {{"board": NAME, ...}}}}')
+    out = Heatmap(heat["board"], games=heat.get("games"))
+    for key in ("spaces", "paths"):
+        table = heat.get(key, {})
+        if not isinstance(table, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in table.values()
+        ):
+            raise ValueError(f"{path}: heatmap.{key} must map names to counts (whole numbers)")
+        setattr(out, key, dict(table))
+    return out
+
+
+def heat_bin(count: int, top: int) -> int:
+    """The scale class (0-5) of ``count`` on a scale whose largest value is ``top``; -1 for 0."""
+    if count <= 0 or top <= 0:
+        return -1
+    return min(len(HEAT) - 1, math.ceil(count * len(HEAT) / top) - 1)
+
+
+def heat_ranges(top: int) -> list[tuple[int, int]]:
+    """The (low, high) counts of each non-empty class of a scale up to ``top``."""
+    out = []
+    for i in range(len(HEAT)):
+        lo = math.floor(i * top / len(HEAT)) + 1
+        hi = math.floor((i + 1) * top / len(HEAT))
+        if lo <= hi:
+            out.append((lo, hi))
+    return out
+
+
+# --- what a space shows --------------------------------------------------------------------
+
+
+def _terrain(space: dict[str, Any]) -> tuple[str, str | None]:
+    for feature, fill, _doc in TERRAIN:
+        if feature in space["features"]:
+            return fill, feature
+    if space.get("exhausts"):
+        return EXHAUSTS_FILL, None
+    return PLAIN_FILL, None
+
+
+def _reward_text(reward: dict[str, Any]) -> str:
+    kind, n = reward["kind"], reward["n"]
+    if kind == "gold":
+        return f"+{n} gold"
+    if kind in ("draw", "heal"):
+        return f"{kind} {n}"
+    if kind == "fruit":
+        return "mystic fruit" if n == 1 else f"{n} mystic fruit"
+    return kind if n == 1 else f"{n} {kind}s"
+
+
+def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    """The detail lines under a space's name as (text, colour, bold)."""
+    lines = []
+    # A space called "HQ" need not say "HQ" twice.
+    kinds = [
+        ("HQ" if f == "hq" else f) for f in space["features"] if f.lower() != space["name"].lower()
+    ]
+    exhausting = {"forest", "crystal cave", "security checkpoint"}
+    if space.get("exhausts") and not exhausting & set(space["features"]):
+        kinds.append("exhausts")
+    if kinds:
+        lines.append((" \u00b7 ".join(kinds), "#444444", False))
+    if space["rewards"]:
+        rewards = " \u00b7 ".join(_reward_text(r) for r in space["rewards"])
+        lines.append((rewards, REWARD_INK, False))
+    if "coach" in space:
+        lines.append((f"coach: {space['coach']} gold", COACH_INK, False))
+    if "artifact" in space:
+        lines.append((f"\u25c6 artifact {space['artifact']}", ARTIFACT_INK, True))
+    return lines
+
+
+def _space_size(space: dict[str, Any], group: str | None) -> tuple[float, float]:
+    """An estimate (points) of a space node's width and height, erring large."""
+    name_w = text_width(space["name"], NAME_SIZE, bold=True)
+    if "waypoint" in space:
+        name_w += text_width(f" {space['waypoint']} ", NAME_SIZE, bold=True) + 6
+    widths = [name_w] + [text_width(t, DETAIL_SIZE, b) for t, _c, b in space_lines(space)]
+    rows = 1 + len(space_lines(space)) + (1 if group else 0)
+    if group:
+        widths.append(text_width(group, DETAIL_SIZE - 1))
+    return max(widths) + 18, NAME_SIZE * 1.4 + (rows - 1) * DETAIL_SIZE * 1.35 + 12
+
+
+def space_label(
+    space: dict[str, Any], group: tuple[str, str] | None = None, ink: str = "#111111"
+) -> str:
+    """The HTML-like Graphviz label of a space: name, waypoint badge and detail lines.
+
+    ``group`` is (name, colour) when group membership is shown as a header strip (pinned
+    layouts, where Graphviz cannot draw clusters).
+    """
+    rows = []
+    if group:
+        rows.append(
+            f'<TR><TD BGCOLOR="{group[1]}"><FONT POINT-SIZE="{DETAIL_SIZE - 1}" '
+            f'COLOR="#ffffff">{_esc(group[0])}</FONT></TD></TR>'
+        )
+    name = f'<FONT POINT-SIZE="{NAME_SIZE}" COLOR="{ink}"><B>{_esc(space["name"])}</B></FONT>'
+    name_w = _min_width(space["name"], NAME_SIZE, True)
+    if "waypoint" in space:
+        badge = (
+            f'<TD BGCOLOR="#111111" STYLE="rounded"><FONT POINT-SIZE="{NAME_SIZE - 1}" '
+            f'COLOR="#ffffff"><B> {space["waypoint"]} </B></FONT></TD>'
+        )
+        name = (
+            '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1"><TR>'
+            f"{badge}<TD> </TD><TD{name_w}>{name}</TD></TR></TABLE>"
+        )
+        name_w = ""
+    rows.append(f"<TR><TD{name_w}>{name}</TD></TR>")
+    for text, colour, bold in space_lines(space):
+        body = f"<B>{_esc(text)}</B>" if bold else _esc(text)
+        colour = ink if ink != "#111111" else colour
+        rows.append(
+            f"<TR><TD{_min_width(text, DETAIL_SIZE, bold)}>"
+            f'<FONT POINT-SIZE="{DETAIL_SIZE}" COLOR="{colour}">{body}</FONT></TD></TR>'
+        )
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+        + "".join(rows)
+        + "</TABLE>>"
+    )
+
+
+# --- what a path shows ---------------------------------------------------------------------
+
+
+def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
+    """The label pieces of a path as (text, colour): boots, monsters, water, needs..."""
+    parts = []
+    if path["to"] is None:
+        parts.append(("dead end", "#555555"))
+    if path["boots"] > 1:
+        parts.append((f"{path['boots']} boots", "#111111"))
+    if path["monsters"]:
+        parts.append((MONSTER_ICON * path["monsters"], DANGER))
+    covered = set()
+    for feature in path["features"]:
+        if feature == "water":
+            parts.append(("\u2248 canoe", WATER))
+            covered.add("canoe")
+        elif feature == "lock":
+            parts.append(("locked: key", "#6b4a00"))
+            covered.add("key")
+        else:
+            parts.append((feature, MOUNTAIN if feature == "mountain" else "#444444"))
+    for need in path["requires"]:
+        if need not in covered:
+            parts.append((f"needs {need}", "#6b2d8a"))
+    return parts
+
+
+def _path_label(path: dict[str, Any]) -> str | None:
+    parts = path_parts(path)
+    if not parts:
+        return None
+    cells = "  ".join(
+        f'<FONT COLOR="{c}" POINT-SIZE="{EDGE_SIZE + 5}"><B>{_esc(t)}</B></FONT>'
+        if t.startswith(MONSTER_ICON)
+        else f'<FONT COLOR="{c}">{_esc(t)}</FONT>'
+        for t, c in parts
+    )
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1" BGCOLOR="#ffffff">'
+        f"<TR><TD{_min_width('  '.join(t for t, _c in parts), EDGE_SIZE)}>"
+        f'<FONT POINT-SIZE="{EDGE_SIZE}">{cells}</FONT></TD></TR></TABLE>>'
+    )
+
+
+def _path_style(path: dict[str, Any]) -> dict[str, str]:
+    attrs = {"color": PATH_INK, "penwidth": "1.6"}
+    if "water" in path["features"]:
+        attrs.update(color=WATER, penwidth="2.6")
+    elif "mountain" in path["features"]:
+        attrs.update(color=MOUNTAIN, penwidth="3.2")
+    if path["to"] is None:
+        attrs.update(style="dashed", arrowhead="tee", dir="forward")
+    elif path["oneway"]:
+        attrs.update(dir="forward", arrowhead="normal", arrowsize="1.1")
+    else:
+        attrs["dir"] = "none"
+    return attrs
+
+
+# --- the legend ----------------------------------------------------------------------------
+
+
+def legend_rows(
+    board: dict[str, Any], groups: dict[str, str], heat: Heatmap | None
+) -> list[tuple[str, str]]:
+    """Legend rows as (sample cell HTML, explanation), only for what the board shows."""
+    spaces, paths = board["spaces"], board["paths"]
+    feats = {f for s in spaces for f in s["features"]}
+    rows: list[tuple[str, str]] = []
+
+    def swatch(fill: str, text: str, border: str | None = None) -> str:
+        edge = f' BORDER="2" COLOR="{border}"' if border else ' BORDER="1" COLOR="#888888"'
+        return f'<TD BGCOLOR="{fill}"{edge}{_min_width(text, LEGEND_SIZE)}>{_esc(text)}</TD>'
+
+    def ink(colour: str, text: str, bold: bool = False) -> str:
+        body = f"<B>{_esc(text)}</B>" if bold else _esc(text)
+        return f'<TD{_min_width(text, LEGEND_SIZE, bold)}><FONT COLOR="{colour}">{body}</FONT></TD>'
+
+    if heat is None:
+        for feature, fill, doc in TERRAIN:
+            if feature in feats:
+                rows.append((swatch(fill, "HQ" if feature == "hq" else feature), doc))
+        if any(s.get("exhausts") and not _terrain(s)[1] for s in spaces):
+            rows.append((swatch(EXHAUSTS_FILL, "exhausts"), "entering it exhausts your boots"))
+    if "danger zone" in feats:
+        rows.append(
+            (swatch("#ffffff", "danger zone", DANGER), "Danger Zone: knocked out here, you score 0")
+        )
+    if "magic circle" in feats:
+        rows.append((ink("#444444", "magic circle"), "a magic circle some cards use"))
+    known = {f for f, _c, _d in TERRAIN} | {"danger zone", "magic circle"}
+    for other in sorted(feats - known):
+        rows.append((ink("#444444", other), "a feature of the space (see the pack)"))
+    rewarded = [s for s in spaces if s["rewards"]]
+    if rewarded:
+        sample = _reward_text(rewarded[0]["rewards"][0])
+        rows.append((ink(REWARD_INK, sample), "reward on entering, once a turn"))
+    if any("coach" in s for s in spaces):
+        rows.append(
+            (ink(COACH_INK, "coach: N gold"), "hire a coach: 1 boot + the gold of both spaces")
+        )
+    if any("artifact" in s for s in spaces):
+        rows.append((ink(ARTIFACT_INK, "\u25c6 artifact N", True), "artifact worth N points"))
+    if any("waypoint" in s for s in spaces):
+        badge = '<TD BGCOLOR="#111111"><FONT COLOR="#ffffff"><B> N </B></FONT></TD>'
+        rows.append((badge, "waypoint: read passage N when you enter"))
+    kinds = {g["name"]: g["kind"] for g in board.get("groups", [])}
+    for name, colour in groups.items():
+        rows.append(
+            (
+                f'<TD BGCOLOR="{colour}"><FONT COLOR="#ffffff">{_esc(name)}</FONT></TD>',
+                kinds.get(name, "group"),
+            )
+        )
+    rows.append((ink(PATH_INK, "\u2014\u2014\u2014"), "path: 1 boot (two-way)"))
+    if any(p["boots"] > 1 for p in paths):
+        rows.append((ink("#111111", "N boots"), "footprints: the path costs N boots"))
+    if any(p["monsters"] for p in paths):
+        rows.append(
+            (
+                f'<TD><FONT COLOR="{DANGER}" POINT-SIZE="{LEGEND_SIZE + 5}">'
+                f"<B>{MONSTER_ICON}</B></FONT></TD>",
+                "monster: 1 damage each, unless you spend 1 sword",
+            )
+        )
+    if any("water" in p["features"] for p in paths):
+        rows.append((ink(WATER, "\u2014\u2014 \u2248 canoe"), "water: only with a canoe"))
+    if any("mountain" in p["features"] for p in paths):
+        rows.append((ink(MOUNTAIN, "\u2014\u2014 mountain", True), "mountain path"))
+    if any("lock" in p["features"] for p in paths):
+        rows.append((ink("#6b4a00", "locked: key"), "locked: only with a key"))
+    needs = sorted({n for p in paths for n in p["requires"]} - {"canoe", "key"})
+    for need in needs:
+        rows.append((ink("#6b2d8a", f"needs {need}"), f"only with {need}"))
+    if any(p["oneway"] and p["to"] is not None for p in paths):
+        rows.append((ink(PATH_INK, "\u2014\u2014\u25b6"), "one-way: only along the arrow"))
+    if any(p["to"] is None for p in paths):
+        rows.append((ink("#555555", "- - -\u22a3 dead end"), "leads nowhere (yet)"))
+    return rows
+
+
+def _heat_rows(heat: Heatmap, board: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = []
+    games = f" in {heat.games} games" if heat.games else ""
+    path_top = max((heat.path_count(p) for p in board["paths"]), default=0)
+    scales = (("space visits", heat.space_max(), HEAT), ("path uses", path_top, PATH_HEAT))
+    for title, top, palette in scales:
+        rows.append(("<TD></TD>", f"<B>{_esc(title + games)}</B>"))
+        rows.append((f'<TD BGCOLOR="{HEAT_NONE}" BORDER="1" COLOR="#888888">0</TD>', "never"))
+        for i, (lo, hi) in enumerate(heat_ranges(top)):
+            ink = "#ffffff" if i >= HEAT_DARK else "#111111"
+            text = str(lo) if lo == hi else f"{lo}\u2013{hi}"
+            rows.append(
+                (
+                    f'<TD BGCOLOR="{palette[i]}" BORDER="1" COLOR="#888888">'
+                    f'<FONT COLOR="{ink}">{text}</FONT></TD>',
+                    "",
+                )
+            )
+    return rows
+
+
+def legend_label(
+    board: dict[str, Any], groups: dict[str, str], heat: Heatmap | None
+) -> tuple[str, float, float]:
+    """The legend's HTML label and an estimate of its width and height in points."""
+    rows = legend_rows(board, groups, heat)
+    heat_rows = _heat_rows(heat, board) if heat else []
+    html = [
+        '<<TABLE BORDER="1" COLOR="#999999" CELLBORDER="0" CELLSPACING="2" CELLPADDING="4" '
+        'BGCOLOR="#fafafa">',
+        f'<TR><TD COLSPAN="2"><FONT POINT-SIZE="{NAME_SIZE}"><B>{_esc(board["name"])}'
+        "</B></FONT></TD></TR>",
+    ]
+    for sample, doc in rows:
+        width = _min_width(doc, LEGEND_SIZE)
+        html.append(f'<TR>{sample}<TD ALIGN="LEFT"{width}>{_esc(doc)}</TD></TR>')
+    for sample, doc in heat_rows:
+        html.append(f'<TR>{sample}<TD ALIGN="LEFT">{doc}</TD></TR>')
+    html.append("</TABLE>>")
+    width = max(
+        [text_width(board["name"], NAME_SIZE, True)]
+        + [130 + text_width(doc, LEGEND_SIZE) for _s, doc in rows]
+    )
+    height = (len(rows) + len(heat_rows) + 1) * (LEGEND_SIZE * 1.35 + 8) + 20
+    return "".join(html), width + 20, height
+
+
+# --- the graph -----------------------------------------------------------------------------
+
+
+def auto_scale(spaces: list[dict[str, Any]], sizes: dict[str, tuple[float, float]]) -> float:
+    """The smallest factor (at least 1, at most 4) that spreads pinned spaces apart enough.
+
+    Two spaces are apart when their estimated boxes, plus room for a path label between
+    them, are separated horizontally or vertically.
+    """
+    need = 1.0
+    placed = [s for s in spaces if "pos" in s]
+    for i, a in enumerate(placed):
+        for b in placed[i + 1 :]:
+            dx = abs(a["pos"][0] - b["pos"][0])
+            dy = abs(a["pos"][1] - b["pos"][1])
+            wa, ha = sizes[a["name"]]
+            wb, hb = sizes[b["name"]]
+            fx = ((wa + wb) / 2 + 40) / dx if dx else math.inf
+            fy = ((ha + hb) / 2 + 36) / dy if dy else math.inf
+            need = max(need, min(fx, fy))
+    return round(min(need, 4.0), 2)
+
+
+def _dead_end_pos(
+    board: dict[str, Any], path: dict[str, Any], sizes: dict[str, tuple[float, float]]
+) -> tuple[float, float] | None:
+    """Where (in pack coordinates) the stub of a dead end ends: away from the neighbours."""
+    by_name = {s["name"]: s for s in board["spaces"]}
+    here = by_name.get(path["from"])
+    if here is None or "pos" not in here:
+        return None
+    x0, y0 = here["pos"]
+    vx = vy = 0.0
+    for p in board["paths"]:
+        if p["to"] is None or path["from"] not in (p["from"], p["to"]):
+            continue
+        other = by_name.get(p["to"] if p["from"] == path["from"] else p["from"])
+        if other and "pos" in other and other is not here:
+            dx, dy = other["pos"][0] - x0, other["pos"][1] - y0
+            d = math.hypot(dx, dy) or 1.0
+            vx, vy = vx + dx / d, vy + dy / d
+    d = math.hypot(vx, vy)
+    ux, uy = (-vx / d, -vy / d) if d > 1e-6 else (1.0, 0.0)
+    w, h = sizes[here["name"]]
+    reach = abs(ux) * w / 2 + abs(uy) * h / 2 + 70
+    return x0 + ux * reach, y0 + uy * reach
+
+
+def board_graph(
+    board: dict[str, Any], heat: Heatmap | None = None, scale: float | None = None
+) -> graphviz.Digraph:
+    """The Graphviz graph of one board (with its legend and, if given, a heatmap).
+
+    With positions (any space has ``pos``) the graph uses neato with pinned positions scaled
+    by ``scale`` (worked out by ``auto_scale`` when None); otherwise dot, with groups drawn as
+    clusters.
+    """
+    pinned = any("pos" in s for s in board["spaces"])
+    group_names = [g["name"] for g in board.get("groups", [])]
+    group_names += sorted({s["group"] for s in board["spaces"] if "group" in s} - set(group_names))
+    group_ink = {g: GROUP_INKS[i % len(GROUP_INKS)] for i, g in enumerate(group_names)}
+    group_kind = {g["name"]: g["kind"] for g in board.get("groups", [])}
+
+    g = graphviz.Digraph(name=board["name"], engine="neato" if pinned else "dot")
+    g.attr(
+        "graph",
+        layout="neato" if pinned else "dot",
+        fontname=FONT,
+        bgcolor="#ffffff",
+        pad="0.3",
+        outputorder="edgesfirst",
+        tooltip=board["name"],
+    )
+    g.attr("node", fontname=FONT, shape="box", style="rounded,filled", margin="0.1,0.05")
+    g.attr("edge", fontname=FONT, fontsize=str(EDGE_SIZE))
+
+    ids = {s["name"]: f"s{i}" for i, s in enumerate(board["spaces"])}
+    sizes = {s["name"]: _space_size(s, s.get("group") if pinned else None) for s in board["spaces"]}
+    space_top = heat.space_max() if heat else 0
+    path_top = max((heat.path_count(p) for p in board["paths"]), default=0) if heat else 0
+
+    s = 1.0
+    y_max = max((sp["pos"][1] for sp in board["spaces"] if "pos" in sp), default=0)
+    if pinned:
+        s = scale if scale is not None else auto_scale(board["spaces"], sizes)
+
+        def at(x: float, y: float) -> str:
+            # Graphviz y grows up; the pack's (and the printed board's) grows down.
+            return f"{x * s:.1f},{(y_max - y) * s:.1f}!"
+
+        g.attr("graph", inputscale="72", splines="true", overlap="true")
+    else:
+        g.attr("graph", rankdir="TB", nodesep="0.35", ranksep="0.55", newrank="true")
+
+    def add_space(target: graphviz.Digraph, space: dict[str, Any]) -> None:
+        fill, _terr = _terrain(space)
+        attrs = {"fillcolor": fill, "color": "#555555", "penwidth": "1.2"}
+        ink = "#111111"
+        tip = space["name"]
+        if heat is not None:
+            n = heat.spaces.get(space["name"], 0)
+            b = heat_bin(n, space_top)
+            attrs["fillcolor"] = HEAT[b] if b >= 0 else HEAT_NONE
+            ink = "#ffffff" if b >= HEAT_DARK else "#111111"
+            tip += f": visited {n} times"
+        if "danger zone" in space["features"]:
+            attrs.update(color=DANGER, penwidth="3")
+        if "artifact" in space:
+            attrs["peripheries"] = "2"
+        group = None
+        if pinned and space.get("group"):
+            group = (space["group"], group_ink[space["group"]])
+        if pinned and "pos" in space:
+            attrs["pos"] = at(*space["pos"])
+        target.node(ids[space["name"]], label=space_label(space, group, ink), tooltip=tip, **attrs)
+
+    if pinned:
+        for space in board["spaces"]:
+            add_space(g, space)
+    else:
+        for space in board["spaces"]:
+            if not space.get("group"):
+                add_space(g, space)
+        for i, name in enumerate(group_names):
+            with g.subgraph(name=f"cluster_{i}") as c:
+                kind = group_kind.get(name, "group")
+                c.attr(
+                    label=f"<<B>{_esc(name)}</B> <I>({_esc(kind)})</I>>",
+                    style="rounded,filled",
+                    fillcolor=GROUP_COLOURS[i % len(GROUP_COLOURS)],
+                    color=group_ink[name],
+                    fontname=FONT,
+                    fontsize=str(NAME_SIZE - 1),
+                    fontcolor=group_ink[name],
+                )
+                for space in board["spaces"]:
+                    if space.get("group") == name:
+                        add_space(c, space)
+        hq = [ids[sp["name"]] for sp in board["spaces"] if "hq" in sp["features"]]
+        if hq:
+            with g.subgraph() as r:
+                r.attr(rank="min")
+                for node in hq:
+                    r.node(node)
+
+    for i, path in enumerate(board["paths"]):
+        tail = ids.get(path["from"])
+        if tail is None:
+            continue
+        attrs = _path_style(path)
+        if path["to"] is None:
+            head = f"dead{i}"
+            stub = {"shape": "point", "width": "0.08", "color": "#555555", "label": ""}
+            pos = _dead_end_pos(board, path, sizes) if pinned else None
+            if pos is not None:
+                stub["pos"] = at(*pos)
+            g.node(head, **stub)
+        else:
+            head = ids.get(path["to"])
+            if head is None:
+                continue
+        label = _path_label(path)
+        if label:
+            attrs["label"] = label
+        tip = f"{path['from']} {'->' if path['oneway'] else '--'} {path['to'] or 'dead end'}"
+        if heat is not None:
+            n = heat.path_count(path)
+            b = heat_bin(n, path_top)
+            if b >= 0:
+                attrs.update(color=PATH_HEAT[b], penwidth=f"{1.5 + 5 * n / path_top:.2f}")
+            else:
+                attrs.update(color="#bbbbbb")
+            tip += f": used {n} times"
+        attrs["tooltip"] = tip
+        g.edge(tail, head, **attrs)
+
+    legend_groups = {name: group_ink[name] for name in group_names} if pinned else {}
+    html, lw, lh = legend_label(board, legend_groups, heat)
+    legend = {
+        "shape": "plaintext",
+        "margin": "0",
+        "fontsize": str(LEGEND_SIZE),
+        "label": html,
+    }
+    if pinned:
+        right = max(
+            sp["pos"][0] * s + sizes[sp["name"]][0] / 2 for sp in board["spaces"] if "pos" in sp
+        )
+        legend["pos"] = f"{right + 60 + lw / 2:.1f},{y_max * s - lh / 2 + 20:.1f}!"
+    g.node("legend", **legend)
+    return g
+
+
+def render_graph(graph: graphviz.Digraph, fmt: str) -> bytes:
+    """The graph as ``svg``, ``png`` or ``dot`` bytes (svg and png need Graphviz's binaries)."""
+    if fmt == "dot":
+        return graph.source.encode("utf-8")
+    return graph.pipe(format=fmt)
