@@ -7,6 +7,10 @@ from typing import Any
 from .registry import condition, count
 
 
+def _article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 @condition(
     "in_play",
     phrases=(
@@ -41,7 +45,7 @@ def in_play(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     "have",
     phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
     params={"what": {"type": "string"}},
-    render=lambda n: f"you have {n['what']}",
+    render=lambda n: f"you have {_article(n['what'])}",
     examples=("if you have an artifact (+2 skill)", "play if you have mystic fruit: +1 skill"),
 )
 def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
@@ -53,7 +57,7 @@ def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     "at",
     phrases=("you are in|on|at a|an {feature:words}", "you are in|on|at {feature:words}"),
     params={"feature": {"type": "string"}},
-    render=lambda n: f"you are in a {n['feature']}",
+    render=lambda n: f"you are in {_article(n['feature'])}",
     examples=("if you are in a forest (+1 boots)",),
 )
 def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
