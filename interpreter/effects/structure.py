@@ -40,7 +40,7 @@ def choose(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """The player picks exactly one of the options separated by "|"."""
     options = node["options"]
     labels = [render_effects(o) for o in options]
-    pick = game.choose(ctx.player, "choose", labels, source=ctx.source)
+    pick = game.choose(ctx.player, "choose", labels, source=ctx.source, detail=node)
     game.run(ctx, options[pick])
 
 

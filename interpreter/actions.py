@@ -1,0 +1,175 @@
+"""The actions of a turn: which are legal now, and doing one.
+
+Options come in a fixed order (play, artifact, use, move, coach, fight, acquire, buy, end) and,
+inside each group, in hand, row, reserve or board order, so the same position always gives the
+same option list: the log of a seeded game replays exactly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .decisions import Option
+from .state import Ctx, PlayerState
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def teleport_targets(game: Game, p: PlayerState) -> list[int]:
+    """Adjacent spaces a teleport may reach now (HQ only with an artifact)."""
+    if p.escaping:
+        return []
+    hq = game.board.hq
+    return [s for s in game.board.adjacent[p.pos] if s != hq or p.artifact is not None]
+
+
+def legal_actions(game: Game, p: PlayerState) -> list[Option]:
+    """Every legal action for the active player ``p`` now."""
+    board = game.board
+    spaces = board.spaces
+    here = spaces[p.pos]
+    out: list[Option] = []
+
+    for card in dict.fromkeys(p.hand):
+        out.append(Option(f"play {card.name}", ("play", card)))
+
+    if game.space_artifact[p.pos] is not None and p.artifact is None:
+        out.append(Option(f"take {game.space_artifact[p.pos].name}", ("artifact",)))
+
+    for tok in dict.fromkeys(t for t in p.tokens if t.use):
+        out.append(Option(f"use {tok.name}", ("use", tok)))
+
+    if not p.escaping:
+        if p.boots and not p.exhausted:
+            hq = board.hq
+            for m in board.moves[p.pos]:
+                if m.boots > p.boots or (m.to == hq and p.artifact is None):
+                    continue
+                if m.requires and not all(game.grants(p, r) for r in m.requires):
+                    continue
+                name = spaces[m.to].name
+                if not m.monsters:
+                    out.append(Option(f"move to {name}", ("move", m, 0)))
+                    continue
+                for swords in range(min(p.swords, m.monsters), -1, -1):
+                    hurt = m.monsters - swords
+                    if hurt and not game.can_take_damage(p, hurt):
+                        continue
+                    out.append(
+                        Option(
+                            f"move to {name} ({swords} swords, {hurt} damage)",
+                            ("move", m, swords),
+                        )
+                    )
+        if here.coach is not None and p.boots >= 1:
+            gold = game.gold_of(p)
+            for s in board.coach_spaces:
+                if s == p.pos or (s == board.hq and p.artifact is None):
+                    continue
+                if here.coach + spaces[s].coach <= gold:
+                    out.append(Option(f"hire a coach to {spaces[s].name}", ("coach", s)))
+
+    if p.swords:
+        for card in dict.fromkeys(game.row):
+            if (
+                card.type == "monster"
+                and card.fight <= p.swords
+                and (card.only_in is None or card.only_in.lower() in here.features)
+            ):
+                out.append(Option(f"fight {card.name}", ("fight", card)))
+        for card in game.reserve_monsters:
+            if card.fight <= p.swords and (
+                card.only_in is None or card.only_in.lower() in here.features
+            ):
+                out.append(Option(f"fight {card.name} (reserve)", ("fight reserve", card)))
+
+    for card in dict.fromkeys(game.row):
+        if card.type == "acquire" and card.cost <= p.skill:
+            out.append(Option(f"acquire {card.name}", ("acquire", card)))
+    for card, left in game.reserve.items():
+        if left and card.cost <= p.skill:
+            out.append(Option(f"acquire {card.name} (reserve)", ("acquire reserve", card)))
+
+    if "town" in here.features:
+        price = game.rules["market_price"]
+        if game.gold_of(p) >= price:
+            held = {t.type for t in p.tokens if t.kind == "market"}
+            for typ in dict.fromkeys(
+                t.type for t, n in game.token_supply.items() if n and t.kind == "market"
+            ):
+                if typ not in held:
+                    out.append(Option(f"buy {best_market_item(game, typ).name}", ("buy", typ)))
+
+    if not p.hand:
+        out.append(Option("end turn", ("end",)))
+    return out
+
+
+def best_market_item(game: Game, typ: str) -> Any:
+    """The most valuable item of a market type still in stock (the best crown left)."""
+    best = None
+    for t, n in game.token_supply.items():
+        if n and t.kind == "market" and t.type == typ and (best is None or t.points > best.points):
+            best = t
+    return best
+
+
+def apply_action(game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
+    """Do one legal action for ``p``."""
+    kind = value[0]
+    if kind == "play":
+        game.play_card(p, value[1])
+    elif kind == "move":
+        _, m, swords = value
+        p.boots -= m.boots
+        p.swords -= swords
+        hurt = m.monsters - swords
+        if hurt:
+            game.take_damage(p, hurt)
+        if p.on_clock:
+            game.enter(p, m.to)
+    elif kind == "acquire" or kind == "acquire reserve":
+        card = value[1]
+        p.skill -= card.cost
+        if kind == "acquire":
+            game.row.remove(card)
+        else:
+            game.reserve[card] -= 1
+        ctx = Ctx(p, card)
+        game.run_triggers(ctx, card.acquire)
+        if card.use:
+            # A device is used as it is acquired and goes to the adventure discard.
+            game.run_triggers(ctx, card.use)
+            game.adventure_discard.append(card)
+        else:
+            p.discard.append(card)
+    elif kind == "fight" or kind == "fight reserve":
+        card = value[1]
+        p.swords -= card.fight
+        if kind == "fight":
+            game.row.remove(card)
+            game.adventure_discard.append(card)
+        game.run_triggers(Ctx(p, card), card.defeat)
+    elif kind == "artifact":
+        p.artifact = game.space_artifact[p.pos]
+        game.space_artifact[p.pos] = None
+        game.advance_rage(1)
+    elif kind == "use":
+        tok = value[1]
+        p.tokens.remove(tok)
+        game.box.append(tok)
+        game.run_triggers(Ctx(p, tok), tok.use)
+    elif kind == "buy":
+        tok = best_market_item(game, value[1])
+        game.spend(p, "gold", game.rules["market_price"])
+        game.token_supply[tok] -= 1
+        p.tokens.append(tok)
+    elif kind == "coach":
+        dest = value[1]
+        spaces = game.board.spaces
+        p.boots -= 1
+        game.spend(p, "gold", spaces[p.pos].coach + spaces[dest].coach)
+        game.enter(p, dest)
+    else:
+        raise ValueError(f"unknown action {value!r}")

@@ -1,0 +1,149 @@
+"""The board: a networkx MultiDiGraph built from a board IR, plus plain tables for the hot loop.
+
+The graph is the authoritative shape (a two-way path is two edges, a one-way path one, each
+edge keyed by the path's index in the IR); dead-end paths lead nowhere and are kept as data,
+not edges. Games never walk the graph: they read `Board.moves`, `Board.adjacent` and the
+distance tables, which are lists indexed by space number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import networkx as nx
+
+# Distance to a space that cannot be reached; large enough to lose every comparison.
+UNREACHABLE = 10**6
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One space: its index, name, features and what entering it gives."""
+
+    index: int
+    name: str
+    features: frozenset[str]
+    exhausts: bool
+    rewards: tuple[tuple[str, int], ...]
+    coach: int | None
+    waypoint: int | None
+    artifact: int | None
+
+    @property
+    def hq(self) -> bool:
+        """True for the HQ space."""
+        return "hq" in self.features
+
+    @property
+    def danger_zone(self) -> bool:
+        """True when a knock-out here scores nothing."""
+        return "danger zone" in self.features
+
+
+class Move(NamedTuple):
+    """One way out of a space along a path: its cost, icons and requirements."""
+
+    path: int
+    to: int
+    boots: int
+    monsters: int
+    requires: tuple[str, ...]
+
+
+class Board:
+    """A board prepared for play (read-only once built; shared by every game)."""
+
+    def __init__(self, board_ir: dict[str, Any]) -> None:
+        self.name: str = board_ir["name"]
+        self.spaces: list[Space] = []
+        self.index: dict[str, int] = {}
+        for i, s in enumerate(board_ir["spaces"]):
+            self.spaces.append(
+                Space(
+                    index=i,
+                    name=s["name"],
+                    features=frozenset(f.lower() for f in s.get("features", ())),
+                    exhausts=bool(s.get("exhausts")),
+                    rewards=tuple((r["kind"], r.get("n", 1)) for r in s.get("rewards", ())),
+                    coach=s.get("coach"),
+                    waypoint=s.get("waypoint"),
+                    artifact=s.get("artifact"),
+                )
+            )
+            self.index[s["name"]] = i
+        hqs = [s.index for s in self.spaces if s.hq]
+        if len(hqs) != 1:
+            raise ValueError(f"board {self.name!r} needs exactly one HQ space, has {len(hqs)}")
+        self.hq: int = hqs[0]
+
+        self.graph = nx.MultiDiGraph(name=self.name)
+        for s in self.spaces:
+            self.graph.add_node(s.name, index=s.index, features=s.features)
+        self.dead_ends: list[dict[str, Any]] = []
+        for k, p in enumerate(board_ir["paths"]):
+            if p.get("to") is None:
+                self.dead_ends.append(p)
+                continue
+            attrs = {
+                "boots": p.get("boots", 1),
+                "monsters": p.get("monsters", 0),
+                "requires": tuple(r.lower() for r in p.get("requires", ())),
+                "features": tuple(p.get("features", ())),
+                "oneway": bool(p.get("oneway")),
+            }
+            self.graph.add_edge(p["from"], p["to"], key=k, **attrs)
+            if not attrs["oneway"]:
+                self.graph.add_edge(p["to"], p["from"], key=k, **attrs)
+
+        n = len(self.spaces)
+        self.moves: list[tuple[Move, ...]] = []
+        adjacent: list[dict[int, None]] = [{} for _ in range(n)]
+        for s in self.spaces:
+            out = []
+            for _, to, key, d in sorted(
+                self.graph.out_edges(s.name, keys=True, data=True), key=lambda e: (e[2], e[1])
+            ):
+                j = self.index[to]
+                out.append(Move(key, j, d["boots"], d["monsters"], d["requires"]))
+                # Teleports ignore arrows: a one-way path links both its ends.
+                if j != s.index:
+                    adjacent[s.index][j] = None
+                    adjacent[j][s.index] = None
+            self.moves.append(tuple(out))
+        self.adjacent: list[tuple[int, ...]] = [tuple(sorted(a)) for a in adjacent]
+        self.coach_spaces: tuple[int, ...] = tuple(
+            s.index for s in self.spaces if s.coach is not None
+        )
+        self.artifact_spaces: tuple[int, ...] = tuple(
+            s.index for s in self.spaces if s.artifact is not None
+        )
+
+        # Shortest boots over paths needing no item, and over every path.
+        self.dist: list[list[int]] = self._distances(allow_requirements=False)
+        self.dist_any: list[list[int]] = self._distances(allow_requirements=True)
+        self.dist_to_hq: list[int] = [row[self.hq] for row in self.dist]
+
+    def _distances(self, allow_requirements: bool) -> list[list[int]]:
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(self.spaces)))
+        for i, moves in enumerate(self.moves):
+            for m in moves:
+                if m.requires and not allow_requirements:
+                    continue
+                if not g.has_edge(i, m.to) or g[i][m.to]["w"] > m.boots:
+                    g.add_edge(i, m.to, w=m.boots)
+        n = len(self.spaces)
+        table = [[UNREACHABLE] * n for _ in range(n)]
+        for src, lengths in nx.all_pairs_dijkstra_path_length(g, weight="w"):
+            row = table[src]
+            for dst, d in lengths.items():
+                row[dst] = d
+        return table
+
+    def space(self, name: str) -> Space:
+        """The space with that name."""
+        return self.spaces[self.index[name]]
+
+    def __repr__(self) -> str:
+        return f"<board {self.name}: {len(self.spaces)} spaces>"

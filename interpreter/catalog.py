@@ -1,0 +1,187 @@
+"""The cards, tokens, board and rules of a pack, prepared once from the IR for many games.
+
+Preparing is the slow part (board tables, trigger lists); a `Catalog` is read-only afterwards,
+so one catalog serves every game of a simulation. Card and token definitions are shared by
+all their copies: a deck is a list of `CardDef` references, compared by identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board
+from .rules import default_rules
+
+# A trigger ready to run: its condition node (or None) and its effect list.
+Trigger = tuple[dict[str, Any] | None, list[dict[str, Any]]]
+
+
+def _triggers(node: dict[str, Any], on: str) -> tuple[Trigger, ...]:
+    return tuple((t.get("if"), t["effects"]) for t in node.get("triggers", ()) if t["on"] == on)
+
+
+@dataclass(eq=False, slots=True)
+class CardDef:
+    """One card design; every copy in every deck is this same object."""
+
+    name: str
+    deck: str
+    type: str
+    copies: int
+    cost: int
+    fight: int
+    points: int
+    points_per: dict[str, Any] | None
+    tags: tuple[str, ...]
+    dragon: bool
+    danger: bool
+    only_in: str | None
+    play: tuple[Trigger, ...]
+    acquire: tuple[Trigger, ...]
+    defeat: tuple[Trigger, ...]
+    arrive: tuple[Trigger, ...]
+    use: tuple[Trigger, ...]
+    # Lower-case name and tags: what "companion in play" or "trash a Burgle" matches.
+    match: frozenset[str]
+
+    @classmethod
+    def from_ir(cls, c: dict[str, Any]) -> CardDef:
+        """Build the definition from one IR card."""
+        tags = tuple(t.lower() for t in c.get("tags", ()))
+        return cls(
+            name=c["name"],
+            deck=c["deck"],
+            type=c["type"],
+            copies=c.get("copies", 1),
+            cost=c.get("cost", 0),
+            fight=c.get("fight", 0),
+            points=c.get("points", 0),
+            points_per=c.get("points_per"),
+            tags=tags,
+            dragon=bool(c.get("dragon")),
+            danger=bool(c.get("danger")),
+            only_in=c.get("only_in"),
+            play=_triggers(c, "play"),
+            acquire=_triggers(c, "acquire"),
+            defeat=_triggers(c, "defeat"),
+            arrive=_triggers(c, "arrive"),
+            use=_triggers(c, "use"),
+            match=frozenset((c["name"].lower(), *tags)),
+        )
+
+    def __repr__(self) -> str:
+        return f"<card {self.name}>"
+
+
+def _plural_forms(words: list[str]) -> frozenset[str]:
+    # "you have any artifacts" and "you have an artifact" name the same thing.
+    out = set()
+    for w in words:
+        w = w.lower()
+        out.add(w)
+        out.add(w[:-1] if w.endswith("s") else w + "s")
+    return frozenset(out)
+
+
+@dataclass(eq=False, slots=True)
+class TokenDef:
+    """One token design (a secret, market item, artifact, mug, fruit...)."""
+
+    name: str
+    kind: str
+    count: int
+    points: int
+    points_per: dict[str, Any] | None
+    gold: int
+    type: str
+    grants: tuple[str, ...]
+    returns: bool
+    reveal: tuple[Trigger, ...]
+    use: tuple[Trigger, ...]
+    match: frozenset[str]
+    # True for an artifact the pack did not declare (a space's value with no token of it).
+    implicit: bool = False
+
+    @classmethod
+    def from_ir(cls, t: dict[str, Any], implicit: bool = False) -> TokenDef:
+        """Build the definition from one IR token."""
+        kind = t["kind"]
+        typ = t.get("type") or t["name"].lower()
+        grants = tuple(g.lower() for g in t.get("grants", ()))
+        words = [t["name"], typ, kind, *grants]
+        if kind in ("major", "minor"):
+            words += [f"{kind} secret", "secret"]
+        return cls(
+            name=t["name"],
+            kind=kind,
+            count=t.get("count", 1),
+            points=t.get("points", 0),
+            points_per=t.get("points_per"),
+            gold=t.get("gold", 0),
+            type=typ.lower(),
+            grants=grants,
+            returns=bool(t.get("returns")),
+            reveal=_triggers(t, "reveal"),
+            use=_triggers(t, "use"),
+            match=_plural_forms(words),
+            implicit=implicit,
+        )
+
+    def __repr__(self) -> str:
+        return f"<token {self.name}>"
+
+
+@dataclass(slots=True)
+class Catalog:
+    """A pack prepared for play: card and token definitions, one board, the rules."""
+
+    name: str
+    version: str
+    cards: list[CardDef]
+    tokens: list[TokenDef]
+    board: Board
+    rules: dict[str, Any]
+    by_name: dict[str, CardDef] = field(default_factory=dict)
+
+    @property
+    def starting(self) -> list[CardDef]:
+        """Starting-deck designs."""
+        return [c for c in self.cards if c.deck == "starting"]
+
+    @property
+    def adventure(self) -> list[CardDef]:
+        """Adventure-deck designs (cards, monsters and events)."""
+        return [c for c in self.cards if c.deck == "adventure"]
+
+    @property
+    def reserve(self) -> list[CardDef]:
+        """Reserve designs: limited piles and the repeatable reserve monsters."""
+        return [c for c in self.cards if c.deck == "reserve"]
+
+
+def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
+    """Prepare a compiled pack for play on one of its boards (by index or name)."""
+    boards = ir.get("boards") or []
+    if not boards:
+        raise ValueError("the pack has no board to play on")
+    if isinstance(board, str):
+        found = [b for b in boards if b["name"] == board]
+        if not found:
+            raise ValueError(f"the pack has no board named {board!r}")
+        board_ir = found[0]
+    else:
+        board_ir = boards[board]
+    rules = default_rules()
+    rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
+    cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]
+    pack = ir.get("pack") or {}
+    return Catalog(
+        name=pack.get("name", "?"),
+        version=pack.get("version", ""),
+        cards=cards,
+        tokens=[TokenDef.from_ir(t) for t in ir.get("tokens", ())],
+        board=Board(board_ir),
+        rules=rules,
+        by_name={c.name.lower(): c for c in cards},
+    )

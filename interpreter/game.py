@@ -1,0 +1,664 @@
+"""A game of the base rules: its state, the Game API the effect handlers call, and the turn.
+
+One `Game` owns its RNG, its state and its log. Players are answered by bots through
+`Game.decide`; `Game.play()` runs the game to its end and returns a `GameResult`. Tests and
+scenarios can instead drive a turn step by step with `begin_turn`, `act` and `end_turn`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from . import actions, setup
+from .catalog import CardDef, Catalog, TokenDef, prepare
+from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
+from .effects import CONDITIONS, COUNTS, EFFECTS
+from .rules import for_players
+from .scoring import GameResult, final_result
+from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
+
+BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
+
+LOG_FORMAT = "clankwork-log/1"
+
+# Actions in one turn beyond which the game is stuck in a loop.
+MAX_STEPS = 5000
+
+
+class Game:
+    """One game: state, rules procedures and the API the effect handlers use."""
+
+    def __init__(
+        self,
+        pack: Catalog | dict[str, Any],
+        bots: Sequence[Bot],
+        seed: int,
+        *,
+        board: int | str = 0,
+        rules: dict[str, Any] | None = None,
+    ) -> None:
+        self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
+        self.board = self.catalog.board
+        self.rules = dict(self.catalog.rules)
+        if rules:
+            self.rules.update(rules)
+        self.bots = list(bots)
+        n = len(self.bots)
+        if not self.rules["min_players"] <= n <= self.rules["max_players"]:
+            raise ValueError(
+                f"{n} players; the rules allow {self.rules['min_players']} to "
+                f"{self.rules['max_players']}"
+            )
+        self.seed = seed
+        self.rng = random.Random(seed)
+        # Handlers by name, looked up once per game rather than through the registry per node.
+        self._effect = {r.name: r.handler for r in EFFECTS}
+        self._condition = {r.name: r.handler for r in CONDITIONS}
+        self._count = {r.name: r.handler for r in COUNTS}
+        self.players = [PlayerState(i) for i in range(n)]
+        self.order: list[int] = list(range(n))
+        self.active: PlayerState = self.players[0]
+
+        self.row: list[CardDef] = []
+        self.adventure_deck: list[CardDef] = []
+        self.adventure_discard: list[CardDef] = []
+        self.reserve: dict[CardDef, int] = {}
+        self.reserve_monsters: list[CardDef] = []
+        self.trashed: list[CardDef] = []
+
+        self.rage = 0  # index into rules["rage_track"]
+        self.bag: list[int] = []
+        self.black_aside = 0
+
+        self.minor_bank: list[TokenDef] = []
+        self.major_bank: list[TokenDef] = []
+        self.space_major: list[list[TokenDef]] = [[] for _ in self.board.spaces]
+        self.space_fruit: list[list[TokenDef]] = [[] for _ in self.board.spaces]
+        self.space_artifact: list[TokenDef | None] = [None for _ in self.board.spaces]
+        self.token_supply: dict[TokenDef, int] = {}
+        self.box: list[TokenDef] = []
+
+        self.round = 0
+        self.turn = 0
+        self.over = False
+        self.capped = False
+        self.end_reason = ""
+        self.result: GameResult | None = None
+        self.log: list[dict[str, Any]] = [
+            {
+                "type": "header",
+                "format": LOG_FORMAT,
+                "seed": seed,
+                "pack": self.catalog.name,
+                "version": self.catalog.version,
+                "board": self.board.name,
+                "players": n,
+                "bots": [getattr(b, "name", type(b).__name__) for b in self.bots],
+                "rules": {k: v for k, v in sorted((rules or {}).items())},
+            }
+        ]
+        setup.setup_game(self)
+
+    # -- running the game -----------------------------------------------------------------
+
+    def play(self, after_turn: Callable[[Game], None] | None = None) -> GameResult:
+        """Play to the end (or the round cap) and return the result.
+
+        ``after_turn(game)`` is called after every turn (for checks and viewers).
+        """
+        cap = self.rules["round_cap"]
+        while not self.over:
+            if self.round >= cap:
+                self.capped = True
+                self._finish("round cap")
+                break
+            self.round += 1
+            for seat in self.order:
+                self.take_turn(self.players[seat])
+                if after_turn is not None:
+                    after_turn(self)
+                if self.over:
+                    break
+        assert self.result is not None
+        return self.result
+
+    def take_turn(self, player: PlayerState) -> None:
+        """One whole turn: an off-the-clock draw, or actions until the player ends the turn."""
+        self.turn += 1
+        self.active = player
+        if not player.on_clock:
+            self._off_clock_turn()
+            return
+        self.begin_turn(player)
+        steps = 0
+        while self.step(player):
+            steps += 1
+            if steps > MAX_STEPS:
+                # Only content can do this (say a reserve monster whose defeat pays its swords).
+                raise RuntimeError(
+                    f"turn {self.turn} of player {player.seat} did not end after {MAX_STEPS} "
+                    "actions: an action that pays for itself?"
+                )
+        if not self.over:
+            self.end_turn(player)
+
+    def begin_turn(self, player: PlayerState) -> None:
+        """Make ``player`` the active player with an empty pool."""
+        self.active = player
+        player.skill = player.swords = player.boots = player.clank_debt = 0
+        player.exhausted = player.escaping = False
+        player.visited.clear()
+        player.pending.clear()
+
+    def step(self, player: PlayerState) -> bool:
+        """Ask for one action and do it; False once the turn is over."""
+        options = actions.legal_actions(self, player)
+        choice = self.decide(player, ACTION, options, prompt="your action")
+        value = options[choice].value
+        if value[0] == "end":
+            return False
+        self.apply(player, value)
+        return player.on_clock and not self.over
+
+    def apply(self, player: PlayerState, value: tuple[Any, ...]) -> None:
+        """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
+        actions.apply_action(self, player, value)
+        self.check_pending(player)
+
+    def act(self, player: PlayerState, label: str) -> None:
+        """Do the legal action with that label (for tests and scenarios)."""
+        options = actions.legal_actions(self, player)
+        for o in options:
+            if o.label == label:
+                self.apply(player, o.value)
+                return
+        raise ValueError(f"{label!r} is not a legal action; legal: {[o.label for o in options]}")
+
+    def end_turn(self, player: PlayerState) -> None:
+        """The end-of-turn steps in the rulebook's order."""
+        # 1. Contracts resolve here in the campaign; the base game has none.
+        # 2. Clear the play area and draw a new hand (five more if cards are left).
+        player.discard.extend(player.play)
+        player.play.clear()
+        player.skill = player.swords = player.boots = player.clank_debt = 0
+        player.pending.clear()
+        if player.on_clock:
+            self.draw(player, self.rules["hand_size"])
+        # An escape completes now, before the row is refilled.
+        if player.escaping and player.on_clock:
+            self._escape(player)
+        # 3. Refill the row; 4. one dragon attack if a new card shows the symbol.
+        if self._refill_row() and not self.over:
+            self.dragon_attack()
+        self._check_all_off()
+
+    def _off_clock_turn(self) -> None:
+        # Ignores rage and danger: exactly off_clock_draw cubes.
+        self._area_into_bag()
+        self._draw_cubes(for_players(self.rules["off_clock_draw"], len(self.players)))
+        self._check_all_off()
+
+    def _escape(self, player: PlayerState) -> None:
+        player.status = ESCAPED
+        player.supply += player.area
+        player.area = 0
+        for tok, left in self.token_supply.items():
+            if tok.kind == "mug" and left:
+                self.token_supply[tok] = left - 1
+                player.tokens.append(tok)
+                break
+
+    def _refill_row(self) -> bool:
+        """Fill the row up to its size; True when a newly added card has the dragon symbol."""
+        dragon = False
+        while len(self.row) < self.rules["row_size"]:
+            if not self.adventure_deck:
+                if not self.adventure_discard:
+                    break
+                self.adventure_deck = self.adventure_discard
+                self.adventure_discard = []
+                self.rng.shuffle(self.adventure_deck)
+            card = self.adventure_deck.pop()
+            if card.type == "event":
+                # An event is carried out and discarded; it never joins the row.
+                self.run_triggers(Ctx(self.active, card), card.arrive)
+                self.run_triggers(Ctx(self.active, card), card.play)
+                self.adventure_discard.append(card)
+            else:
+                self.row.append(card)
+                dragon = dragon or card.dragon
+                self.run_triggers(Ctx(self.active, card), card.arrive)
+            if self.over:
+                break
+        return dragon
+
+    def _check_all_off(self) -> None:
+        if not self.over and not any(p.on_clock for p in self.players):
+            self._finish("all off the clock")
+
+    def _finish(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+        self.result = final_result(self)
+        self.log.append(self.result.record())
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def decide(
+        self,
+        player: PlayerState,
+        kind: str,
+        options: list[Option],
+        prompt: str = "",
+        source: str | None = None,
+        detail: Any = None,
+    ) -> int:
+        """Put a decision to the player's bot, log the answer and return its index."""
+        if not options:
+            raise RuntimeError(f"a {kind} decision without options")
+        if len(options) == 1 and kind not in (ACTION, MAY):
+            return 0
+        decision = Decision(player.seat, kind, options, prompt, source, detail)
+        index = self.bots[player.seat].choose(self, decision)
+        if not isinstance(index, int) or not 0 <= index < len(options):
+            raise RuntimeError(f"bot {self.bots[player.seat]!r} answered {index!r} to {kind}")
+        self.log.append(
+            {
+                "type": "decision",
+                "turn": self.turn,
+                "player": player.seat,
+                "kind": kind,
+                "index": index,
+                "label": options[index].label,
+            }
+        )
+        return index
+
+    def choose(
+        self,
+        player: PlayerState,
+        kind: str,
+        labels: Sequence[str],
+        source: Any = None,
+        detail: Any = None,
+    ) -> int:
+        """The effect handlers' decision point: the index of the label the player picks."""
+        options = [Option(label, i) for i, label in enumerate(labels)]
+        return self.decide(
+            player, kind, options, source=getattr(source, "name", source), detail=detail
+        )
+
+    # -- effects --------------------------------------------------------------------------
+
+    def run(self, ctx: Ctx, effects: list[dict[str, Any]]) -> None:
+        """Run effect nodes in order for ``ctx``."""
+        for node in effects:
+            if self.over:
+                return
+            self._effect[node["op"]](self, ctx, node)
+
+    def holds(self, ctx: Ctx, cond: dict[str, Any]) -> bool:
+        """Whether a condition node holds now for ``ctx``."""
+        return bool(self._condition[cond["cond"]](self, ctx, cond))
+
+    def count_of(self, player: PlayerState, count: dict[str, Any]) -> int:
+        """The value of a count node (a "per ..." formula) for ``player``."""
+        return int(self._count[count["count"]](self, player, count))
+
+    def run_triggers(self, ctx: Ctx, triggers: Sequence[tuple[Any, list[dict[str, Any]]]]) -> None:
+        """Run acquire, defeat, arrive, use or reveal lines whose condition holds now."""
+        # Unlike "play if", these test their condition once, when they happen.
+        for cond, effects in triggers:
+            if cond is None or self.holds(ctx, cond):
+                self.run(ctx, effects)
+
+    def play_card(self, player: PlayerState, card: CardDef) -> None:
+        """Move a card from hand to play area and resolve its play lines."""
+        player.hand.remove(card)
+        player.play.append(card)
+        ctx = Ctx(player, card)
+        for cond, effects in card.play:
+            if cond is None:
+                self.run(ctx, effects)
+            else:
+                # "Regardless of order": tested now and after every later step of the turn.
+                player.pending.append((card, cond, effects))
+            if self.over:
+                return
+
+    def check_pending(self, player: PlayerState) -> None:
+        """Fire each waiting "play if" line whose condition now holds (once each)."""
+        fired = True
+        while fired and player.pending and not self.over:
+            fired = False
+            for item in list(player.pending):
+                card, cond, effects = item
+                ctx = Ctx(player, card)
+                if item in player.pending and self.holds(ctx, cond):
+                    player.pending.remove(item)
+                    self.run(ctx, effects)
+                    fired = True
+
+    # -- the Game API of the effect handlers ------------------------------------------------
+
+    def gain(self, player: PlayerState, resource: str, amount: int) -> None:
+        """Add ``amount`` (possibly negative) of a resource to the player's pool."""
+        if resource == "skill":
+            player.skill = max(0, player.skill + amount)
+        elif resource == "swords":
+            player.swords = max(0, player.swords + amount)
+        elif resource == "boots":
+            player.boots = max(0, player.boots + amount)
+        elif resource == "gold":
+            if amount >= 0:
+                player.gold += amount
+            else:
+                self._pay_gold(player, min(-amount, self.gold_of(player)))
+        elif resource == "clank":
+            self.clank(player, amount)
+        else:
+            raise ValueError(f"unknown resource {resource!r}")
+
+    def clank(self, player: PlayerState, amount: int) -> None:
+        """Add or remove Clank! cubes; negative Clank! waits for later Clank! this turn."""
+        if not player.on_clock:
+            return  # off the clock: no more Clank!
+        if amount < 0:
+            removed = min(-amount, player.area)
+            player.area -= removed
+            player.supply += removed
+            if player is self.active:
+                player.clank_debt += -amount - removed
+            return
+        cancel = min(amount, player.clank_debt)
+        player.clank_debt -= cancel
+        added = min(amount - cancel, player.supply)
+        player.supply -= added
+        player.area += added
+
+    def can_spend(self, player: PlayerState, resource: str, n: int) -> bool:
+        """Whether the player can pay ``n`` of a resource."""
+        if resource == "gold":
+            return self.gold_of(player) >= n
+        if resource == "clank":
+            return player.area >= n
+        return getattr(player, resource) >= n
+
+    def spend(self, player: PlayerState, resource: str, n: int) -> None:
+        """Pay ``n`` of a resource (the caller checked `can_spend`)."""
+        if resource == "gold":
+            self._pay_gold(player, n)
+        elif resource == "clank":
+            player.area -= n
+            player.supply += n
+        else:
+            setattr(player, resource, getattr(player, resource) - n)
+
+    def _pay_gold(self, player: PlayerState, n: int) -> None:
+        # Coins first; then gold-valued tokens, smallest first, with change in coins.
+        from_coins = min(n, player.gold)
+        player.gold -= from_coins
+        n -= from_coins
+        while n > 0:
+            tok = min((t for t in player.tokens if t.gold), key=lambda t: t.gold, default=None)
+            if tok is None:
+                raise RuntimeError("paid more gold than the player has")
+            player.tokens.remove(tok)
+            self.box.append(tok)
+            if tok.gold > n:
+                player.gold += tok.gold - n
+                n = 0
+            else:
+                n -= tok.gold
+
+    def gold_of(self, player: PlayerState) -> int:
+        """Gold plus the gold value of tokens that count as gold."""
+        return player.gold + sum(t.gold for t in player.tokens)
+
+    def draw(self, player: PlayerState, n: int) -> None:
+        """Draw cards, reshuffling the discard pile (never the play area) into an empty deck."""
+        for _ in range(n):
+            if not player.deck:
+                if not player.discard:
+                    return
+                player.deck, player.discard = player.discard, []
+                self.rng.shuffle(player.deck)
+            player.hand.append(player.deck.pop())
+
+    def heal(self, player: PlayerState, n: int) -> None:
+        """Return up to ``n`` cubes from the health meter to the supply."""
+        k = min(n, player.damage)
+        player.damage -= k
+        player.supply += k
+
+    def can_take_damage(self, player: PlayerState, n: int) -> bool:
+        """Voluntary damage needs the cubes in supply and must not fill the health meter."""
+        return player.supply >= n and player.damage + n < self.rules["health"]
+
+    def take_damage(self, player: PlayerState, n: int) -> None:
+        """Damage with cubes from the player's supply (as many as it holds)."""
+        if not player.on_clock:
+            return
+        k = min(n, player.supply)
+        player.supply -= k
+        player.damage += k
+        if player.damage >= self.rules["health"]:
+            self.knock_out(player)
+
+    def knock_out(self, player: PlayerState) -> None:
+        """The player's health meter is full: off the clock."""
+        player.status = KNOCKED_OUT
+
+    def teleport(self, player: PlayerState) -> None:
+        """Move to an adjacent space of the player's choice (arrows and icons ignored)."""
+        targets = actions.teleport_targets(self, player)
+        if not targets:
+            return
+        spaces = self.board.spaces
+        pick = self.decide(
+            player, TELEPORT, [Option(f"teleport to {spaces[s].name}", s) for s in targets]
+        )
+        self.enter(player, targets[pick])
+
+    def enter(self, player: PlayerState, space: int) -> None:
+        """Arrive on a space: exhaustion, the space's rewards (once per turn), escape."""
+        player.pos = space
+        sp = self.board.spaces[space]
+        if sp.exhausts:
+            player.exhausted = True
+        if space not in player.visited:
+            player.visited.add(space)
+            for kind, n in sp.rewards:
+                self._reward(player, space, kind, n)
+                if self.over or not player.on_clock:
+                    return
+        if space == self.board.hq and player.artifact is not None:
+            player.escaping = True
+
+    def _reward(self, player: PlayerState, space: int, kind: str, n: int) -> None:
+        if kind == "gold":
+            player.gold += n
+        elif kind == "minor secret":
+            for _ in range(n):
+                self.take_secret(player, "minor")
+        elif kind == "major secret":
+            # The space's own token only: none once it has been taken.
+            for _ in range(n):
+                if self.space_major[space]:
+                    self.reveal(player, self.space_major[space].pop())
+        elif kind == "fruit":
+            for _ in range(n):
+                if self.space_fruit[space]:
+                    player.tokens.append(self.space_fruit[space].pop())
+        elif kind == "draw":
+            self.draw(player, n)
+        elif kind == "heal":
+            self.heal(player, n)
+
+    def can_discard(self, player: PlayerState, n: int) -> bool:
+        """Whether the hand holds ``n`` unplayed cards."""
+        return len(player.hand) >= n
+
+    def discard(self, player: PlayerState, n: int) -> None:
+        """Discard ``n`` cards of the player's choice from hand, without their effects."""
+        for _ in range(n):
+            if not player.hand:
+                return
+            choices = list(dict.fromkeys(player.hand))
+            pick = self.decide(player, DISCARD, [Option(f"discard {c.name}", c) for c in choices])
+            card = choices[pick]
+            player.hand.remove(card)
+            player.discard.append(card)
+
+    def trash(self, player: PlayerState, n: int, card: str | None = None) -> None:
+        """Trash cards of the player's choice from discard pile or play area (name or tag)."""
+        want = card.lower() if card else None
+        for _ in range(n):
+            options = [
+                Option(f"trash {c.name} from {where}", (zone, c))
+                for where, zone in (("discard pile", player.discard), ("play area", player.play))
+                for c in dict.fromkeys(zone)
+                if want is None or want in c.match
+            ]
+            if not options:
+                return
+            zone, chosen = options[self.decide(player, TRASH, options)].value
+            zone.remove(chosen)
+            self.trashed.append(chosen)
+
+    def take_secret(self, player: PlayerState, size: str) -> None:
+        """Take a secret of that size from the bank (nothing when it is empty) and reveal it."""
+        bank = self.minor_bank if size == "minor" else self.major_bank
+        if bank:
+            self.reveal(player, bank.pop())
+
+    def reveal(self, player: PlayerState, token: TokenDef) -> None:
+        """The player takes a token: artifacts to the artifact slot, "on reveal" lines run."""
+        if token.kind == "artifact":
+            if player.artifact is None:
+                player.artifact = token
+            else:
+                self.box.append(token)
+                return
+        else:
+            player.tokens.append(token)
+        if token.reveal:
+            self.run_triggers(Ctx(player, token), token.reveal)
+        if token.returns and token in player.tokens:
+            player.tokens.remove(token)
+            self.box.append(token)
+
+    def take_token(self, player: PlayerState, name: str) -> None:
+        """Take one token of that name from the supply (nothing if none is left)."""
+        want = name.lower()
+        for tok, left in self.token_supply.items():
+            if left and tok.name.lower() == want:
+                self.token_supply[tok] = left - 1
+                self.reveal(player, tok)
+                return
+
+    def advance_rage(self, n: int) -> None:
+        """Move the dragon marker; it stays within the track."""
+        self.rage = max(0, min(len(self.rules["rage_track"]) - 1, self.rage + n))
+
+    def attack_size(self) -> int:
+        """Cubes an attack draws now: the rage value plus one per danger card in the row."""
+        return self.rules["rage_track"][self.rage] + sum(1 for c in self.row if c.danger)
+
+    def dragon_attack(self) -> None:
+        """The Clank! area goes into the bag, then rage value + danger cubes are drawn."""
+        self._area_into_bag()
+        self._draw_cubes(self.attack_size())
+
+    def _area_into_bag(self) -> None:
+        for p in self.players:
+            if p.area:
+                self.bag.extend([p.seat] * p.area)
+                p.area = 0
+
+    def _draw_cubes(self, n: int) -> None:
+        health = self.rules["health"]
+        bag, rng = self.bag, self.rng
+        for _ in range(n):
+            if not bag:
+                break
+            i = rng.randrange(len(bag))
+            bag[i], bag[-1] = bag[-1], bag[i]
+            cube = bag.pop()
+            if cube == BLACK:
+                self.black_aside += 1
+                continue
+            p = self.players[cube]
+            if p.on_clock:
+                p.damage += 1
+                if p.damage >= health:
+                    self.knock_out(p)
+            else:
+                p.supply += 1  # off the clock: no damage, the cube goes home
+        if not bag:
+            # An empty bag after an attack ends the game: everyone still in is knocked out.
+            for p in self.players:
+                if p.on_clock:
+                    self.knock_out(p)
+            self._finish("dragon bag empty")
+
+    def each(self, player: PlayerState, include_self: bool = True) -> Iterator[PlayerState]:
+        """Players on the clock from the active player clockwise (``player`` optional)."""
+        seats = self.order
+        start = seats.index(self.active.seat)
+        for k in range(len(seats)):
+            p = self.players[seats[(start + k) % len(seats)]]
+            if p.on_clock and (include_self or p is not player):
+                yield p
+
+    def count_in_play(self, ctx: Ctx, tag: str, other: bool = False) -> int:
+        """Cards in ctx's play area with that tag or name; ``other`` leaves out the source."""
+        want = tag.lower()
+        play = ctx.player.play
+        n = sum(1 for c in play if want in c.match)
+        source = ctx.source
+        if other and isinstance(source, CardDef) and want in source.match and source in play:
+            n -= 1
+        return n
+
+    def count_in_play_of(self, player: PlayerState, tag: str) -> int:
+        """Cards in the player's play area with that tag or name."""
+        want = tag.lower()
+        return sum(1 for c in player.play if want in c.match)
+
+    def count_owned(self, player: PlayerState, name: str) -> int:
+        """Cards the player owns (deck, hand, discard, play area) with that name or tag."""
+        want = name.lower()
+        return sum(1 for c in player.cards() if want in c.match)
+
+    def has_token(self, player: PlayerState, what: str) -> bool:
+        """Whether the player holds a token matching a kind, type, name or granted word."""
+        want = what.lower()
+        if player.artifact is not None and want in player.artifact.match:
+            return True
+        return any(want in t.match for t in player.tokens)
+
+    def grants(self, player: PlayerState, requirement: str) -> bool:
+        """Whether a held token grants a path requirement (a canoe for water)."""
+        return any(requirement in t.grants for t in player.tokens)
+
+    def space_has(self, player: PlayerState, feature: str) -> bool:
+        """Whether the player's space has that feature (or is a coach space, for "coach")."""
+        sp = self.board.spaces[player.pos]
+        want = feature.lower()
+        return want in sp.features or (want == "coach" and sp.coach is not None)
+
+    # -- inspection -----------------------------------------------------------------------
+
+    def cube_count(self, player: PlayerState) -> int:
+        """All of a player's cubes wherever they are (constant: the conservation check)."""
+        return player.supply + player.area + player.damage + self.bag.count(player.seat)
+
+    def decision_log(self) -> list[dict[str, Any]]:
+        """The decision records of the log."""
+        return [r for r in self.log if r["type"] == "decision"]
+
+    def __repr__(self) -> str:
+        return f"<game seed={self.seed} round={self.round} turn={self.turn}>"

@@ -1,0 +1,80 @@
+"""Conservation checks on a game state: nothing is created or lost, health stays in bounds.
+
+Used by the tests after every turn of many random games, and by anyone fuzzing new content.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .game import BLACK
+from .state import KNOCKED_OUT
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def check_invariants(game: Game) -> list[str]:
+    """Every broken invariant, as a sentence; empty when the state is sound."""
+    problems: list[str] = []
+    rules = game.rules
+    cat = game.catalog
+    n = len(game.players)
+
+    # Cards: every copy is in exactly one zone (reserve piles counted by number).
+    want: Counter[str] = Counter()
+    for c in cat.cards:
+        if c.deck == "starting":
+            want[c.name] += c.copies * n
+        elif c.deck == "adventure" or (c.deck == "reserve" and c.type != "monster"):
+            want[c.name] += c.copies
+    have: Counter[str] = Counter()
+    zones = [game.row, game.adventure_deck, game.adventure_discard, game.trashed]
+    zones += [p.cards() for p in game.players]
+    for zone in zones:
+        have.update(c.name for c in zone)
+    for c, left in game.reserve.items():
+        have[c.name] += left
+    if have != want:
+        problems.append(f"cards not conserved: {dict(have - want)} extra, {dict(want - have)} lost")
+
+    # Cubes: each player's cubes are in supply, Clank! area, bag or health meter.
+    for p in game.players:
+        total = game.cube_count(p)
+        if total != rules["player_cubes"]:
+            problems.append(f"player {p.seat} has {total} cubes, not {rules['player_cubes']}")
+        if min(p.supply, p.area, p.damage) < 0:
+            problems.append(f"player {p.seat} has a negative cube count")
+        if not 0 <= p.damage <= rules["health"]:
+            problems.append(f"player {p.seat} has {p.damage} damage (health {rules['health']})")
+        if p.damage >= rules["health"] and p.status != KNOCKED_OUT:
+            problems.append(f"player {p.seat} has a full health meter but is {p.status}")
+        if min(p.skill, p.swords, p.boots, p.gold) < 0:
+            problems.append(f"player {p.seat} has a negative resource")
+    black = game.bag.count(BLACK) + game.black_aside
+    if black != rules["dragon_cubes"]:
+        problems.append(f"{black} black cubes, not {rules['dragon_cubes']}")
+
+    # Tokens: every token is in the supply, a bank, on a space, with a player, or boxed.
+    tok_have: Counter[int] = Counter()
+    everything = [*game.minor_bank, *game.major_bank, *game.box]
+    for p in game.players:
+        everything += p.tokens
+        if p.artifact is not None:
+            everything.append(p.artifact)
+    for major, fruit, art in zip(
+        game.space_major, game.space_fruit, game.space_artifact, strict=True
+    ):
+        everything += major + fruit + ([art] if art is not None else [])
+    for t in everything:
+        tok_have[id(t)] += 1
+    for t, left in game.token_supply.items():
+        tok_have[id(t)] += left
+    for t in cat.tokens:
+        if tok_have[id(t)] != t.count:
+            problems.append(f"token {t.name}: {tok_have[id(t)]} found, {t.count} declared")
+
+    if not 0 <= game.rage < len(rules["rage_track"]):
+        problems.append(f"rage index {game.rage} is off the track")
+    return problems

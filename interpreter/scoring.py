@@ -1,0 +1,172 @@
+"""Scoring, the winner, and the result of a finished game."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .state import ESCAPED, KNOCKED_OUT, PlayerState
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What a finished game reports; indexed by seat unless a name says otherwise."""
+
+    seed: int
+    pack: str
+    bots: tuple[str, ...]
+    order: tuple[int, ...]  # seats in turn order: order[0] took the first turn
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]  # empty when nobody scored a point
+    status: tuple[str, ...]  # escaped | knocked out | on (still in when a capped game ended)
+    zeroed: tuple[bool, ...]  # knocked out without an artifact or in the danger zone
+    rounds: int
+    turns: int
+    end_reason: str
+    capped: bool
+    state: str  # digest of the final state, compared by replays
+    breakdown: tuple[dict[str, int], ...] = field(default=())
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return len(self.scores)
+
+    @property
+    def escapes(self) -> int:
+        """Players who escaped."""
+        return sum(s == ESCAPED for s in self.status)
+
+    @property
+    def knockouts(self) -> int:
+        """Players knocked out."""
+        return sum(s == KNOCKED_OUT for s in self.status)
+
+    @property
+    def all_knocked_out(self) -> bool:
+        """True when nobody escaped."""
+        return self.escapes == 0
+
+    def seat_of(self, player: int) -> int:
+        """A player's place in turn order (0 = first player)."""
+        return self.order.index(player)
+
+    def record(self) -> dict[str, Any]:
+        """The log's result record."""
+        return {
+            "type": "result",
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "status": list(self.status),
+            "zeroed": list(self.zeroed),
+            "order": list(self.order),
+            "rounds": self.rounds,
+            "turns": self.turns,
+            "end": self.end_reason,
+            "capped": self.capped,
+            "state": self.state,
+        }
+
+
+def score_player(game: Game, p: PlayerState) -> tuple[int, dict[str, int]]:
+    """A player's score and its parts (all zero when the rules give them nothing)."""
+    parts = {"artifact": 0, "tokens": 0, "gold": 0, "cards": 0}
+    if p.artifact is None:
+        return 0, parts  # no artifact, no score
+    if p.status != ESCAPED and game.board.spaces[p.pos].danger_zone:
+        return 0, parts
+    parts["artifact"] = p.artifact.points + _per(game, p, p.artifact.points_per)
+    parts["tokens"] = sum(t.points + _per(game, p, t.points_per) for t in p.tokens)
+    parts["gold"] = game.gold_of(p)
+    parts["cards"] = sum(c.points + _per(game, p, c.points_per) for c in p.cards())
+    return sum(parts.values()), parts
+
+
+def _per(game: Game, p: PlayerState, per: dict[str, Any] | None) -> int:
+    if not per:
+        return 0
+    return per["points"] * game.count_of(p, per["per"])
+
+
+def fingerprint(game: Game) -> str:
+    """A digest of the whole game state: equal states give equal digests."""
+
+    def names(cards: list[Any]) -> list[str]:
+        return [c.name for c in cards]
+
+    state = {
+        "round": game.round,
+        "turn": game.turn,
+        "rage": game.rage,
+        "bag": sorted(game.bag),
+        "black_aside": game.black_aside,
+        "row": names(game.row),
+        "adventure_deck": names(game.adventure_deck),
+        "adventure_discard": names(game.adventure_discard),
+        "reserve": [[c.name, n] for c, n in game.reserve.items()],
+        "trashed": names(game.trashed),
+        "minor_bank": names(game.minor_bank),
+        "major_bank": names(game.major_bank),
+        "spaces": [
+            [names(m), names(f), a.name if a else None]
+            for m, f, a in zip(game.space_major, game.space_fruit, game.space_artifact, strict=True)
+        ],
+        "supply": [[t.name, n] for t, n in game.token_supply.items()],
+        "players": [
+            {
+                "deck": names(p.deck),
+                "hand": names(p.hand),
+                "discard": names(p.discard),
+                "play": names(p.play),
+                "gold": p.gold,
+                "supply": p.supply,
+                "area": p.area,
+                "damage": p.damage,
+                "pos": p.pos,
+                "artifact": p.artifact.name if p.artifact else None,
+                "tokens": names(p.tokens),
+                "status": p.status,
+            }
+            for p in game.players
+        ],
+    }
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def final_result(game: Game) -> GameResult:
+    """Score every player and name the winners (ties go to the most valuable artifact)."""
+    scored = [score_player(game, p) for p in game.players]
+    scores = tuple(s for s, _ in scored)
+    best = max(scores)
+    winners: tuple[int, ...] = ()
+    if best > 0:
+        tied = [p for p in game.players if scores[p.seat] == best]
+        top = max(p.artifact.points if p.artifact else 0 for p in tied)
+        winners = tuple(p.seat for p in tied if (p.artifact.points if p.artifact else 0) == top)
+    return GameResult(
+        seed=game.seed,
+        pack=game.catalog.name,
+        bots=tuple(getattr(b, "name", type(b).__name__) for b in game.bots),
+        order=tuple(game.order),
+        scores=scores,
+        winners=winners,
+        status=tuple(p.status for p in game.players),
+        zeroed=tuple(
+            p.status != ESCAPED
+            and scores[p.seat] == 0
+            and (p.artifact is None or game.board.spaces[p.pos].danger_zone)
+            for p in game.players
+        ),
+        rounds=game.round,
+        turns=game.turn,
+        end_reason=game.end_reason,
+        capped=game.capped,
+        state=fingerprint(game),
+        breakdown=tuple(parts for _, parts in scored),
+    )

@@ -1,0 +1,116 @@
+"""Game setup by player count, in the order of the rulebook's Game Setup section."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .catalog import TokenDef
+from .rules import for_players
+from .state import Ctx
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def implicit_artifact(value: int) -> TokenDef:
+    """An artifact token for a space whose value no declared artifact has."""
+    return TokenDef.from_ir(
+        {"name": f"Artifact {value}", "kind": "artifact", "count": 1, "points": value},
+        implicit=True,
+    )
+
+
+def setup_game(game: Game) -> None:
+    """Set up the bank, bag, reserve, row, tokens, decks, first player and hands."""
+    rules, rng, board, cat = game.rules, game.rng, game.board, game.catalog
+    n = len(game.players)
+
+    # 9 (drawn first so that every later step can name the first player).
+    first = rng.randrange(n)
+    game.order = [(first + k) % n for k in range(n)]
+    game.active = game.players[first]
+
+    # 4. The bank: minor secrets shuffled face down.
+    game.minor_bank = [t for t in cat.tokens if t.kind == "minor" for _ in range(t.count)]
+    rng.shuffle(game.minor_bank)
+
+    # 5. The dragon bag and the rage track.
+    game.bag = [-1] * rules["dragon_cubes"]
+    game.rage = 0
+    game.advance_rage(for_players(rules["rage_start"], n) - 1)
+
+    # 6. Reserve piles (monsters there are never used up) and the adventure row, dealt
+    # without events or dragon-attack cards (set aside, then shuffled back).
+    for c in cat.reserve:
+        if c.type == "monster":
+            game.reserve_monsters.append(c)
+        else:
+            game.reserve[c] = c.copies
+    game.adventure_deck = [c for c in cat.adventure for _ in range(c.copies)]
+    rng.shuffle(game.adventure_deck)
+    aside = []
+    while len(game.row) < rules["row_size"] and game.adventure_deck:
+        card = game.adventure_deck.pop()
+        if card.type == "event" or card.dragon:
+            aside.append(card)
+        else:
+            game.row.append(card)
+    if aside:
+        game.adventure_deck.extend(aside)
+        rng.shuffle(game.adventure_deck)
+
+    # 7. Tokens: mugs and market items in the supply, one major secret per major-secret
+    # space (extras to the bank), fruit on fruit spaces, artifacts on their values' spaces.
+    for t in cat.tokens:
+        if t.kind in ("market", "mug", "other", "fruit"):
+            game.token_supply[t] = t.count
+    majors = [t for t in cat.tokens if t.kind == "major" for _ in range(t.count)]
+    rng.shuffle(majors)
+    for sp in board.spaces:
+        for kind, k in sp.rewards:
+            if kind == "major secret":
+                for _ in range(k):
+                    if majors:
+                        game.space_major[sp.index].append(majors.pop())
+            elif kind == "fruit":
+                for _ in range(k):
+                    fruit = next(
+                        (t for t, left in game.token_supply.items() if t.kind == "fruit" and left),
+                        None,
+                    )
+                    if fruit is not None:
+                        game.token_supply[fruit] -= 1
+                        game.space_fruit[sp.index].append(fruit)
+    game.major_bank = majors
+    artifacts = [t for t in cat.tokens if t.kind == "artifact" for _ in range(t.count)]
+    for sp in board.spaces:
+        if sp.artifact is None:
+            continue
+        tok = next((t for t in artifacts if t.points == sp.artifact), None)
+        if tok is None:
+            tok = implicit_artifact(sp.artifact)
+        else:
+            artifacts.remove(tok)
+        game.space_artifact[sp.index] = tok
+    # Artifacts without a space go back to the box.
+    game.box.extend(artifacts)
+
+    # 8, 9. Cubes, figures on HQ, starting decks; starting Clank! by seat from the first player.
+    starting = [c for c in cat.starting for _ in range(c.copies)]
+    clank = rules["starting_clank"]
+    for k, seat in enumerate(game.order):
+        p = game.players[seat]
+        p.supply = rules["player_cubes"]
+        p.pos = board.hq
+        p.deck = list(starting)
+        rng.shuffle(p.deck)
+        game.clank(p, clank[k] if k < len(clank) else 0)
+
+    # 11. Opening hands.
+    for seat in game.order:
+        game.draw(game.players[seat], rules["hand_size"])
+
+    # Arrive texts of the starting row happen before the first turn.
+    for card in list(game.row):
+        if card.arrive:
+            game.run_triggers(Ctx(game.active, card), card.arrive)

@@ -1,0 +1,82 @@
+"""Per-player state and the effect context.
+
+Cards are `CardDef` references (all copies of a design share one object); zones are plain
+lists with the top of a deck at the end. Cube counts are numbers: a player's 30 cubes are
+always split between supply, Clank! area, dragon bag (counted by the game) and health meter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import CardDef, TokenDef
+
+ON_CLOCK = "on"
+ESCAPED = "escaped"
+KNOCKED_OUT = "knocked out"
+
+
+@dataclass(eq=False, slots=True)
+class PlayerState:
+    """Everything one player owns and where they stand."""
+
+    seat: int
+    deck: list[CardDef] = field(default_factory=list)
+    hand: list[CardDef] = field(default_factory=list)
+    discard: list[CardDef] = field(default_factory=list)
+    play: list[CardDef] = field(default_factory=list)
+    # The turn's pool: lost when the turn ends.
+    skill: int = 0
+    swords: int = 0
+    boots: int = 0
+    # Negative Clank! not yet matched by a cube; it waits for Clank! later in the turn.
+    clank_debt: int = 0
+    gold: int = 0
+    supply: int = 0
+    area: int = 0
+    damage: int = 0
+    pos: int = 0
+    exhausted: bool = False
+    # Spaces entered this turn: each space's rewards are given once per turn.
+    visited: set[int] = field(default_factory=set)
+    artifact: TokenDef | None = None
+    tokens: list[TokenDef] = field(default_factory=list)
+    # Reached HQ with an artifact this turn: goes off the clock before the row is refilled.
+    escaping: bool = False
+    status: str = ON_CLOCK
+    # "play if ..." lines still waiting for their condition this turn: (card, cond, effects).
+    pending: list[tuple[CardDef, dict[str, Any], list[dict[str, Any]]]] = field(
+        default_factory=list
+    )
+
+    @property
+    def on_clock(self) -> bool:
+        """True while the player still takes regular turns."""
+        return self.status == ON_CLOCK
+
+    def cards(self) -> list[CardDef]:
+        """Every card the player owns: deck, hand, discard pile and play area."""
+        return [*self.deck, *self.hand, *self.discard, *self.play]
+
+    def __repr__(self) -> str:
+        return f"<player {self.seat} {self.status}>"
+
+
+class Ctx:
+    """Who an effect acts for and what caused it (a card, a token, or None)."""
+
+    __slots__ = ("player", "source")
+
+    def __init__(self, player: PlayerState, source: Any = None) -> None:
+        self.player = player
+        self.source = source
+
+    def for_player(self, player: PlayerState) -> Ctx:
+        """The same source acting for another player (for "each player")."""
+        return Ctx(player, self.source)
+
+    @property
+    def source_name(self) -> str | None:
+        """The source's name, for decisions and the log."""
+        return getattr(self.source, "name", None)
