@@ -37,6 +37,8 @@ CODES: dict[str, tuple[str, str]] = {
         "error",
         "The compiled IR does not match its JSON Schema (a bug, or a hand-edited IR).",
     ),
+    "CW401": ("error", "A scenario's expectation does not hold (expected and actual values)."),
+    "CW402": ("error", "A scenario's script does not fit the game (an unscripted decision...)."),
 }
 
 

@@ -71,6 +71,8 @@ class Game:
         self.rage = 0  # index into rules["rage_track"]
         self.bag: list[int] = []
         self.black_aside = 0
+        # Cubes a scenario stacks on top of the bag: drawn first, in this order.
+        self.stacked_draws: list[int] = []
 
         self.minor_bank: list[TokenDef] = []
         self.major_bank: list[TokenDef] = []
@@ -584,7 +586,10 @@ class Game:
         for _ in range(n):
             if not bag:
                 break
-            i = rng.randrange(len(bag))
+            if self.stacked_draws and self.stacked_draws[0] in bag:
+                i = bag.index(self.stacked_draws.pop(0))
+            else:
+                i = rng.randrange(len(bag))
             bag[i], bag[-1] = bag[-1], bag[i]
             cube = bag.pop()
             if cube == BLACK:

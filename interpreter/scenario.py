@@ -1,0 +1,395 @@
+"""Run a scenario (scenario IR) against a pack: set up the position, play the script, check.
+
+Strict mode, as in XMage's tests: a decision the script does not answer fails the scenario
+with the line of the step it was waiting on. Expectations are checked at the point of the
+script where they stand: just before the next decision the game asks for, or at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import Catalog
+from .decisions import ACTION, Decision
+from .game import BLACK, Game
+from .state import KNOCKED_OUT, PlayerState
+
+
+@dataclass
+class Failure:
+    """Why a scenario failed, at which line of it."""
+
+    message: str
+    at: dict[str, Any] | None
+    # "expect": an expectation did not hold; "script": the script does not fit the game.
+    kind: str = "script"
+
+
+@dataclass
+class Outcome:
+    """The result of one scenario run."""
+
+    name: str
+    at: dict[str, Any]
+    failures: list[Failure] = field(default_factory=list)
+    steps_done: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when every expectation held and the script ran to its end."""
+        return not self.failures
+
+
+class _Stop(Exception):
+    """The script is done (or failed); unwind out of the game."""
+
+
+class _Script:
+    """Answers every player's decisions from the scenario's steps (one script for all)."""
+
+    name = "scenario"
+
+    def __init__(self, game_ref: list[Game], steps: list[dict[str, Any]], out: Outcome) -> None:
+        self.game_ref = game_ref
+        self.steps = list(steps)
+        self.out = out
+
+    @property
+    def game(self) -> Game:
+        return self.game_ref[0]
+
+    def check_expectations(self) -> None:
+        while self.steps and self.steps[0]["do"] == "expect":
+            step = self.steps.pop(0)
+            self.out.steps_done += 1
+            problem = check(self.game, step)
+            if problem:
+                self.out.failures.append(Failure(problem, step["at"], "expect"))
+
+    def fail(self, message: str, at: dict[str, Any] | None) -> None:
+        self.out.failures.append(Failure(message, at))
+        raise _Stop
+
+    def choose(self, view: Any, decision: Decision) -> int:
+        self.check_expectations()
+        if not self.steps:
+            raise _Stop
+        step = self.steps[0]
+        who = f"player {decision.player + 1}"
+        if decision.kind == ACTION:
+            if step["do"] in ("answer", "yes", "no"):
+                self.fail(
+                    f"the script answers a question here, but {who} is choosing an action; "
+                    f"legal actions: {_list(decision.labels)}",
+                    step["at"],
+                )
+            index = _match_action(step, decision.labels)
+            if index is None:
+                self.fail(
+                    f"`{_step_text(step)}` is not a legal action for {who} now; "
+                    f"legal actions: {_list(decision.labels)}",
+                    step["at"],
+                )
+        else:
+            if step["do"] not in ("answer", "yes", "no"):
+                self.fail(
+                    f"unscripted decision: {who} must answer a {decision.kind} question"
+                    f"{' from ' + decision.source if decision.source else ''} "
+                    f"(options: {_list(decision.labels)}) before `{_step_text(step)}`; "
+                    "script it with `answer ...`, `yes` or `no`",
+                    step["at"],
+                )
+            index = _match_answer(step, decision.labels)
+            if index is None:
+                self.fail(
+                    f"`{_step_text(step)}` is not an option of the {decision.kind} question; "
+                    f"options: {_list(decision.labels)}",
+                    step["at"],
+                )
+        self.steps.pop(0)
+        self.out.steps_done += 1
+        assert index is not None
+        return index
+
+
+def _list(labels: list[str]) -> str:
+    return ", ".join(labels) if labels else "(none)"
+
+
+def _step_text(step: dict[str, Any]) -> str:
+    text = step["do"]
+    if "arg" in step:
+        text += f" {step['arg']}"
+    if "swords" in step:
+        text += f" spending {step['swords']} swords"
+    return text
+
+
+def _match_action(step: dict[str, Any], labels: list[str]) -> int | None:
+    do, arg = step["do"], step.get("arg")
+    low = [label.lower() for label in labels]
+
+    def first(*cands: str, prefix: bool = False) -> int | None:
+        for cand in cands:
+            for i, label in enumerate(low):
+                if label == cand.lower() or (prefix and label.startswith(cand.lower())):
+                    return i
+        return None
+
+    if do == "play":
+        return first(f"play {arg}")
+    if do in ("acquire", "fight"):
+        return first(f"{do} {arg}", f"{do} {arg} (reserve)")
+    if do == "move":
+        if "swords" in step:
+            return first(f"move to {arg} ({step['swords']} swords", prefix=True)
+        return first(f"move to {arg}", f"move to {arg} (", prefix=True)
+    if do == "coach":
+        return first(f"hire a coach to {arg}")
+    if do == "buy":
+        return first(f"buy {arg}")
+    if do == "use":
+        return first(f"use {arg}")
+    if do == "take artifact":
+        return first("take ", prefix=True)
+    if do == "end turn":
+        return first("end turn")
+    return None
+
+
+def _match_answer(step: dict[str, Any], labels: list[str]) -> int | None:
+    do, arg = step["do"], step.get("arg")
+    low = [label.lower() for label in labels]
+    if do in ("yes", "no"):
+        return low.index(do) if do in low else None
+    if isinstance(arg, int):
+        return arg - 1 if 1 <= arg <= len(labels) else None
+    want = str(arg).lower()
+    if want in low:
+        return low.index(want)
+    hits = [i for i, label in enumerate(low) if label.startswith(want) or want in label]
+    return hits[0] if len(hits) == 1 else None
+
+
+def check(game: Game, step: dict[str, Any]) -> str | None:
+    """None when the expectation holds, else a sentence with expected and actual values."""
+    fact, want = step["fact"], step["value"]
+    if "seat" in step:
+        seat = step["seat"]
+        if not 1 <= seat <= len(game.players):
+            return f"there is no player {seat}"
+        got = player_fact(game, game.players[seat - 1], fact)
+        subject = f"player {seat} {fact}"
+    else:
+        got = game_fact(game, fact, want)
+        subject = fact
+    if fact == "row has":
+        return None if got else f"expected {want!r} in the row; the row is {_row(game)}"
+    if fact == "has":
+        p = game.players[step["seat"] - 1]
+        held = [t.name for t in p.tokens] + ([p.artifact.name] if p.artifact else [])
+        if want in held:
+            return None
+        return f"expected player {step['seat']} to have {want!r}; they hold {held or 'nothing'}"
+    if got == want:
+        return None
+    return f"expected {subject} {_show(want)}, got {_show(got)}"
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def _row(game: Game) -> str:
+    return ", ".join(c.name for c in game.row) or "(empty)"
+
+
+def player_fact(game: Game, p: PlayerState, fact: str) -> Any:
+    """One fact about a player, as scenarios name it."""
+    if fact in ("skill", "swords", "boots", "damage", "supply"):
+        return getattr(p, fact)
+    if fact == "gold":
+        return game.gold_of(p)
+    if fact == "clank":
+        return p.area
+    if fact == "debt":
+        return p.clank_debt
+    if fact in ("hand", "deck", "discard"):
+        return len(getattr(p, fact))
+    if fact == "played":
+        return len(p.play)
+    if fact == "tokens":
+        return len(p.tokens)
+    if fact == "at":
+        return game.board.spaces[p.pos].name
+    if fact == "status":
+        return {KNOCKED_OUT: "knocked out"}.get(p.status, p.status)
+    if fact == "exhausted":
+        return p.exhausted
+    if fact == "has":
+        return None  # compared by name below
+    if fact == "artifact":
+        return p.artifact.name if p.artifact else None
+    if fact == "score":
+        if game.result is None:
+            return None
+        return game.result.scores[p.seat]
+    raise KeyError(fact)
+
+
+def game_fact(game: Game, fact: str, want: Any) -> Any:
+    """One fact about the game."""
+    if fact == "rage":
+        return game.rage + 1
+    if fact == "bag":
+        return len(game.bag)
+    if fact == "row":
+        return len(game.row)
+    if fact == "row has":
+        return any(c.name == want for c in game.row)
+    if fact == "over":
+        return game.over
+    if fact == "winner":
+        if game.result is None:
+            return None
+        winners = game.result.winners
+        return winners[0] + 1 if len(winners) == 1 else [w + 1 for w in winners] or None
+    if fact == "turn":
+        return game.active.seat + 1
+    raise KeyError(fact)
+
+
+def _card(cat: Catalog, name: str) -> Any:
+    return cat.by_name[name.lower()]
+
+
+def _token(cat: Catalog, name: str) -> Any:
+    for t in cat.tokens:
+        if t.name.lower() == name.lower():
+            return t
+    raise KeyError(name)
+
+
+def _take_from(pile: list[Any], card: Any) -> None:
+    """Remove one copy of ``card`` from a pile when it is there (kept conservation-friendly)."""
+    if card in pile:
+        pile.remove(card)
+
+
+def setup_position(game: Game, sc: dict[str, Any]) -> None:
+    """Turn a freshly set-up game into the scenario's position. Player 1 is about to act."""
+    cat = game.catalog
+    n = len(game.players)
+    game.order = list(range(n))
+    game.active = game.players[0]
+    # A scenario starts from a quiet Clank! area: the starting Clank! depends on a random
+    # first player, so a scenario that wants cubes there says so with `clank N`.
+    for p in game.players:
+        p.supply += p.area
+        p.area = 0
+    if "rage" in sc:
+        game.rage = max(0, min(sc["rage"] - 1, len(game.rules["rage_track"]) - 1))
+    if "row" in sc:
+        game.adventure_deck.extend(game.row)
+        game.row = []
+        for name in sc["row"]:
+            card = _card(cat, name)
+            _take_from(game.adventure_deck, card)
+            game.row.append(card)
+    if "adventure" in sc:
+        # The first name listed is the top card: the top of a pile is the end of its list.
+        for name in reversed(sc["adventure"]):
+            card = _card(cat, name)
+            _take_from(game.adventure_deck, card)
+            game.adventure_deck.append(card)
+    if "bag" in sc:
+        for p in game.players:
+            p.supply += game.bag.count(p.seat)
+        game.bag = [BLACK] * sc["bag"].get("black", 0)
+        for seat, k in sc["bag"].items():
+            if seat == "black":
+                continue
+            p = game.players[int(seat) - 1]
+            k = min(k, p.supply)
+            p.supply -= k
+            game.bag.extend([p.seat] * k)
+    if "draws" in sc:
+        game.stacked_draws = [BLACK if d == "black" else d - 1 for d in sc["draws"]]
+    for entry in sc["setup"]:
+        p = game.players[entry["seat"] - 1]
+        for zone in ("hand", "deck", "discard", "in_play"):
+            if zone in entry:
+                cards = [_card(cat, name) for name in entry[zone]]
+                if zone == "deck":
+                    cards.reverse()  # listed top first; the top is the end of the list
+                setattr(p, "play" if zone == "in_play" else zone, cards)
+        if any(z in entry for z in ("hand", "deck", "discard", "in_play")):
+            for zone in ("hand", "deck", "discard", "in_play"):
+                if zone not in entry:
+                    setattr(p, "play" if zone == "in_play" else zone, [])
+        if "space" in entry:
+            p.pos = game.board.index[entry["space"]]
+        if "gold" in entry:
+            p.gold = entry["gold"]
+        if "damage" in entry:
+            k = min(entry["damage"], p.supply)
+            p.supply -= k
+            p.damage += k
+        if "clank" in entry:
+            k = min(entry["clank"], p.supply)
+            p.supply -= k
+            p.area += k
+        if "tokens" in entry:
+            p.tokens = [_token(cat, name) for name in entry["tokens"]]
+        if "artifact" in entry:
+            p.artifact = _token(cat, entry["artifact"])
+
+
+def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
+    """Run one scenario; the outcome lists every failed expectation with its line."""
+    out = Outcome(sc["name"], sc["at"])
+    ref: list[Game] = []
+    script = _Script(ref, sc["steps"], out)
+    players = sc.get("players", 2)
+    try:
+        game = Game(pack, [script] * players, sc.get("seed", 0))
+    except ValueError as e:
+        out.failures.append(Failure(str(e), sc["at"]))
+        return out
+    ref.append(game)
+    setup_position(game, sc)
+    first = game.players[0]
+    pool = next((e for e in sc["setup"] if e["seat"] == 1), {})
+    try:
+        game.round, game.turn = 1, 1
+        game.begin_turn(first)
+        for res in ("skill", "swords", "boots"):
+            if res in pool:
+                setattr(first, res, pool[res])
+        while game.step(first):
+            pass
+        if not game.over:
+            game.end_turn(first)
+        k = 1
+        while not game.over and k < 200 * players:
+            if k % players == 0:
+                game.round += 1
+            game.take_turn(game.players[game.order[k % players]])
+            k += 1
+    except _Stop:
+        pass
+    if script.steps and not out.failures:
+        script.check_expectations()
+        if script.steps:
+            step = script.steps[0]
+            out.failures.append(
+                Failure(
+                    f"the game ended ({game.end_reason or 'no more decisions'}) before "
+                    f"`{_step_text(step)}`",
+                    step["at"],
+                )
+            )
+    return out
