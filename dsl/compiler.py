@@ -387,9 +387,16 @@ class _Compiler:
         }
         seen: dict[str, Span] = {}
         before = len(self.diags)
+        # A reserve card becomes the reserve monster once it has `fight`.
+        allowed = {
+            "acquire": ("play", "acquire", "arrive", "use")
+            + (("defeat",) if deck == "reserve" else ()),
+            "monster": ("defeat", "arrive"),
+            "event": ("arrive",),
+        }[type_]
         for s in st.block or []:
             if s.effects is not None:
-                trig = self._trigger(s, ("play", "acquire", "arrive", "defeat", "use"))
+                trig = self._trigger(s, allowed)
                 if trig is not None:
                     card["triggers"].append(trig)
                 continue
@@ -512,6 +519,16 @@ class _Compiler:
         atoms = list(s.head)
         if atoms and atoms[0].kind == "word" and atoms[0].text.lower() == "on":
             atoms = atoms[1:]
+        if atoms and atoms[0].kind == "word" and atoms[0].text.lower() in TRIGGERS:
+            word = atoms[0].text.lower()
+            if word not in allowed:
+                self.error(
+                    "CW102",
+                    f"`{word}:` does not apply here",
+                    atoms[0].span,
+                    hint="this declaration takes " + ", ".join(f"`{a}:`" for a in allowed),
+                )
+                return None
         if not atoms or atoms[0].kind != "word" or atoms[0].text.lower() not in allowed:
             bad = atoms[0] if atoms else s.head[0]
             self.error(

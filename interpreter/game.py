@@ -226,7 +226,6 @@ class Game:
             if card.type == "event":
                 # An event is carried out and discarded; it never joins the row.
                 self.run_triggers(Ctx(self.active, card), card.arrive)
-                self.run_triggers(Ctx(self.active, card), card.play)
                 self.adventure_discard.append(card)
             else:
                 self.row.append(card)
