@@ -6,6 +6,9 @@ from typing import Any
 
 from .registry import effect
 
+# A black cube in the bag (player cubes are seat numbers); the game module uses the same value.
+BLACK = -1
+
 
 @effect(
     "rage",
@@ -29,3 +32,21 @@ def rage(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 def dragon_attack(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """The dragon attacks now: the Clank! area goes into the bag and cubes are drawn."""
     game.dragon_attack()
+
+
+@effect(
+    "return_cubes",
+    phrases=(
+        "return up to {n:int} dragon cubes [to] [the] [bag]",
+        "return {n:int} dragon cubes [to] [the] [bag]",
+    ),
+    params={"n": {"type": "integer", "minimum": 1}},
+    render=lambda n: f"return up to {n['n']} dragon cubes to the bag",
+    examples=("return up to 3 dragon cubes",),
+)
+def return_cubes(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Put black cubes that earlier attacks set aside back into the dragon bag (as many as
+    there are, up to N): the bag lasts longer and each draw is more likely to miss."""
+    k = min(node["n"], game.black_aside)
+    game.black_aside -= k
+    game.bag.extend([BLACK] * k)
