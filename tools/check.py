@@ -72,14 +72,16 @@ def load_pack_or_exit(pack: str | None) -> tuple[dict[str, Any], CompileResult]:
     path = Path(pack) if pack else bundled_pack()
     result = compile_and_check(path)
     if has_errors(result.diagnostics) or result.ir is None:
-        click.echo(format_human(result.diagnostics, result.sources, color=_color()), err=True)
+        click.echo(format_human(result.diagnostics, result.sources, color=_color(True)), err=True)
         click.echo(f"{path}: {summary_line(result.diagnostics)}", err=True)
         sys.exit(1)
     return result.ir, result
 
 
-def _color() -> bool:
-    return sys.stderr.isatty() and "NO_COLOR" not in os.environ
+def _color(err: bool = False) -> bool:
+    """Colour when writing to a terminal, unless NO_COLOR is set (no-color.org)."""
+    stream = sys.stderr if err else sys.stdout
+    return stream.isatty() and "NO_COLOR" not in os.environ
 
 
 _PACKS = click.argument("packs", nargs=-1, type=click.Path(exists=True, file_okay=True))
