@@ -66,11 +66,17 @@ def compile_and_check(pack: Path) -> CompileResult:
     return result
 
 
-def load_pack_or_exit(pack: str | None) -> tuple[dict[str, Any], CompileResult]:
+def load_pack_or_exit(
+    pack: str | None, checks: bool = True
+) -> tuple[dict[str, Any], CompileResult]:
     """Compile ``pack`` (the flagship when None) for a tool; print diagnostics and exit 1 on
-    errors, print warnings to stderr otherwise."""
+    errors. ``checks=False`` skips the board checks (a drawing of a board with an unreachable
+    space is how a designer sees the problem)."""
     path = Path(pack) if pack else bundled_pack()
-    result = compile_and_check(path)
+    if checks:
+        result = compile_and_check(path)
+    else:
+        result = compile_pack(path, display_root=display_path(path))
     if has_errors(result.diagnostics) or result.ir is None:
         click.echo(format_human(result.diagnostics, result.sources, color=_color(True)), err=True)
         click.echo(f"{path}: {summary_line(result.diagnostics)}", err=True)

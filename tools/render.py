@@ -6,18 +6,16 @@ pack (a pack folder, or an IR JSON file from ``clankwork build``) and writes the
 
 from __future__ import annotations
 
-import importlib.resources
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 import graphviz
 
-from clankwork.dsl.compiler import compile_pack
-from clankwork.dsl.diagnostics import did_you_mean, format_human
+from clankwork.dsl.diagnostics import did_you_mean
 
+from .check import load_pack_or_exit
 from .render_board import Heatmap, board_graph, load_heatmap, render_graph
 from .render_cards import write_cards
 
@@ -25,7 +23,7 @@ FORMATS = ("svg", "png", "dot")
 
 
 def load_ir(pack: Path | None) -> dict[str, Any]:
-    """The IR of ``pack`` (a folder or an IR ``.json``; None: the bundled tutorial pack).
+    """The IR of ``pack`` (a folder or an IR ``.json``; None: the bundled flagship pack).
 
     On compile errors, prints the diagnostics to stderr and exits with status 1.
     """
@@ -39,17 +37,8 @@ def load_ir(pack: Path | None) -> dict[str, Any]:
         return ir
     if pack is not None and pack.is_file() and pack.suffix == ".clank":
         pack = pack.parent  # a pack is its folder; accept any of its files
-    if pack is None:
-        with importlib.resources.as_file(
-            importlib.resources.files("clankwork.content") / "tutorial"
-        ) as bundled:
-            result = compile_pack(bundled)
-    else:
-        result = compile_pack(pack)
-    if not result.ok or result.ir is None:
-        click.echo(format_human(result.diagnostics, result.sources), err=True)
-        sys.exit(1)
-    return result.ir
+    ir, _result = load_pack_or_exit(str(pack) if pack is not None else None, checks=False)
+    return ir
 
 
 def pick_board(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
