@@ -142,11 +142,21 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
             return
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+        except UnicodeDecodeError as e:
             diags.append(
                 Diagnostic(
                     "CW004",
-                    f"cannot read {name}: {getattr(e, 'strerror', None) or e}",
+                    f"{name} is not UTF-8 text (byte {e.start} cannot be read)",
+                    via.span if via else None,
+                    hint="save the file as UTF-8",
+                )
+            )
+            return
+        except OSError as e:
+            diags.append(
+                Diagnostic(
+                    "CW004",
+                    f"cannot read {name}: {e.strerror or e}",
                     via.span if via else None,
                     hint="check the include path; it is relative to the pack folder",
                 )
@@ -183,7 +193,20 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
                 load(inc, target)
 
     load(manifest, None)
-    return _compile_statements(order, diags, files)
+    result = _compile_statements(order, diags, files)
+    if result.ir is not None and "at" not in result.ir["pack"]:
+        first = next(iter(files))
+        result.diagnostics.insert(
+            0,
+            Diagnostic(
+                "CW109",
+                f"{first} does not declare the pack",
+                Span(first, 1, 1, 1, 2),
+                hint='start it with `pack NAME { version "0.1.0" }`',
+            ),
+        )
+        result.ir = None
+    return result
 
 
 def compile_text(text: str, filename: str = "inline.clank") -> CompileResult:

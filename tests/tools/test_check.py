@@ -86,3 +86,17 @@ def test_build_refuses_a_broken_pack(broken_dir: Path, tmp_path: Path) -> None:
     code, _ = run("build", str(broken_dir), "-o", str(tmp_path / "x.json"))
     assert code == 1
     assert not (tmp_path / "x.json").exists()
+
+
+def test_manifest_without_pack_declaration(tmp_path: Path) -> None:
+    (tmp_path / "pack.clank").write_text('include "cards.clank"\n', encoding="utf-8")
+    (tmp_path / "cards.clank").write_text("card Burgle { starting 10 }\n", encoding="utf-8")
+    code, out = run("check", str(tmp_path))
+    assert code == 1 and "CW109" in out and "does not declare the pack" in out
+
+
+def test_non_utf8_file(tmp_path: Path) -> None:
+    (tmp_path / "pack.clank").write_text('pack p { version "1" }\ninclude "x.clank"\n')
+    (tmp_path / "x.clank").write_bytes(b"\xff\xfe card")
+    code, out = run("check", str(tmp_path))
+    assert code == 1 and "is not UTF-8 text" in out and "pack.clank:2:9" in out
