@@ -13,6 +13,7 @@ A scenario sets up a position, scripts what the players do, and states what must
     }
 
 The interpreter runs the IR (interpreter/scenario.py); this module only checks and lowers it.
+Every statement is described, with examples, in docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -25,8 +26,26 @@ from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .parser import Atom, Stmt
 
 SETUP_NUMBERS = ("players", "seed", "rage")
+SETUP_WORDS = (
+    "players",
+    "seed",
+    "rage",
+    "board",
+    "as dealt",
+    "first player",
+    "row",
+    "adventure",
+    "reserve",
+    "minor secrets",
+    "major secrets",
+    "place",
+    "bag",
+    "draws",
+    "player",
+)
 PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
 PLAYER_NUMBERS = ("gold", "damage", "clank", "skill", "swords", "boots", "supply")
+PLAYER_SETUP = (*PLAYER_LISTS, *PLAYER_NUMBERS, "at", "artifact", "status")
 ACTIONS = (
     "play",
     "acquire",
@@ -41,28 +60,79 @@ ACTIONS = (
     "yes",
     "no",
 )
-PLAYER_FACTS = {
-    "skill": "int",
-    "swords": "int",
-    "boots": "int",
-    "gold": "int",
-    "clank": "int",
-    "debt": "int",
-    "damage": "int",
-    "supply": "int",
-    "hand": "int",
-    "deck": "int",
-    "discard": "int",
-    "played": "int",
-    "tokens": "int",
-    "score": "int",
-    "at": "space",
-    "status": "word",
-    "has": "name",
-    "exhausted": "bool",
-    "artifact": "name",
+# Token kinds `place TOKEN on SPACE` can put on a space.
+PLACEABLE = ("major", "fruit", "artifact")
+
+# Expectation facts: the words that name them, and the shape of the value after them.
+#   int   a number          bool   yes or no          word   on, escaped or knocked out
+#   space a space name      token  a token name       token? a token name or `none`
+#   card  a card name       int card   a number and a card (owns 6 Burgle)
+PLAYER_FACTS: dict[tuple[str, ...], str] = {
+    ("skill",): "int",
+    ("swords",): "int",
+    ("boots",): "int",
+    ("gold",): "int",
+    ("clank",): "int",
+    ("debt",): "int",
+    ("damage",): "int",
+    ("supply",): "int",
+    ("hand",): "int",
+    ("deck",): "int",
+    ("discard",): "int",
+    ("played",): "int",
+    ("tokens",): "int",
+    ("cards",): "int",
+    ("score",): "int",
+    ("at",): "space",
+    ("status",): "word",
+    ("has",): "token",
+    ("has", "no"): "token",
+    ("exhausted",): "bool",
+    ("artifact",): "token?",
+    ("owns",): "int card",
+    ("hand", "has"): "card",
+    ("hand", "has", "no"): "card",
+    ("deck", "has"): "card",
+    ("deck", "has", "no"): "card",
+    ("discard", "has"): "card",
+    ("discard", "has", "no"): "card",
+    ("in", "play", "has"): "card",
+    ("in", "play", "has", "no"): "card",
 }
-GAME_FACTS = {"rage": "int", "bag": "int", "row": "int", "winner": "int", "turn": "int"}
+GAME_FACTS: dict[tuple[str, ...], str] = {
+    ("rage",): "int",
+    ("bag",): "int",
+    ("bag", "black"): "int",
+    ("bag", "player"): "seat int",
+    ("aside",): "int",
+    ("row",): "int",
+    ("row", "has"): "card",
+    ("row", "has", "no"): "card",
+    ("adventure", "deck"): "int",
+    ("adventure", "discard"): "int",
+    ("adventure", "discard", "has"): "card",
+    ("adventure", "discard", "has", "no"): "card",
+    ("reserve",): "card int",
+    ("minor", "secrets"): "int",
+    ("major", "secrets"): "int",
+    ("trashed",): "int",
+    ("winner",): "int",
+    ("turn",): "int",
+}
+EXPECT_FORMS = (
+    "expect player N FACT VALUE",
+    "expect rage N",
+    "expect bag N",
+    "expect row has CARD",
+    "expect adventure discard N",
+    "expect reserve CARD N",
+    "expect space SPACE has TOKEN",
+    "expect can ACTION",
+    "expect cannot ACTION",
+    "expect moves to SPACE...",
+    "expect winner N",
+    "expect game over",
+)
 
 
 def _at(span: Span) -> dict[str, Any]:
@@ -74,11 +144,33 @@ def _join(atoms: list[Atom]) -> Span:
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
+def _lower(atoms: list[Atom]) -> list[str | None]:
+    """Lower-cased unquoted words; None for numbers and quoted names (never keywords)."""
+    return [a.text.lower() if a.kind == "word" else None for a in atoms]
+
+
+def _longest(words: list[str | None], table: dict[tuple[str, ...], str]) -> tuple[str, ...] | None:
+    """The longest fact name in ``table`` that ``words`` starts with."""
+    best = None
+    for key in table:
+        if tuple(words[: len(key)]) == key and (best is None or len(key) > len(best)):
+            best = key
+    return best
+
+
+def _is_none(atoms: list[Atom]) -> bool:
+    return len(atoms) == 1 and atoms[0].kind == "word" and atoms[0].text.lower() == "none"
+
+
 class _ScenarioCompiler:
     def __init__(self, pack: dict[str, Any]) -> None:
         self.diags: list[Diagnostic] = []
         self.cards = {c["name"].lower(): c["name"] for c in pack["cards"]}
+        self.reserve = {
+            c["name"].lower(): c["name"] for c in pack["cards"] if c.get("deck") == "reserve"
+        }
         self.tokens = {t["name"].lower(): t["name"] for t in pack["tokens"]}
+        self.token_kind = {t["name"]: t["kind"] for t in pack["tokens"]}
         self.boards = {b["name"].lower(): b for b in pack["boards"]}
         self.spaces = {s["name"].lower(): s["name"] for b in pack["boards"] for s in b["spaces"]}
 
@@ -97,6 +189,11 @@ class _ScenarioCompiler:
             hint=did_you_mean(name, pool.values()) or f"check the {what}'s name",
         )
         return None
+
+    def refs(self, atoms: list[Atom], pool: dict[str, str], what: str) -> list[str] | None:
+        """Every name of a list, or None (with diagnostics) when one is unknown."""
+        names = [self.ref(a, pool, what) for a in atoms]
+        return names if all(names) else None  # type: ignore[return-value]
 
     def number(self, st: Stmt, atoms: list[Atom], what: str) -> int | None:
         if len(atoms) != 1 or atoms[0].kind not in ("number", "signed"):
@@ -126,7 +223,9 @@ class _ScenarioCompiler:
             "steps": [],
             "at": _at(st.span),
         }
+        spans: dict[str, Span] = {}
         for s in st.block or []:
+            spans.setdefault(s.words[0], s.span)
             self.statement(sc, s)
         for p in sc["setup"]:
             if p["seat"] > sc["players"]:
@@ -136,6 +235,21 @@ class _ScenarioCompiler:
                     Span.from_ir(p["at"]),
                     hint=f"set `players {p['seat']}` or renumber",
                 )
+        if sc.get("first", 1) > sc["players"]:
+            self.error(
+                "CW108",
+                f"first player {sc['first']} in a {sc['players']}-player scenario",
+                spans.get("first"),
+                hint=f"set `players {sc['first']}` or name another first player",
+            )
+        if sc.get("dealt") and "row" in sc:
+            self.error(
+                "CW112",
+                "`row` replaces the dealt row, so it cannot go with `as dealt`",
+                spans.get("row"),
+                hint="with `as dealt`, stack the adventure deck (`adventure A B ...`): "
+                "setup deals the row from it",
+            )
         return sc
 
     def statement(self, sc: dict[str, Any], s: Stmt) -> None:
@@ -148,19 +262,53 @@ class _ScenarioCompiler:
             value = self.number(s, rest, key)
             if value is not None:
                 sc[key] = value
+        elif words == ["as", "dealt"]:
+            sc["dealt"] = True
+        elif words[:2] == ["first", "player"]:
+            value = self.number(s, s.head[2:], "first player")
+            if value is not None:
+                if value < 1:
+                    self.error("CW108", "players are numbered from 1", s.span)
+                else:
+                    sc["first"] = value
         elif key == "board" and len(rest) == 1:
             if rest[0].text.lower() not in self.boards:
                 self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
             else:
                 sc["board"] = self.boards[rest[0].text.lower()]["name"]
+        elif key == "adventure" and rest and _lower(rest[:1])[0] in ("deck", "discard"):
+            pile = "adventure_" + rest[0].text.lower()
+            cards = rest[1:]
+            names = [] if _is_none(cards) else self.refs(cards, self.cards, "card")
+            if names is not None:
+                sc[pile] = names
         elif key in ("row", "adventure"):
-            names = [self.ref(a, self.cards, "card") for a in rest]
-            if all(names):
+            names = self.refs(rest, self.cards, "card")
+            if names is not None:
                 sc[key] = names
+        elif key == "reserve":
+            self.reserve_pile(sc, s, rest)
+        elif words[:2] in (["minor", "secrets"], ["major", "secrets"]):
+            atoms = s.head[2:]
+            names = [] if _is_none(atoms) else self.refs(atoms, self.tokens, "token")
+            if names is None:
+                return
+            bad = [n for n in names if self.token_kind[n] != words[0]]
+            if bad:
+                self.error(
+                    "CW105",
+                    f"{bad[0]!r} is not a {words[0]} secret",
+                    s.span,
+                    hint=f"`{words[0]} secrets` lists the {words[0]} secrets of the bank",
+                )
+                return
+            sc[f"{words[0]}_bank"] = names
+        elif key == "place":
+            self.place(sc, s, rest)
         elif key == "bag" and rest:
             self.bag(sc, s, rest)
         elif key == "draws" and rest:
-            draws = []
+            draws: list[Any] = []
             for a in rest:
                 if a.kind == "number":
                     draws.append(int(a.value))
@@ -177,8 +325,48 @@ class _ScenarioCompiler:
         else:
             self.action(sc, s)
 
+    def reserve_pile(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
+        if len(rest) != 2 or rest[1].kind != "number":
+            self.error(
+                "CW105",
+                "reserve takes a reserve card and the number left in its pile",
+                s.span,
+                hint="reserve Explore 0",
+            )
+            return
+        name = self.ref(rest[0], self.reserve, "reserve card")
+        if name:
+            sc.setdefault("reserve", {})[name] = int(rest[1].value)
+
+    def place(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
+        words = _lower(rest)
+        if len(rest) != 3 or words[1] != "on":
+            self.error(
+                "CW105",
+                "place takes a token (or `nothing`), `on` and a space",
+                s.span,
+                hint='place "Greater Treasure" on "Stonecutter\'s Pass"',
+            )
+            return
+        space = self.ref(rest[2], self.spaces, "space")
+        token = None
+        if words[0] != "nothing":
+            token = self.ref(rest[0], self.tokens, "token")
+            if token is None:
+                return
+            if self.token_kind[token] not in PLACEABLE:
+                self.error(
+                    "CW105",
+                    f"{token!r} is not a token that lies on a space",
+                    rest[0].span,
+                    hint="place a major secret, a mystic fruit or an artifact",
+                )
+                return
+        if space:
+            sc.setdefault("place", []).append({"token": token, "space": space})
+
     def bag(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
-        words = [a.text.lower() if a.kind == "word" else None for a in rest]
+        words = _lower(rest)
         bag = sc.setdefault("bag", {})
         if words[0] == "black" and len(rest) == 2 and rest[1].kind == "number":
             bag["black"] = int(rest[1].value)
@@ -204,8 +392,8 @@ class _ScenarioCompiler:
                 key, rest = "in play", p.head[2:]
             if key in PLAYER_LISTS:
                 pool, what = (self.tokens, "token") if key == "tokens" else (self.cards, "card")
-                names = [self.ref(a, pool, what) for a in rest]
-                if all(names):
+                names = self.refs(rest, pool, what)
+                if names is not None:
                     entry[key.replace(" ", "_")] = names
             elif key in PLAYER_NUMBERS:
                 value = self.number(p, rest, key)
@@ -219,36 +407,57 @@ class _ScenarioCompiler:
                 tok = self.ref(rest[0], self.tokens, "token")
                 if tok:
                     entry["artifact"] = tok
+            elif key == "status" and words[1:] in (["escaped"], ["knocked", "out"], ["on"]):
+                entry["status"] = " ".join(words[1:])
+            elif key == "status":
+                self.error(
+                    "CW105",
+                    f"unknown status `{' '.join(a.source() for a in rest)}`",
+                    _join(rest) if rest else p.span,
+                    hint=did_you_mean(" ".join(map(str, words[1:])), ["escaped", "knocked out"])
+                    or "status escaped / status knocked out",
+                )
             else:
                 self.error(
                     "CW102",
                     f"unknown player setup `{p.head_text()}`",
                     p.head[0].span,
-                    hint=did_you_mean(key, [*PLAYER_LISTS, *PLAYER_NUMBERS, "at", "artifact", "in"])
-                    or "player setup: at, hand, deck, discard, in play, tokens, artifact, "
-                    + ", ".join(PLAYER_NUMBERS),
+                    hint=did_you_mean(key, [*PLAYER_SETUP, "in"])
+                    or "player setup: " + ", ".join(PLAYER_SETUP),
                 )
         sc["setup"].append(entry)
 
     def action(self, sc: dict[str, Any], s: Stmt) -> None:
-        words, rest = s.words, s.head[1:]
+        step = self.action_step(s.head, s.span)
+        if step is not None:
+            sc["steps"].append(step)
+
+    def action_step(self, head: list[Atom], span: Span) -> dict[str, Any] | None:
+        """One scripted action (`play Burgle`, `move X spending 1 swords`...), or None."""
+        words = [str(w) for w in _lower(head)]
+        rest = head[1:]
         key = words[0]
-        step: dict[str, Any] = {"at": _at(s.span)}
+        step: dict[str, Any] = {"at": _at(span)}
         if words in (["end", "turn"], ["take", "artifact"], ["yes"], ["no"]):
             step["do"] = " ".join(words)
         elif key in ("play", "acquire", "fight") and len(rest) == 1:
             name = self.ref(rest[0], self.cards, "card")
             if name is None:
-                return
+                return None
             step.update(do=key, arg=name)
         elif key in ("move", "coach") and rest:
             space = self.ref(rest[0], self.spaces, "space")
             if space is None:
-                return
+                return None
             step.update(do=key, arg=space)
             tail = [a.text.lower() if a.kind == "word" else a.value for a in rest[1:]]
             if tail:
-                if len(tail) == 3 and tail[0] == "spending" and tail[2] in ("sword", "swords"):
+                if (
+                    key == "move"
+                    and len(tail) == 3
+                    and tail[0] == "spending"
+                    and tail[2] in ("sword", "swords")
+                ):
                     step["swords"] = int(tail[1])
                 else:
                     self.error(
@@ -256,11 +465,11 @@ class _ScenarioCompiler:
                         "after the space, a move takes `spending N swords`",
                         _join(rest[1:]),
                     )
-                    return
+                    return None
         elif key in ("buy", "use") and len(rest) == 1:
             tok = self.ref(rest[0], self.tokens, "token")
             if tok is None:
-                return
+                return None
             step.update(do=key, arg=tok)
         elif key == "answer" and len(rest) == 1:
             step.update(
@@ -269,53 +478,147 @@ class _ScenarioCompiler:
         else:
             self.error(
                 "CW102",
-                f"unknown scenario step `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(key, [a.split()[0] for a in ACTIONS] + ["expect", "player"])
+                f"unknown scenario step `{' '.join(a.source() for a in head)}`",
+                head[0].span,
+                hint=did_you_mean(key, [w.split()[0] for w in (*ACTIONS, *SETUP_WORDS, "expect")])
                 or "steps: " + ", ".join(ACTIONS) + ", expect",
             )
+            return None
+        return step
+
+    def expect(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
+        words = _lower(rest)
+        step: dict[str, Any] = {"do": "expect", "at": _at(s.span)}
+        if not rest:
+            self.error("CW105", "expect what?", s.span, hint="forms: " + ", ".join(EXPECT_FORMS))
+            return
+        if words[0] in ("can", "cannot") and len(rest) > 1:
+            action = self.action_step(rest[1:], _join(rest[1:]))
+            if action is None:
+                return
+            if action["do"] in ("answer", "yes", "no"):
+                self.error(
+                    "CW105",
+                    f"`expect {words[0]}` takes an action, not an answer",
+                    s.span,
+                    hint="expect cannot end turn / expect can move X",
+                )
+                return
+            step.update(fact="can", value=words[0] == "can", action=action)
+        elif words[:2] == ["moves", "to"] and len(rest) > 2:
+            spaces = self.refs(rest[2:], self.spaces, "space")
+            if spaces is None:
+                return
+            step.update(fact="moves", value=sorted(spaces))
+        elif words[0] == "game" and words[1:] in (["over"], ["not", "over"]):
+            step.update(fact="over", value=words[1] == "over")
+        elif words[0] == "space" and len(rest) >= 4 and words[2] == "has":
+            space = self.ref(rest[1], self.spaces, "space")
+            negate = words[3] == "no" and len(rest) == 5
+            if len(rest) != (5 if negate else 4):
+                self.error("CW105", "expect space SPACE has [no] TOKEN", s.span)
+                return
+            token = self.ref(rest[-1], self.tokens, "token")
+            if space is None or token is None:
+                return
+            step.update(fact="space has no" if negate else "space has", space=space, value=token)
+        elif len(rest) >= 2 and words[0] == "player" and rest[1].kind == "number":
+            step["seat"] = int(rest[1].value)
+            if not self.fact(step, s, rest[2:], PLAYER_FACTS, f"player {step['seat']} "):
+                return
+        elif not self.fact(step, s, rest, GAME_FACTS, ""):
             return
         sc["steps"].append(step)
 
-    def expect(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
-        words = [a.text.lower() if a.kind == "word" else None for a in rest]
-        step: dict[str, Any] = {"do": "expect", "at": _at(s.span)}
-        if len(rest) >= 3 and words[0] == "player" and rest[1].kind == "number":
-            step["seat"] = int(rest[1].value)
-            fact, args, facts = words[2], rest[3:], PLAYER_FACTS
-        elif words and words[0] == "game" and words[1:] == ["over"]:
-            step.update(fact="over", value=True)
-            sc["steps"].append(step)
-            return
-        elif words and words[0] == "row" and len(rest) == 3 and words[1] == "has":
-            name = self.ref(rest[2], self.cards, "card")
-            if name:
-                step.update(fact="row has", value=name)
-                sc["steps"].append(step)
-            return
-        elif words and words[0] in GAME_FACTS:
-            fact, args, facts = words[0], rest[1:], GAME_FACTS
-        else:
+    def fact(
+        self,
+        step: dict[str, Any],
+        s: Stmt,
+        atoms: list[Atom],
+        table: dict[tuple[str, ...], str],
+        prefix: str,
+    ) -> bool:
+        """Read `FACT VALUE` into ``step``; False (with a diagnostic) when it does not read."""
+        words = _lower(atoms)
+        key = _longest(words, table)
+        if key is None:
+            said = " ".join(a.source() for a in atoms[:1])
+            choices = [" ".join(k) for k in table]
+            hint = None
+            # Compare as many words as each fact has: `adventure discrd` is close to
+            # `adventure discard`, and nearer than `adventure deck`.
+            plain = len(words) if None not in words else words.index(None)
+            for n in range(min(plain, 4), 0, -1):
+                said_n = " ".join(str(w) for w in words[:n])
+                same = [c for c in choices if len(c.split()) == n]
+                if same and (hint := did_you_mean(said_n, same)):
+                    said = " ".join(a.source() for a in atoms[:n])
+                    break
+            if not prefix:
+                hint = hint or did_you_mean(str(words[0] or ""), ["player", "space", "game"])
             self.error(
                 "CW102",
-                f"unknown expectation `{s.head_text()}`",
+                f"unknown expectation `expect {prefix}{said}`".replace("  ", " "),
+                atoms[0].span if atoms else s.span,
+                hint=hint
+                or (
+                    "facts: " + ", ".join(sorted(set(choices)))
+                    if prefix
+                    else "forms: " + ", ".join(EXPECT_FORMS)
+                ),
+            )
+            return False
+        fact = " ".join(key)
+        shape = table[key]
+        args = atoms[len(key) :]
+        want_n = len(shape.split())
+        longer = [" ".join(k) for k in table if len(k) > len(key) and k[: len(key)] == key]
+        if len(args) != want_n and longer and args and args[0].kind == "word":
+            # `expect row hs Dryad`: a misspelt longer fact, not a wrong value.
+            said = f"{fact} {args[0].text}"
+            self.error(
+                "CW102",
+                f"unknown expectation `expect {prefix}{said}`",
+                args[0].span,
+                hint=did_you_mean(said, longer) or "facts: " + ", ".join(longer),
+            )
+            return False
+        if len(args) != want_n:
+            self.error(
+                "CW105",
+                f"expect {prefix}{fact} takes {_shape_words(shape)}",
                 s.span,
-                hint="expect player N FACT VALUE, expect rage N, expect bag N, expect row N, "
-                "expect row has CARD, expect winner N, expect game over",
+                hint=f"expect {prefix}{fact} {_shape_example(shape)}",
             )
-            return
-        if fact not in facts:
-            self.error(
-                "CW102",
-                f"unknown fact {fact!r}",
-                rest[2].span if "seat" in step else rest[0].span,
-                hint=did_you_mean(fact or "", facts) or "facts: " + ", ".join(facts),
-            )
-            return
-        shape = facts[fact]
-        if len(args) != 1:
-            self.error("CW105", f"expect ... {fact} takes one value", s.span)
-            return
+            return False
+        if shape == "int card":
+            n, card = args
+            if n.kind != "number":
+                self.error("CW105", f"expect {prefix}{fact} takes a number, then a card", n.span)
+                return False
+            name = self.ref(card, self.cards, "card")
+            if name is None:
+                return False
+            step.update(fact=fact, card=name, value=int(n.value))
+            return True
+        if shape == "card int":
+            card, n = args
+            pool = self.reserve if fact == "reserve" else self.cards
+            name = self.ref(card, pool, "reserve card" if fact == "reserve" else "card")
+            if name is None:
+                return False
+            if n.kind != "number":
+                self.error("CW105", f"expect {fact} CARD takes a number after the card", n.span)
+                return False
+            step.update(fact=fact, card=name, value=int(n.value))
+            return True
+        if shape == "seat int":
+            seat, n = args
+            if seat.kind != "number" or n.kind != "number":
+                self.error("CW105", f"expect {fact} takes a player number and a count", s.span)
+                return False
+            step.update(fact=fact, of=int(seat.value), value=int(n.value))
+            return True
         a = args[0]
         value: Any
         if shape == "int" and a.kind in ("number", "signed"):
@@ -324,22 +627,52 @@ class _ScenarioCompiler:
             value = a.text.lower() in ("yes", "true")
         elif shape == "space":
             value = self.ref(a, self.spaces, "space")
-        elif shape == "name":
+        elif shape == "card":
+            value = self.ref(a, self.cards, "card")
+        elif shape == "token?" and _is_none([a]):
+            step.update(fact=fact, value=None)
+            return True
+        elif shape in ("token", "token?"):
             value = self.ref(a, self.tokens, "token")
         elif shape == "word" and a.text.lower() in ("on", "escaped", "knocked"):
             value = {"knocked": "knocked out"}.get(a.text.lower(), a.text.lower())
         else:
-            want = {
-                "int": "a number",
-                "bool": "yes or no",
-                "word": "on, escaped or knocked",
-            }.get(shape, "a name")
-            self.error("CW105", f"expect ... {fact} takes {want}", a.span)
-            return
+            self.error("CW105", f"expect {prefix}{fact} takes {_shape_words(shape)}", a.span)
+            return False
         if value is None:
-            return
+            return False
         step.update(fact=fact, value=value)
-        sc["steps"].append(step)
+        return True
+
+
+def _shape_words(shape: str) -> str:
+    return {
+        "int": "a number",
+        "bool": "yes or no",
+        "word": "on, escaped or knocked",
+        "space": "a space",
+        "card": "a card",
+        "token": "a token",
+        "token?": "a token or none",
+        "int card": "a number and a card",
+        "card int": "a card and a number",
+        "seat int": "a player number and a count",
+    }[shape]
+
+
+def _shape_example(shape: str) -> str:
+    return {
+        "int": "2",
+        "bool": "yes",
+        "word": "escaped",
+        "space": '"Front Gate"',
+        "card": "Burgle",
+        "token": "Mug",
+        "token?": "none",
+        "int card": "6 Burgle",
+        "card int": "Explore 14",
+        "seat int": "1 3",
+    }[shape]
 
 
 def compile_scenarios(

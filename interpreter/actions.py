@@ -7,13 +7,55 @@ same option list: the log of a seeded game replays exactly.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
+from .board import Board
 from .decisions import Option
 from .state import Ctx, PlayerState
 
 if TYPE_CHECKING:
     from .game import Game
+
+END = Option("end turn", ("end",))
+
+
+class _Options:
+    """Options already built for one board and its pack, by what they are about. An option is
+    immutable, so each is made once and reused by every later list (the hot loop)."""
+
+    __slots__ = (
+        "play",
+        "take",
+        "use",
+        "move",
+        "coach",
+        "fight",
+        "fight_reserve",
+        "acquire",
+        "acquire_reserve",
+    )
+
+    def __init__(self) -> None:
+        self.play: dict[Any, Option] = {}
+        self.take: dict[Any, Option] = {}
+        self.use: dict[Any, Option] = {}
+        self.move: dict[Any, Option] = {}
+        self.coach: dict[int, Option] = {}
+        self.fight: dict[Any, Option] = {}
+        self.fight_reserve: dict[Any, Option] = {}
+        self.acquire: dict[Any, Option] = {}
+        self.acquire_reserve: dict[Any, Option] = {}
+
+
+_OPTIONS: weakref.WeakKeyDictionary[Board, _Options] = weakref.WeakKeyDictionary()
+
+
+def _options(board: Board) -> _Options:
+    made = _OPTIONS.get(board)
+    if made is None:
+        made = _OPTIONS[board] = _Options()
+    return made
 
 
 def teleport_targets(game: Game, p: PlayerState) -> list[int]:
@@ -29,67 +71,110 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     board = game.board
     spaces = board.spaces
     here = spaces[p.pos]
+    made = _options(board)
     out: list[Option] = []
 
+    cache = made.play
     for card in dict.fromkeys(p.hand):
-        out.append(Option(f"play {card.name}", ("play", card)))
+        o = cache.get(card)
+        if o is None:
+            o = cache[card] = Option(f"play {card.name}", ("play", card))
+        out.append(o)
 
-    if game.space_artifact[p.pos] is not None and p.artifact is None:
-        out.append(Option(f"take {game.space_artifact[p.pos].name}", ("artifact",)))
+    tok = game.space_artifact[p.pos]
+    if tok is not None and p.artifact is None:
+        o = made.take.get(tok)
+        if o is None:
+            o = made.take[tok] = Option(f"take {tok.name}", ("artifact",))
+        out.append(o)
 
-    for tok in dict.fromkeys(t for t in p.tokens if t.use):
-        out.append(Option(f"use {tok.name}", ("use", tok)))
+    if p.tokens:
+        cache = made.use
+        for tok in dict.fromkeys(t for t in p.tokens if t.use):
+            o = cache.get(tok)
+            if o is None:
+                o = cache[tok] = Option(f"use {tok.name}", ("use", tok))
+            out.append(o)
 
     if not p.escaping:
         if p.boots and not p.exhausted:
             hq = board.hq
+            cache = made.move
             for m in board.moves[p.pos]:
                 if m.boots > p.boots or (m.to == hq and p.artifact is None):
                     continue
                 if m.requires and not all(game.grants(p, r) for r in m.requires):
                     continue
-                name = spaces[m.to].name
                 if not m.monsters:
-                    out.append(Option(f"move to {name}", ("move", m, 0)))
+                    o = cache.get(m)
+                    if o is None:
+                        o = cache[m] = Option(f"move to {spaces[m.to].name}", ("move", m, 0))
+                    out.append(o)
                     continue
                 for swords in range(min(p.swords, m.monsters), -1, -1):
                     hurt = m.monsters - swords
                     if hurt and not game.can_take_damage(p, hurt):
                         continue
-                    out.append(
-                        Option(
-                            f"move to {name} ({swords} swords, {hurt} damage)",
+                    o = cache.get((m, swords))
+                    if o is None:
+                        o = cache[(m, swords)] = Option(
+                            f"move to {spaces[m.to].name} ({swords} swords, {hurt} damage)",
                             ("move", m, swords),
                         )
-                    )
+                    out.append(o)
         if here.coach is not None and p.boots >= 1:
             gold = game.gold_of(p)
             for s in board.coach_spaces:
                 if s == p.pos or (s == board.hq and p.artifact is None):
                     continue
                 if here.coach + spaces[s].coach <= gold:
-                    out.append(Option(f"hire a coach to {spaces[s].name}", ("coach", s)))
+                    o = made.coach.get(s)
+                    if o is None:
+                        o = made.coach[s] = Option(
+                            f"hire a coach to {spaces[s].name}", ("coach", s)
+                        )
+                    out.append(o)
 
     if p.swords:
+        cache = made.fight
         for card in dict.fromkeys(game.row):
             if (
                 card.type == "monster"
                 and card.fight <= p.swords
                 and (card.only_in is None or card.only_in.lower() in here.features)
             ):
-                out.append(Option(f"fight {card.name}", ("fight", card)))
+                o = cache.get(card)
+                if o is None:
+                    o = cache[card] = Option(f"fight {card.name}", ("fight", card))
+                out.append(o)
+        cache = made.fight_reserve
         for card in game.reserve_monsters:
             if card.fight <= p.swords and (
                 card.only_in is None or card.only_in.lower() in here.features
             ):
-                out.append(Option(f"fight {card.name} (reserve)", ("fight reserve", card)))
+                o = cache.get(card)
+                if o is None:
+                    o = cache[card] = Option(
+                        f"fight {card.name} (reserve)", ("fight reserve", card)
+                    )
+                out.append(o)
 
+    cache = made.acquire
     for card in dict.fromkeys(game.row):
         if card.type == "acquire" and card.cost <= p.skill:
-            out.append(Option(f"acquire {card.name}", ("acquire", card)))
+            o = cache.get(card)
+            if o is None:
+                o = cache[card] = Option(f"acquire {card.name}", ("acquire", card))
+            out.append(o)
+    cache = made.acquire_reserve
     for card, left in game.reserve.items():
         if left and card.cost <= p.skill:
-            out.append(Option(f"acquire {card.name} (reserve)", ("acquire reserve", card)))
+            o = cache.get(card)
+            if o is None:
+                o = cache[card] = Option(
+                    f"acquire {card.name} (reserve)", ("acquire reserve", card)
+                )
+            out.append(o)
 
     if "town" in here.features:
         price = game.rules["market_price"]
@@ -102,7 +187,7 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
                     out.append(Option(f"buy {best_market_item(game, typ).name}", ("buy", typ)))
 
     if not p.hand:
-        out.append(Option("end turn", ("end",)))
+        out.append(END)
     return out
 
 
@@ -128,10 +213,14 @@ def apply_action(game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
         if hurt:
             game.take_damage(p, hurt)
         if p.on_clock:
+            if game.stats is not None:
+                game.stats.on_move(game, p, p.pos, m.to)
             game.enter(p, m.to)
     elif kind == "acquire" or kind == "acquire reserve":
         card = value[1]
         p.skill -= card.cost
+        if game.stats is not None:
+            game.stats.on_acquire(game, p, card)
         if kind == "acquire":
             game.row.remove(card)
         else:
@@ -147,6 +236,8 @@ def apply_action(game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
     elif kind == "fight" or kind == "fight reserve":
         card = value[1]
         p.swords -= card.fight
+        if game.stats is not None:
+            game.stats.on_defeat(game, p, card)
         if kind == "fight":
             game.row.remove(card)
             game.adventure_discard.append(card)

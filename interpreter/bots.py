@@ -8,14 +8,19 @@ first option, so a greedy game depends only on the game's seed.
 
 from __future__ import annotations
 
+import heapq
+import math
 import random
-from collections.abc import Callable
+import weakref
+from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import best_market_item
-from .board import UNREACHABLE
+from .board import UNREACHABLE, Board, Move
 from .catalog import CardDef
-from .decisions import Decision
+from .decisions import Decision, Option
+from .rules import for_players
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
@@ -293,11 +298,1045 @@ class GreedyBot:
         return best
 
 
-BOTS: dict[str, Callable[[int], Any]] = {"greedy": GreedyBot, "random": RandomBot}
+# -- the heuristic bot ----------------------------------------------------------------------
+#
+# Units: everything the heuristic bot weighs is in points of final score. A boot is worth the
+# time it saves (the points a turn brings in, plus the dragon damage a turn risks), a point of
+# health what losing it does to the chance of dying with everything at stake, a Clank! cube
+# the share of the coming dragon draws it will be in.
+
+# Indexes of a card's resource profile.
+SKILL, SWORDS, BOOTS, GOLD, CLANK, DRAW, HEAL, TELEPORT, OTHER = range(9)
+_RES = {"skill": SKILL, "swords": SWORDS, "boots": BOOTS, "gold": GOLD, "clank": CLANK}
+# Weights used to read a card once, before any game: a choice is read as its best option.
+_BASE_W = (1.0, 0.7, 1.5, 1.0, -0.5, 1.0, 0.5, 1.5, 1.0)
+# Monster icon cost levels (in boots) of the route tables, and the boots a forest costs on
+# the way (entering one ends the turn's walking).
+MU_LEVELS = (0.25, 1.0, 2.5, 6.0)
+FOREST_COST = 1.0
+# Farthest detour (in extra boots) the bot considers for a reward on the way.
+DETOUR_MAX = 6.0
+_INF = float(UNREACHABLE)
+_REWARD_KINDS = ("major secret", "minor secret", "heal", "gold", "draw", "fruit")
+
+
+def _profile(nodes: Sequence[dict[str, Any]], scale: float, out: list[float]) -> None:
+    """Add what an effect list gives its player to ``out`` (a resource profile)."""
+    for n in nodes:
+        op = n["op"]
+        if op == "gain":
+            amount = n["amount"] * (1.5 if "per" in n else 1.0)
+            out[_RES[n["resource"]]] += amount * scale
+        elif op == "spend":
+            out[_RES[n["resource"]]] -= n["amount"] * scale
+        elif op == "draw":
+            out[DRAW] += n.get("n", 1) * scale
+        elif op == "heal":
+            out[HEAL] += n.get("n", 1) * scale
+        elif op == "teleport":
+            out[TELEPORT] += scale
+        elif op == "if":
+            _profile(n["do"], 0.5 * scale, out)
+        elif op == "each":
+            if n["who"] == "player":
+                _profile(n["do"], scale, out)
+            else:
+                out[OTHER] -= 0.3 * scale * _value(n["do"], _BASE_W, None)
+        elif op == "choose":
+            best = max(n["options"], key=lambda o: _value(o, _BASE_W, None))
+            _profile(best, scale, out)
+        elif op == "may":
+            if _value(n["do"], _BASE_W, None) > 0:
+                _profile(n["do"], scale, out)
+        elif op == "pay":
+            if not n["optional"] or _value([n], _BASE_W, None) > 0:
+                _profile(n["cost"], 0.6 * scale, out)
+                _profile(n["then"], 0.6 * scale, out)
+        else:
+            out[OTHER] += scale * _value([n], _BASE_W, None)
+
+
+def _value(nodes: Sequence[dict[str, Any]], w: Sequence[float], bot: Any) -> float:
+    """Worth of an effect list, in points, with resource weights ``w``."""
+    v = 0.0
+    for n in nodes:
+        op = n["op"]
+        if op == "gain":
+            v += w[_RES[n["resource"]]] * n["amount"] * (1.5 if "per" in n else 1.0)
+        elif op == "spend":
+            v -= w[_RES[n["resource"]]] * n["amount"]
+        elif op == "draw":
+            v += w[DRAW] * n.get("n", 1)
+        elif op == "heal":
+            v += w[HEAL] * n.get("n", 1)
+        elif op == "damage":
+            v -= (bot.health_value if bot else 1.0) * n["n"]
+        elif op == "teleport":
+            v += w[TELEPORT]
+        elif op == "discard":
+            v -= (bot.discard_cost if bot else 1.0) * n.get("n", 1)
+        elif op == "trash":
+            v += (bot.trash_value(n.get("card")) if bot else 0.5) * n.get("n", 1)
+        elif op == "secret":
+            v += 4.0 if n["size"] == "major" else 2.0
+        elif op == "token":
+            v += 1.0
+        elif op == "rage":
+            v -= 2.0 * n["n"]
+        elif op == "dragon_attack":
+            v -= bot.attack_cost if bot else 2.0
+        elif op == "return_cubes":
+            v += 0.3 * n["n"]
+        elif op == "each":
+            inner = _value(n["do"], w, bot)
+            v += inner if n["who"] == "player" else -0.3 * inner
+        elif op == "choose":
+            v += max(_value(o, w, bot) for o in n["options"])
+        elif op == "may":
+            v += max(0.0, _value(n["do"], w, bot))
+        elif op == "if":
+            v += 0.5 * _value(n["do"], w, bot)
+        elif op == "pay":
+            net = _value(n["cost"], w, bot) + _value(n["then"], w, bot)
+            v += max(0.0, net) if n["optional"] else net
+    return v
+
+
+_TAILS: dict[tuple[int, int], float] = {}
+
+
+def _tail(lam: float, h: int) -> float:
+    """P(X >= h) for X ~ Poisson(lam): the chance that expected damage ``lam`` fills ``h``
+    (``lam`` is read to the hundredth; the values are remembered)."""
+    if h <= 0:
+        return 1.0
+    if lam <= 0:
+        return 0.0
+    key = (round(lam * 100), h)
+    v = _TAILS.get(key)
+    if v is None:
+        v = _TAILS[key] = _poisson_tail(key[0] / 100, h)
+    return v
+
+
+def _poisson_tail(lam: float, h: int) -> float:
+    term = math.exp(-lam)
+    below = term
+    for i in range(1, h):
+        term *= lam / i
+        below += term
+    return max(0.0, 1.0 - below)
+
+
+class _Routes:
+    """Route costs to every space on one board, for one monster weight and item set.
+
+    ``cost[t][a]`` is the weighted cost of the best route from a to t (boots, plus mu per
+    monster icon, plus a forest's lost boots), ``icons[t][a]`` the monster icons on it and
+    ``step[t][a]`` its first `Move`. Routes never pass through HQ.
+    """
+
+    __slots__ = ("cost", "icons", "step", "mu", "_near")
+
+    def __init__(self, board: Board, grants: frozenset[str], mu: float) -> None:
+        n = len(board.spaces)
+        hq = board.hq
+        forest = [sp.exhausts for sp in board.spaces]
+        incoming: list[list[tuple[int, Move]]] = [[] for _ in range(n)]
+        for a, moves in enumerate(board.moves):
+            for m in moves:
+                if all(r in grants for r in m.requires):
+                    incoming[m.to].append((a, m))
+        self.mu = mu
+        self._near: dict[tuple[int, int], list[tuple[float, tuple[Any, ...]]]] = {}
+        self.cost: list[list[float]] = []
+        self.icons: list[list[int]] = []
+        self.step: list[list[Move | None]] = []
+        for t in range(n):
+            d = [_INF] * n
+            icons = [0] * n
+            step: list[Move | None] = [None] * n
+            done = [False] * n
+            d[t] = 0.0
+            heap = [(0.0, t)]
+            while heap:
+                du, u = heapq.heappop(heap)
+                if done[u]:
+                    continue
+                done[u] = True
+                if u == hq and t != hq:
+                    continue
+                enter = FOREST_COST if forest[u] and u != t else 0.0
+                for a, m in incoming[u]:
+                    nd = du + m.boots + mu * m.monsters + enter
+                    if nd < d[a] - 1e-9:
+                        d[a] = nd
+                        icons[a] = icons[u] + m.monsters
+                        step[a] = m
+                        heapq.heappush(heap, (nd, a))
+            self.cost.append(d)
+            self.icons.append(icons)
+            self.step.append(step)
+
+    def near(self, pos: int, goal: int, stops: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """The stops (``stops[i][0]`` is a space) at most DETOUR_MAX boots off the best route
+        from pos to goal, as (extra boots, stop), nearest first (cached)."""
+        key = (pos, goal)
+        out = self._near.get(key)
+        if out is None:
+            cost = self.cost
+            to_goal = cost[goal]
+            here = to_goal[pos]
+            out = []
+            for stop in stops:
+                x = stop[0]
+                if x in (pos, goal):
+                    continue
+                extra = cost[x][pos] + to_goal[x] - here
+                if extra <= DETOUR_MAX:
+                    out.append((extra, stop))
+            out.sort(key=lambda e: e[0])
+            self._near[key] = out
+        return out
+
+
+class _BoardInfo:
+    """What the heuristic bot precomputes once per board (and its pack): route tables by
+    monster weight and items held, the resource profile of each card, the attack rate."""
+
+    def __init__(self, game: Any) -> None:
+        board = game.board
+        self.board = board
+        self.routes: dict[tuple[frozenset[str], float], _Routes] = {}
+        self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
+        self.profiles: dict[CardDef, tuple[float, ...]] = {}
+        adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
+        cards = sum(c.copies for c in adventure if c.type != "event") or 1
+        dragons = sum(c.copies for c in adventure if c.dragon and c.type != "event")
+        events = sum(c.copies for c in adventure if c.type == "event")
+        attack_events = sum(
+            c.copies
+            for c in adventure
+            if c.type == "event" and any(e["op"] == "dragon_attack" for _, t in c.arrive for e in t)
+        )
+        # Chance that one card revealed into the row starts an attack.
+        self.deck_cards = cards + events
+        self.dragon_share = (dragons + attack_events) / (cards + events)
+        self.forest = [sp.exhausts for sp in board.spaces]
+        self.danger_zone = [sp.danger_zone for sp in board.spaces]
+        tokens = game.catalog.tokens
+        self.mugs = [t for t in tokens if t.kind == "mug"]
+        self.market = [t for t in tokens if t.kind == "market"]
+        # Spaces worth a stop: (space, major, minor, heal, gold, draw, fruit, town).
+        self.rewards: list[tuple[int, int, int, int, int, int, int, bool]] = []
+        for sp in board.spaces:
+            got = dict.fromkeys(_REWARD_KINDS, 0)
+            for kind, k in sp.rewards:
+                if kind in got:
+                    got[kind] += k
+            town = "town" in sp.features
+            if town or any(got.values()):
+                self.rewards.append((sp.index, *got.values(), town))
+        # The most of each reward one space gives (bounds the worth of a stop).
+        self.most = [max((r[i] for r in self.rewards), default=0) for i in range(1, 6)]
+        self.place: dict[CardDef, str] = {}
+        self.lines: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+        fares = [
+            board.spaces[a].coach + board.spaces[b].coach
+            for a in board.coach_spaces
+            for b in board.coach_spaces
+            if a != b
+        ]
+        self.least_fare = min(fares, default=0)
+        self.kinds: dict[CardDef, int] = {}
+
+    def table(self, grants: frozenset[str], mu: float) -> _Routes:
+        """The route table for these items and this monster weight (built on first use)."""
+        key = (grants & self.requirements, mu)
+        r = self.routes.get(key)
+        if r is None:
+            r = self.routes[key] = _Routes(self.board, key[0], mu)
+        return r
+
+    def profile(self, card: CardDef) -> tuple[float, ...]:
+        """What playing the card gives, by resource (conditional lines count half)."""
+        v = self.profiles.get(card)
+        if v is None:
+            out = [0.0] * 9
+            for cond, effects in card.play:
+                _profile(effects, 1.0 if cond is None else 0.6, out)
+            v = self.profiles[card] = tuple(out)
+        return v
+
+    def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:
+        """Every effect of a card's or token's triggers of one kind, in one list."""
+        key = (thing, on)
+        out = self.lines.get(key)
+        if out is None:
+            out = self.lines[key] = [e for _, eff in getattr(thing, on) for e in eff]
+        return out
+
+    def play_kind(self, card: CardDef) -> int:
+        """3: pays off on some space (and gives no boots), 2: discards to draw, 1: draws,
+        0: anything else."""
+        k = self.kinds.get(card)
+        if k is None:
+            k = 0
+            prof = self.profile(card)
+            for _, eff in card.play:
+                for e in eff:
+                    if e["op"] == "if" and e["cond"]["cond"] == "at" and prof[BOOTS] <= 0:
+                        self.place[card] = e["cond"]["feature"]
+                        k = 3
+                    elif e["op"] == "pay" and any(c["op"] == "discard" for c in e["cost"]):
+                        k = max(k, 2)
+            if k == 0 and prof[DRAW] > 0:
+                k = 1
+            self.kinds[card] = k
+        return k
+
+
+_INFO: weakref.WeakKeyDictionary[Board, _BoardInfo] = weakref.WeakKeyDictionary()
+
+
+def _board_info(game: Any) -> _BoardInfo:
+    info = _INFO.get(game.board)
+    if info is None:
+        info = _INFO[game.board] = _BoardInfo(game)
+    return info
+
+
+class HeuristicBot:
+    """Plays like people: an artifact worth its risk, a planned route there and home, a deck
+    built for the trip, points once the trip is nearly over, and an eye on its health.
+
+    Each turn it estimates its deck (boots, skill and swords a turn), the dragon (damage a
+    round for it: attacks a round times cubes an attack, times its share of the bag, plus what
+    players off the clock draw) and, for each artifact left, the turns a round trip takes, the
+    chance to die on the way (Poisson) and the score it would bring home. It takes the best,
+    walks the cheapest route (boots, monster icons against its swords and health, forests,
+    water once it has a canoe, coaches when gold buys time), stops for secrets, healing and a
+    crown when the detour is worth it, fights with swords it does not need for the paths, and
+    buys the set of cards that adds most to its final score (deck power while there are turns
+    left to play them, points late). It never uses randomness: a game depends on its seed.
+
+    `play_first` lets the engine skip building every action while a hand is being played.
+    """
+
+    name = "heuristic"
+
+    # Extra points the current target gets, so the bot does not dither between two.
+    STICK = 3.0
+    # A rival without an artifact this many boots nearer to the artifact it likely wants
+    # makes it worth RIVAL_FACTOR of its value.
+    RIVAL_MARGIN = 1.0
+    RIVAL_FACTOR = 0.6
+    # Boots a turn the deck gains per turn while it is built, up to a cap.
+    BOOTS_GROWTH = 0.15
+    BOOTS_CAP = 3.0
+    # Share of a turn's points that one turn saved is worth (sets the value of a boot).
+    BOOT_TIME = 1.0
+    # Points a Skill turns into, late in the game.
+    PTS_SKILL = 0.75
+    # Share of a route's monster icons expected to hurt (swords come with the deck).
+    HURT_SHARE = 0.5
+    # A card's points count this much (they count only if the player scores).
+    POINTS_SHARE = 0.9
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.target: int | None = None
+        self.waypoint: int | None = None
+        self.coach_to: int | None = None
+        # The game and turn the estimates are for.
+        self._game: Any = None
+        self._turn = -1
+        self._deck_key: tuple[int, int, int] | None = None
+        self._deck_avg: list[float] = [0.0] * 9
+        self._deck_points = 0
+        self._deck_n = 1
+        self._counts: Counter[CardDef] = Counter()
+        self._tot: list[float] = [0.0] * 9
+        self._power: dict[CardDef, float] = {}
+        self._worth: dict[CardDef, float] = {}
+        self._sort: dict[CardDef, int] = {}
+        # The cards still to buy this turn and the skill that will be left for them.
+        self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
+        self.info: _BoardInfo | None = None
+        self.routes: _Routes | None = None
+        self.w: list[float] = list(_BASE_W)
+        self.health_left = 10
+        self.health_value = 1.0
+        self.boot_value = 1.5
+        self.discard_cost = 1.0
+        self.attack_cost = 2.0
+        self.avg_power = 1.0
+        self.turns_left = 10.0
+        self.boots_turn = 1.0
+        self.swords_turn = 0.0
+        self.cards_turn = 5.0
+        self.pts_turn = 3.0
+        self.dmg_round = 0.5
+        self.cubes_round = 1.0
+        self.in_bag = 24.0
+        self.lam = 0.0
+        self.stake = 0.0
+
+    # -- estimates ----------------------------------------------------------------------------
+
+    def _begin(self, game: Any, p: Any) -> None:
+        """Refresh the turn's estimates (once per turn, and when the plan changes)."""
+        if game.turn == self._turn and game is self._game:
+            return
+        self._game, self._turn = game, game.turn
+        info = self.info = _board_info(game)
+        rules = game.rules
+        avg = self._deck(game, p)
+        hand = rules["hand_size"]
+        self.cards_turn = ct = min(float(self._deck_n), hand * (1 + max(0.0, avg[DRAW])))
+        self.boots_turn = max(0.8, avg[BOOTS] * ct)
+        self.swords_turn = max(0.0, avg[SWORDS] * ct)
+        self.pts_turn = self.PTS_SKILL * avg[SKILL] * ct + max(0.0, avg[GOLD] * ct)
+
+        # The dragon: cubes drawn a round, and this player's share of the bag.
+        players = game.players
+        on = sum(1 for q in players if q.on_clock)
+        off_draw = for_players(rules["off_clock_draw"], len(players))
+        # Cards revealed into the row a turn so far (half a card a turn before any is seen).
+        revealed = max(0, info.deck_cards - rules["row_size"] - len(game.adventure_deck))
+        per_turn = (revealed + 2.0) / (game.turn + 4)
+        attack_rate = 1 - (1 - info.dragon_share) ** per_turn
+        self.cubes_round = on * attack_rate * game.attack_size() + (len(players) - on) * off_draw
+        self.in_bag = max(1.0, len(game.bag) + sum(q.area for q in players))
+        mine = game.bag.count(p.seat) + p.area + max(0.0, avg[CLANK] * ct)
+        self.dmg_round = self.cubes_round * mine / self.in_bag
+        self.health_left = rules["health"] - p.damage
+
+        self.routes = info.table(self._grants(p), self._mu())
+        self._choose_target(game, p)
+        self._weights(game, avg)
+        self._plan_detour(game, p)
+        self._power = {}
+        self._worth = {}
+        self._sort = {}
+        self._buys = None
+
+    def _replan(self, game: Any, p: Any) -> None:
+        self._turn = -1
+        self._begin(game, p)
+
+    def _deck(self, game: Any, p: Any) -> list[float]:
+        """The average profile of the player's cards (recounted when the cards change)."""
+        n = len(p.deck) + len(p.hand) + len(p.discard) + len(p.play)
+        key = (id(game), n, len(game.trashed))
+        if key != self._deck_key:
+            if self._deck_key is None or key[0] != self._deck_key[0]:
+                self._counts = Counter()
+                self._tot = [0.0] * 9
+                self._deck_points = 0
+            self._deck_key = key
+            # Add what changed since the last count.
+            prof = self.info.profile
+            tot = self._tot
+            old = self._counts
+            new = Counter(p.cards())
+            for c in old.keys() | new.keys():
+                d = new[c] - old[c]
+                if d:
+                    pr = prof(c)
+                    for i in range(9):
+                        tot[i] += d * pr[i]
+                    self._deck_points += d * c.points
+            self._counts = new
+            self._deck_n = max(1, n)
+            self._deck_avg = [x / self._deck_n for x in tot]
+        return self._deck_avg
+
+    def _grants(self, p: Any) -> frozenset[str]:
+        return frozenset(g for t in p.tokens for g in t.grants)
+
+    def _mu(self) -> float:
+        """How many boots a monster icon is worth avoiding, from health and swords a turn."""
+        left = self.health_left
+        k = 1 if left >= 7 else 2 if left >= 4 else 3
+        if self.swords_turn >= 2:
+            k -= 1
+        return MU_LEVELS[k]
+
+    def _stake(self, game: Any, p: Any) -> float:
+        """Points the player holds besides an artifact (cards, gold, tokens)."""
+        return game.gold_of(p) + sum(t.points for t in p.tokens) + self._deck_points
+
+    def _choose_target(self, game: Any, p: Any) -> None:
+        """The artifact to go for (by expected final score), or HQ once holding one."""
+        board = game.board
+        hq = board.hq
+        left = self.health_left
+        stake = self._stake(game, p)
+        supply = game.token_supply
+        mug = max((t.points for t in self.info.mugs if supply[t]), default=0)
+        if p.artifact is not None:
+            self.target = hq
+            t_home = self.routes.cost[hq][p.pos] / self.boots_turn
+            self.turns_left = t_home + 0.5
+            self.lam = self.dmg_round * self.turns_left
+            self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
+            return
+        rate = self.dmg_round
+        # Taking an artifact moves the rage marker: more cubes an attack on the way home.
+        k = game.attack_size()
+        rate_home = rate * (k + 1) / k if k else rate
+        dist = board.dist
+        left_on_board = game.space_artifact
+        avail = [(s, left_on_board[s]) for s in board.artifact_spaces if left_on_board[s]]
+        # What each rival without an artifact likely wants: the most value for its walk.
+        claimed: dict[int, int] = {}
+        for q in game.players:
+            if q is p or q.artifact is not None or not q.on_clock:
+                continue
+            aim, aim_v = None, -_INF
+            row = dist[q.pos]
+            for s, tok in avail:
+                if tok.points - row[s] > aim_v:
+                    aim, aim_v = s, tok.points - row[s]
+            if aim is not None:
+                d = row[aim]
+                claimed[aim] = min(d, claimed.get(aim, d))
+        best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
+        hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
+        r = self.routes
+        mu, cost, icons = r.mu, r.cost, r.icons
+        home_cost, home_icons = cost[hq], icons[hq]
+        pos = p.pos
+        b0 = self.boots_turn
+        cap = max(b0, self.BOOTS_CAP)
+        growth = self.BOOTS_GROWTH / 2
+        pts_turn = self.pts_turn
+        danger_zone = self.info.danger_zone
+        mine = dist[pos]
+        for s, tok in avail:
+            i1, i2 = icons[s][pos], home_icons[s]
+            b1 = cost[s][pos] - mu * i1
+            b2 = home_cost[s] - mu * i2
+            if b1 + b2 >= _INF / 4:
+                continue
+            # The deck gets faster as boots are bought: project boots a turn over the trip.
+            b = min(cap, b0 + growth * (b1 + b2) / b0)
+            b = min(cap, b0 + growth * (b1 + b2) / b)
+            t1, t2 = b1 / b, b2 / b
+            lam = rate * (t1 + 0.5) + rate_home * t2 + (i1 + i2) * hurt_share
+            die = _tail(lam, left)
+            win = tok.points + mug + stake + pts_turn * (t1 + t2)
+            keep = 0.0 if danger_zone[s] else 0.5 * (tok.points + stake)
+            ev = (1 - die) * win + die * keep
+            if s in claimed and claimed[s] + self.RIVAL_MARGIN < mine[s]:
+                ev *= self.RIVAL_FACTOR
+            if s == self.target:
+                ev += self.STICK
+            if ev > best_ev:
+                best, best_ev, best_info = s, ev, (t1 + t2 + 0.5, lam, win)
+        self.target = best
+        self.turns_left, self.lam, self.stake = best_info
+
+    def _weights(self, game: Any, avg: list[float]) -> None:
+        """What a unit of each resource, a point of health and a card draw are worth now."""
+        left = self.health_left
+        lam = self.lam
+        # Losing one health raises the chance of dying by P(damage is exactly what is left).
+        self.health_value = 0.3 + max(0.0, _tail(lam, left - 1) - _tail(lam, left)) * self.stake
+        # A boot saves the time a turn takes: its points and its risk.
+        time = self.BOOT_TIME * self.pts_turn + self.dmg_round * self.health_value
+        self.boot_value = max(0.4, time / self.boots_turn) if self.target is not None else 0.3
+        # A Clank! cube goes into the bag; this is its chance to come out as damage.
+        cube = min(1.0, self.cubes_round * self.turns_left / self.in_bag)
+        w = self.w
+        w[SKILL] = 1.0
+        w[SWORDS] = 0.7
+        w[BOOTS] = self.boot_value
+        w[GOLD] = 1.0
+        w[CLANK] = -cube * self.health_value
+        w[HEAL] = self.health_value if left < game.rules["health"] else 0.1
+        w[TELEPORT] = self.boot_value * 1.2
+        w[OTHER] = 1.0
+        w[DRAW] = 1.0
+        self.avg_power = max(0.3, sum(x * y for x, y in zip(avg, w, strict=True)))
+        w[DRAW] = self.discard_cost = self.avg_power
+        self.attack_cost = game.attack_size() * self.dmg_round / max(0.1, self.cubes_round)
+        self.attack_cost *= self.health_value
+
+    def _goal(self, game: Any, p: Any) -> int | None:
+        """Where to walk now: a detour stop, else the target."""
+        if self.waypoint is not None and self.waypoint != p.pos:
+            return self.waypoint
+        if p.artifact is not None:
+            return game.board.hq
+        return self.target
+
+    def _plan_detour(self, game: Any, p: Any) -> None:
+        """A stop worth its extra boots (a secret, healing, a crown), or a coach ride."""
+        self.waypoint = self.coach_to = None
+        goal = self._goal(game, p)
+        if goal is None:
+            return
+        board = game.board
+        info = self.info
+        cost = self.routes.cost
+        to_goal = cost[goal]
+        here = to_goal[p.pos]
+        if here >= _INF / 4:
+            return
+        bv = self.boot_value
+        damage = game.rules["health"] - self.health_left
+        minor = 2.0 if game.minor_bank else 0.0
+        gold = game.gold_of(p)
+        price = game.rules["market_price"]
+        crown = 0.0
+        if gold >= price:
+            held = {t.type for t in p.tokens if t.kind == "market"}
+            for t in info.market:
+                if game.token_supply[t] and t.type not in held and not t.grants:
+                    crown = max(crown, t.points - price)
+        heal_v = self.health_value if damage else 0.0
+        draw_v = 0.5 * self.avg_power
+        best, best_net = None, 0.3
+        pos = p.pos
+        visited = p.visited
+        mx = info.most
+        top = 4.0 * mx[0] + minor * mx[1] + heal_v * mx[2] + mx[3] + draw_v * mx[4] + 0.5 + crown
+        for extra, (x, major, minor_k, heal, coins, draw, fruit, town) in self.routes.near(
+            pos, goal, info.rewards
+        ):
+            if top - extra * bv <= best_net:
+                break
+            if x in visited:
+                continue
+            gain = coins + minor * minor_k + draw_v * draw
+            if major and game.space_major[x]:
+                gain += 4.0
+            if heal and damage:
+                gain += heal_v * min(heal, damage)
+            if fruit and game.space_fruit[x]:
+                gain += 0.5
+            if town and crown:
+                gain += crown
+            net = gain - extra * bv
+            if net > best_net:
+                best, best_net = x, net
+        self.waypoint = best
+        # A coach: walk to one coach space, ride to another, when the time saved pays the fare.
+        coaches = board.coach_spaces
+        if len(coaches) < 2 or gold < info.least_fare:
+            return
+        goal = self._goal(game, p)
+        to_goal = cost[goal]
+        here = to_goal[pos]
+        spaces = board.spaces
+        best_c, best_cost = None, here - 1.0
+        reach = 2 * self.boots_turn
+        for c1 in coaches:
+            walk = cost[c1][pos] if c1 != pos else 0.0
+            if walk > reach:
+                continue
+            for c2 in coaches:
+                if c2 == c1 or (c2 == board.hq and p.artifact is None):
+                    continue
+                fare = spaces[c1].coach + spaces[c2].coach
+                if fare > gold:
+                    continue
+                total = walk + 1 + to_goal[c2] + fare / bv
+                if total < best_cost:
+                    best_c, best_cost = (c1, c2), total
+        if best_c is not None:
+            self.waypoint = best_c[0] if best_c[0] != pos else None
+            self.coach_to = best_c[1]
+
+    def trash_value(self, name: str | None) -> float:
+        """Worth of trashing one card (the weakest one the player could pick)."""
+        return 1.0 if name is None else 0.6
+
+    def power(self, card: CardDef) -> float:
+        """What playing the card is worth this turn, in points."""
+        v = self._power.get(card)
+        if v is None:
+            a = self.info.profile(card)
+            w = self.w
+            v = self._power[card] = (
+                a[0] * w[0]
+                + a[1] * w[1]
+                + a[2] * w[2]
+                + a[3] * w[3]
+                + a[4] * w[4]
+                + a[5] * w[5]
+                + a[6] * w[6]
+                + a[7] * w[7]
+                + a[8] * w[8]
+            )
+        return v
+
+    def _keep(self, card: CardDef) -> float:
+        """How much the player wants to keep a card in its deck."""
+        return self.power(card) + 2 * card.points
+
+    def card_value(self, game: Any, p: Any, card: CardDef) -> float:
+        """Points a card adds to the final score if acquired now."""
+        v = self._worth.get(card)
+        if v is not None:
+            return v
+        w = self.w
+        acq = _value(self.info.effects(card, "acquire"), w, self) if card.acquire else 0.0
+        if card.use:
+            v = acq + _value(self.info.effects(card, "use"), w, self)
+        else:
+            points = float(card.points)
+            if card.points_per:
+                per = card.points_per
+                if per["per"].get("count") == "gold":
+                    gold = game.gold_of(p) + 0.5 * self.turns_left
+                    points += per["points"] * gold / per["per"].get("every", 1)
+                else:
+                    points += per["points"] * (1 + game.count_of(p, per["per"]))
+            ct = self.cards_turn
+            plays = max(0.0, self.turns_left - len(p.deck) / ct) * ct / (self._deck_n + 1)
+            v = self.POINTS_SHARE * points + plays * (self.power(card) - self.avg_power) + acq
+        if card.danger:
+            v += 1.0  # one cube less in every attack while it would have waited in the row
+        self._worth[card] = v
+        return v
+
+    # -- decisions ----------------------------------------------------------------------------
+
+    def play_first(self, view: Any, p: Any) -> CardDef | None:
+        """The card to play before looking at any other action (None: look at them all)."""
+        self._begin(view, p)
+        return self._choose_play(view, p)
+
+    def choose(self, view: Any, decision: Decision) -> int:
+        """Answer any decision."""
+        p = view.players[decision.player]
+        self._begin(view, p)
+        kind = decision.kind
+        opts = decision.options
+        if kind == "action":
+            return self._action(view, p, opts)
+        if kind == "may":
+            node = decision.detail
+            if isinstance(node, dict):
+                if node.get("op") == "pay":
+                    v = _value(node["cost"], self.w, self) + _value(node["then"], self.w, self)
+                else:
+                    v = _value(node.get("do", ()), self.w, self)
+                return 0 if v > 0 else 1
+            return 0
+        if kind == "choose":
+            node = decision.detail
+            if isinstance(node, dict) and "options" in node:
+                values = [_value(o, self.w, self) for o in node["options"]]
+                return values.index(max(values))
+            return 0
+        if kind == "discard":
+            return min(range(len(opts)), key=lambda i: self._keep(opts[i].value))
+        if kind == "trash":
+            return min(range(len(opts)), key=lambda i: self._keep(opts[i].value[1]))
+        if kind == "teleport":
+            goal = self._goal(view, p)
+            if goal is None:
+                return 0
+            cost = self.routes.cost[goal]
+            return min(range(len(opts)), key=lambda i: cost[opts[i].value])
+        return 0
+
+    def _action(self, game: Any, p: Any, opts: Sequence[Option]) -> int:
+        groups: dict[str, list[int]] = {}
+        for i, o in enumerate(opts):
+            g = groups.get(o.value[0])
+            if g is None:
+                groups[o.value[0]] = [i]
+            else:
+                g.append(i)
+        plays = groups.get("play")
+        if plays:
+            card = self._choose_play(game, p)
+            if card is not None:
+                for i in plays:
+                    if opts[i].value[1] is card:
+                        return i
+
+        uses = groups.get("use")
+        if uses:
+            i = self._pick_use(game, p, opts, uses)
+            if i is not None:
+                return i
+
+        if "artifact" in groups:
+            if self.target != p.pos:
+                self._choose_target(game, p)  # arrived somewhere new: is this one best now?
+            if self.target == p.pos:
+                return groups["artifact"][0]
+        if p.artifact is not None and self.target != game.board.hq:
+            self._replan(game, p)
+
+        buys = groups.get("buy")
+        if buys:
+            i = self._pick_buy(game, p, opts, buys)
+            if i is not None:
+                return i
+
+        if self.coach_to is not None and "coach" in groups:
+            for i in groups["coach"]:
+                if opts[i].value[1] == self.coach_to:
+                    self.coach_to = self.waypoint = None
+                    return i
+
+        fights = groups.get("fight", []) + groups.get("fight reserve", [])
+        if fights:
+            spare = p.swords - self._icons_ahead(game, p)
+            i = self._pick_fight(game, p, opts, fights, spare, 0.5)
+            if i is not None:
+                return i
+
+        moves = groups.get("move")
+        if moves:
+            i = self._pick_move(game, p, opts, moves)
+            if i is not None:
+                return i
+
+        if fights:
+            i = self._pick_fight(game, p, opts, fights, p.swords, 0.05)
+            if i is not None:
+                return i
+
+        acquires = groups.get("acquire", []) + groups.get("acquire reserve", [])
+        if acquires:
+            i = self._pick_acquire(game, p, opts, acquires)
+            if i is not None:
+                return i
+
+        if plays:
+            return plays[0]  # a card that waited for a space, now that the walking is done
+        return groups["end"][0] if "end" in groups else 0
+
+    def _choose_play(self, game: Any, p: Any) -> CardDef | None:
+        """Discard-to-draw cards while there is a weak card to discard, then other draws, then
+        the rest, weak cards last; a card whose bonus needs a space it may still reach this
+        turn waits (None when only such cards are left)."""
+        hand = p.hand
+        if not hand:
+            return None
+        sort = self._sort
+        info = self.info
+        ranks = []
+        junk = False
+        for c in hand:
+            r = sort.get(c)
+            if r is None:
+                # 4: discards to draw, 3: draws, 2: pays off on some space, 1: other, 0: weak.
+                kind = info.play_kind(c)
+                strong = self.power(c) >= self.avg_power
+                r = sort[c] = (0, 3, 4, 2)[kind] if kind else 1 if strong else 0
+            ranks.append(r)
+            if not junk and self._power[c] < self.avg_power:
+                junk = True
+        best, best_rank = None, -1
+        walking = p.boots > 0 and not p.exhausted
+        for c, r in zip(hand, ranks, strict=True):
+            if r == 4:
+                if junk:
+                    return c
+                r = 3
+            elif r == 2:
+                if walking and not game.space_has(p, info.place[c]):
+                    continue
+                r = 1
+            if r > best_rank:
+                best, best_rank = c, r
+        return best
+
+    def _pick_use(self, game: Any, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
+        for i in uses:
+            tok = opts[i].value[1]
+            nodes = [e for _, eff in tok.use for e in eff]
+            ops = {e["op"] for e in nodes}
+            if "heal" in ops:
+                heal = sum(e.get("n", 1) for e in nodes if e["op"] == "heal")
+                if p.damage >= heal or (p.damage and self.health_left <= 4):
+                    return i
+            elif "trash" in ops:
+                if any(self._keep(c) < 0.8 for c in (*p.discard, *p.play)):
+                    return i
+            elif ops == {"gain"}:
+                res = {e["resource"] for e in nodes}
+                if "boots" in res and self._needs_boot(game, p):
+                    return i
+                if "swords" in res and self._needs_swords(game, p):
+                    return i
+                if "skill" in res or "gold" in res:
+                    return i
+            elif _value(nodes, self.w, self) > 0:
+                return i
+        return None
+
+    def _needs_boot(self, game: Any, p: Any) -> bool:
+        """One more boot lets the player make progress it cannot make now."""
+        goal = self._goal(game, p)
+        if goal is None or p.exhausted or p.escaping or goal == p.pos:
+            return False
+        cost = self.routes.cost[goal]
+        here = cost[p.pos]
+        moves = game.board.moves[p.pos]
+        if any(m.boots <= p.boots and cost[m.to] < here for m in moves):
+            return False
+        return any(m.boots == p.boots + 1 and cost[m.to] < here for m in moves)
+
+    def _needs_swords(self, game: Any, p: Any) -> bool:
+        """Two more swords would save damage on the way or win a fight worth having."""
+        if self._icons_ahead(game, p) > p.swords and self.health_left <= 6:
+            return True
+        here = game.board.spaces[p.pos]
+        for card in game.row:
+            if card.type != "monster" or not p.swords < card.fight <= p.swords + 2:
+                continue
+            if card.only_in is not None and card.only_in.lower() not in here.features:
+                continue
+            if _value([e for _, eff in card.defeat for e in eff], self.w, self) >= 2.5:
+                return True
+        return False
+
+    def _icons_ahead(self, game: Any, p: Any) -> int:
+        """Monster icons on the planned route that this turn's boots reach (swords to keep)."""
+        goal = self._goal(game, p)
+        if goal is None or p.exhausted or not p.boots:
+            return 0
+        step = self.routes.step[goal]
+        forest = self.info.forest
+        pos, boots, icons = p.pos, p.boots, 0
+        while pos != goal:
+            m = step[pos]
+            if m is None or m.boots > boots:
+                break
+            boots -= m.boots
+            icons += m.monsters
+            pos = m.to
+            if forest[pos]:
+                break
+        return icons
+
+    def _pick_move(self, game: Any, p: Any, opts: Sequence[Option], moves: list[int]) -> int | None:
+        """The move that leaves the cheapest way still to go (damage and swords counted)."""
+        goal = self._goal(game, p)
+        if goal is None:
+            return None
+        cost = self.routes.cost[goal]
+        bv = self.boot_value
+        hv = self.health_value
+        forest = self.info.forest
+        left = self.health_left
+        best, best_key = None, cost[p.pos] * bv - 1e-6
+        for i in moves:
+            _, m, swords = opts[i].value
+            hurt = m.monsters - swords
+            if hurt and left - hurt <= 1:
+                continue
+            key = cost[m.to] * bv + hurt * hv + swords * 0.35
+            if forest[m.to] and m.to != goal:
+                key += max(0, p.boots - m.boots) * bv * 0.8
+            if key < best_key:
+                best, best_key = i, key
+        return best
+
+    def _pick_fight(
+        self,
+        game: Any,
+        p: Any,
+        opts: Sequence[Option],
+        fights: list[int],
+        swords: int,
+        per_sword: float,
+    ) -> int | None:
+        best, best_v = None, 0.0
+        for i in fights:
+            kind, card = opts[i].value
+            if card.fight > swords:
+                continue
+            v = _value(self.info.effects(card, "defeat"), self.w, self)
+            if card.danger and kind == "fight":
+                v += 1.0
+            v -= per_sword * card.fight
+            if v > best_v:
+                best, best_v = i, v
+        return best
+
+    def _pick_acquire(
+        self, game: Any, p: Any, opts: Sequence[Option], acquires: list[int]
+    ) -> int | None:
+        """The first card of the affordable set that adds most to the score (a knapsack); the
+        rest of the set is kept for the next decisions while the skill left is as planned."""
+        budget = p.skill
+        plan = self._buys
+        if plan and plan[0] == budget:
+            want = plan[1][0]
+            for i in acquires:
+                if opts[i].value == want:
+                    self._buys = (budget - want[1].cost, plan[1][1:]) if plan[1][1:] else None
+                    return i
+        items: list[tuple[int, int, float]] = []  # (option index, cost, value)
+        for i in acquires:
+            kind, card = opts[i].value
+            v = self.card_value(game, p, card)
+            if v <= 0.05:
+                continue
+            if kind == "acquire":
+                copies = game.row.count(card)
+            else:
+                copies = min(game.reserve[card], budget // max(1, card.cost))
+            items.extend((i, card.cost, v) for _ in range(copies))
+        if not items:
+            return None
+        best = [0.0] * (budget + 1)
+        pick: list[tuple[int, ...]] = [()] * (budget + 1)
+        for k, (_, c, v) in enumerate(items):
+            for b in range(budget, c - 1, -1):
+                if best[b - c] + v > best[b]:
+                    best[b] = best[b - c] + v
+                    pick[b] = (*pick[b - c], k)
+        chosen = sorted((items[k] for k in pick[budget]), key=lambda it: -it[2])
+        if not chosen:
+            return None
+        first = chosen[0][0]
+        rest = [opts[i].value for i, _, _ in chosen[1:]]
+        self._buys = (budget - chosen[0][1], rest) if rest else None
+        return first
+
+    def _pick_buy(self, game: Any, p: Any, opts: Sequence[Option], buys: list[int]) -> int | None:
+        price = game.rules["market_price"]
+        best, best_v = None, 0.0
+        for i in buys:
+            tok = best_market_item(game, opts[i].value[1])
+            v = tok.points - price
+            if tok.grants and p.artifact is None and self.target is not None:
+                # A canoe: what its water paths save on the round trip still to go.
+                grants = frozenset(self._grants(p) | set(tok.grants))
+                with_item = self.info.table(grants, self.routes.mu)
+                r = self.routes
+                hq, t, pos = game.board.hq, self.target, p.pos
+                saved = r.cost[t][pos] + r.cost[hq][t]
+                saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
+                v += saved * self.boot_value
+            if v > best_v:
+                best, best_v = i, v
+        if best is not None:
+            self._turn = -1  # a canoe changes the routes: plan again at the next decision
+        return best
+
+
+BOTS: dict[str, Callable[[int], Any]] = {
+    "heuristic": HeuristicBot,
+    "greedy": GreedyBot,
+    "random": RandomBot,
+}
 
 
 def make_bot(name: str, seed: int = 0) -> Any:
-    """A new bot by name ("greedy", "random"), seeded for its game and seat."""
+    """A new bot by name ("heuristic", "greedy", "random"), seeded for its game and seat."""
     try:
         return BOTS[name](seed)
     except KeyError:

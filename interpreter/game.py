@@ -18,6 +18,7 @@ from .effects import CONDITIONS, COUNTS, EFFECTS
 from .rules import for_players
 from .scoring import GameResult, final_result
 from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
+from .stats import GameStats
 
 BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
 
@@ -38,8 +39,15 @@ class Game:
         *,
         board: int | str = 0,
         rules: dict[str, Any] | None = None,
+        first_player: int | None = None,
+        stacked_adventure: Sequence[CardDef] = (),
+        stats: GameStats | None = None,
     ) -> None:
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
+        # Setup normally draws the first player at random and shuffles the adventure deck;
+        # a scenario "as dealt" may name the first player (a seat) and the deck's top cards.
+        self.first_player = first_player
+        self.stacked_adventure = list(stacked_adventure)
         self.board = self.catalog.board
         self.rules = dict(self.catalog.rules)
         if rules:
@@ -53,6 +61,8 @@ class Game:
             )
         self.seed = seed
         self.rng = random.Random(seed)
+        # Counters for simulations (and the replay narrator); they never change the game.
+        self.stats = stats
         # Handlers by name, looked up once per game rather than through the registry per node.
         self._effect = {r.name: r.handler for r in EFFECTS}
         self._condition = {r.name: r.handler for r in CONDITIONS}
@@ -153,9 +163,14 @@ class Game:
         player.exhausted = player.escaping = False
         player.visited.clear()
         player.pending.clear()
+        player.recounts.clear()
 
     def step(self, player: PlayerState) -> bool:
         """Ask for one action and do it; False once the turn is over."""
+        card = self._play_first(player)
+        if card is not None:
+            self.apply(player, ("play", card))
+            return player.on_clock and not self.over
         options = actions.legal_actions(self, player)
         choice = self.decide(player, ACTION, options, prompt="your action")
         value = options[choice].value
@@ -186,6 +201,7 @@ class Game:
         player.play.clear()
         player.skill = player.swords = player.boots = player.clank_debt = 0
         player.pending.clear()
+        player.recounts.clear()
         if player.on_clock:
             self.draw(player, self.rules["hand_size"])
         # An escape completes now, before the row is refilled.
@@ -199,7 +215,10 @@ class Game:
     def _off_clock_turn(self) -> None:
         # Ignores rage and danger: exactly off_clock_draw cubes.
         self._area_into_bag()
-        self._draw_cubes(for_players(self.rules["off_clock_draw"], len(self.players)))
+        n = for_players(self.rules["off_clock_draw"], len(self.players))
+        if self.stats is not None:
+            self.stats.on_attack(self, n, True)
+        self._draw_cubes(n)
         self._check_all_off()
 
     def _escape(self, player: PlayerState) -> None:
@@ -265,6 +284,10 @@ class Game:
         index = self.bots[player.seat].choose(self, decision)
         if not isinstance(index, int) or not 0 <= index < len(options):
             raise RuntimeError(f"bot {self.bots[player.seat]!r} answered {index!r} to {kind}")
+        self._log_decision(player, kind, index, options[index].label)
+        return index
+
+    def _log_decision(self, player: PlayerState, kind: str, index: int, label: str) -> None:
         self.log.append(
             {
                 "type": "decision",
@@ -272,10 +295,29 @@ class Game:
                 "player": player.seat,
                 "kind": kind,
                 "index": index,
-                "label": options[index].label,
+                "label": label,
             }
         )
-        return index
+
+    def _play_first(self, player: PlayerState) -> CardDef | None:
+        """A bot with ``play_first(view, player)`` may name a card of the hand to play before
+        any other action is listed (None: list them all). It is logged as the same decision:
+        plays are the first options of `actions.legal_actions`, in hand order, so the index and
+        label are those the full list would give, and the log is the same either way. It saves
+        building every action while a hand is played."""
+        if not player.hand:
+            return None
+        ask = getattr(self.bots[player.seat], "play_first", None)
+        if ask is None:
+            return None
+        card = ask(self, player)
+        if card is None:
+            return None
+        plays = list(dict.fromkeys(player.hand))
+        if card not in plays:
+            raise RuntimeError(f"bot {self.bots[player.seat]!r} played {card!r}, not in hand")
+        self._log_decision(player, ACTION, plays.index(card), f"play {card.name}")
+        return card
 
     def choose(
         self,
@@ -341,6 +383,18 @@ class Game:
                     player.pending.remove(item)
                     self.run(ctx, effects)
                     fired = True
+        for item in player.recounts:
+            ctx, node, given = item
+            due = node["amount"] * self.count_of(ctx.player, node["per"])
+            if abs(due) > abs(given) and not self.over:
+                item[2] = due
+                self.gain(ctx.player, node["resource"], due - given)
+
+    def recount_later(self, ctx: Ctx, node: dict[str, Any], given: int) -> None:
+        """Keep counting a "per ... in play" gain of a played card for the rest of the turn."""
+        # "You get a card's effects regardless of the order in which you play your cards."
+        if ctx.player is self.active and ctx.source in ctx.player.play:
+            ctx.player.recounts.append([ctx, node, given])
 
     # -- the Game API of the effect handlers ------------------------------------------------
 
@@ -466,6 +520,8 @@ class Game:
     def enter(self, player: PlayerState, space: int) -> None:
         """Arrive on a space: exhaustion, the space's rewards (once per turn), escape."""
         player.pos = space
+        if self.stats is not None:
+            self.stats.on_enter(self, player, space)
         sp = self.board.spaces[space]
         if sp.exhausts:
             player.exhausted = True
@@ -571,7 +627,10 @@ class Game:
     def dragon_attack(self) -> None:
         """The Clank! area goes into the bag, then rage value + danger cubes are drawn."""
         self._area_into_bag()
-        self._draw_cubes(self.attack_size())
+        n = self.attack_size()
+        if self.stats is not None:
+            self.stats.on_attack(self, n, False)
+        self._draw_cubes(n)
 
     def _area_into_bag(self) -> None:
         for p in self.players:
@@ -597,6 +656,8 @@ class Game:
             p = self.players[cube]
             if p.on_clock:
                 p.damage += 1
+                if self.stats is not None:
+                    self.stats.on_hit(self, p)
                 if p.damage >= health:
                     self.knock_out(p)
             else:
@@ -649,10 +710,14 @@ class Game:
         return any(requirement in t.grants for t in player.tokens)
 
     def space_has(self, player: PlayerState, feature: str) -> bool:
-        """Whether the player's space has that feature (or is a coach space, for "coach")."""
+        """Whether the player's space has that feature ("coach" and "waypoint" included)."""
         sp = self.board.spaces[player.pos]
         want = feature.lower()
-        return want in sp.features or (want == "coach" and sp.coach is not None)
+        return (
+            want in sp.features
+            or (want == "coach" and sp.coach is not None)
+            or (want == "waypoint" and sp.waypoint is not None)
+        )
 
     # -- inspection -----------------------------------------------------------------------
 

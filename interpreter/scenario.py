@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalog import Catalog
+from .actions import legal_actions
+from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
-from .state import KNOCKED_OUT, PlayerState
+from .scoring import score_player
+from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState
 
 
 @dataclass
@@ -175,39 +177,126 @@ def _match_answer(step: dict[str, Any], labels: list[str]) -> int | None:
 def check(game: Game, step: dict[str, Any]) -> str | None:
     """None when the expectation holds, else a sentence with expected and actual values."""
     fact, want = step["fact"], step["value"]
+    if fact == "can":
+        return _check_can(game, step)
+    if fact == "moves":
+        got = sorted(
+            {o.value[1].to for o in legal_actions(game, game.active) if o.value[0] == "move"}
+        )
+        names = [game.board.spaces[s].name for s in got]
+        if sorted(names) == want:
+            return None
+        return (
+            f"expected player {game.active.seat + 1} to have moves to {_names(want)}; "
+            f"the legal moves go to {_names(sorted(names))}"
+        )
     if "seat" in step:
         seat = step["seat"]
         if not 1 <= seat <= len(game.players):
             return f"there is no player {seat}"
-        got = player_fact(game, game.players[seat - 1], fact)
-        subject = f"player {seat} {fact}"
+        p = game.players[seat - 1]
+        if fact.endswith(" has") or fact.endswith(" has no") or fact in ("has", "has no"):
+            return _check_holds(game, p, step)
+        got = player_fact(game, p, fact, step)
+        subject = f"player {seat} {fact}" + (f" {step['card']}" if "card" in step else "")
+        if fact == "owns":
+            subject = f"player {seat} to own {want} {step['card']}"
+            return None if got == want else f"expected {subject}, they own {got}"
     else:
-        got = game_fact(game, fact, want)
+        if fact in ("row has", "row has no", "adventure discard has", "adventure discard has no"):
+            pile = game.row if fact.startswith("row") else game.adventure_discard
+            where = "the row" if fact.startswith("row") else "the adventure discard pile"
+            present = any(c.name == want for c in pile)
+            if present == (not fact.endswith(" no")):
+                return None
+            return (
+                f"expected {'no ' if fact.endswith(' no') else ''}{want!r} in {where}; "
+                f"{where} holds {_names(c.name for c in pile)}"
+            )
+        if fact in ("space has", "space has no"):
+            here = _space_tokens(game, game.board.index[step["space"]])
+            present = want in here
+            if present == (fact == "space has"):
+                return None
+            return (
+                f"expected {step['space']} {'to hold' if fact == 'space has' else 'not to hold'} "
+                f"{want!r}; it holds {_names(here)}"
+            )
+        got = game_fact(game, fact, step)
         subject = fact
-    if fact == "row has":
-        return None if got else f"expected {want!r} in the row; the row is {_row(game)}"
-    if fact == "has":
-        p = game.players[step["seat"] - 1]
-        held = [t.name for t in p.tokens] + ([p.artifact.name] if p.artifact else [])
-        if want in held:
-            return None
-        return f"expected player {step['seat']} to have {want!r}; they hold {held or 'nothing'}"
+        if "card" in step:
+            subject += f" {step['card']}"
+        if "of" in step:
+            subject += f" {step['of']}"
     if got == want:
         return None
     return f"expected {subject} {_show(want)}, got {_show(got)}"
 
 
+def _names(names: Any) -> str:
+    names = list(names)
+    return ", ".join(names) if names else "nothing"
+
+
+def _check_can(game: Game, step: dict[str, Any]) -> str | None:
+    action, want = step["action"], step["value"]
+    p = game.active
+    if not p.on_clock:
+        return f"player {p.seat + 1} is {p.status}: no actions to check"
+    labels = [o.label for o in legal_actions(game, p)]
+    found = _match_action(action, labels) is not None
+    if found == want:
+        return None
+    who = f"player {p.seat + 1}"
+    if want:
+        return f"expected `{_step_text(action)}` to be legal for {who}; legal: {_list(labels)}"
+    return f"expected `{_step_text(action)}` not to be legal for {who}, but it is"
+
+
+def _zone(p: PlayerState, fact: str) -> tuple[list[Any], str]:
+    zone = fact.removesuffix(" no").removesuffix(" has")
+    if zone == "in play":
+        return p.play, "play area"
+    return getattr(p, zone), {"hand": "hand", "deck": "deck", "discard": "discard pile"}[zone]
+
+
+def _check_holds(game: Game, p: PlayerState, step: dict[str, Any]) -> str | None:
+    """`has [no] TOKEN` and `ZONE has [no] CARD` for one player."""
+    fact, want = step["fact"], step["value"]
+    negate = fact.endswith(" no")
+    who = f"player {p.seat + 1}"
+    if fact in ("has", "has no"):
+        held = [t.name for t in p.tokens] + ([p.artifact.name] if p.artifact else [])
+        if (want in held) != negate:
+            return None
+        return (
+            f"expected {who} {'not ' if negate else ''}to have {want!r}; they hold {_names(held)}"
+        )
+    cards, where = _zone(p, fact)
+    present = any(c.name == want for c in cards)
+    if present != negate:
+        return None
+    return (
+        f"expected {'no ' if negate else ''}{want!r} in {who}'s {where}; "
+        f"it holds {_names(c.name for c in cards)}"
+    )
+
+
+def _space_tokens(game: Game, space: int) -> list[str]:
+    art = game.space_artifact[space]
+    tokens = [*game.space_major[space], *game.space_fruit[space], *([art] if art else [])]
+    return [t.name for t in tokens]
+
+
 def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
+    if v is None:
+        return "none"
     return str(v)
 
 
-def _row(game: Game) -> str:
-    return ", ".join(c.name for c in game.row) or "(empty)"
-
-
-def player_fact(game: Game, p: PlayerState, fact: str) -> Any:
+def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | None = None) -> Any:
     """One fact about a player, as scenarios name it."""
     if fact in ("skill", "swords", "boots", "damage", "supply"):
         return getattr(p, fact)
@@ -223,33 +312,55 @@ def player_fact(game: Game, p: PlayerState, fact: str) -> Any:
         return len(p.play)
     if fact == "tokens":
         return len(p.tokens)
+    if fact == "cards":
+        return len(p.cards())
+    if fact == "owns":
+        assert step is not None
+        return sum(1 for c in p.cards() if c.name == step["card"])
     if fact == "at":
         return game.board.spaces[p.pos].name
     if fact == "status":
         return {KNOCKED_OUT: "knocked out"}.get(p.status, p.status)
     if fact == "exhausted":
         return p.exhausted
-    if fact == "has":
-        return None  # compared by name below
     if fact == "artifact":
         return p.artifact.name if p.artifact else None
     if fact == "score":
+        # Before the end: what the player would score if the game ended now.
         if game.result is None:
-            return None
+            return score_player(game, p)[0]
         return game.result.scores[p.seat]
     raise KeyError(fact)
 
 
-def game_fact(game: Game, fact: str, want: Any) -> Any:
+def game_fact(game: Game, fact: str, step: dict[str, Any] | None = None) -> Any:
     """One fact about the game."""
     if fact == "rage":
         return game.rage + 1
     if fact == "bag":
         return len(game.bag)
+    if fact == "bag black":
+        return game.bag.count(BLACK)
+    if fact == "bag player":
+        assert step is not None
+        return game.bag.count(step["of"] - 1)
+    if fact == "aside":
+        return game.black_aside
     if fact == "row":
         return len(game.row)
-    if fact == "row has":
-        return any(c.name == want for c in game.row)
+    if fact == "adventure deck":
+        return len(game.adventure_deck)
+    if fact == "adventure discard":
+        return len(game.adventure_discard)
+    if fact == "reserve":
+        assert step is not None
+        return next((n for c, n in game.reserve.items() if c.name == step["card"]), None)
+    if fact == "minor secrets":
+        return len(game.minor_bank)
+    if fact == "major secrets":
+        return len(game.major_bank)
+    if fact == "trashed":
+        return len(game.trashed)
     if fact == "over":
         return game.over
     if fact == "winner":
@@ -280,16 +391,23 @@ def _take_from(pile: list[Any], card: Any) -> None:
 
 
 def setup_position(game: Game, sc: dict[str, Any]) -> None:
-    """Turn a freshly set-up game into the scenario's position. Player 1 is about to act."""
+    """Turn a freshly set-up game into the scenario's position.
+
+    Without `as dealt`, player 1 (or the `first player`) is about to act, in seat order, with
+    an empty Clank! area. With it, the game stays as the rules set it up (turn order, starting
+    Clank!, the dealt row and its Arrive texts) and only what the scenario states changes.
+    """
     cat = game.catalog
     n = len(game.players)
-    game.order = list(range(n))
-    game.active = game.players[0]
-    # A scenario starts from a quiet Clank! area: the starting Clank! depends on a random
-    # first player, so a scenario that wants cubes there says so with `clank N`.
-    for p in game.players:
-        p.supply += p.area
-        p.area = 0
+    if not sc.get("dealt"):
+        first = sc.get("first", 1) - 1
+        game.order = [(first + k) % n for k in range(n)]
+        game.active = game.players[first]
+        # A scenario starts from a quiet Clank! area: the starting Clank! depends on a random
+        # first player, so a scenario that wants cubes there says so with `clank N`.
+        for p in game.players:
+            p.supply += p.area
+            p.area = 0
     if "rage" in sc:
         game.rage = max(0, min(sc["rage"] - 1, len(game.rules["rage_track"]) - 1))
     if "row" in sc:
@@ -299,12 +417,38 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             card = _card(cat, name)
             _take_from(game.adventure_deck, card)
             game.row.append(card)
-    if "adventure" in sc:
+    if "adventure_deck" in sc:
+        # Listed top first; the top of a pile is the end of its list.
+        game.adventure_deck = [_card(cat, name) for name in reversed(sc["adventure_deck"])]
+    elif "adventure" in sc and not sc.get("dealt"):
         # The first name listed is the top card: the top of a pile is the end of its list.
         for name in reversed(sc["adventure"]):
             card = _card(cat, name)
             _take_from(game.adventure_deck, card)
             game.adventure_deck.append(card)
+    if "adventure_discard" in sc:
+        game.adventure_discard = [_card(cat, name) for name in sc["adventure_discard"]]
+    for name, left in sc.get("reserve", {}).items():
+        game.reserve[_card(cat, name)] = left
+    for size in ("minor", "major"):
+        if f"{size}_bank" in sc:
+            # The first listed is drawn first: the bank is drawn from the end of its list.
+            bank = [_token(cat, name) for name in reversed(sc[f"{size}_bank"])]
+            setattr(game, f"{size}_bank", bank)
+    for placed in sc.get("place", []):
+        space = game.board.index[placed["space"]]
+        if placed["token"] is None:
+            game.space_major[space] = []
+            game.space_fruit[space] = []
+            game.space_artifact[space] = None
+            continue
+        tok = _token(cat, placed["token"])
+        if tok.kind == "artifact":
+            game.space_artifact[space] = tok
+        elif tok.kind == "fruit":
+            game.space_fruit[space] = [tok]
+        else:
+            game.space_major[space] = [tok]
     if "bag" in sc:
         for p in game.players:
             p.supply += game.bag.count(p.seat)
@@ -342,10 +486,21 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             k = min(entry["clank"], p.supply)
             p.supply -= k
             p.area += k
+        if "supply" in entry:
+            # Cubes beyond the stated supply are put aside (out of this scenario's game).
+            p.supply = entry["supply"]
         if "tokens" in entry:
             p.tokens = [_token(cat, name) for name in entry["tokens"]]
         if "artifact" in entry:
             p.artifact = _token(cat, entry["artifact"])
+        if "status" in entry:
+            p.status = {"escaped": ESCAPED, "knocked out": KNOCKED_OUT}.get(
+                entry["status"], ON_CLOCK
+            )
+            if p.status == ESCAPED:
+                # An escaped player's Clank! left the area with them.
+                p.supply += p.area
+                p.area = 0
 
 
 def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
@@ -355,24 +510,35 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
     script = _Script(ref, sc["steps"], out)
     players = sc.get("players", 2)
     try:
-        game = Game(pack, [script] * players, sc.get("seed", 0))
+        cat = pack if isinstance(pack, Catalog) else prepare(pack, sc.get("board", 0))
+        dealt: dict[str, Any] = {}
+        if sc.get("dealt"):
+            # Setup itself deals from the stacked deck and seats the named first player.
+            dealt["stacked_adventure"] = [_card(cat, name) for name in sc.get("adventure", ())]
+            if "first" in sc:
+                dealt["first_player"] = sc["first"] - 1
+        game = Game(cat, [script] * players, sc.get("seed", 0), **dealt)
     except ValueError as e:
         out.failures.append(Failure(str(e), sc["at"]))
         return out
     ref.append(game)
     setup_position(game, sc)
-    first = game.players[0]
-    pool = next((e for e in sc["setup"] if e["seat"] == 1), {})
+    first = game.players[game.order[0]]
+    pool = next((e for e in sc["setup"] if e["seat"] == first.seat + 1), {})
     try:
-        game.round, game.turn = 1, 1
-        game.begin_turn(first)
-        for res in ("skill", "swords", "boots"):
-            if res in pool:
-                setattr(first, res, pool[res])
-        while game.step(first):
-            pass
-        if not game.over:
-            game.end_turn(first)
+        game.round, game.turn = 1, 0
+        if first.on_clock:
+            game.turn = 1
+            game.begin_turn(first)
+            for res in ("skill", "swords", "boots"):
+                if res in pool:
+                    setattr(first, res, pool[res])
+            while game.step(first):
+                pass
+            if not game.over:
+                game.end_turn(first)
+        else:
+            game.take_turn(first)
         k = 1
         while not game.over and k < 200 * players:
             if k % players == 0:

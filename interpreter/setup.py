@@ -27,6 +27,8 @@ def setup_game(game: Game) -> None:
 
     # 9 (drawn first so that every later step can name the first player).
     first = rng.randrange(n)
+    if game.first_player is not None:
+        first = game.first_player  # the draw still happens, so the seed deals the same
     game.order = [(first + k) % n for k in range(n)]
     game.active = game.players[first]
 
@@ -48,6 +50,11 @@ def setup_game(game: Game) -> None:
             game.reserve[c] = c.copies
     game.adventure_deck = [c for c in cat.adventure for _ in range(c.copies)]
     rng.shuffle(game.adventure_deck)
+    # Cards a scenario stacks on top, listed top first (the top of a pile is its end).
+    for card in reversed(game.stacked_adventure):
+        if card in game.adventure_deck:
+            game.adventure_deck.remove(card)
+        game.adventure_deck.append(card)
     aside = []
     while len(game.row) < rules["row_size"] and game.adventure_deck:
         card = game.adventure_deck.pop()

@@ -49,6 +49,9 @@ class PlayerState:
     pending: list[tuple[CardDef, dict[str, Any], list[dict[str, Any]]]] = field(
         default_factory=list
     )
+    # "+N RESOURCE per TAG in play" gains of cards played this turn, as [ctx, node, given]:
+    # cards played later raise the count, and the difference is given then.
+    recounts: list[list[Any]] = field(default_factory=list)
 
     @property
     def on_clock(self) -> bool:

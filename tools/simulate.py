@@ -1,15 +1,24 @@
-"""`clankwork simulate`: play many bot games of a pack and summarise them."""
+"""`clankwork simulate`: play many bot games of a pack and report on them.
+
+Game ``i`` of a run always has the same seed (`game_seeds`), its bots are seeded from it, and
+games are played in fixed chunks whose totals are merged in game order: the report is the same
+whether the games ran in one process or in many (``--jobs``).
+"""
 
 from __future__ import annotations
 
 import importlib.resources
 import json
+import os
 import random
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +27,17 @@ import click
 from clankwork.interpreter.bots import BOTS, make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.game import Game
+from clankwork.interpreter.invariants import check_invariants
+from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
 from clankwork.interpreter.scoring import GameResult
+from clankwork.interpreter.stats import GameStats, RunTotals, report
+
+# Games per unit of work: fixed, so a run is split the same way for any number of processes.
+CHUNK = 25
+
+# Worker processes: forked on Linux (they start at once, with nothing to import again);
+# spawned elsewhere, where fork is unsafe or missing. The results are the same either way.
+_START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -45,6 +64,171 @@ def bot_names(bots: Sequence[str] | str, players: int) -> list[str]:
     return names
 
 
+def log_name(index: int) -> str:
+    """The file name of game ``index``'s log in a ``--log-dir``."""
+    return f"game-{index:06d}.jsonl"
+
+
+class GameFailed(Exception):
+    """A game of the run raised or broke an invariant; names the game so it can be replayed."""
+
+    def __init__(self, index: int, seed: int, message: str) -> None:
+        super().__init__(index, seed, message)
+        self.index, self.seed, self.message = index, seed, message
+
+    def __str__(self) -> str:
+        return f"game {self.index} (seed {self.seed}) failed: {self.message}"
+
+
+class InvariantBroken(Exception):
+    """`check_invariants` found a problem after a turn."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides a run's games, except which of them to play."""
+
+    ir: dict[str, Any]
+    players: int
+    bots: tuple[str, ...]
+    board: int | str = 0
+    rules: dict[str, Any] | None = None
+    log_dir: str | None = None
+    check: bool = False
+
+
+class Runner:
+    """Plays games of one spec in this process (the catalog is prepared once)."""
+
+    def __init__(self, spec: RunSpec, catalog: Catalog | None = None) -> None:
+        self.spec = spec
+        self.catalog = catalog if catalog is not None else prepare(spec.ir, spec.board)
+
+    def play(self, index: int, seed: int) -> tuple[Game, GameStats]:
+        """Play game ``index`` (its log written to the log folder, if any)."""
+        spec = self.spec
+        bots = [make_bot(name, bot_seed(seed, k)) for k, name in enumerate(spec.bots)]
+        stats = GameStats.for_game(self.catalog, spec.players)
+        game = Game(self.catalog, bots, seed, rules=spec.rules, stats=stats)
+        try:
+            game.play(after_turn=_check_turn if spec.check else None)
+        except Exception as e:
+            raise GameFailed(index, seed, f"turn {game.turn}: {type(e).__name__}: {e}") from e
+        finally:
+            # A failed game's log is written too (without a result): it shows how it got there.
+            if spec.log_dir is not None:
+                path = Path(spec.log_dir) / log_name(index)
+                path.write_text(to_jsonl(game.log), encoding="utf-8")
+        return game, stats
+
+    def run_chunk(self, start: int, seeds: Sequence[int]) -> RunTotals:
+        """Play games ``start``, ``start + 1``... with these seeds and add them up."""
+        totals = RunTotals()
+        for k, seed in enumerate(seeds):
+            game, stats = self.play(start + k, seed)
+            totals.add(start + k, game, stats)
+        return totals
+
+
+def _check_turn(game: Game) -> None:
+    problems = check_invariants(game)
+    if problems:
+        raise InvariantBroken("; ".join(problems))
+
+
+# A worker process's runner, made once by the pool's initializer (one per process).
+_WORKER: Runner | None = None
+
+
+def _init_worker(spec: RunSpec) -> None:
+    global _WORKER
+    _WORKER = Runner(spec)
+
+
+def _run_chunk(job: tuple[int, list[int]]) -> RunTotals:
+    assert _WORKER is not None
+    return _WORKER.run_chunk(*job)
+
+
+@dataclass
+class Simulation:
+    """A finished run: its totals, the catalog played and how it was asked for."""
+
+    totals: RunTotals
+    catalog: Catalog
+    seed: int
+    bots: list[str]
+    rules: dict[str, Any]
+
+    @property
+    def results(self) -> list[GameResult]:
+        """Every game's result, in game order."""
+        return self.totals.results
+
+    def report(self) -> dict[str, Any]:
+        """The report (schemas/report.schema.json)."""
+        return report(self.totals, self.catalog, seed=self.seed, bots=self.bots, rules=self.rules)
+
+
+def simulate(
+    ir: dict[str, Any],
+    games: int,
+    players: int,
+    seed: int,
+    bots: Sequence[str] | str | None = None,
+    *,
+    board: int | str = 0,
+    rules: dict[str, Any] | None = None,
+    jobs: int = 1,
+    log_dir: Path | None = None,
+    check: bool = False,
+    progress: Callable[[int], None] | None = None,
+    catalog: Catalog | None = None,
+) -> Simulation:
+    """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``.
+
+    ``progress(n)`` is called as each chunk of ``n`` games is done; ``check`` runs
+    `check_invariants` after every turn. A failing game raises `GameFailed`.
+    """
+    names = bot_names(bots if bots is not None else "greedy", players)
+    spec = RunSpec(ir, players, tuple(names), board, dict(rules or {}) or None, None, check)
+    if log_dir is not None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check)
+    seeds = game_seeds(seed, games)
+    chunks = [(i, seeds[i : i + CHUNK]) for i in range(0, games, CHUNK)]
+    totals = RunTotals()
+    if jobs <= 1 or len(chunks) == 1:
+        runner = Runner(spec, catalog)
+        parts: Any = (runner.run_chunk(*c) for c in chunks)
+        catalog = runner.catalog
+        _gather(totals, parts, chunks, progress)
+    else:
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(chunks)),
+            mp_context=get_context(_START_METHOD),
+            initializer=_init_worker,
+            initargs=(spec,),
+        ) as pool:
+            _gather(totals, pool.map(_run_chunk, chunks), chunks, progress)
+        if catalog is None:
+            catalog = prepare(ir, board)
+    return Simulation(totals, catalog, seed, names, dict(rules or {}))
+
+
+def _gather(
+    totals: RunTotals,
+    parts: Any,
+    chunks: list[tuple[int, list[int]]],
+    progress: Callable[[int], None] | None,
+) -> None:
+    # In chunk order whatever finished first: the totals are the same for any --jobs.
+    for (_, seeds), part in zip(chunks, parts, strict=True):
+        totals.merge(part)
+        if progress is not None:
+            progress(len(seeds))
+
+
 def run_games(
     ir: dict[str, Any] | Catalog,
     games: int,
@@ -58,95 +242,237 @@ def run_games(
     """Play ``games`` games with ``players`` bots; the same arguments give the same results."""
     catalog = ir if isinstance(ir, Catalog) else prepare(ir, board)
     names = bot_names(bots if bots is not None else "greedy", players)
-    results = []
-    for s in game_seeds(seed, games):
-        seats = [make_bot(name, bot_seed(s, k)) for k, name in enumerate(names)]
-        results.append(Game(catalog, seats, s, rules=rules).play())
-    return results
-
-
-def _mean(values: Sequence[float]) -> float:
-    return round(statistics.fmean(values), 3) if values else 0.0
+    spec = RunSpec({}, players, tuple(names), board, rules)
+    runner = Runner(spec, catalog)
+    return [runner.play(i, s)[0].result for i, s in enumerate(game_seeds(seed, games))]
 
 
 def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
-    """Totals over a run: wins by seat (in turn order), scores, lengths, escapes, deaths."""
+    """Totals of results alone: wins by seat (in turn order), scores, lengths, escapes."""
     players = max((r.players for r in results), default=0)
     wins = [0] * players
     for r in results:
         for w in r.winners:
             wins[r.seat_of(w)] += 1
     rounds = [r.rounds for r in results]
+    scores = [s for r in results for s in r.scores]
     return {
         "games": len(results),
         "players": players,
         "wins_by_seat": wins,
         "no_winner": sum(1 for r in results if not r.winners),
-        "mean_score": _mean([s for r in results for s in r.scores]),
-        "mean_winning_score": _mean([max(r.scores) for r in results if r.winners]),
-        "mean_rounds": _mean(rounds),
-        "median_rounds": statistics.median(rounds) if rounds else 0,
-        "min_rounds": min(rounds, default=0),
+        "mean_score": round(statistics.fmean(scores), 3) if scores else 0.0,
+        "mean_rounds": round(statistics.fmean(rounds), 3) if rounds else 0.0,
         "max_rounds": max(rounds, default=0),
         "escapes": sum(r.escapes for r in results),
         "knockouts": sum(r.knockouts for r in results),
         "zero_scores": sum(sum(r.zeroed) for r in results),
-        "everyone_knocked_out": sum(1 for r in results if r.all_knocked_out),
         "capped": sum(1 for r in results if r.capped),
         "end_reasons": dict(sorted(Counter(r.end_reason for r in results).items())),
     }
 
 
-def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a small table for the terminal."""
-    games = summary["games"] or 1
-    lines = [f"{summary['games']} games, {summary['players']} players"]
+# -- the report as text -----------------------------------------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
+    right = right if right is not None else set(range(1, len(rows[0])))
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.rjust(widths[k]) if k in right else c.ljust(widths[k]) for k, c in enumerate(r)]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def format_report(rep: dict[str, Any], top: int = 10) -> str:
+    """The report as tables for the terminal (``top`` cards and spaces in the short lists)."""
+    games = rep["games"]
+    pg = games * rep["players"] or 1
+    head = f"{games} games, {rep['players']} players ({', '.join(rep['bots'])})"
+    lines = [f"{rep['pack']['name']} {rep['pack']['version']} on {rep['board']}: {head}"]
+    if rep["rules"]:
+        lines.append("rules: " + ", ".join(f"{k}={v}" for k, v in rep["rules"].items()))
     lines.append("")
-    lines.append("seat  wins  win rate")
-    for k, w in enumerate(summary["wins_by_seat"]):
-        lines.append(f"{k + 1:>4}  {w:>4}  {w / games:>7.1%}")
-    lines.append("")
-    rows = [
-        ("no winner", summary["no_winner"]),
-        ("mean score", summary["mean_score"]),
-        ("mean winning score", summary["mean_winning_score"]),
-        (
-            "rounds (mean / median / min-max)",
-            f"{summary['mean_rounds']} / {summary['median_rounds']} / "
-            f"{summary['min_rounds']}-{summary['max_rounds']}",
-        ),
-        ("escapes", summary["escapes"]),
-        ("knock-outs", summary["knockouts"]),
-        ("scored zero", summary["zero_scores"]),
-        ("everyone knocked out", summary["everyone_knocked_out"]),
-        ("capped games", summary["capped"]),
+
+    w = rep["wins"]
+    rows = [("seat", "wins", "win rate", "mean score")]
+    rows += [
+        (str(s["seat"]), str(s["wins"]), _pct(s["win_rate"]), f"{s['mean_score']}")
+        for s in w["by_seat"]
     ]
-    rows += [(f"ended by: {k}", v) for k, v in summary["end_reasons"].items()]
-    width = max(len(k) for k, _ in rows)
-    lines += [f"{k:<{width}}  {v}" for k, v in rows]
+    lines += _table(rows)
+    if len(set(rep["bots"])) > 1:
+        lines.append("")
+        rows = [("player", "bot", "wins", "win rate")]
+        rows += [
+            (str(p["player"]), p["bot"], str(p["wins"]), _pct(p["win_rate"]))
+            for p in w["by_player"]
+        ]
+        lines += _table(rows, right={0, 2, 3})
+    lines.append("")
+
+    def dist(d: dict[str, Any]) -> str:
+        return (
+            f"mean {d['mean']}, min {d['min']}, q1 {d['q1']}, median {d['median']}, "
+            f"q3 {d['q3']}, max {d['max']}"
+        )
+
+    r = rep["rounds"]
+    dragon = rep["dragon"]
+    capped = rep["capped"]
+    facts = [
+        ("scores", dist(rep["scores"]["all"])),
+        ("winning scores", dist(rep["scores"]["winning"])),
+        ("no winner / shared wins", f"{w['no_winner']} / {w['shared']}"),
+        (
+            "rounds",
+            f"mean {r['mean']}, median {r['median']}, p95 {r['p95']}, "
+            f"min {r['min']}, max {r['max']}",
+        ),
+        ("escapes", f"{rep['escapes']['total']} ({_pct(rep['escapes']['total'] / pg)})"),
+        ("knock-outs", f"{rep['knockouts']['total']} ({_pct(rep['knockouts']['total'] / pg)})"),
+        (
+            "deaths (scored 0)",
+            f"{rep['deaths']['total']} ({_pct(rep['deaths']['total'] / pg)})",
+        ),
+        ("everyone knocked out", str(rep["everyone_knocked_out"])),
+        (
+            "dragon attacks",
+            f"{dragon['attacks']['total']} ({dragon['attacks']['per_game']} a game), "
+            f"off the clock {dragon['off_clock_attacks']['total']}",
+        ),
+        (
+            "dragon damage",
+            f"{dragon['damage']['total']} ({dragon['damage']['per_game']} a game)",
+        ),
+        ("capped games", f"{capped['count']} (round cap {capped['round_cap']})"),
+    ]
+    facts += [(f"ended by: {k}", str(v)) for k, v in rep["end_reasons"].items()]
+    lines += _table(facts, right=set())
+    if capped["games"]:
+        shown = ", ".join(f"{g['game']} (seed {g['seed']})" for g in capped["games"][:10])
+        more = f" and {len(capped['games']) - 10} more" if len(capped["games"]) > 10 else ""
+        lines.append(f"capped: games {shown}{more}")
+
+    if rep["artifacts"]:
+        lines.append("")
+        rows = [("artifact", "points", "taken", "escaped", "wins", "win rate")]
+        rows += [
+            (
+                a["name"],
+                str(a["points"]),
+                str(a["taken"]),
+                str(a["escaped"]),
+                str(a["wins"]),
+                _pct(a["win_rate"]),
+            )
+            for a in rep["artifacts"]
+        ]
+        lines += _table(rows)
+
+    if rep["cards"]:
+        # Win rates of cards few players took are noise: rank those taken by 1 % or more.
+        enough = max(1, pg // 100)
+        ranked = sorted(
+            (c for c in rep["cards"] if c["players"] >= enough),
+            key=lambda c: (-c["win_rate"], -c["players"], c["name"]),
+        )
+        rare = [c["name"] for c in rep["cards"] if c["players"] < enough]
+        lines.append("")
+        lines.append(
+            f"cards by the win rate of the players who acquired them (any player: "
+            f"{_pct(w['baseline_win_rate'])}); acquired by {enough}+ players"
+        )
+        shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
+        rows = [("card", "cost", "acquired", "players", "win rate")]
+        rows += [
+            (c["name"], str(c["cost"]), str(c["acquired"]), str(c["players"]), _pct(c["win_rate"]))
+            for c in shown
+        ]
+        table = _table(rows)
+        if len(ranked) > 2 * top:
+            table.insert(top + 1, f"... ({len(ranked) - 2 * top} more)")
+        lines += table
+        if rare:
+            lines.append(f"acquired by fewer players: {', '.join(rare)}")
+
+    spaces = rep["heatmap"]["spaces"]
+    if spaces:
+        lines.append("")
+        ranked_spaces = sorted(spaces.items(), key=lambda kv: (-kv[1], kv[0]))
+        busiest = ", ".join(f"{k} {v}" for k, v in ranked_spaces[:top])
+        never = [k for k, v in spaces.items() if v == 0]
+        lines.append(f"busiest spaces: {busiest}")
+        lines.append(f"never entered: {', '.join(never) if never else 'none'}")
     return "\n".join(lines)
 
 
-def _compile(pack: Path | None) -> Any:
+# -- the command ----------------------------------------------------------------------------
+
+
+def load_pack(pack: Path | None, name: str = "tutorial") -> dict[str, Any]:
+    """The IR of a pack folder, one of its ``.clank`` files or an IR ``.json`` file; without a
+    path, the bundled pack ``name``. Compile errors are printed and exit with status 1."""
     from clankwork.dsl.compiler import compile_pack
     from clankwork.dsl.diagnostics import format_human
 
+    if pack is not None and pack.is_file() and pack.suffix == ".json":
+        try:
+            ir = json.loads(pack.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise click.ClickException(f"cannot read {pack}: {e}") from None
+        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
+            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
+        return ir
+    if pack is not None and pack.is_file():
+        pack = pack.parent  # a pack is its folder; accept any of its files
     if pack is None:
-        with importlib.resources.as_file(
-            importlib.resources.files("clankwork.content") / "tutorial"
-        ) as path:
+        bundled = importlib.resources.files("clankwork.content") / name
+        if not bundled.is_dir():
+            raise click.ClickException(
+                f"no bundled pack named {name!r}: give the pack's folder with --pack PATH"
+            )
+        with importlib.resources.as_file(bundled) as path:
             result = compile_pack(path)
     else:
         result = compile_pack(pack)
-    if not result.ok:
+    if not result.ok or result.ir is None:
         click.echo(format_human(result.diagnostics, result.sources), err=True)
         raise SystemExit(1)
     return result.ir
 
 
+def parse_rules(items: Sequence[str]) -> dict[str, Any]:
+    """``--rule KEY=VALUE`` options as overrides (VALUE is JSON: ``6``, ``[2,3]``...)."""
+    rules: dict[str, Any] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        key = key.strip().replace(" ", "_").replace("-", "_")
+        if not eq:
+            raise click.BadParameter(f"{item!r}: expected KEY=VALUE", param_hint="--rule")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            raise click.BadParameter(
+                f'{item!r}: the value must be JSON (6, [2, 2, 3], {{"2": 6, "*": 4}})',
+                param_hint="--rule",
+            ) from None
+        rules[key] = value
+    try:
+        check_rule_overrides(rules)
+    except LogError as e:
+        raise click.BadParameter(e.message, param_hint="--rule") from None
+    return rules
+
+
 @click.command("simulate")
 @click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
-@click.option("--games", "-n", default=100, show_default=True, help="Games to play.")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1))
 @click.option("--players", "-p", default=4, show_default=True, help="Players per game.")
 @click.option("--seed", "-s", default=1, show_default=True, help="Seed of the whole run.")
 @click.option(
@@ -155,40 +481,109 @@ def _compile(pack: Path | None) -> Any:
     show_default=True,
     help="Bot names, comma-separated: one for every seat, or one per seat (greedy, random).",
 )
+@click.option("--board", help="Board to play on, when the pack has several [default: first].")
+@click.option(
+    "--rule",
+    "rule_items",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a rule for this run (repeatable): --rule hand_size=6 --rule round_cap=40.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Processes to play in (0: one per CPU). The report does not depend on it.",
+)
 @click.option(
     "--json",
     "json_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the summary and every game's result to this JSON file.",
+    help="Write the report as JSON (schemas/report.schema.json; also a --heatmap for render).",
+)
+@click.option(
+    "--log-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write each game's log here (game-000000.jsonl...), for `clankwork replay`.",
+)
+@click.option(
+    "--check-invariants",
+    "check",
+    is_flag=True,
+    help="Check that cards, cubes and tokens are conserved after every turn (slower).",
 )
 def command(
-    pack: Path | None, games: int, players: int, seed: int, bots: str, json_file: Path | None
+    pack: Path | None,
+    games: int,
+    players: int,
+    seed: int,
+    bots: str,
+    board: str | None,
+    rule_items: tuple[str, ...],
+    jobs: int,
+    json_file: Path | None,
+    log_dir: Path | None,
+    check: bool,
 ) -> None:
-    """Play bot games of PACK (default: the bundled tutorial) and print a summary."""
-    ir = _compile(pack)
+    """Play bot games of PACK (default: the bundled tutorial) and report on them."""
+    ir = load_pack(pack)
+    rules = parse_rules(rule_items)
     try:
         names = bot_names(bots, players)
-        catalog = prepare(ir)
-        lo, hi = catalog.rules["min_players"], catalog.rules["max_players"]
+        catalog = prepare(ir, board if board is not None else 0)
+        limits = {**catalog.rules, **rules}
+        lo, hi = limits["min_players"], limits["max_players"]
         if not lo <= players <= hi:
             raise ValueError(f"this pack plays with {lo} to {hi} players")
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
     start = time.perf_counter()
-    results = run_games(catalog, games, players, seed, names)
+    bar: Any = None
+    if sys.stderr.isatty():
+        bar = click.progressbar(length=games, label="simulating", file=sys.stderr)
+        bar.__enter__()
+    try:
+        sim = simulate(
+            ir,
+            games,
+            players,
+            seed,
+            names,
+            board=catalog.board.name,
+            rules=rules,
+            jobs=jobs,
+            log_dir=log_dir,
+            check=check,
+            progress=bar.update if bar is not None else None,
+            catalog=catalog,
+        )
+    except GameFailed as e:
+        hint = f"; its log: {log_dir / log_name(e.index)}" if log_dir is not None else ""
+        raise click.ClickException(f"{e}{hint}") from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
     elapsed = time.perf_counter() - start
-    summary = summarize(results)
-    click.echo(format_summary(summary))
+    rep = sim.report()
+    click.echo(format_report(rep))
     click.echo(
-        f"{games} games in {elapsed:.2f} s ({games / max(elapsed, 1e-9):.0f} games/s)", err=True
+        f"{games} games in {elapsed:.2f} s ({games / max(elapsed, 1e-9):.0f} games/s"
+        f"{f', {jobs} processes' if jobs > 1 else ''})",
+        err=True,
     )
+    if rep["capped"]["count"]:
+        click.echo(
+            f"warning: {rep['capped']['count']} games reached the round cap "
+            f"({rep['capped']['round_cap']}) and were scored as they stood",
+            err=True,
+        )
     if json_file is not None:
-        doc = {
-            "pack": catalog.name,
-            "seed": seed,
-            "bots": names,
-            "summary": summary,
-            "games": [{"seed": r.seed, **r.record()} for r in results],
-        }
-        json_file.write_text(json.dumps(doc, indent=1) + "\n")
+        json_file.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
+        click.echo(f"wrote {json_file}", err=True)
+    if log_dir is not None:
+        click.echo(f"wrote {games} logs to {log_dir}", err=True)
     sys.stdout.flush()

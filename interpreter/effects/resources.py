@@ -40,11 +40,15 @@ def gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     Skill, Swords and Boots last until the end of the turn; Gold is kept. Clank! moves cubes
     from the player's supply to the Clank! area (skipped when the supply is empty); negative
     Clank! removes cubes, and what cannot be removed yet waits for Clank! later in the turn.
-    With "per", the amount is multiplied by the count.
+    With "per", the amount is multiplied by the count; a played card's "per ... in play" keeps
+    counting, so companions played after it add to what it gave (regardless of order).
     """
     amount = node["amount"]
     if "per" in node:
         amount *= game.count_of(ctx.player, node["per"])
+        if node["per"]["count"] == "in_play":
+            # Cards played later in the turn count too: the game gives the difference then.
+            game.recount_later(ctx, node, amount)
     game.gain(ctx.player, node["resource"], amount)
 
 

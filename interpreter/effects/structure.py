@@ -37,11 +37,21 @@ def each(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     structural=True,
 )
 def choose(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """The player picks exactly one of the options separated by "|"."""
-    options = node["options"]
+    """The player picks exactly one of the options separated by "|". An option the player
+    cannot pay (damage that would fill the health meter, a discard from an empty hand) is
+    not offered while another option is."""
+    options = [o for o in node["options"] if _can_pay_all(game, ctx, o)] or node["options"]
     labels = [render_effects(o) for o in options]
-    pick = game.choose(ctx.player, "choose", labels, source=ctx.source, detail=node)
+    # Bots read the options from the node: show them the ones offered.
+    shown = node if len(options) == len(node["options"]) else {**node, "options": options}
+    pick = game.choose(ctx.player, "choose", labels, source=ctx.source, detail=shown)
     game.run(ctx, options[pick])
+
+
+def _can_pay_all(game: Any, ctx: Any, effects: list[dict[str, Any]]) -> bool:
+    return all(
+        EFFECTS[e["op"]].can_pay is None or EFFECTS[e["op"]].can_pay(game, ctx, e) for e in effects
+    )
 
 
 @effect(

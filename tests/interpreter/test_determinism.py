@@ -9,7 +9,14 @@ import pytest
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.game import Game
-from clankwork.interpreter.log import ReplayMismatch, from_jsonl, replay, to_jsonl
+from clankwork.interpreter.log import (
+    LogError,
+    ReplayMismatch,
+    from_jsonl,
+    read_log,
+    replay,
+    to_jsonl,
+)
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +69,75 @@ def test_replay_detects_a_different_result(cat: Catalog) -> None:
     log[-1]["state"] = "0" * 16
     with pytest.raises(ReplayMismatch, match="different result"):
         replay(cat, log)
+
+
+# -- the log file: its schema, and reading it with line numbers ------------------------------
+
+
+def test_log_schema_is_valid_and_closed() -> None:
+    from jsonschema import Draft202012Validator
+
+    from clankwork.interpreter.decisions import KINDS
+    from clankwork.interpreter.log import log_schema
+    from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, ON_CLOCK
+
+    schema = log_schema()
+    Draft202012Validator.check_schema(schema)
+    defs = schema["$defs"]
+    for name in ("header", "decision", "result"):
+        assert defs[name]["additionalProperties"] is False, name
+    # The enums must follow the engine: a new decision kind or status needs the schema too.
+    assert defs["decision"]["properties"]["kind"]["enum"] == list(KINDS)
+    assert set(defs["result"]["properties"]["status"]["items"]["enum"]) == {
+        ON_CLOCK,
+        ESCAPED,
+        KNOCKED_OUT,
+    }
+
+
+@pytest.mark.parametrize("bots", [("greedy",) * 4, ("random", "greedy")])
+def test_every_record_of_a_log_is_valid(cat: Catalog, bots: tuple[str, ...]) -> None:
+    from jsonschema import Draft202012Validator
+
+    from clankwork.interpreter.log import log_schema
+
+    validator = Draft202012Validator(log_schema())
+    log = from_jsonl(to_jsonl(play(cat, 21, bots).log))
+    for record in log:
+        assert not list(validator.iter_errors(record)), record
+    g = read_log(to_jsonl(log))
+    assert g.header == log[0] and g.result == log[-1]
+    assert g.decision_lines[0] == 2 and g.result_line == len(log)
+
+
+def test_read_log_names_the_line(cat: Catalog) -> None:
+    lines = to_jsonl(play(cat, 3, ("greedy", "random")).log).splitlines()
+    header = lines[0]
+    bad = [
+        ("not valid JSON", [*lines[:4], lines[4][:-1], *lines[5:]], 5),
+        ("'label' is a required property", [*lines[:4], lines[4].replace("label", "lable")], 5),
+        ("without a result record", lines[:5], 5),
+        ("must start with a header", lines[1:], 1),
+        ("after the result", [*lines, lines[3]], len(lines) + 1),
+        ("unknown rule 'hand_sise'", [header.replace('"rules":{}', '"rules":{"hand_sise":4}')], 1),
+        ("2 bots for 3 players", [header.replace('"players":2', '"players":3')], 1),
+    ]
+    for message, text, line in bad:
+        with pytest.raises(LogError, match=message) as info:
+            read_log("\n".join(text) + "\n")
+        assert info.value.line == line, message
+    with pytest.raises(LogError, match="empty"):
+        read_log("\n\n")
+
+
+def test_replay_mismatch_names_the_line(cat: Catalog) -> None:
+    g = play(cat, 6, ("random", "random"))
+    log = json.loads(json.dumps(g.log))
+    k = next(
+        i for i, r in enumerate(log) if r["type"] == "decision" and r["label"].startswith("move")
+    )
+    log[k]["label"] = "move to Nowhere"
+    with pytest.raises(ReplayMismatch, match=f"line {k + 1} "):
+        replay(cat, log)
+    with pytest.raises(ReplayMismatch, match="no more decisions"):
+        replay(cat, log[: k - 1] + log[-1:])

@@ -1,0 +1,187 @@
+"""`clankwork replay`: a log told turn by turn, checked, and every bad log named by its line."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from clankwork.tools.replay import command as replay_command
+from clankwork.tools.simulate import command as simulate_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def replay(*args: str | Path) -> Result:
+    return CliRunner().invoke(replay_command, [str(a) for a in args])
+
+
+def no_traceback(result: Result) -> None:
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Logs of 12 four-player tutorial games and 4 two-player acqinc games."""
+    out = tmp_path_factory.mktemp("logs")
+    runner = CliRunner()
+    for pack, n, p in (("tutorial", 12, 4), ("acqinc", 4, 2)):
+        args = [str(ROOT / "content" / pack), "-n", str(n), "-p", str(p), "--seed", "3"]
+        result = runner.invoke(simulate_command, [*args, "--log-dir", str(out / pack)])
+        assert result.exit_code == 0, result.output
+    return out
+
+
+def test_check_many_logs(logs: Path) -> None:
+    files = sorted((logs / "tutorial").iterdir()) + sorted((logs / "acqinc").iterdir())
+    result = replay("--check", *files)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 16
+    assert all(
+        re.search(r": ok, \d+ decisions replayed to the recorded final state", x) for x in lines
+    )
+
+
+def test_a_game_told_turn_by_turn(logs: Path) -> None:
+    told = []
+    for path in sorted((logs / "tutorial").iterdir()):
+        result = replay(path)
+        assert result.exit_code == 0, result.output
+        told.append(result.stdout)
+    text = "\n".join(told)
+    first = told[0]
+    assert first.startswith("tutorial 0.1.0 on overworld, seed ")
+    assert "P1 greedy, P2 greedy, P3 greedy, P4 greedy" in first
+    assert "\nRound 1\n  Turn 1: P" in first
+    for words in (
+        "plays Burgle",
+        "moves to ",
+        "acquires ",
+        "from the reserve",
+        "defeats ",
+        "takes the artifact ",
+        "the dragon attacks: ",
+        "off-the-clock attack: ",
+        " escapes with ",
+        " is knocked out",
+        "Game over after ",
+        "  winner",
+    ):
+        assert words in text, words
+    assert re.search(r"P\d takes \d+ \(\d+/10\)", text)  # attack damage, with the meter
+    assert re.search(r"-> \+\d+ gold", text)  # what a step gave
+    # Final scores: one line per player, and the check at the end.
+    assert len(re.findall(r"^  P\d \(greedy\) (escaped|knocked out): \d+ points", first, re.M)) == 4
+    assert ": ok, " in first.splitlines()[-1]
+
+
+def test_bundled_pack_by_default_and_pack_option(logs: Path) -> None:
+    log = logs / "acqinc" / "game-000000.jsonl"
+    assert replay("--check", log).exit_code == 0
+    result = replay("--check", "--pack", ROOT / "content" / "acqinc", log)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_changed_pack_is_a_mismatch(logs: Path, tmp_path: Path) -> None:
+    pack = tmp_path / "tutorial"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    manifest = pack / "pack.clank"
+    manifest.write_text(manifest.read_text().replace('version "0.1.0"', 'version "0.2.0"'))
+    reserve = pack / "reserve.clank"
+    text = reserve.read_text()
+    assert "cost 2" in text
+    reserve.write_text(text.replace("cost 2", "cost 3", 1))
+    log = logs / "tutorial" / "game-000000.jsonl"
+    result = replay("--check", "--pack", pack, log)
+    assert result.exit_code == 1
+    no_traceback(result)
+    assert "the replay does not match the log: line " in result.stderr
+    assert "written with tutorial 0.1.0, the pack is now 0.2.0" in result.stderr
+
+
+def test_only_the_version_changed(logs: Path, tmp_path: Path) -> None:
+    pack = tmp_path / "tutorial"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    manifest = pack / "pack.clank"
+    manifest.write_text(manifest.read_text().replace('version "0.1.0"', 'version "0.1.1"'))
+    result = replay("--check", "--pack", pack, logs / "tutorial" / "game-000001.jsonl")
+    assert result.exit_code == 0
+    assert "the pack is now 0.1.1" in result.stdout
+
+
+def _variant(src: Path, dst: Path, edit) -> Path:
+    lines = src.read_text().splitlines()
+    dst.write_text("\n".join(edit(lines)) + "\n")
+    return dst
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "message"),
+    [
+        ("cut.jsonl", lambda ls: [*ls[:9], ls[9][:25]], r":10: not valid JSON"),
+        ("short.jsonl", lambda ls: ls[:30], r":30: the log ends at line 30 without a result"),
+        (
+            "field.jsonl",
+            lambda ls: [*ls[:6], ls[6].replace('"index"', '"idx"'), *ls[7:]],
+            r":7: decision record: 'index' is a required property",
+        ),
+        (
+            "type.jsonl",
+            lambda ls: [*ls[:6], ls[6].replace('"turn":', '"turn":"x","t":'), *ls[7:]],
+            r":7: decision record: ",
+        ),
+        (
+            "state.jsonl",
+            lambda ls: [*ls[:-1], re.sub(r'"state":"\w+"', '"state":"0123456789abcdef"', ls[-1])],
+            r"does not match the log: line \d+: different result \(state\)",
+        ),
+        (
+            "seed.jsonl",
+            lambda ls: [re.sub(r'"seed":\d+', '"seed":1', ls[0]), *ls[1:]],
+            r"does not match the log: line \d+ \(turn \d+\)",
+        ),
+        (
+            "pack.jsonl",
+            lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
+            r"no bundled pack named 'nosuch': give the pack's folder with --pack",
+        ),
+        ("empty.jsonl", lambda ls: [""], r": the log is empty"),
+    ],
+)
+def test_bad_logs_get_a_clear_message(
+    logs: Path, tmp_path: Path, name: str, edit, message: str
+) -> None:
+    bad = _variant(logs / "tutorial" / "game-000002.jsonl", tmp_path / name, edit)
+    for args in (("--check", bad), (bad,)):
+        result = replay(*args)
+        assert result.exit_code == 1, result.output
+        no_traceback(result)
+        assert re.search(message, result.stderr), result.stderr
+
+
+def test_one_bad_log_among_good_ones(logs: Path, tmp_path: Path) -> None:
+    good = logs / "tutorial" / "game-000003.jsonl"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\xff\xfe{}\n")
+    result = replay("--check", good, bad, good)
+    assert result.exit_code == 1
+    assert result.stdout.count(": ok, ") == 2
+    assert "bad.jsonl: not UTF-8 text" in result.stderr
+    missing = replay("--check", tmp_path / "missing.jsonl")
+    assert missing.exit_code == 1 and "cannot read" in missing.stderr
+
+
+def test_a_failed_games_log_is_readable_up_to_its_end(logs: Path) -> None:
+    from clankwork.interpreter.log import read_log
+
+    text = (logs / "tutorial" / "game-000004.jsonl").read_text()
+    lines = text.splitlines()
+    cut = read_log("\n".join(lines[:20]), require_result=False)
+    assert cut.result is None and len(cut.decisions) == 19
+    assert json.loads(lines[0]) == cut.header

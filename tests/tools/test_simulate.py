@@ -1,0 +1,259 @@
+"""`clankwork simulate`: the report as a table and as JSON, processes, logs and the heatmap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft202012Validator
+
+from clankwork.tools.simulate import command, game_seeds, log_name
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "report.schema.json").read_text(encoding="utf-8"))
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(command, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_report_schema_is_valid_and_closed() -> None:
+    Draft202012Validator.check_schema(SCHEMA)
+
+    def objects(node: object, path: str = "#") -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and "properties" in node:
+                assert node.get("additionalProperties") is False, path
+            for k, v in node.items():
+                objects(v, f"{path}/{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                objects(v, f"{path}/{i}")
+
+    objects(SCHEMA)
+
+
+@pytest.fixture(scope="module")
+def acqinc_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str, Path]:
+    out = tmp_path_factory.mktemp("sim")
+    code, stdout, stderr = run(
+        str(ROOT / "content" / "acqinc"),
+        "-n",
+        "60",
+        "-p",
+        "4",
+        "--seed",
+        "7",
+        "--bots",
+        "greedy,random,greedy,greedy",
+        "--json",
+        str(out / "run.json"),
+        "--log-dir",
+        str(out / "logs"),
+    )
+    assert code == 0, stderr
+    return json.loads((out / "run.json").read_text()), stdout, out
+
+
+def test_json_report_follows_its_schema(acqinc_report: tuple[dict, str, Path]) -> None:
+    rep, _, _ = acqinc_report
+    errors = list(Draft202012Validator(SCHEMA).iter_errors(rep))
+    assert not errors, [e.message for e in errors[:5]]
+    assert rep["pack"] == {"name": "acqinc", "version": "0.1.0"}
+    assert rep["games"] == 60 and len(rep["results"]) == 60
+    assert rep["bots"] == ["greedy", "random", "greedy", "greedy"]
+    assert [g["seed"] for g in rep["results"]] == game_seeds(7, 60)
+
+
+def test_report_figures_add_up(acqinc_report: tuple[dict, str, Path]) -> None:
+    rep, _, _ = acqinc_report
+    games = rep["results"]
+    wins = rep["wins"]
+    total_wins = sum(len(g["winners"]) for g in games)
+    assert sum(s["wins"] for s in wins["by_seat"]) == total_wins
+    assert sum(p["wins"] for p in wins["by_player"]) == total_wins
+    # The random bot is no match for three greedy ones.
+    assert wins["by_player"][1]["wins"] < min(wins["by_player"][k]["wins"] for k in (0, 2, 3))
+    scores = [s for g in games for s in g["scores"]]
+    dist = rep["scores"]["all"]
+    assert dist["min"] == min(scores) and dist["max"] == max(scores)
+    assert dist["min"] <= dist["q1"] <= dist["median"] <= dist["q3"] <= dist["max"]
+    rounds = rep["rounds"]
+    assert rounds["max"] == max(g["rounds"] for g in games)
+    assert rounds["median"] <= rounds["p95"] <= rounds["max"]
+    statuses = [s for g in games for s in g["status"]]
+    assert rep["escapes"]["total"] == statuses.count("escaped")
+    assert rep["knockouts"]["total"] == statuses.count("knocked out")
+    assert rep["deaths"]["total"] == sum(sum(g["zeroed"]) for g in games)
+    assert rep["capped"] == {"count": 0, "round_cap": 60, "games": []}
+    assert sum(rep["end_reasons"].values()) == 60
+    taken = sum(a["taken"] for a in rep["artifacts"])
+    assert taken >= rep["escapes"]["total"]  # nobody escapes without an artifact
+    assert rep["dragon"]["attacks"]["total"] > 0 and rep["dragon"]["damage"]["total"] > 0
+    cards = {c["name"]: c for c in rep["cards"]}
+    assert "Mercenary" in cards and cards["Mercenary"]["deck"] == "reserve"
+    assert "Burgle" not in cards  # starting cards are not acquired
+    for c in rep["cards"]:
+        assert c["wins"] <= c["players"] <= c["acquired"]
+        assert c["players"] <= 60 * 4
+
+
+def test_heatmap_is_complete_and_renders(acqinc_report: tuple[dict, str, Path]) -> None:
+    from clankwork.tools.render import render
+
+    rep, _, out = acqinc_report
+    heat = rep["heatmap"]
+    assert heat["board"] == "overworld" and heat["games"] == 60
+    assert len(heat["spaces"]) == 44  # every space, visited or not
+    assert 0 in heat["spaces"].values()
+    assert sum(heat["paths"].values()) <= sum(heat["spaces"].values())
+    target = out / "heat.dot"
+    result = CliRunner().invoke(
+        render,
+        [
+            "board",
+            str(ROOT / "content" / "acqinc"),
+            "--heatmap",
+            str(out / "run.json"),
+            "--format",
+            "dot",
+            "-o",
+            str(target),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    assert "in 60 games" in target.read_text()
+
+
+def test_table_shows_every_part(acqinc_report: tuple[dict, str, Path]) -> None:
+    _, stdout, _ = acqinc_report
+    assert stdout.startswith("acqinc 0.1.0 on overworld: 60 games, 4 players")
+    for words in (
+        "seat  wins  win rate",
+        "player  bot",
+        "scores",
+        "winning scores",
+        "rounds",
+        "p95",
+        "escapes",
+        "knock-outs",
+        "deaths (scored 0)",
+        "dragon attacks",
+        "dragon damage",
+        "capped games",
+        "Heart of the Hoard",
+        "cards by the win rate",
+        "busiest spaces",
+        "never entered",
+    ):
+        assert words in stdout, words
+
+
+def test_logs_are_written_one_per_game(acqinc_report: tuple[dict, str, Path]) -> None:
+    rep, _, out = acqinc_report
+    logs = sorted((out / "logs").iterdir())
+    assert [p.name for p in logs] == [log_name(i) for i in range(60)]
+    first = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    assert first[0]["seed"] == rep["results"][0]["seed"]
+    assert first[-1]["state"] == rep["results"][0]["state"]
+
+
+def test_same_seed_same_report_for_any_jobs(tmp_path: Path) -> None:
+    args = ["-n", "60", "-p", "3", "--seed", "11", "--bots", "random,greedy,greedy"]
+    reports = []
+    for jobs in ("1", "2"):
+        code, stdout, stderr = run(*args, "--jobs", jobs, "--json", str(tmp_path / f"{jobs}.json"))
+        assert code == 0, stderr
+        reports.append((stdout, (tmp_path / f"{jobs}.json").read_bytes()))
+    assert "2 processes" in stderr
+    assert reports[0] == reports[1]
+    code, stdout, _ = run(*args[:-2], "--seed", "12")
+    assert stdout != reports[0][0]
+
+
+def test_spawned_workers_give_the_same_totals(tutorial_ir: dict, monkeypatch) -> None:
+    # Linux forks its workers; macOS and Windows spawn them, with fresh hash seeds.
+    from clankwork.tools import simulate as sim
+
+    one = sim.simulate(tutorial_ir, 50, 4, seed=2, bots="random,greedy,greedy,random")
+    monkeypatch.setattr(sim, "_START_METHOD", "spawn")
+    two = sim.simulate(tutorial_ir, 50, 4, seed=2, bots="random,greedy,greedy,random", jobs=2)
+    assert two.report() == one.report()
+
+
+def test_rule_overrides_and_capped_games_are_reported(tmp_path: Path) -> None:
+    code, stdout, stderr = run(
+        "-n", "6", "-p", "2", "--rule", "round_cap=4", "--json", str(tmp_path / "r.json")
+    )
+    assert code == 0, stderr
+    rep = json.loads((tmp_path / "r.json").read_text())
+    assert rep["rules"] == {"round_cap": 4}
+    assert rep["capped"]["count"] == 6 and rep["capped"]["round_cap"] == 4
+    assert [g["game"] for g in rep["capped"]["games"]] == list(range(6))
+    assert all(g["capped"] and g["rounds"] == 4 for g in rep["results"])
+    assert "rules: round_cap=4" in stdout and "capped: games 0 (seed" in stdout
+    assert "warning: 6 games reached the round cap" in stderr
+
+
+def test_check_invariants_option() -> None:
+    code, stdout, stderr = run("-n", "10", "-p", "4", "--bots", "random", "--check-invariants")
+    assert code == 0, stderr
+    assert "10 games, 4 players" in stdout
+
+
+def test_simulate_command_rejects_a_broken_pack(broken_dir: Path) -> None:
+    code, _, stderr = run(str(broken_dir), "--games", "1")
+    assert code == 1
+    assert "error[" in stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "5"], "2 to 4 players"),
+        (["--bots", "greedy,random"], "2 bots for 4 players"),
+        (["--bots", "smart"], "unknown bot 'smart'"),
+        (["--rule", "hand_sise=6"], "unknown rule 'hand_sise'"),
+        (["--rule", "hand_size=big"], "must be JSON"),
+        (["--rule", "hand_size=-1"], "hand_size"),
+        (["--board", "moon"], "no board named 'moon'"),
+        (["--games", "0"], "--games"),
+    ],
+)
+def test_simulate_command_checks_arguments(
+    tutorial_dir: Path, args: list[str], message: str
+) -> None:
+    code, _, stderr = run(str(tutorial_dir), *args)
+    assert code == 2
+    assert message in stderr
+
+
+def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> None:
+    from clankwork.interpreter.log import LogError, read_log
+    from clankwork.tools import simulate as sim
+
+    class Broken:
+        name = "broken"
+
+        def __init__(self, seed: int) -> None:
+            self.asked = 0
+
+        def choose(self, view: object, decision: object) -> int:
+            self.asked += 1
+            return 0 if self.asked < 5 else 99
+
+    monkeypatch.setitem(sim.BOTS, "broken", Broken)
+    monkeypatch.setattr(sim, "make_bot", lambda name, seed: sim.BOTS[name](seed))
+    code, _, stderr = run("-n", "3", "-p", "2", "--bots", "broken", "--log-dir", str(tmp_path))
+    assert code == 1
+    seed = game_seeds(1, 1)[0]
+    assert f"game 0 (seed {seed}) failed: turn " in stderr
+    assert "RuntimeError: bot" in stderr and "answered 99" in stderr
+    assert f"its log: {tmp_path / log_name(0)}" in stderr
+    assert "Traceback" not in stderr
+    with pytest.raises(LogError, match="without a result record"):
+        read_log((tmp_path / log_name(0)).read_text())

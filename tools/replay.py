@@ -1,0 +1,391 @@
+"""`clankwork replay`: re-run a game log on its pack, turn by turn in words, or just check it.
+
+The log's header names the pack; without ``--pack`` the bundled pack of that name is used. A
+replay answers every decision from the log and must reach the recorded final state (its
+digest): when the pack changed since the log was written, the replay says where it parted.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from clankwork.interpreter.actions import best_market_item
+from clankwork.interpreter.catalog import Catalog, prepare
+from clankwork.interpreter.decisions import Decision
+from clankwork.interpreter.game import Game
+from clankwork.interpreter.log import GameLog, LogError, ReplayMismatch, read_log, replay
+from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
+from clankwork.interpreter.stats import GameStats
+
+from .simulate import load_pack
+
+
+def _who(p: PlayerState | int) -> str:
+    return f"P{(p if isinstance(p, int) else p.seat) + 1}"
+
+
+class Narrator(GameStats):
+    """Tells a game as it is replayed: the engine's hooks and the decisions make the lines."""
+
+    __slots__ = (
+        "write",
+        "bots",
+        "round",
+        "turn",
+        "items",
+        "snap",
+        "attack",
+        "expect",
+        "status",
+    )
+
+    def __init__(self, game_players: int, spaces: int, bots: list[str], write: Any) -> None:
+        super().__init__(spaces, game_players)
+        self.write = write
+        self.bots = bots
+        self.round = -1
+        self.turn = -1
+        # The open line of the turn: [text, player, snapshot before it] (None: no open line).
+        self.items: list[list[Any]] = []
+        self.snap: Any = None
+        self.attack: Any = None  # (cubes drawn, black aside, damage by seat) at its start
+        self.expect: int | None = None  # where a move, coach or teleport decision leads
+        self.status: list[str] = []
+
+    # -- following the game ---------------------------------------------------------------
+
+    def _turn(self, game: Game) -> None:
+        """Start the turn's block when the game has moved on to a new turn."""
+        if not self.status:
+            self.status = [p.status for p in game.players]
+        if game.turn == self.turn:
+            return
+        self.turn = game.turn
+        if game.round != self.round:
+            self.round = game.round
+            self.write("" if self.round == 0 else f"\nRound {self.round}")
+            if self.round == 0:
+                self.write("Setup")
+        if game.turn == 0:
+            return
+        p = game.active
+        if p.on_clock:
+            where = game.board.spaces[p.pos].name
+            health = game.rules["health"]
+            extra = f", artifact {p.artifact.name}" if p.artifact else ""
+            self.write(
+                f"  Turn {game.turn}: {_who(p)} at {where} "
+                f"(damage {p.damage}/{health}, gold {game.gold_of(p)}{extra})"
+            )
+        else:
+            self.write(f"  Turn {game.turn}: {_who(p)} is off the clock ({p.status})")
+
+    def _item(self, game: Game, text: str, player: PlayerState) -> None:
+        self._close(game)
+        self.items = [[text, player, _snapshot(game, player)]]
+
+    def _close(self, game: Game) -> None:
+        """Finish the open line with what changed for its player since it began."""
+        if self.items:
+            text, player, before = self.items[0]
+            gained = _changes(game, player, before)
+            self.write(f"    {text}" + (f" -> {gained}" if gained else ""))
+            self.items = []
+        if self.attack is not None:
+            drawn, black, damage, off = self.attack
+            self.attack = None
+            parts = []
+            for p in game.players:
+                hurt = p.damage - damage[p.seat]
+                if hurt > 0:
+                    parts.append(f"{_who(p)} takes {hurt} ({p.damage}/{game.rules['health']})")
+            blacks = game.black_aside - black
+            if blacks:
+                parts.append(f"{blacks} black")
+            who = "off-the-clock attack" if off else "the dragon attacks"
+            self.write(
+                f"    {who}: {drawn} cubes drawn" + (": " + ", ".join(parts) if parts else "")
+            )
+
+    def decided(self, game: Game, decision: Decision, index: int) -> None:
+        """A decision is answered (called before the engine acts on it)."""
+        self._turn(game)
+        p = game.players[decision.player]
+        option = decision.options[index]
+        if decision.kind != "action":
+            self._effect_decision(game, p, decision, option.label)
+            return
+        value = option.value
+        act = value[0]
+        spaces = game.board.spaces
+        if act == "play":
+            name = value[1].name
+            if self.items and self.items[0][0].startswith("plays ") and self.items[0][1] is p:
+                self.items[0][0] += f", {name}"
+            else:
+                self._item(game, f"plays {name}", p)
+        elif act == "move":
+            m, swords = value[1], value[2]
+            hurt = m.monsters - swords
+            how = [f"{m.boots} boot{'s' if m.boots != 1 else ''}"] + (
+                [f"{swords} swords"] if swords else []
+            )
+            how += [f"{hurt} damage"] if hurt else []
+            self.expect = m.to
+            self._item(game, f"moves to {spaces[m.to].name} ({', '.join(how)})", p)
+        elif act == "coach":
+            self.expect = value[1]
+            self._item(game, f"hires a coach to {spaces[value[1]].name}", p)
+        elif act in ("acquire", "acquire reserve"):
+            card = value[1]
+            where = " from the reserve" if act == "acquire reserve" else ""
+            self._item(game, f"acquires {card.name}{where} ({card.cost} skill)", p)
+        elif act in ("fight", "fight reserve"):
+            card = value[1]
+            self._item(game, f"defeats {card.name} ({card.fight} swords)", p)
+        elif act == "artifact":
+            tok = game.space_artifact[p.pos]
+            self._item(game, f"takes the artifact {tok.name} ({tok.points} points)", p)
+            gold, damage, tokens, _, hand = self.items[0][2]
+            self.items[0][2] = (gold, damage, tokens, tok, hand)  # said already
+        elif act == "use":
+            self._item(game, f"uses {value[1].name}", p)
+        elif act == "buy":
+            self._item(game, f"buys {best_market_item(game, value[1]).name}", p)
+        elif act == "end":
+            self._close(game)
+        else:
+            self._item(game, option.label, p)
+
+    def _effect_decision(self, game: Game, p: PlayerState, d: Decision, label: str) -> None:
+        src = f"{d.source}: " if d.source else ""
+        if d.kind == "may":
+            text = f"{src}{'does it' if label == 'yes' else 'declines'}"
+        elif d.kind == "choose":
+            text = f"{src}chooses {label}"
+        elif d.kind == "teleport":
+            self.expect = d.options[[o.label for o in d.options].index(label)].value
+            text = f"{src}{label.replace('teleport', 'teleports', 1)}"
+        elif d.kind == "discard":
+            text = f"{src}{label.replace('discard', 'discards', 1)}"
+        elif d.kind == "trash":
+            text = f"{src}{label.replace('trash', 'trashes', 1)}"
+        else:
+            text = f"{src}{d.kind}: {label}"
+        self._item(game, f"{_who(p)} {text}" if p is not game.active else text, p)
+
+    def on_enter(self, game: Game, player: PlayerState, space: int) -> None:
+        """Arrivals nobody decided (a forced teleport) get a line of their own."""
+        super().on_enter(game, player, space)
+        if self.expect == space:
+            self.expect = None
+            return
+        self._turn(game)
+        self._item(game, f"teleports to {game.board.spaces[space].name}", player)
+
+    def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
+        """An attack begins; its line is written once its cubes are drawn."""
+        super().on_attack(game, cubes, off_clock)
+        self._turn(game)
+        self._close(game)
+        damage = [p.damage for p in game.players]
+        self.attack = (min(cubes, len(game.bag)), game.black_aside, damage, off_clock)
+
+    def after_turn(self, game: Game) -> None:
+        """Write what is left of the turn, then who escaped or was knocked out in it."""
+        self._turn(game)
+        self._close(game)
+        for p in game.players:
+            if p.status == self.status[p.seat]:
+                continue
+            if p.status == ESCAPED:
+                art = f" with {p.artifact.name}" if p.artifact else ""
+                self.write(f"    {_who(p)} escapes{art}")
+            elif p.status == KNOCKED_OUT:
+                why = ""
+                if p.artifact is None:
+                    why = " without an artifact: scores 0"
+                elif game.board.spaces[p.pos].danger_zone:
+                    why = " in the Danger Zone: scores 0"
+                self.write(f"    {_who(p)} is knocked out at {game.board.spaces[p.pos].name}{why}")
+        self.status = [p.status for p in game.players]
+
+    def finish(self, game: Game) -> None:
+        """The end of the game and the final scores."""
+        result = game.result
+        assert result is not None
+        self.write("")
+        self.write(
+            f"Game over after {result.rounds} rounds, {result.turns} turns: {result.end_reason}"
+        )
+        for seat in result.order:
+            parts = result.breakdown[seat] if result.breakdown else {}
+            detail = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
+            won = "  winner" if seat in result.winners else ""
+            self.write(
+                f"  {_who(seat)} ({self.bots[seat]}) {result.status[seat]}: "
+                f"{result.scores[seat]} points" + (f" ({detail})" if detail else "") + won
+            )
+
+
+def _snapshot(game: Game, p: PlayerState) -> tuple[Any, ...]:
+    return (game.gold_of(p), p.damage, list(p.tokens), p.artifact, len(p.hand))
+
+
+def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
+    """What the player gained or lost since ``before``: gold, damage, tokens, artifact."""
+    gold, damage, tokens, artifact, _ = before
+    out = []
+    if game.gold_of(p) != gold:
+        out.append(f"{game.gold_of(p) - gold:+d} gold")
+    if p.damage > damage:
+        out.append(f"{p.damage - damage} damage")
+    elif p.damage < damage:
+        out.append(f"heals {damage - p.damage}")
+    left = list(tokens)
+    for t in p.tokens:
+        if t in left:
+            left.remove(t)
+        else:
+            out.append(f"gets {t.name}")
+    if p.artifact is not artifact and p.artifact is not None:
+        out.append(f"gets {p.artifact.name}")
+    return ", ".join(out)
+
+
+class _Packs:
+    """Packs compiled once per run of the command, by name (or the --pack path)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.irs: dict[str, dict[str, Any]] = {}
+        self.catalogs: dict[tuple[str, str], Catalog] = {}
+
+    def catalog(self, name: str, board: str) -> Catalog:
+        key = str(self.path) if self.path is not None else name
+        if key not in self.irs:
+            self.irs[key] = load_pack(self.path, name)
+        if (key, board) not in self.catalogs:
+            try:
+                self.catalogs[key, board] = prepare(self.irs[key], board)
+            except ValueError as e:
+                raise ReplayMismatch(f"the log was played on board {board!r}: {e}") from None
+        return self.catalogs[key, board]
+
+
+def _read(path: Path) -> GameLog:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise LogError("not UTF-8 text") from None
+    except OSError as e:
+        raise LogError(f"cannot read: {e.strerror or e}") from None
+    return read_log(text)
+
+
+def _version_note(glog: GameLog, cat: Catalog) -> str:
+    h = glog.header
+    notes = []
+    if h["pack"] != cat.name:
+        notes.append(f"the log is of pack {h['pack']!r}, the pack given is {cat.name!r}")
+    if h["version"] != cat.version:
+        notes.append(
+            f"the log was written with {h['pack']} {h['version'] or '(no version)'}, "
+            f"the pack is now {cat.version or '(no version)'}"
+        )
+    return "; ".join(notes)
+
+
+def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
+    """Replay one log (told, or checked only); False, with the reason written, on failure."""
+    name = str(path)
+    note = ""
+    game: Game | None = None
+    try:
+        glog = _read(path)
+        h = glog.header
+        cat = packs.catalog(h["pack"], h["board"])
+        note = _version_note(glog, cat)
+        narrator = None
+        if not check:
+            bots = list(h["bots"])
+            write(
+                f"{h['pack']} {h['version']} on {h['board']}, seed {h['seed']}, "
+                f"{h['players']} players: "
+                + ", ".join(f"{_who(k)} {b}" for k, b in enumerate(bots))
+            )
+            if h["rules"]:
+                write("rules: " + ", ".join(f"{k}={v}" for k, v in h["rules"].items()))
+            if note:
+                write(f"note: {note}")
+            narrator = Narrator(h["players"], len(cat.board.spaces), bots, write)
+        game = replay(
+            cat,
+            glog,
+            stats=narrator,
+            on_decision=narrator.decided if narrator else None,
+            after_turn=narrator.after_turn if narrator else None,
+        )
+    except LogError as e:
+        click.echo(f"error: {name}:{e.line or ''}{':' if e.line else ''} {e.message}", err=True)
+        return False
+    except ReplayMismatch as e:
+        click.echo(f"error: {name}: the replay does not match the log: {e}", err=True)
+        if note:
+            click.echo(f"  ({note})", err=True)
+        return False
+    except click.ClickException as e:  # no such bundled pack, an unreadable IR file
+        click.echo(f"error: {name}: {e.message}", err=True)
+        return False
+    except BrokenPipeError:
+        raise
+    except Exception as e:  # an engine bug met on the way: say where, without a traceback
+        turn = f" at turn {game.turn}" if game is not None else ""
+        click.echo(
+            f"error: {name}: the replay failed{turn}: {type(e).__name__}: {e} "
+            "(a Clankwork bug: please report it with this log)",
+            err=True,
+        )
+        return False
+    if narrator is not None:
+        narrator.finish(game)
+        write("")
+    assert game.result is not None
+    write(
+        f"{name}: ok, {len(glog.decisions)} decisions replayed to the recorded final state "
+        f"{game.result.state}" + (f" ({note})" if note and check else "")
+    )
+    return True
+
+
+@click.command("replay")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--pack",
+    type=click.Path(exists=True, path_type=Path),
+    help="The pack to replay on (folder or IR .json) [default: the bundled pack the log names].",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Only check that each log replays to its recorded final state (exit 1 if not).",
+)
+def command(logs: tuple[Path, ...], pack: Path | None, check: bool) -> None:
+    """Replay game LOGS (.jsonl from `simulate --log-dir`) turn by turn, or --check them."""
+    packs = _Packs(pack)
+    ok = True
+    try:
+        for path in logs:
+            ok = replay_one(path, packs, check, click.echo) and ok
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`clankwork replay LOG | head`): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
+    if not ok:
+        raise SystemExit(1)
