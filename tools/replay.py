@@ -163,7 +163,10 @@ class Narrator(GameStats):
             self._item(game, option.label, p)
 
     def _effect_decision(self, game: Game, p: PlayerState, d: Decision, label: str) -> None:
-        src = f"{d.source}: " if d.source else ""
+        if p is game.active:
+            src = f"{d.source}: " if d.source else ""
+        else:  # another player answers (an "each opponent" effect)
+            src = f"{_who(p)} ({d.source}): " if d.source else f"{_who(p)}: "
         if d.kind == "may":
             text = f"{src}{'does it' if label == 'yes' else 'declines'}"
         elif d.kind == "choose":
@@ -177,7 +180,7 @@ class Narrator(GameStats):
             text = f"{src}{label.replace('trash', 'trashes', 1)}"
         else:
             text = f"{src}{d.kind}: {label}"
-        self._item(game, f"{_who(p)} {text}" if p is not game.active else text, p)
+        self._item(game, text, p)
 
     def on_enter(self, game: Game, player: PlayerState, space: int) -> None:
         """Arrivals nobody decided (a forced teleport) get a line of their own."""
@@ -224,13 +227,17 @@ class Narrator(GameStats):
             f"Game over after {result.rounds} rounds, {result.turns} turns: {result.end_reason}"
         )
         for seat in result.order:
+            st = result.status[seat]
             parts = result.breakdown[seat] if result.breakdown else {}
             detail = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
             won = "  winner" if seat in result.winners else ""
             self.write(
-                f"  {_who(seat)} ({self.bots[seat]}) {result.status[seat]}: "
+                f"  {_who(seat)} ({self.bots[seat]}) {_STATUS.get(st, st)}: "
                 f"{result.scores[seat]} points" + (f" ({detail})" if detail else "") + won
             )
+
+
+_STATUS = {"on": "still in (capped)"}
 
 
 def _snapshot(game: Game, p: PlayerState) -> tuple[Any, ...]:

@@ -27,22 +27,30 @@ def no_traceback(result: Result) -> None:
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Logs of 12 four-player tutorial games and 4 two-player acqinc games."""
+    """Logs of 12 four-player tutorial games, 4 two-player acqinc games and 3 random ones."""
     out = tmp_path_factory.mktemp("logs")
     runner = CliRunner()
-    for pack, n, p in (("tutorial", 12, 4), ("acqinc", 4, 2)):
+    for pack, n, p, bots in (
+        ("tutorial", 12, 4, "greedy"),
+        ("acqinc", 4, 2, "greedy"),
+        ("acqinc", 3, 3, "random"),
+    ):
         args = [str(ROOT / "content" / pack), "-n", str(n), "-p", str(p), "--seed", "3"]
-        result = runner.invoke(simulate_command, [*args, "--log-dir", str(out / pack)])
+        args += ["--bots", bots, "--log-dir", str(out / f"{pack}-{bots}")]
+        result = runner.invoke(simulate_command, args)
         assert result.exit_code == 0, result.output
     return out
 
 
 def test_check_many_logs(logs: Path) -> None:
-    files = sorted((logs / "tutorial").iterdir()) + sorted((logs / "acqinc").iterdir())
+    files = sorted((logs / "tutorial-greedy").iterdir()) + sorted(
+        (logs / "acqinc-greedy").iterdir()
+    )
     result = replay("--check", *files)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert len(lines) == 16
+    assert replay("--check", *sorted((logs / "acqinc-random").iterdir())).exit_code == 0
     assert all(
         re.search(r": ok, \d+ decisions replayed to the recorded final state", x) for x in lines
     )
@@ -50,7 +58,7 @@ def test_check_many_logs(logs: Path) -> None:
 
 def test_a_game_told_turn_by_turn(logs: Path) -> None:
     told = []
-    for path in sorted((logs / "tutorial").iterdir()):
+    for path in sorted((logs / "tutorial-greedy").iterdir()):
         result = replay(path)
         assert result.exit_code == 0, result.output
         told.append(result.stdout)
@@ -82,7 +90,7 @@ def test_a_game_told_turn_by_turn(logs: Path) -> None:
 
 
 def test_bundled_pack_by_default_and_pack_option(logs: Path) -> None:
-    log = logs / "acqinc" / "game-000000.jsonl"
+    log = logs / "acqinc-greedy" / "game-000000.jsonl"
     assert replay("--check", log).exit_code == 0
     result = replay("--check", "--pack", ROOT / "content" / "acqinc", log)
     assert result.exit_code == 0, result.output
@@ -97,7 +105,7 @@ def test_a_changed_pack_is_a_mismatch(logs: Path, tmp_path: Path) -> None:
     text = reserve.read_text()
     assert "cost 2" in text
     reserve.write_text(text.replace("cost 2", "cost 3", 1))
-    log = logs / "tutorial" / "game-000000.jsonl"
+    log = logs / "tutorial-greedy" / "game-000000.jsonl"
     result = replay("--check", "--pack", pack, log)
     assert result.exit_code == 1
     no_traceback(result)
@@ -110,7 +118,7 @@ def test_only_the_version_changed(logs: Path, tmp_path: Path) -> None:
     shutil.copytree(ROOT / "content" / "tutorial", pack)
     manifest = pack / "pack.clank"
     manifest.write_text(manifest.read_text().replace('version "0.1.0"', 'version "0.1.1"'))
-    result = replay("--check", "--pack", pack, logs / "tutorial" / "game-000001.jsonl")
+    result = replay("--check", "--pack", pack, logs / "tutorial-greedy" / "game-000001.jsonl")
     assert result.exit_code == 0
     assert "the pack is now 0.1.1" in result.stdout
 
@@ -157,7 +165,7 @@ def _variant(src: Path, dst: Path, edit) -> Path:
 def test_bad_logs_get_a_clear_message(
     logs: Path, tmp_path: Path, name: str, edit, message: str
 ) -> None:
-    bad = _variant(logs / "tutorial" / "game-000002.jsonl", tmp_path / name, edit)
+    bad = _variant(logs / "tutorial-greedy" / "game-000002.jsonl", tmp_path / name, edit)
     for args in (("--check", bad), (bad,)):
         result = replay(*args)
         assert result.exit_code == 1, result.output
@@ -166,7 +174,7 @@ def test_bad_logs_get_a_clear_message(
 
 
 def test_one_bad_log_among_good_ones(logs: Path, tmp_path: Path) -> None:
-    good = logs / "tutorial" / "game-000003.jsonl"
+    good = logs / "tutorial-greedy" / "game-000003.jsonl"
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"\xff\xfe{}\n")
     result = replay("--check", good, bad, good)
@@ -180,8 +188,16 @@ def test_one_bad_log_among_good_ones(logs: Path, tmp_path: Path) -> None:
 def test_a_failed_games_log_is_readable_up_to_its_end(logs: Path) -> None:
     from clankwork.interpreter.log import read_log
 
-    text = (logs / "tutorial" / "game-000004.jsonl").read_text()
+    text = (logs / "tutorial-greedy" / "game-000004.jsonl").read_text()
     lines = text.splitlines()
     cut = read_log("\n".join(lines[:20]), require_result=False)
     assert cut.result is None and len(cut.decisions) == 19
     assert json.loads(lines[0]) == cut.header
+
+
+def test_effect_decisions_are_told(logs: Path) -> None:
+    text = "".join(replay(p).stdout for p in sorted((logs / "acqinc-random").iterdir()))
+    assert re.search(r"\n    [A-Z][\w' -]+: (does it|declines)", text)
+    assert re.search(r"\n    [A-Z][\w' -]+: chooses ", text)
+    assert "\n    discards " in text
+    assert " is knocked out at " in text and ": scores 0" in text
