@@ -32,7 +32,12 @@ FLAGSHIP = "tutorial"
 
 def bundled_pack(name: str = FLAGSHIP) -> Path:
     """The folder of a pack shipped with Clankwork."""
-    return Path(str(resources.files("clankwork.content") / name))
+    path = Path(str(resources.files("clankwork.content") / name))
+    if not path.is_dir():
+        raise click.ClickException(
+            f"no bundled pack named {name!r}: give the pack's folder instead"
+        )
+    return path
 
 
 def display_path(path: Path) -> Path:
@@ -82,6 +87,24 @@ def load_pack_or_exit(
         click.echo(f"{path}: {summary_line(result.diagnostics)}", err=True)
         sys.exit(1)
     return result.ir, result
+
+
+def load_ir(pack: Path | None, name: str = FLAGSHIP, checks: bool = False) -> dict[str, Any]:
+    """The IR a tool works on: a pack folder, one of its ``.clank`` files, an IR ``.json``
+    from `clankwork build`, or (None) the bundled pack ``name``. Exits 1 on compile errors."""
+    if pack is not None and pack.is_file() and pack.suffix == ".json":
+        try:
+            ir = json.loads(pack.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise click.ClickException(f"cannot read {pack}: {e}") from None
+        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
+            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
+        return ir
+    if pack is not None and pack.is_file():
+        pack = pack.parent  # a pack is its folder; accept any of its files
+    path = pack if pack is not None else bundled_pack(name)
+    ir, _result = load_pack_or_exit(str(path), checks=checks)
+    return ir
 
 
 def _color(err: bool = False) -> bool:

@@ -6,7 +6,6 @@ pack (a pack folder, or an IR JSON file from ``clankwork build``) and writes the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,30 +14,11 @@ import graphviz
 
 from clankwork.dsl.diagnostics import did_you_mean
 
-from .check import load_pack_or_exit
+from .check import load_ir
 from .render_board import Heatmap, board_graph, load_heatmap, render_graph
 from .render_cards import write_cards
 
 FORMATS = ("svg", "png", "dot")
-
-
-def load_ir(pack: Path | None) -> dict[str, Any]:
-    """The IR of ``pack`` (a folder or an IR ``.json``; None: the bundled flagship pack).
-
-    On compile errors, prints the diagnostics to stderr and exits with status 1.
-    """
-    if pack is not None and pack.is_file() and pack.suffix == ".json":
-        try:
-            ir = json.loads(pack.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise click.ClickException(f"cannot read {pack}: {exc}") from exc
-        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
-            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
-        return ir
-    if pack is not None and pack.is_file() and pack.suffix == ".clank":
-        pack = pack.parent  # a pack is its folder; accept any of its files
-    ir, _result = load_pack_or_exit(str(pack) if pack is not None else None, checks=False)
-    return ir
 
 
 def pick_board(ir: dict[str, Any], name: str | None) -> dict[str, Any]:

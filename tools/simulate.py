@@ -7,7 +7,6 @@ whether the games ran in one process or in many (``--jobs``).
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import os
 import random
@@ -31,6 +30,8 @@ from clankwork.interpreter.invariants import check_invariants
 from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
 from clankwork.interpreter.scoring import GameResult
 from clankwork.interpreter.stats import GameStats, RunTotals, report
+
+from .check import FLAGSHIP, load_ir
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
@@ -415,36 +416,9 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
 # -- the command ----------------------------------------------------------------------------
 
 
-def load_pack(pack: Path | None, name: str = "tutorial") -> dict[str, Any]:
-    """The IR of a pack folder, one of its ``.clank`` files or an IR ``.json`` file; without a
-    path, the bundled pack ``name``. Compile errors are printed and exit with status 1."""
-    from clankwork.dsl.compiler import compile_pack
-    from clankwork.dsl.diagnostics import format_human
-
-    if pack is not None and pack.is_file() and pack.suffix == ".json":
-        try:
-            ir = json.loads(pack.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise click.ClickException(f"cannot read {pack}: {e}") from None
-        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
-            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
-        return ir
-    if pack is not None and pack.is_file():
-        pack = pack.parent  # a pack is its folder; accept any of its files
-    if pack is None:
-        bundled = importlib.resources.files("clankwork.content") / name
-        if not bundled.is_dir():
-            raise click.ClickException(
-                f"no bundled pack named {name!r}: give the pack's folder with --pack PATH"
-            )
-        with importlib.resources.as_file(bundled) as path:
-            result = compile_pack(path)
-    else:
-        result = compile_pack(pack)
-    if not result.ok or result.ir is None:
-        click.echo(format_human(result.diagnostics, result.sources), err=True)
-        raise SystemExit(1)
-    return result.ir
+def load_pack(pack: Path | None, name: str = FLAGSHIP) -> dict[str, Any]:
+    """The IR of a pack (see `check.load_ir`); without a path, the bundled pack ``name``."""
+    return load_ir(pack, name)
 
 
 def parse_rules(items: Sequence[str]) -> dict[str, Any]:
@@ -527,7 +501,7 @@ def command(
     log_dir: Path | None,
     check: bool,
 ) -> None:
-    """Play bot games of PACK (default: the bundled tutorial) and report on them."""
+    """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     ir = load_pack(pack)
     rules = parse_rules(rule_items)
     try:
