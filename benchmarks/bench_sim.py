@@ -5,7 +5,7 @@ Run: .venv/bin/python benchmarks/bench_sim.py [--games N] [--repeat R] [--jobs J
 Measured on the Acquisitions Incorporated pack (44 spaces, 100 adventure cards) and, in the
 same run as the baseline, on the tutorial pack (16 spaces, 24 cards); the ratios compare them.
 Each figure is the best of ``--repeat`` runs (other work on the machine only slows a run
-down). Rows:
+down; the median of the one-process runs is printed too, to show how much). Rows:
 
 - ``Game.play``: the engine and the bots alone, one process;
 - ``simulate()``: what `clankwork simulate` runs (with the per-game statistics of the report),
@@ -13,14 +13,15 @@ down). Rows:
 
 Player-turns count every seat's turn, on the clock or off it (`GameResult.turns`). Peak
 memory is the process's peak resident set (getrusage) and the peak of Python allocations
-(tracemalloc) while one process plays ``--games`` games; tracemalloc slows the games down,
-so that run is separate and untimed.
+(tracemalloc) while one process plays ``--memory-games`` games; tracemalloc slows the games
+down, so that run is separate and untimed.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import sys
 import time
 import tracemalloc
@@ -38,16 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKS = {"acqinc": ROOT / "content" / "acqinc", "tutorial": ROOT / "content" / "tutorial"}
 PLAYERS = 4
 SEED = 1
-
-
-def _best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
-    """The shortest wall-clock time of ``repeat`` runs of ``fn`` (which returns turns)."""
-    best, turns = float("inf"), 0
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        turns = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, turns
 
 
 def _bare(cat: Catalog, games: int, bots: str) -> int:
@@ -78,38 +69,56 @@ def _rss_mib() -> float:
     return kib / (2**20 if sys.platform == "darwin" else 2**10)
 
 
-def measure(name: str, games: int, repeat: int, jobs: int, bots: str) -> dict[str, float]:
-    """Every figure for one pack."""
+def _load(name: str) -> tuple[dict[str, Any], Catalog]:
     result = compile_pack(PACKS[name])
     if not result.ok:
         raise SystemExit(f"{name}: the pack does not compile")
-    ir = result.ir
-    cat = prepare(ir)
-    _bare(cat, 5, bots)  # warm up: route tables, option caches, code paths
-    out: dict[str, float] = {}
-    t, turns = _best(lambda: _bare(cat, games, bots), repeat)
-    out["bare_gps"], out["bare_tps"] = games / t, turns / t
-    out["turns_per_game"] = turns / games
-    t, turns = _best(lambda: _sim(ir, cat, games, bots, 1), repeat)
-    out["sim_gps"], out["sim_tps"] = games / t, turns / t
-    t, turns = _best(lambda: _sim(ir, cat, games, bots, jobs), repeat)
-    out["jobs_gps"], out["jobs_tps"] = games / t, turns / t
-    out["traced_mib"] = _memory(cat, games, bots)
-    out["rss_mib"] = _rss_mib()
-    return out
+    return result.ir, prepare(result.ir)
+
+
+def _timed(fn: Callable[[], int]) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    turns = fn()
+    return time.perf_counter() - t0, turns
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200, help="games per timed run")
-    ap.add_argument("--repeat", type=int, default=3, help="timed runs; the best counts")
+    ap.add_argument("--games", type=int, default=100, help="games per timed run")
+    ap.add_argument("--repeat", type=int, default=5, help="timed runs; the best counts")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes of the parallel row")
     ap.add_argument("--bots", default="heuristic", help="the bot every seat plays")
+    ap.add_argument("--memory-games", type=int, default=50, help="games of the traced run")
     args = ap.parse_args()
 
-    figures = {}
-    for name in ("tutorial", "acqinc"):
-        figures[name] = measure(name, args.games, args.repeat, args.jobs, args.bots)
+    loaded = {name: _load(name) for name in ("tutorial", "acqinc")}
+    for _ir, cat in loaded.values():
+        _bare(cat, 5, args.bots)  # warm up: route tables, option caches, code paths
+    runs: dict[str, Callable[[dict[str, Any], Catalog], int]] = {
+        "bare": lambda ir, cat: _bare(cat, args.games, args.bots),
+        "sim": lambda ir, cat: _sim(ir, cat, args.games, args.bots, 1),
+        "jobs": lambda ir, cat: _sim(ir, cat, args.games, args.bots, args.jobs),
+    }
+    # Repeats go round every pack and row in turn, so a busy moment hits them alike.
+    best: dict[tuple[str, str], tuple[float, int]] = {}
+    times: dict[tuple[str, str], list[float]] = {}
+    for _ in range(args.repeat):
+        for row, run in runs.items():
+            for name, (ir, cat) in loaded.items():
+                t, turns = _timed(lambda run=run, ir=ir, cat=cat: run(ir, cat))
+                times.setdefault((name, row), []).append(t)
+                if (name, row) not in best or t < best[name, row][0]:
+                    best[name, row] = (t, turns)
+    figures: dict[str, dict[str, float]] = {}
+    for name, (_, cat) in loaded.items():
+        f = figures[name] = {}
+        for row in runs:
+            t, turns = best[name, row]
+            f[f"{row}_gps"], f[f"{row}_tps"] = args.games / t, turns / t
+        f["turns_per_game"] = best[name, "bare"][1] / args.games
+        f["bare_median_gps"] = args.games / statistics.median(times[name, "bare"])
+        f["traced_mib"] = _memory(cat, args.memory_games, args.bots)
+    rss = _rss_mib()
     base, acq = figures["tutorial"], figures["acqinc"]
 
     print(
@@ -122,17 +131,18 @@ def main() -> None:
     rows = [
         ("player-turns per game", "turns_per_game", "{:.1f}"),
         ("Game.play: games/s", "bare_gps", "{:.1f}"),
+        ("Game.play: games/s (median)", "bare_median_gps", "{:.1f}"),
         ("Game.play: player-turns/s", "bare_tps", "{:.0f}"),
         ("simulate(): games/s", "sim_gps", "{:.1f}"),
         ("simulate(): player-turns/s", "sim_tps", "{:.0f}"),
         (f"simulate(jobs={args.jobs}): games/s", "jobs_gps", "{:.1f}"),
         (f"simulate(jobs={args.jobs}): turns/s", "jobs_tps", "{:.0f}"),
-        ("peak traced memory (MiB)", "traced_mib", "{:.2f}"),
+        (f"peak traced MiB ({args.memory_games} games)", "traced_mib", "{:.2f}"),
     ]
     for label, key, fmt in rows:
         a, b = base[key], acq[key]
         print(f"{label:<30}{fmt.format(a):>12}{fmt.format(b):>12}{b / a:>12.2f}")
-    print(f"{'peak RSS of this process (MiB)':<30}{acq['rss_mib']:>36.1f}")
+    print(f"{'peak RSS of this process (MiB)':<30}{rss:>36.1f}")
     print(
         f"speed-up with {args.jobs} processes (acqinc, simulate): "
         f"{acq['jobs_gps'] / acq['sim_gps']:.2f}x"

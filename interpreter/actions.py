@@ -51,11 +51,28 @@ class _Options:
 _OPTIONS: weakref.WeakKeyDictionary[Board, _Options] = weakref.WeakKeyDictionary()
 
 
+# The last board asked for, and its options: most calls in a row are for the same board.
+_LAST: tuple[Board | None, _Options] = (None, _Options())
+
+
 def _options(board: Board) -> _Options:
+    global _LAST
+    if _LAST[0] is board:
+        return _LAST[1]
     made = _OPTIONS.get(board)
     if made is None:
         made = _OPTIONS[board] = _Options()
+    _LAST = (board, made)
     return made
+
+
+def play_option(board: Board, card: Any) -> Option:
+    """The option that plays ``card`` (the same object every time)."""
+    cache = _options(board).play
+    o = cache.get(card)
+    if o is None:
+        o = cache[card] = Option(f"play {card.name}", ("play", card))
+    return o
 
 
 def teleport_targets(game: Game, p: PlayerState) -> list[int]:
@@ -74,12 +91,13 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     made = _options(board)
     out: list[Option] = []
 
-    cache = made.play
-    for card in dict.fromkeys(p.hand):
-        o = cache.get(card)
-        if o is None:
-            o = cache[card] = Option(f"play {card.name}", ("play", card))
-        out.append(o)
+    if p.hand:
+        cache = made.play
+        for card in dict.fromkeys(p.hand):
+            o = cache.get(card)
+            if o is None:
+                o = play_option(board, card)
+            out.append(o)
 
     tok = game.space_artifact[p.pos]
     if tok is not None and p.artifact is None:
@@ -135,12 +153,14 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
                         )
                     out.append(o)
 
-    if p.swords:
+    row = dict.fromkeys(game.row)
+    swords = p.swords
+    if swords:
         cache = made.fight
-        for card in dict.fromkeys(game.row):
+        for card in row:
             if (
                 card.type == "monster"
-                and card.fight <= p.swords
+                and card.fight <= swords
                 and (card.only_in is None or card.only_in.lower() in here.features)
             ):
                 o = cache.get(card)
@@ -149,7 +169,7 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
                 out.append(o)
         cache = made.fight_reserve
         for card in game.reserve_monsters:
-            if card.fight <= p.swords and (
+            if card.fight <= swords and (
                 card.only_in is None or card.only_in.lower() in here.features
             ):
                 o = cache.get(card)
@@ -160,15 +180,16 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
                 out.append(o)
 
     cache = made.acquire
-    for card in dict.fromkeys(game.row):
-        if card.type == "acquire" and card.cost <= p.skill:
+    skill = p.skill
+    for card in row:
+        if card.type == "acquire" and card.cost <= skill:
             o = cache.get(card)
             if o is None:
                 o = cache[card] = Option(f"acquire {card.name}", ("acquire", card))
             out.append(o)
     cache = made.acquire_reserve
     for card, left in game.reserve.items():
-        if left and card.cost <= p.skill:
+        if left and card.cost <= skill:
             o = cache.get(card)
             if o is None:
                 o = cache[card] = Option(

@@ -1,9 +1,18 @@
-"""Bots: a random player and a greedy one that plays the way people do.
+"""Bots: a heuristic player that plays the way people do, a simpler greedy one, a random one.
 
-GreedyBot plays every card first, picks an artifact worth its round trip, walks there and
-back along the board's distance tables, spends swords on monster paths, fights and buys with
-what is left, and never takes damage it cannot afford. It is deterministic: ties go to the
-first option, so a greedy game depends only on the game's seed.
+HeuristicBot ("heuristic") weighs everything in points of final score: which artifact is worth
+its trip and its risk, the route there and home, which cards to buy, when to fight, when to
+stay out one more turn. See its docstring.
+
+GreedyBot ("greedy") plays every card first, picks an artifact worth its round trip, walks
+there and back along the board's distance tables, spends swords on monster paths, fights and
+buys with what is left, and never takes damage it cannot afford.
+
+RandomBot ("random") picks any legal option, ending a turn a third of the time it may.
+
+All are deterministic: the heuristic and greedy bots use no randomness at all (ties go to the
+first option), the random bot its own `random.Random` seeded for its game and seat, so a game
+depends only on its seed.
 """
 
 from __future__ import annotations
@@ -314,8 +323,10 @@ _BASE_W = (1.0, 0.7, 1.5, 1.0, -0.5, 1.0, 0.5, 1.5, 1.0)
 # the way (entering one ends the turn's walking).
 MU_LEVELS = (0.25, 1.0, 2.5, 6.0)
 FOREST_COST = 1.0
+# Extra cost of each boot beyond the first that one path needs (they must come in one turn).
+FOOTPRINT_COST = 0.5
 # Farthest detour (in extra boots) the bot considers for a reward on the way.
-DETOUR_MAX = 6.0
+DETOUR_MAX = 3.0
 _INF = float(UNREACHABLE)
 _REWARD_KINDS = ("major secret", "minor secret", "heal", "gold", "draw", "fruit")
 
@@ -468,7 +479,7 @@ class _Routes:
                     continue
                 enter = FOREST_COST if forest[u] and u != t else 0.0
                 for a, m in incoming[u]:
-                    nd = du + m.boots + mu * m.monsters + enter
+                    nd = du + m.boots + FOOTPRINT_COST * (m.boots - 1) + mu * m.monsters + enter
                     if nd < d[a] - 1e-9:
                         d[a] = nd
                         icons[a] = icons[u] + m.monsters
@@ -537,10 +548,13 @@ class _BoardInfo:
             town = "town" in sp.features
             if town or any(got.values()):
                 self.rewards.append((sp.index, *got.values(), town))
+        self.major_spaces = [r[0] for r in self.rewards if r[1]]
         # The most of each reward one space gives (bounds the worth of a stop).
         self.most = [max((r[i] for r in self.rewards), default=0) for i in range(1, 6)]
         self.place: dict[CardDef, str] = {}
         self.lines: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+        # A rival's likely artifact, by its space and the artifact spaces still holding one.
+        self.aims: dict[tuple[int, ...], int | None] = {}
         fares = [
             board.spaces[a].coach + board.spaces[b].coach
             for a in board.coach_spaces
@@ -627,30 +641,47 @@ class HeuristicBot:
 
     # Extra points the current target gets, so the bot does not dither between two.
     STICK = 3.0
-    # A rival without an artifact this many boots nearer to the artifact it likely wants
-    # makes it worth RIVAL_FACTOR of its value.
-    RIVAL_MARGIN = 1.0
-    RIVAL_FACTOR = 0.6
+    # A rival after the same artifact gets there first with a logistic chance of the boots
+    # it is nearer by, over RIVAL_SPREAD.
+    RIVAL_SPREAD = 2.0
     # Boots a turn the deck gains per turn while it is built, up to a cap.
     BOOTS_GROWTH = 0.15
     BOOTS_CAP = 3.0
     # Share of a turn's points that one turn saved is worth (sets the value of a boot).
     BOOT_TIME = 1.0
     # Points a Skill turns into, late in the game.
-    PTS_SKILL = 0.75
+    PTS_SKILL = 0.5
     # Share of a route's monster icons expected to hurt (swords come with the deck).
     HURT_SHARE = 0.5
     # A card's points count this much (they count only if the player scores).
     POINTS_SHARE = 0.9
+    # Share of a turn's points that makes one more turn a step from HQ worth its risk (0:
+    # never stay out), and the most turns the bot stays out in a game.
+    LINGER = 1.0
+    LINGER_TURNS = 6
+    # Damage comes in lumps (an attack can draw several of one's cubes): the expected damage
+    # of a round is taken this many times over when staying out.
+    LINGER_RISK = 3.0
+    # Points a Sword not needed for the paths is worth (fights it could win instead), and a
+    # Sword in a card's profile.
+    SWORD_VALUE = 0.35
+    W_SWORDS = 0.7
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.target: int | None = None
         self.waypoint: int | None = None
         self.coach_to: int | None = None
+        self._detoured = True
+        # Turns spent waiting a step from HQ, and the last of them.
+        self._waits = 0
+        self._wait_turn = -1
         # The game and turn the estimates are for.
         self._game: Any = None
         self._turn = -1
+        # Adventure cards revealed so far, and the deck's size when last looked at.
+        self._revealed = 0
+        self._deck_left: int | None = None
         self._deck_key: tuple[int, int, int] | None = None
         self._deck_avg: list[float] = [0.0] * 9
         self._deck_points = 0
@@ -659,7 +690,13 @@ class HeuristicBot:
         self._tot: list[float] = [0.0] * 9
         self._power: dict[CardDef, float] = {}
         self._worth: dict[CardDef, float] = {}
-        self._sort: dict[CardDef, int] = {}
+        # The turn and space where the bot last weighed the artifact it stands on.
+        self._looked: tuple[int, int] | None = None
+        # Each card's place in the play order this turn (see `_play_order`).
+        self._sort: dict[CardDef, tuple[int, bool]] = {}
+        # The order to play the hand in, and the hand size it is for.
+        self._order: list[CardDef] | None = None
+        self._order_n = -1
         # The cards still to buy this turn and the skill that will be left for them.
         self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
         self.info: _BoardInfo | None = None
@@ -688,6 +725,8 @@ class HeuristicBot:
         """Refresh the turn's estimates (once per turn, and when the plan changes)."""
         if game.turn == self._turn and game is self._game:
             return
+        if game is not self._game:
+            self._deck_left = None
         self._game, self._turn = game, game.turn
         info = self.info = _board_info(game)
         rules = game.rules
@@ -703,8 +742,15 @@ class HeuristicBot:
         on = sum(1 for q in players if q.on_clock)
         off_draw = for_players(rules["off_clock_draw"], len(players))
         # Cards revealed into the row a turn so far (half a card a turn before any is seen).
-        revealed = max(0, info.deck_cards - rules["row_size"] - len(game.adventure_deck))
-        per_turn = (revealed + 2.0) / (game.turn + 4)
+        left = len(game.adventure_deck)
+        if self._deck_left is None:
+            self._revealed = max(0, info.deck_cards - rules["row_size"] - left)
+        elif left <= self._deck_left:
+            self._revealed += self._deck_left - left
+        else:
+            self._revealed += self._deck_left  # reshuffled: at least the rest was revealed
+        self._deck_left = left
+        per_turn = (self._revealed + 2.0) / (game.turn + 4)
         attack_rate = 1 - (1 - info.dragon_share) ** per_turn
         self.cubes_round = on * attack_rate * game.attack_size() + (len(players) - on) * off_draw
         self.in_bag = max(1.0, len(game.bag) + sum(q.area for q in players))
@@ -715,10 +761,12 @@ class HeuristicBot:
         self.routes = info.table(self._grants(p), self._mu())
         self._choose_target(game, p)
         self._weights(game, avg)
-        self._plan_detour(game, p)
+        # Detours and coach rides are planned when the bot first looks where to walk.
+        self._detoured = False
         self._power = {}
         self._worth = {}
         self._sort = {}
+        self._order = None
         self._buys = None
 
     def _replan(self, game: Any, p: Any) -> None:
@@ -791,50 +839,74 @@ class HeuristicBot:
         avail = [(s, left_on_board[s]) for s in board.artifact_spaces if left_on_board[s]]
         # What each rival without an artifact likely wants: the most value for its walk.
         claimed: dict[int, int] = {}
+        aims = self.info.aims
         for q in game.players:
             if q is p or q.artifact is not None or not q.on_clock:
                 continue
-            aim, aim_v = None, -_INF
-            row = dist[q.pos]
-            for s, tok in avail:
-                if tok.points - row[s] > aim_v:
-                    aim, aim_v = s, tok.points - row[s]
+            key = (q.pos, *(s for s, _ in avail))
+            aim = aims.get(key, -1)
+            if aim == -1:
+                aim, aim_v = None, -_INF
+                row = dist[q.pos]
+                for s, tok in avail:
+                    if tok.points - row[s] > aim_v:
+                        aim, aim_v = s, tok.points - row[s]
+                aims[key] = aim
             if aim is not None:
-                d = row[aim]
+                d = dist[q.pos][aim]
                 claimed[aim] = min(d, claimed.get(aim, d))
-        best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
         r = self.routes
         mu, cost, icons = r.mu, r.cost, r.icons
         home_cost, home_icons = cost[hq], icons[hq]
-        pos = p.pos
         b0 = self.boots_turn
         cap = max(b0, self.BOOTS_CAP)
         growth = self.BOOTS_GROWTH / 2
         pts_turn = self.pts_turn
         danger_zone = self.info.danger_zone
-        mine = dist[pos]
-        for s, tok in avail:
-            i1, i2 = icons[s][pos], home_icons[s]
-            b1 = cost[s][pos] - mu * i1
+
+        def trip(start: int, s: int, lead: float, lead_icons: int) -> tuple[float, Any]:
+            """The expected score of walking ``lead`` boots, then from start to s and home."""
+            i1, i2 = icons[s][start] + lead_icons, home_icons[s]
+            b1 = cost[s][start] - mu * icons[s][start] + lead
             b2 = home_cost[s] - mu * i2
             if b1 + b2 >= _INF / 4:
-                continue
+                return -_INF, None
             # The deck gets faster as boots are bought: project boots a turn over the trip.
             b = min(cap, b0 + growth * (b1 + b2) / b0)
             b = min(cap, b0 + growth * (b1 + b2) / b)
             t1, t2 = b1 / b, b2 / b
             lam = rate * (t1 + 0.5) + rate_home * t2 + (i1 + i2) * hurt_share
             die = _tail(lam, left)
-            win = tok.points + mug + stake + pts_turn * (t1 + t2)
-            keep = 0.0 if danger_zone[s] else 0.5 * (tok.points + stake)
-            ev = (1 - die) * win + die * keep
-            if s in claimed and claimed[s] + self.RIVAL_MARGIN < mine[s]:
-                ev *= self.RIVAL_FACTOR
+            points = avail_points[s]
+            win = points + mug + stake + pts_turn * (t1 + t2)
+            keep = 0.0 if danger_zone[s] else 0.5 * (points + stake)
+            return (1 - die) * win + die * keep, (t1 + t2 + 0.5, lam, win)
+
+        avail_points = {s: tok.points for s, tok in avail}
+        pos = p.pos
+        mine = dist[pos]
+        direct = []
+        for s, _ in avail:
+            ev, est = trip(pos, s, 0.0, 0)
+            if est is not None:
+                direct.append((ev, s, est))
+        direct.sort(key=lambda d: -d[0])
+        best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
+        for ev, s, est in direct:
+            if s in claimed:
+                lose = 1 / (1 + math.exp((claimed[s] - mine[s]) / self.RIVAL_SPREAD))
+                if lose > 0.02:
+                    # A rival after it may get there first: then the walk there was for
+                    # nothing and one of the others is still to walk to.
+                    lead = cost[s][pos] - mu * icons[s][pos]
+                    others = [t for _, t, _ in direct if t != s][:2]
+                    other = max((trip(s, t, lead, icons[s][pos])[0] for t in others), default=0)
+                    ev = (1 - lose) * ev + lose * max(0.0, other)
             if s == self.target:
                 ev += self.STICK
             if ev > best_ev:
-                best, best_ev, best_info = s, ev, (t1 + t2 + 0.5, lam, win)
+                best, best_ev, best_info = s, ev, est
         self.target = best
         self.turns_left, self.lam, self.stake = best_info
 
@@ -851,7 +923,7 @@ class HeuristicBot:
         cube = min(1.0, self.cubes_round * self.turns_left / self.in_bag)
         w = self.w
         w[SKILL] = 1.0
-        w[SWORDS] = 0.7
+        w[SWORDS] = self.W_SWORDS
         w[BOOTS] = self.boot_value
         w[GOLD] = 1.0
         w[CLANK] = -cube * self.health_value
@@ -859,15 +931,31 @@ class HeuristicBot:
         w[TELEPORT] = self.boot_value * 1.2
         w[OTHER] = 1.0
         w[DRAW] = 1.0
-        self.avg_power = max(0.3, sum(x * y for x, y in zip(avg, w, strict=True)))
+        self.avg_power = max(
+            0.3,
+            avg[0] * w[0]
+            + avg[1] * w[1]
+            + avg[2] * w[2]
+            + avg[3] * w[3]
+            + avg[4] * w[4]
+            + avg[5] * w[5]
+            + avg[6] * w[6]
+            + avg[7] * w[7]
+            + avg[8] * w[8],
+        )
         w[DRAW] = self.discard_cost = self.avg_power
         self.attack_cost = game.attack_size() * self.dmg_round / max(0.1, self.cubes_round)
         self.attack_cost *= self.health_value
 
     def _goal(self, game: Any, p: Any) -> int | None:
         """Where to walk now: a detour stop, else the target."""
-        if self.waypoint is not None and self.waypoint != p.pos:
-            return self.waypoint
+        if not self._detoured:
+            self._detoured = True
+            self._plan_detour(game, p)
+        if self.waypoint is not None:
+            if self.waypoint != p.pos:
+                return self.waypoint
+            self.waypoint = None  # reached: on to the target
         if p.artifact is not None:
             return game.board.hq
         return self.target
@@ -902,7 +990,8 @@ class HeuristicBot:
         pos = p.pos
         visited = p.visited
         mx = info.most
-        top = 4.0 * mx[0] + minor * mx[1] + heal_v * mx[2] + mx[3] + draw_v * mx[4] + 0.5 + crown
+        majors = 4.0 * mx[0] if any(game.space_major[x] for x in info.major_spaces) else 0.0
+        top = majors + minor * mx[1] + heal_v * mx[2] + mx[3] + draw_v * mx[4] + 0.5 + crown
         for extra, (x, major, minor_k, heal, coins, draw, fruit, town) in self.routes.near(
             pos, goal, info.rewards
         ):
@@ -1007,13 +1096,15 @@ class HeuristicBot:
 
     def play_first(self, view: Any, p: Any) -> CardDef | None:
         """The card to play before looking at any other action (None: look at them all)."""
-        self._begin(view, p)
+        if view.turn != self._turn or view is not self._game:
+            self._begin(view, p)
         return self._choose_play(view, p)
 
     def choose(self, view: Any, decision: Decision) -> int:
         """Answer any decision."""
         p = view.players[decision.player]
-        self._begin(view, p)
+        if view.turn != self._turn or view is not self._game:
+            self._begin(view, p)
         kind = decision.kind
         opts = decision.options
         if kind == "action":
@@ -1068,8 +1159,10 @@ class HeuristicBot:
                 return i
 
         if "artifact" in groups:
-            if self.target != p.pos:
-                self._choose_target(game, p)  # arrived somewhere new: is this one best now?
+            if self.target != p.pos and self._looked != (game.turn, p.pos):
+                # Arrived on another artifact: is this one the best now?
+                self._looked = (game.turn, p.pos)
+                self._choose_target(game, p)
             if self.target == p.pos:
                 return groups["artifact"][0]
         if p.artifact is not None and self.target != game.board.hq:
@@ -1081,7 +1174,7 @@ class HeuristicBot:
             if i is not None:
                 return i
 
-        if self.coach_to is not None and "coach" in groups:
+        if "coach" in groups and self._goal(game, p) is not None and self.coach_to is not None:
             for i in groups["coach"]:
                 if opts[i].value[1] == self.coach_to:
                     self.coach_to = self.waypoint = None
@@ -1090,7 +1183,7 @@ class HeuristicBot:
         fights = groups.get("fight", []) + groups.get("fight reserve", [])
         if fights:
             spare = p.swords - self._icons_ahead(game, p)
-            i = self._pick_fight(game, p, opts, fights, spare, 0.5)
+            i = self._pick_fight(game, p, opts, fights, spare, self.SWORD_VALUE)
             if i is not None:
                 return i
 
@@ -1101,7 +1194,7 @@ class HeuristicBot:
                 return i
 
         if fights:
-            i = self._pick_fight(game, p, opts, fights, p.swords, 0.05)
+            i = self._pick_fight(game, p, opts, fights, p.swords, 0.0)
             if i is not None:
                 return i
 
@@ -1118,38 +1211,53 @@ class HeuristicBot:
     def _choose_play(self, game: Any, p: Any) -> CardDef | None:
         """Discard-to-draw cards while there is a weak card to discard, then other draws, then
         the rest, weak cards last; a card whose bonus needs a space it may still reach this
-        turn waits (None when only such cards are left)."""
+        turn waits (None when only such cards are left). The order is worked out once for a
+        hand and kept while the hand only loses the cards played."""
         hand = p.hand
         if not hand:
             return None
-        sort = self._sort
+        order = self._order
+        if len(hand) != self._order_n or order is None:
+            order = self._order = self._play_order(hand)
         info = self.info
-        ranks = []
+        walking = p.boots > 0 and not p.exhausted
+        for k, c in enumerate(order):
+            if info.kinds[c] == 3 and walking and not game.space_has(p, info.place[c]):
+                continue
+            if c not in hand:
+                # The hand changed behind the order's back (a discard and a draw): start again.
+                self._order = None
+                return self._choose_play(game, p)
+            del order[k]
+            self._order_n = len(hand) - 1
+            return c
+        self._order_n = -1
+        return None
+
+    def _play_order(self, hand: list[CardDef]) -> list[CardDef]:
+        sort = self._sort
+        kinds = []
         junk = False
         for c in hand:
-            r = sort.get(c)
-            if r is None:
-                # 4: discards to draw, 3: draws, 2: pays off on some space, 1: other, 0: weak.
-                kind = info.play_kind(c)
-                strong = self.power(c) >= self.avg_power
-                r = sort[c] = (0, 3, 4, 2)[kind] if kind else 1 if strong else 0
-            ranks.append(r)
-            if not junk and self._power[c] < self.avg_power:
+            kw = sort.get(c)
+            if kw is None:
+                kw = sort[c] = (self.info.play_kind(c), self.power(c) < self.avg_power)
+            kinds.append(kw)
+            if kw[1]:
                 junk = True
-        best, best_rank = None, -1
-        walking = p.boots > 0 and not p.exhausted
-        for c, r in zip(hand, ranks, strict=True):
-            if r == 4:
-                if junk:
-                    return c
-                r = 3
-            elif r == 2:
-                if walking and not game.space_has(p, info.place[c]):
-                    continue
-                r = 1
-            if r > best_rank:
-                best, best_rank = c, r
-        return best
+        ranked = []
+        for k, (c, (kind, weak)) in enumerate(zip(hand, kinds, strict=True)):
+            if kind == 2:
+                rank = 4 if junk else 3  # discard-to-draw first while there is a card to shed
+            elif kind == 1:
+                rank = 3
+            elif kind == 3:
+                rank = 1
+            else:
+                rank = 0 if weak else 1
+            ranked.append((-rank, k, c))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [c for _, _, c in ranked]
 
     def _pick_use(self, game: Any, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
         for i in uses:
@@ -1231,17 +1339,56 @@ class HeuristicBot:
         forest = self.info.forest
         left = self.health_left
         best, best_key = None, cost[p.pos] * bv - 1e-6
+        hq = game.board.hq
+        stay = goal == hq and self._linger(game, p)
         for i in moves:
             _, m, swords = opts[i].value
             hurt = m.monsters - swords
             if hurt and left - hurt <= 1:
                 continue
-            key = cost[m.to] * bv + hurt * hv + swords * 0.35
+            if stay and m.to == hq:
+                continue
+            key = cost[m.to] * bv + hurt * hv + swords * self.SWORD_VALUE
             if forest[m.to] and m.to != goal:
                 key += max(0, p.boots - m.boots) * bv * 0.8
             if key < best_key:
                 best, best_key = i, key
         return best
+
+    def _linger(self, game: Any, p: Any) -> bool:
+        """Stay one more turn a step from HQ with the artifact: worth it while another player
+        is still out there and a turn of buying brings more than the risk of a knock-out
+        (which costs the mug) before the next turn."""
+        if self.LINGER <= 0 or p.artifact is None:
+            return False
+        board = game.board
+        hq = board.hq
+        if not any(m.to == hq and m.boots == 1 and not m.monsters for m in board.moves[p.pos]):
+            return False
+        if board.spaces[p.pos].danger_zone:
+            return False
+        if self._waits >= self.LINGER_TURNS and self._wait_turn != game.turn:
+            return False  # people do not wait for ever
+        # Waiting only pays while somebody is still out there: two players waiting for each
+        # other a step from HQ would wait for ever.
+        dist = board.dist
+        if not any(
+            q.on_clock and q is not p and (q.artifact is None or dist[q.pos][hq] > 2)
+            for q in game.players
+        ):
+            return False
+        # An emptied bag knocks out everyone still on the clock.
+        if self.in_bag <= 2 * self.cubes_round + 4:
+            return False
+        supply = game.token_supply
+        mug = max((t.points for t in self.info.mugs if supply[t]), default=0)
+        risk = _tail(self.dmg_round * self.LINGER_RISK, self.health_left)
+        if self.LINGER * self.pts_turn <= risk * (mug + 2 * self.pts_turn):
+            return False
+        if self._wait_turn != game.turn:
+            self._wait_turn = game.turn
+            self._waits += 1
+        return True
 
     def _pick_fight(
         self,
@@ -1272,11 +1419,13 @@ class HeuristicBot:
         rest of the set is kept for the next decisions while the skill left is as planned."""
         budget = p.skill
         plan = self._buys
-        if plan and plan[0] == budget:
+        if plan is not None and plan[0] == budget:
+            if not plan[1]:
+                return None  # the planned set is bought; nothing else adds to it
             want = plan[1][0]
             for i in acquires:
                 if opts[i].value == want:
-                    self._buys = (budget - want[1].cost, plan[1][1:]) if plan[1][1:] else None
+                    self._buys = (budget - want[1].cost, plan[1][1:])
                     return i
         items: list[tuple[int, int, float]] = []  # (option index, cost, value)
         for i in acquires:
@@ -1290,20 +1439,26 @@ class HeuristicBot:
                 copies = min(game.reserve[card], budget // max(1, card.cost))
             items.extend((i, card.cost, v) for _ in range(copies))
         if not items:
+            self._buys = (budget, [])
             return None
+        if len(items) == 1 or 2 * min(c for _, c, _ in items) > budget:
+            # Room for one card only: the most valuable.
+            i, c, _ = max(items, key=lambda it: it[2])
+            self._buys = (budget - c, [])
+            return i
         best = [0.0] * (budget + 1)
-        pick: list[tuple[int, ...]] = [()] * (budget + 1)
+        pick = [0] * (budget + 1)  # the items of each best set, as bits
         for k, (_, c, v) in enumerate(items):
+            bit = 1 << k
             for b in range(budget, c - 1, -1):
                 if best[b - c] + v > best[b]:
                     best[b] = best[b - c] + v
-                    pick[b] = (*pick[b - c], k)
-        chosen = sorted((items[k] for k in pick[budget]), key=lambda it: -it[2])
-        if not chosen:
-            return None
+                    pick[b] = pick[b - c] | bit
+        bits = pick[budget]
+        chosen = sorted((it for k, it in enumerate(items) if bits >> k & 1), key=lambda it: -it[2])
         first = chosen[0][0]
         rest = [opts[i].value for i, _, _ in chosen[1:]]
-        self._buys = (budget - chosen[0][1], rest) if rest else None
+        self._buys = (budget - chosen[0][1], rest)
         return first
 
     def _pick_buy(self, game: Any, p: Any, opts: Sequence[Option], buys: list[int]) -> int | None:

@@ -316,7 +316,8 @@ class Game:
         plays = list(dict.fromkeys(player.hand))
         if card not in plays:
             raise RuntimeError(f"bot {self.bots[player.seat]!r} played {card!r}, not in hand")
-        self._log_decision(player, ACTION, plays.index(card), f"play {card.name}")
+        label = actions.play_option(self.board, card).label
+        self._log_decision(player, ACTION, plays.index(card), label)
         return card
 
     def choose(

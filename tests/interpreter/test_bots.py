@@ -1,0 +1,176 @@
+"""The bots: legal answers only, games that end like people's games, and a heuristic bot that
+beats a random one. (The large measurements are made with `clankwork simulate`.)"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter.bots import BOTS, HeuristicBot, _Routes, make_bot
+from clankwork.interpreter.catalog import Catalog, prepare
+from clankwork.interpreter.decisions import Decision
+from clankwork.interpreter.game import Game
+from clankwork.interpreter.invariants import check_invariants
+from clankwork.interpreter.log import replay, to_jsonl
+from clankwork.tools.simulate import bot_seed, game_seeds, run_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def tutorial(tutorial_ir: dict) -> Catalog:
+    return prepare(tutorial_ir)
+
+
+@pytest.fixture(scope="module")
+def acqinc() -> Catalog:
+    result = compile_pack(ROOT / "content" / "acqinc")
+    assert result.ok, result.diagnostics
+    return prepare(result.ir)
+
+
+class Watched(HeuristicBot):
+    """A heuristic bot whose every answer is checked against what it was asked."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.answers = 0
+
+    def choose(self, view: Any, decision: Decision) -> int:
+        index = super().choose(view, decision)
+        assert isinstance(index, int) and 0 <= index < len(decision.options), (index, decision)
+        if decision.kind == "action":
+            value = decision.options[index].value
+            p = view.players[decision.player]
+            assert value[0] != "end" or not p.hand
+        self.answers += 1
+        return index
+
+    def play_first(self, view: Any, p: Any) -> Any:
+        card = super().play_first(view, p)
+        assert card is None or card in p.hand
+        if card is not None:
+            self.answers += 1
+        return card
+
+
+def _check(game: Game) -> None:
+    problems = check_invariants(game)
+    assert not problems, (game.seed, game.turn, problems)
+
+
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+def test_heuristic_answers_only_with_legal_options(pack: str, request) -> None:
+    cat = request.getfixturevalue(pack)
+    answers = 0
+    for seed in range(24):
+        players = 2 + seed % 3
+        names = ["heuristic", "random", "greedy", "heuristic"][:players]
+        bots = [
+            Watched(seed) if n == "heuristic" else make_bot(n, seed * 10 + k)
+            for k, n in enumerate(names)
+        ]
+        Game(cat, bots, seed).play(after_turn=_check)
+        answers += sum(b.answers for b in bots if isinstance(b, Watched))
+    assert answers > 24 * 100
+
+
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+def test_heuristic_games_end_like_peoples_games(pack: str, request) -> None:
+    cat = request.getfixturevalue(pack)
+    results = run_games(cat, 40, 4, seed=3, bots="heuristic")
+    assert not any(r.capped for r in results)
+    assert all(r.winners for r in results)
+    assert 10 <= statistics.median(r.rounds for r in results) <= 30
+    # Most go home with an artifact; few die with nothing to show.
+    assert sum(r.escapes for r in results) >= 0.55 * 4 * len(results)
+    assert sum(sum(r.zeroed) for r in results) <= 0.1 * 4 * len(results)
+
+
+@pytest.mark.parametrize("seats", [("heuristic", "random"), ("random", "heuristic")])
+def test_heuristic_beats_random(acqinc: Catalog, seats: tuple[str, str]) -> None:
+    results = run_games(acqinc, 40, 2, seed=5, bots=seats)
+    me = seats.index("heuristic")
+    wins = sum(1 for r in results if r.winners == (me,))
+    assert wins >= 0.9 * len(results)
+
+
+def test_heuristic_plays_the_same_game_for_the_same_seed(acqinc: Catalog) -> None:
+    def game_log(seed: int, global_seed: int) -> str:
+        random.seed(global_seed)  # the global RNG must not matter
+        bots = [make_bot("heuristic", bot_seed(seed, k)) for k in range(3)]
+        g = Game(acqinc, bots, seed)
+        g.play()
+        return to_jsonl(g.log)
+
+    a, b = game_log(11, 1), game_log(11, 2)
+    assert a == b
+    assert a != game_log(12, 1)
+
+
+def test_play_first_logs_what_the_full_decision_would(acqinc: Catalog, tutorial: Catalog) -> None:
+    class Slow(HeuristicBot):
+        play_first = None  # every play asked through `choose`, with every legal option
+
+    for cat in (acqinc, tutorial):
+        for seed in game_seeds(2, 6):
+            fast = Game(cat, [HeuristicBot(bot_seed(seed, k)) for k in range(4)], seed)
+            slow = Game(cat, [Slow(bot_seed(seed, k)) for k in range(4)], seed)
+            fast.play()
+            slow.play()
+            assert to_jsonl(fast.log) == to_jsonl(slow.log)
+            assert replay(cat, fast.log).result == fast.result
+
+
+def test_bot_names() -> None:
+    assert {"heuristic", "greedy", "random"} <= set(BOTS)
+    assert isinstance(make_bot("heuristic", 3), HeuristicBot)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("clever")
+
+
+def test_routes_weigh_monsters_forests_water_and_arrows(tutorial: Catalog) -> None:
+    board = tutorial.board
+    s = board.index
+    plain = _Routes(board, frozenset(), 0.25)
+    wary = _Routes(board, frozenset(), 6.0)
+    canoe = _Routes(board, frozenset({"canoe"}), 0.25)
+    lake, rest, shore = s["Mirror Lake"], s["Fisher's Rest"], s["Lakeshore"]
+    # Water needs a canoe: without one the lake is reached round by Lakeshore.
+    assert plain.step[lake][rest].to == shore
+    assert canoe.step[lake][rest].to == lake
+    assert canoe.cost[lake][rest] < plain.cost[lake][rest]
+    # One-way paths: Ankh Vault -> Dragon's Maw, and back only round by Deep Hollow.
+    vault, maw, hollow = s["Ankh Vault"], s["Dragon's Maw"], s["Deep Hollow"]
+    assert plain.cost[maw][vault] == 1
+    assert plain.cost[vault][maw] > 2
+    # Monster icons: a wary walker pays six boots an icon and goes round when it can.
+    bridge, bramble = s["Old Bridge"], s["Bramblecrest"]
+    assert plain.step[bramble][bridge].to == bramble
+    assert wary.step[bramble][bridge].to != bramble
+    assert wary.icons[hollow][s["Crossroads"]] == 0 < plain.icons[hollow][s["Crossroads"]]
+    # A forest on the way costs the boots it stops; as the goal it costs nothing extra.
+    wood, ring = s["Whispering Wood"], s["Ring Cellar"]
+    assert plain.cost[wood][s["Mossy Path"]] == 1
+    assert plain.cost[ring][s["Mossy Path"]] > 2
+    # Nobody walks through HQ: it is only ever a goal.
+    gate = s["Gatehouse"]
+    for t in s.values():
+        if t != board.hq:
+            assert plain.step[t][gate] is None or plain.step[t][gate].to != board.hq
+
+
+def test_heuristic_takes_the_artifact_it_walks_to(acqinc: Catalog) -> None:
+    seeds = game_seeds(9, 10)
+    taken = []
+    for seed in seeds:
+        g = Game(acqinc, [make_bot("heuristic", bot_seed(seed, k)) for k in range(2)], seed)
+        g.play()
+        taken += [p.artifact.points for p in g.players if p.artifact is not None]
+    # Two players on a board of seven artifacts go deep, not for the nearest one.
+    assert statistics.mean(taken) >= 15
