@@ -27,7 +27,7 @@ from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
 
-FLAGSHIP = "tutorial"
+FLAGSHIP = "acqinc"
 
 
 def bundled_pack(name: str = FLAGSHIP) -> Path:

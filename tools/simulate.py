@@ -191,7 +191,7 @@ def simulate(
     ``progress(n)`` is called as each chunk of ``n`` games is done; ``check`` runs
     `check_invariants` after every turn. A failing game raises `GameFailed`.
     """
-    names = bot_names(bots if bots is not None else "greedy", players)
+    names = bot_names(bots if bots is not None else "heuristic", players)
     spec = RunSpec(ir, players, tuple(names), board, dict(rules or {}) or None, None, check)
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -242,7 +242,7 @@ def run_games(
 ) -> list[GameResult]:
     """Play ``games`` games with ``players`` bots; the same arguments give the same results."""
     catalog = ir if isinstance(ir, Catalog) else prepare(ir, board)
-    names = bot_names(bots if bots is not None else "greedy", players)
+    names = bot_names(bots if bots is not None else "heuristic", players)
     spec = RunSpec({}, players, tuple(names), board, rules)
     runner = Runner(spec, catalog)
     return [runner.play(i, s)[0].result for i, s in enumerate(game_seeds(seed, games))]
@@ -451,9 +451,9 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
 @click.option("--seed", "-s", default=1, show_default=True, help="Seed of the whole run.")
 @click.option(
     "--bots",
-    default="greedy",
+    default="heuristic",
     show_default=True,
-    help="Bot names, comma-separated: one for every seat, or one per seat (greedy, random).",
+    help="Bot names, comma-separated: one for all seats or one each (heuristic, greedy, random).",
 )
 @click.option("--board", help="Board to play on, when the pack has several [default: first].")
 @click.option(

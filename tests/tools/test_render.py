@@ -488,7 +488,8 @@ def test_cli_board_dot_from_default_pack(tmp_path: Path) -> None:
 @needs_graphviz
 def test_cli_board_svg_with_heatmap(tmp_path: Path) -> None:
     out = tmp_path / "heat.svg"
-    args = ["board", "-o", str(out), "--heatmap", str(GOLDEN / "heatmap-overworld.json")]
+    pack = str(importlib.resources.files("clankwork.content") / "tutorial")
+    args = ["board", pack, "-o", str(out), "--heatmap", str(GOLDEN / "heatmap-overworld.json")]
     result = CliRunner().invoke(render, args)
     assert result.exit_code == 0, result.output
     assert "Gatehouse" in svg_texts(out.read_bytes())
