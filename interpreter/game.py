@@ -234,10 +234,14 @@ class Game:
     def _refill_row(self) -> bool:
         """Fill the row up to its size; True when a newly added card has the dragon symbol."""
         dragon = False
+        reshuffled = False
         while len(self.row) < self.rules["row_size"]:
             if not self.adventure_deck:
-                if not self.adventure_discard:
+                # One reshuffle per refill: after it, the discard pile holds only the events
+                # this refill revealed, and shuffling them back again would loop for ever.
+                if not self.adventure_discard or reshuffled:
                     break
+                reshuffled = True
                 self.adventure_deck = self.adventure_discard
                 self.adventure_discard = []
                 self.rng.shuffle(self.adventure_deck)
