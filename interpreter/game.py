@@ -210,6 +210,9 @@ class Game:
         # 3. Refill the row; 4. one dragon attack if a new card shows the symbol.
         if self._refill_row() and not self.over:
             self.dragon_attack()
+        # Negative Clank! an event just gave is lost with the turn too; it must not cancel
+        # Clank! that others give this player before their next turn.
+        player.clank_debt = 0
         self._check_all_off()
 
     def _off_clock_turn(self) -> None:
