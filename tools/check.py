@@ -194,6 +194,8 @@ def schema(write: bool) -> None:
     text = schema_text()
     if write:
         target = Path(str(resources.files("clankwork.schemas") / "pack.schema.json"))
+        if not (target.parent.parent / "pyproject.toml").is_file():
+            raise click.ClickException("--write works in a Clankwork checkout only")
         target.write_text(text, encoding="utf-8")
         click.echo(f"wrote {target}", err=True)
     else:

@@ -217,6 +217,8 @@ GENERATED = {
 @click.argument("which", required=False, type=click.Choice(["language", "diagnostics"]))
 def docs(write: bool, check_only: bool, which: str | None) -> None:
     """Print (or --write) the language reference and the diagnostic codes."""
+    if (write or check_only) and not (DOCS.parent / "pyproject.toml").is_file():
+        raise click.ClickException("--write and --check work in a Clankwork checkout only")
     names = [f"{which}.md"] if which else list(GENERATED)
     stale = []
     for name in names:
