@@ -620,6 +620,15 @@ def _board_info(game: Any) -> _BoardInfo:
     return info
 
 
+def _weighted(amounts: Sequence[float], weights: Sequence[float]) -> float:
+    """The value of a resource profile: each amount times its weight, summed left to right
+    (the same order of float additions every time, so bots stay deterministic)."""
+    total = 0.0
+    for x, y in zip(amounts, weights, strict=True):
+        total += x * y
+    return total
+
+
 class HeuristicBot:
     """Plays like people: an artifact worth its risk, a planned route there and home, a deck
     built for the trip, points once the trip is nearly over, and an eye on its health.
@@ -931,18 +940,7 @@ class HeuristicBot:
         w[TELEPORT] = self.boot_value * 1.2
         w[OTHER] = 1.0
         w[DRAW] = 1.0
-        self.avg_power = max(
-            0.3,
-            avg[0] * w[0]
-            + avg[1] * w[1]
-            + avg[2] * w[2]
-            + avg[3] * w[3]
-            + avg[4] * w[4]
-            + avg[5] * w[5]
-            + avg[6] * w[6]
-            + avg[7] * w[7]
-            + avg[8] * w[8],
-        )
+        self.avg_power = max(0.3, _weighted(avg, w))
         w[DRAW] = self.discard_cost = self.avg_power
         self.attack_cost = game.attack_size() * self.dmg_round / max(0.1, self.cubes_round)
         self.attack_cost *= self.health_value
@@ -1049,17 +1047,7 @@ class HeuristicBot:
         if v is None:
             a = self.info.profile(card)
             w = self.w
-            v = self._power[card] = (
-                a[0] * w[0]
-                + a[1] * w[1]
-                + a[2] * w[2]
-                + a[3] * w[3]
-                + a[4] * w[4]
-                + a[5] * w[5]
-                + a[6] * w[6]
-                + a[7] * w[7]
-                + a[8] * w[8]
-            )
+            v = self._power[card] = _weighted(a, w)
         return v
 
     def _keep(self, card: CardDef) -> float:
