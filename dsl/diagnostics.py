@@ -16,6 +16,21 @@ CODES: dict[str, tuple[str, str]] = {
     "CW002": ("error", "A character that is not part of the language (a stray symbol)."),
     "CW003": ("error", "The file ended inside a block, a bracket or a string."),
     "CW004": ("error", "A file cannot be read: a missing include or pack manifest."),
+    "CW005": (
+        "error",
+        "A file the pack names is refused: a link out of the pack folder, a device, a FIFO or "
+        "a directory where a file belongs. It is never read.",
+    ),
+    "CW006": (
+        "error",
+        "A size limit is exceeded: one file, the whole pack, or the number of files "
+        "(the limit is in the message).",
+    ),
+    "CW007": (
+        "error",
+        "Too deep: blocks, brackets or includes nested past the limit (the limit is in the "
+        "message).",
+    ),
     "CW101": ("error", "Unknown declaration kind (the first word of a top-level statement)."),
     "CW102": ("error", "Unknown property inside a declaration."),
     "CW103": ("error", "Unknown effect: no registered op reads like this phrase."),
@@ -28,6 +43,8 @@ CODES: dict[str, tuple[str, str]] = {
     "CW110": ("error", "The starting deck does not have the size the rules ask for."),
     "CW111": ("warning", "A property is given twice; the last one wins."),
     "CW112": ("error", "Misplaced construct (a price `->` after something that cannot be paid)."),
+    "CW113": ("error", "A number outside its documented range (the limits in docs/language.md)."),
+    "CW114": ("error", "A name holds a control character (a tab, a new line, an escape...)."),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),
