@@ -10,6 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+MAX_PLAYERS = 8
+"""Most players any pack may seat."""
+ROUND_CAP_MAX = 500
+"""The hard limit on a game's rounds: no pack and no `--rule` can raise the cap past it, so
+every game ends (a game that reaches its cap is scored as it stands and reported as capped)."""
+
 
 @dataclass(frozen=True)
 class RuleParam:
@@ -20,26 +26,51 @@ class RuleParam:
     shape: str  # int | ints | by_players
     default: Any
     doc: str
+    low: int = 0
+    """Smallest value allowed (each value, for `ints` and `by_players`)."""
+    high: int = 100
+    """Largest value allowed: packs come from strangers, so no rule asks for unbounded work."""
+    max_len: int = 16
+    """Most values an `ints` rule may list."""
 
 
 RULE_PARAMS: tuple[RuleParam, ...] = (
-    RuleParam("hand_size", "hand size", "int", 5, "Cards drawn at the end of each turn."),
-    RuleParam("row_size", "row size", "int", 6, "Cards in the adventure row."),
-    RuleParam("market_price", "market price", "int", 7, "Gold for one market item."),
-    RuleParam("health", "health", "int", 10, "Spaces on each health meter."),
-    RuleParam("rage_track", "rage track", "ints", [2, 2, 3, 3, 4, 4, 5], "Cubes drawn per attack."),
+    RuleParam("hand_size", "hand size", "int", 5, "Cards drawn at the end of each turn.", 1, 30),
+    RuleParam("row_size", "row size", "int", 6, "Cards in the adventure row.", 1, 30),
+    RuleParam("market_price", "market price", "int", 7, "Gold for one market item.", 0, 100),
+    RuleParam("health", "health", "int", 10, "Spaces on each health meter.", 1, 100),
+    RuleParam(
+        "rage_track",
+        "rage track",
+        "ints",
+        [2, 2, 3, 3, 4, 4, 5],
+        "Cubes drawn per attack.",
+        low=0,
+        high=50,
+        max_len=30,
+    ),
     RuleParam(
         "rage_start",
         "rage start",
         "by_players",
         {"2": 3, "3": 2, "4": 1, "*": 1},
         "Rage track space (from 1) the marker starts on.",
+        low=1,
+        high=30,
     ),
     RuleParam(
-        "starting_clank", "starting clank", "ints", [3, 2, 1, 0], "Clank! placed by each seat."
+        "starting_clank",
+        "starting clank",
+        "ints",
+        [3, 2, 1, 0],
+        "Clank! placed by each seat.",
+        high=30,
+        max_len=MAX_PLAYERS,
     ),
-    RuleParam("dragon_cubes", "dragon cubes", "int", 24, "Black cubes in the dragon bag."),
-    RuleParam("player_cubes", "player cubes", "int", 30, "Cubes in each player's supply."),
+    RuleParam(
+        "dragon_cubes", "dragon cubes", "int", 24, "Black cubes in the dragon bag.", high=500
+    ),
+    RuleParam("player_cubes", "player cubes", "int", 30, "Cubes in each player's supply.", 1, 500),
     RuleParam(
         "off_clock_draw",
         "off clock draw",
@@ -47,15 +78,17 @@ RULE_PARAMS: tuple[RuleParam, ...] = (
         {"2": 6, "*": 4},
         "Cubes drawn on an off-the-clock turn.",
     ),
-    RuleParam("starting_deck", "starting deck", "int", 10, "Cards in each starting deck."),
-    RuleParam("min_players", "min players", "int", 2, "Fewest players."),
-    RuleParam("max_players", "max players", "int", 4, "Most players."),
+    RuleParam("starting_deck", "starting deck", "int", 10, "Cards in each starting deck.", 1, 100),
+    RuleParam("min_players", "min players", "int", 2, "Fewest players.", 1, MAX_PLAYERS),
+    RuleParam("max_players", "max players", "int", 4, "Most players.", 1, MAX_PLAYERS),
     RuleParam(
         "round_cap",
         "round cap",
         "int",
         60,
         "Safety cap for simulations: a game reaching it is reported as capped.",
+        1,
+        ROUND_CAP_MAX,
     ),
 )
 
