@@ -15,7 +15,7 @@ from . import actions, setup
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
-from .rules import for_players
+from .rules import ROUND_CAP_MAX, for_players
 from .scoring import GameResult, final_result
 from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
 from .stats import GameStats
@@ -120,7 +120,8 @@ class Game:
 
         ``after_turn(game)`` is called after every turn (for checks and viewers).
         """
-        cap = self.rules["round_cap"]
+        # No pack and no --rule can lift the hard cap: every game ends.
+        cap = min(self.rules["round_cap"], ROUND_CAP_MAX)
         while not self.over:
             if self.round >= cap:
                 self.capped = True
@@ -147,12 +148,12 @@ class Game:
         steps = 0
         while self.step(player):
             steps += 1
-            if steps > MAX_STEPS:
-                # Only content can do this (say a reserve monster whose defeat pays its swords).
-                raise RuntimeError(
-                    f"turn {self.turn} of player {player.seat} did not end after {MAX_STEPS} "
-                    "actions: an action that pays for itself?"
-                )
+            if steps >= MAX_STEPS:
+                # Only content can do this (say a reserve monster whose defeat pays its swords):
+                # the game is capped and reported, like one that reaches the round cap.
+                self.capped = True
+                self._finish("turn cap")
+                return
         if not self.over:
             self.end_turn(player)
 
