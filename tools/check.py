@@ -54,7 +54,9 @@ def compile_and_check(pack: Path) -> CompileResult:
     if result.ir is not None:
         result.diagnostics.extend(check_boards(result.ir))
         if pack.is_dir():
-            _scenarios, diags, sources = compile_scenarios(pack, result.ir, display_path(pack))
+            _scenarios, diags, sources = compile_scenarios(
+                pack, result.ir, display_path(pack), pack_sources=result.sources
+            )
             result.diagnostics.extend(diags)
             result.sources.update(sources)
         if not has_errors(result.diagnostics):
