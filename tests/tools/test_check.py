@@ -146,3 +146,14 @@ def test_fifo_scenario_does_not_hang_check(tmp_path: Path, tutorial_dir: Path) -
     )
     assert proc.returncode == 1, proc.stderr
     assert "error[CW005]" in proc.stdout and "FIFO" in proc.stdout
+
+
+def test_human_output_escapes_a_hostile_folder_name(tmp_path: Path, broken_dir: Path) -> None:
+    import shutil
+
+    pack = tmp_path / "p\x1b[2J\x1b]0;owned\x07\nq"
+    shutil.copytree(broken_dir, pack)
+    code, out = run("check", str(pack))
+    assert code == 1
+    assert "\x1b" not in out and "\x07" not in out
+    assert "p\\x1b[2J" in out and "3 errors" in out
