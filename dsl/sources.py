@@ -64,7 +64,7 @@ def _kind(mode: int) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket"
     if stat.S_ISLNK(mode):
-        return "a link that changed while the pack was read"
+        return "a link in a loop, or one that changed while the pack was read"
     return "not a regular file"
 
 
@@ -86,9 +86,13 @@ class PackReader:
         self.used_files = used_files
         self.diags: list[Diagnostic] = []
         self._root_fd: int | None = None
+        self._root_error: OSError | None = None  # the folder cannot be opened (permissions)
         self._full = False  # a pack limit was reported; read nothing more
         if _DIR_FD:
-            self._root_fd = os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+            try:
+                self._root_fd = os.open(self.root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+            except OSError as e:
+                self._root_error = e
 
     def __enter__(self) -> PackReader:
         return self
@@ -118,8 +122,21 @@ class PackReader:
     def resolve(self, named: str, via: Span | None) -> str | None:
         """The path inside the pack (relative, "/"-separated, links resolved) that ``named``
         leads to, or None with a CW005 diagnostic when it leads out of the pack folder."""
-        lexical = os.path.normpath(os.path.join(self.root, named))
-        real = os.path.realpath(lexical)
+        if "\x00" in named:  # no file has such a name; the system calls would refuse it
+            self.diags.append(
+                Diagnostic(
+                    "CW004",
+                    f"cannot read {self.display(named)!r}: a file name cannot hold a NUL character",
+                    via or _file_span(self.display(named)),
+                    hint="check the include path; it is relative to the pack folder",
+                )
+            )
+            return None
+        joined = os.path.join(self.root, named)
+        # Links first, then "..", as the system reads a path (a/.. is not "." when a is a
+        # link); the lexical form only tells a path out from a link out in the message.
+        real = os.path.realpath(joined)
+        lexical = os.path.normpath(joined)
         if _inside(real, self.root):
             return Path(os.path.relpath(real, self.root)).as_posix()
         name = self.display(named)
@@ -137,6 +154,9 @@ class PackReader:
         name = self.display(named)
         where = via or _file_span(name)
         if self._full:
+            return None
+        if self._root_error is not None:
+            self.diags.append(_unreadable(name, self._root_error, via))
             return None
         if self.used_files >= limits.MAX_PACK_FILES:
             self._full = True
@@ -181,6 +201,9 @@ class PackReader:
         pack's file limit is collected."""
         budget = limits.MAX_PACK_FILES - self.used_files + 1
         names: list[str] = []
+        if self._root_error is not None:
+            self.diags.append(_unreadable(self.display(named), self._root_error, None))
+            return None
         try:
             fd = self._open_dir(rel)
         except NotADirectoryError:

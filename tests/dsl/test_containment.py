@@ -354,3 +354,72 @@ def test_show_size() -> None:
     assert show_size(64 * 1024) == "64 KiB"
     assert show_size(2000) == "2,000 bytes"
     assert show_size(1) == "1 byte"
+
+
+# -- platforms without dir_fd, folders that cannot be opened -------------------------------
+
+
+def test_without_dir_fd_the_same_files_are_refused(
+    pack: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import clankwork.dsl.sources as sources
+
+    monkeypatch.setattr(sources, "_DIR_FD", False)
+    result = compile_pack(pack)
+    assert result.ok, result.diagnostics
+    scen = pack / "scenarios"
+    (scen / "x.clank").symlink_to(outside)
+    os.mkfifo(scen / "y.clank")
+    (scen / "z.clank").mkdir()
+    scenarios, diags, sources_read = compile_scenarios(pack, result.ir)
+    assert codes(diags) == ["CW005", "CW005", "CW005"]
+    assert all(SECRET not in t for t in sources_read.values())
+    assert scenarios == []
+
+
+def test_pack_folder_that_cannot_be_opened(pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import clankwork.dsl.sources as sources
+
+    real_open = os.open
+    root = os.path.realpath(pack)
+
+    def no_entry(path, flags, *args, **kwargs):
+        if os.fspath(path) == root:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(sources.os, "open", no_entry)
+    result = compile_pack(pack)
+    assert codes(result.diagnostics) == ["CW004"]
+    assert "Permission denied" in result.diagnostics[0].message
+
+
+def test_link_loop_and_dangling_link(pack: Path) -> None:
+    (pack / "a.clank").symlink_to("b.clank")
+    (pack / "b.clank").symlink_to("a.clank")
+    (pack / "c.clank").symlink_to("missing.clank")
+    add_include(pack, "a.clank")
+    add_include(pack, "c.clank")
+    result = compile_pack(pack)
+    assert codes(result.diagnostics) == ["CW005", "CW004"]
+    assert "loop" in result.diagnostics[0].message
+    assert "No such file" in result.diagnostics[1].message
+
+
+def test_dot_dot_after_a_link_out_is_followed_as_the_system_would(
+    pack: Path, outside: Path, tmp_path: Path
+) -> None:
+    """`lib/../secret.clank` with lib a link to a folder outside: the system reads the file
+    next to that folder, outside the pack, so it is refused (not read as pack/secret.clank)."""
+    (tmp_path / "deep").mkdir()
+    (pack / "lib").symlink_to(tmp_path / "deep")
+    (pack / "secret.clank").write_text("# inside\n", encoding="utf-8")
+    add_include(pack, "lib/../secret.clank")
+    result = compile_pack(pack)
+    assert codes(result.diagnostics) == ["CW005"]
+
+
+def test_nul_in_an_include_name(pack: Path) -> None:
+    add_include(pack, "a\x00b.clank")
+    result = compile_pack(pack)
+    assert "CW004" in codes(result.diagnostics)
