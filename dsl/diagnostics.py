@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -188,6 +189,18 @@ def _shown(ch: str) -> str:
     return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
 
 
+def _width(ch: str) -> int:
+    """Columns ``ch`` takes on a terminal as printed: its escape's length when escaped, two
+    for a wide (East Asian) character, none for a combining mark, one otherwise."""
+    if ch in _UNSAFE:
+        return len(_shown(ch))
+    if ch.isascii():
+        return 1
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
 def printable(text: str) -> str:
     """``text`` with every character a terminal would act on escaped (tabs stay tabs)."""
     if not any(ch in _UNSAFE for ch in text):
@@ -222,11 +235,12 @@ def _snippet(span: Span, sources: Mapping[str, str]) -> list[str]:
     pad = " " * len(num)
     start = max(0, span.col - 1)
     end = span.end_col - 1 if span.end_line == span.line else len(line)
-    # Widths as printed: an escaped character takes its escape's width, so the caret stays
-    # under it; tabs in the prefix stay tabs to line up with what the terminal shows.
-    prefix = "".join("\t" if ch == "\t" else " " * len(_shown(ch)) for ch in line[:start])
+    # Widths as printed: an escaped character takes its escape's width and a wide one two
+    # columns, so the caret stays under it; tabs in the prefix stay tabs to line up with
+    # what the terminal shows.
+    prefix = "".join("\t" if ch == "\t" else " " * _width(ch) for ch in line[:start])
     prefix += " " * max(0, start - len(line))
-    width = sum(len(_shown(ch)) for ch in line[start:end]) + max(0, end - max(start, len(line)))
+    width = sum(_width(ch) for ch in line[start:end]) + max(0, end - max(start, len(line)))
     lines += [f" {pad} |", f" {num} | {printable(line)}", f" {pad} | {prefix}{'^' * max(1, width)}"]
     return lines
 

@@ -113,3 +113,12 @@ def test_escaped_file_name_in_the_location() -> None:
     diag = Diagnostic("CW004", "cannot read it", Span("a\x1b[2Jb\n.clank", 1, 1, 1, 2))
     out = format_human([diag], {})
     assert "\x1b" not in out and "a\\x1b[2Jb\\x0a.clank:1:1" in out
+
+
+def test_wide_and_combining_characters_before_the_span() -> None:
+    text = 'card "魔法e\u0301" { cost 1; play: +2 skil }\n'
+    _where, shown, caret = snippet(text)
+    body, marks = shown.split("| ", 1)[1], caret.split("| ", 1)[1]
+    # Two columns for each wide character, none for the combining accent.
+    assert len(marks) - len(ERROR) == body.index(ERROR) + 2 - 1
+    assert marks.lstrip() == "^" * len(ERROR)
