@@ -207,6 +207,7 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
             if stmts:
                 stack.append((depth + 1, iter(includes(stmts))))
         diags.extend(reader.diags)
+        files.update(reader.undecodable)  # to show the line of a CW004
 
     if any(d.code in ("CW004", "CW005", "CW006", "CW007") for d in diags):
         # A file is missing: every reference to what it declares would be a false alarm.

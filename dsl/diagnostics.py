@@ -220,6 +220,10 @@ def _source_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
+_SHOWN = 200
+"""Characters of one source line a snippet shows at most."""
+
+
 def _snippet(span: Span, sources: Mapping[str, str]) -> list[str]:
     lines = [f"  --> {printable(span.file)}:{span.line}:{span.col}"]
     text = sources.get(span.file)
@@ -235,13 +239,23 @@ def _snippet(span: Span, sources: Mapping[str, str]) -> list[str]:
     pad = " " * len(num)
     start = max(0, span.col - 1)
     end = span.end_col - 1 if span.end_line == span.line else len(line)
+    # A very long line (a minified or binary file) is shown as a window around the span,
+    # so one diagnostic prints a bounded amount of text.
+    lo, hi = 0, len(line)
+    if len(line) > _SHOWN:
+        lo = max(0, min(start - _SHOWN // 4, len(line) - _SHOWN))
+        hi = lo + _SHOWN
+    lead, tail = ("..." if lo else ""), ("..." if hi < len(line) else "")
     # Widths as printed: an escaped character takes its escape's width and a wide one two
     # columns, so the caret stays under it; tabs in the prefix stay tabs to line up with
     # what the terminal shows.
-    prefix = "".join("\t" if ch == "\t" else " " * _width(ch) for ch in line[:start])
+    prefix = " " * len(lead)
+    prefix += "".join("\t" if ch == "\t" else " " * _width(ch) for ch in line[lo:start])
     prefix += " " * max(0, start - len(line))
-    width = sum(_width(ch) for ch in line[start:end]) + max(0, end - max(start, len(line)))
-    lines += [f" {pad} |", f" {num} | {printable(line)}", f" {pad} | {prefix}{'^' * max(1, width)}"]
+    width = sum(_width(ch) for ch in line[start : min(end, hi)])
+    width += max(0, end - max(start, len(line)))
+    shown = lead + printable(line[lo:hi]) + tail
+    lines += [f" {pad} |", f" {num} | {shown}", f" {pad} | {prefix}{'^' * max(1, width)}"]
     return lines
 
 

@@ -719,6 +719,7 @@ def compile_scenarios(
                 if sc is not None:
                     out.append(sc)
         diags.extend(reader.diags)
+        sources.update(reader.undecodable)  # to show the line of a CW004
     diags.extend(comp.diags)
     seen: dict[str, dict[str, Any]] = {}
     for sc in out:

@@ -85,6 +85,9 @@ class PackReader:
         self.used_bytes = used_bytes
         self.used_files = used_files
         self.diags: list[Diagnostic] = []
+        self.undecodable: dict[str, str] = {}
+        """Files refused as not UTF-8, decoded with U+FFFD for each bad byte: for showing
+        the line a diagnostic points at, never for compiling."""
         self._root_fd: int | None = None
         self._root_error: OSError | None = None  # the folder cannot be opened (permissions)
         self._full = False  # a pack limit was reported; read nothing more
@@ -183,6 +186,7 @@ class PackReader:
             return data.decode("utf-8")
         except UnicodeDecodeError as e:
             line, col = utf8_error_position(data, e.start)
+            self.undecodable[name] = data.decode("utf-8", "replace")
             self.diags.append(
                 Diagnostic(
                     "CW004",

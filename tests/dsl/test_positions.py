@@ -122,3 +122,27 @@ def test_wide_and_combining_characters_before_the_span() -> None:
     # Two columns for each wide character, none for the combining accent.
     assert len(marks) - len(ERROR) == body.index(ERROR) + 2 - 1
     assert marks.lstrip() == "^" * len(ERROR)
+
+
+def test_long_line_is_shown_as_a_window_around_the_span() -> None:
+    text = "card X { cost 1; play: " + "+1 skill, " * 2000 + "+2 skil }\n"
+    _where, shown, caret = snippet(text)
+    assert len(shown) < 300 and shown.split("| ", 1)[1].startswith("...")
+    assert_caret_under(shown, caret, ERROR)
+    text = "card X { cost 1; play: +2 skil" + ", +1 skill" * 2000 + " }\n"
+    _where, shown, caret = snippet(text)
+    assert len(shown) < 300 and shown.endswith("...")
+    assert_caret_under(shown, caret, ERROR)
+
+
+def test_invalid_utf8_shows_its_line_with_the_caret(tmp_path) -> None:
+    from clankwork.dsl.compiler import compile_pack
+
+    (tmp_path / "pack.clank").write_bytes(b'pack p { version "1" }\n# caf\xe9 au lait\n')
+    result = compile_pack(tmp_path)
+    out = format_human(result.diagnostics, result.sources)
+    assert "pack.clank:2:6" in out
+    lines = out.splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith(" 2 | "))
+    assert lines[i] == " 2 | # caf\ufffd au lait"
+    assert lines[i + 1] == "   |      ^"
