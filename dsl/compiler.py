@@ -7,6 +7,7 @@ all it finds; a later stage does not run on a pack whose earlier stage failed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,9 +16,11 @@ from typing import Any
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
+from . import limits
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .parser import Atom, Effect, Parser, Stmt
 from .phrases import EFFECT_WORDS, leading_words, resolve
+from .sources import PackReader
 
 IR_FORMAT = "clankwork-ir/1"
 MANIFEST = "pack.clank"
@@ -113,16 +116,21 @@ def parser() -> Parser:
 
 
 def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -> CompileResult:
-    """Compile the pack in ``pack_dir`` (its `pack.clank` and the files it includes)."""
-    root = Path(pack_dir)
-    shown = Path(display_root) if display_root is not None else root
+    """Compile the pack in ``pack_dir`` (its `pack.clank` and the files it includes).
+
+    Every file is read through `PackReader`: regular files inside the pack folder only,
+    bounded in size and count; includes nest at most `limits.MAX_INCLUDE_DEPTH` deep."""
+    # The folder the user names may be a link: resolve it once, containment is relative
+    # to the real folder.
+    root = Path(os.path.realpath(pack_dir))
+    shown = Path(display_root) if display_root is not None else Path(pack_dir)
     files: dict[str, str] = {}
     diags: list[Diagnostic] = []
     order: list[tuple[str, list[Stmt]]] = []
-    manifest = root / MANIFEST
+    manifest = MANIFEST
     if root.is_file() and root.suffix == ".clank":
-        manifest, root, shown = root, root.parent, shown.parent
-    if not manifest.is_file():
+        manifest, root, shown = root.name, root.parent, shown.parent
+    if not os.path.lexists(root / manifest):
         diags.append(
             Diagnostic(
                 "CW004",
@@ -133,39 +141,9 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
         )
         return CompileResult(None, diags, files)
 
-    root = root.resolve()
-
-    def load(path: Path, via: Atom | None) -> None:
-        rel = path.resolve().relative_to(root).as_posix()
-        name = _show(shown / rel)
-        if name in files:
-            return
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as e:
-            diags.append(
-                Diagnostic(
-                    "CW004",
-                    f"{name} is not UTF-8 text (byte {e.start} cannot be read)",
-                    via.span if via else None,
-                    hint="save the file as UTF-8",
-                )
-            )
-            return
-        except OSError as e:
-            diags.append(
-                Diagnostic(
-                    "CW004",
-                    f"cannot read {name}: {e.strerror or e}",
-                    via.span if via else None,
-                    hint="check the include path; it is relative to the pack folder",
-                )
-            )
-            return
-        files[name] = text
-        stmts, syntax = parser().parse(text, name)
-        diags.extend(syntax)
-        order.append((name, stmts))
+    def includes(stmts: list[Stmt]) -> list[Atom]:
+        """The file names of the include lines among ``stmts`` (CW105 for a malformed one)."""
+        out = []
         for st in stmts:
             if st.words and st.words[0] == "include":
                 target = st.head[1] if len(st.head) == 2 else None
@@ -179,29 +157,70 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
                         )
                     )
                     continue
-                inc = (root / str(target.value)).resolve()
-                if root not in inc.parents:
-                    diags.append(
-                        Diagnostic(
-                            "CW004",
-                            f"include {target.source()} points outside the pack folder",
-                            target.span,
-                            hint="keep every file of a pack inside its folder",
-                        )
-                    )
-                    continue
-                load(inc, target)
+                out.append(target)
+        return out
 
-    load(manifest, None)
+    with PackReader(root, shown) as reader:
+
+        def load(named: str, via: Atom | None) -> list[Stmt] | None:
+            """Read and parse one file; None when it is refused, unreadable or seen."""
+            span = via.span if via else None
+            rel = reader.resolve(named, span)
+            if rel is None:
+                return None
+            name = reader.display(rel)
+            if name in files:
+                return None
+            text = reader.read(rel, named, span)
+            if text is None:
+                return None
+            files[name] = text
+            stmts, syntax = parser().parse(text, name)
+            diags.extend(syntax)
+            order.append((name, stmts))
+            return stmts
+
+        # Depth first, in the order the includes are written (declaration order matters),
+        # with an explicit stack: a chain of thousands of includes is a CW007, not a
+        # RecursionError.
+        first = load(manifest, None)
+        stack = [(0, iter(includes(first or [])))]
+        while stack:
+            depth, pending = stack[-1]
+            target = next(pending, None)
+            if target is None:
+                stack.pop()
+                continue
+            if depth + 1 > limits.MAX_INCLUDE_DEPTH:
+                diags.append(
+                    Diagnostic(
+                        "CW007",
+                        f"include {target.source()} is nested more than "
+                        f"{limits.MAX_INCLUDE_DEPTH} includes deep, the limit; it is not read",
+                        target.span,
+                        hint="include the file from a file nearer pack.clank, or from "
+                        "pack.clank itself",
+                    )
+                )
+                continue
+            stmts = load(str(target.value), target)
+            if stmts:
+                stack.append((depth + 1, iter(includes(stmts))))
+        diags.extend(reader.diags)
+        files.update(reader.undecodable)  # to show the line of a CW004
+
+    if any(d.code in ("CW004", "CW005", "CW006", "CW007") for d in diags):
+        # A file is missing: every reference to what it declares would be a false alarm.
+        return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
     result = _compile_statements(order, diags, files)
     if result.ir is not None and "at" not in result.ir["pack"]:
-        first = next(iter(files))
+        first_name = next(iter(files))
         result.diagnostics.insert(
             0,
             Diagnostic(
                 "CW109",
-                f"{first} does not declare the pack",
-                Span(first, 1, 1, 1, 2),
+                f"{first_name} does not declare the pack",
+                Span(first_name, 1, 1, 1, 2),
                 hint='start it with `pack NAME { version "0.1.0" }`',
             ),
         )

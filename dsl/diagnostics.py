@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
+import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 SEVERITIES = ("error", "warning", "info")
@@ -147,41 +150,112 @@ def summary_line(diags: list[Diagnostic]) -> str:
 
 
 def format_human(diags: list[Diagnostic], sources: Mapping[str, str], color: bool = False) -> str:
-    """Compiler-style text: `file:line:col`, the source line and a caret under the span."""
+    """Compiler-style text: `file:line:col`, the source line and a caret under the span.
+
+    Everything that comes from a pack (source lines, names in messages, file names) is shown
+    with control characters and bidi overrides escaped, so a pack cannot drive the terminal."""
     out: list[str] = []
     paint = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
     bold, reset = ("\x1b[1m", "\x1b[0m") if color else ("", "")
     for d in diags:
         label = {"info": "note"}.get(d.severity, d.severity)
         head = f"{paint[d.severity] if color else ''}{label}[{d.code}]{reset}"
-        out.append(f"{head}{bold}: {d.message}{reset}")
+        out.append(f"{head}{bold}: {printable(d.message)}{reset}")
         if d.span:
             out.extend(_snippet(d.span, sources))
         for msg, span in d.notes:
-            out.append(f"  note: {msg}")
+            out.append(f"  note: {printable(msg)}")
             out.extend(_snippet(span, sources))
         if d.hint:
-            out.append(f"  = help: {d.hint}")
+            out.append(f"  = help: {printable(d.hint)}")
         out.append("")
     return "\n".join(out)
 
 
+# Characters a terminal acts on instead of showing: C0 controls but the tab, DEL, C1 controls,
+# bidi embeddings, overrides and isolates (the "Trojan Source" characters), bidi marks, the
+# Unicode line and paragraph separators, and the invisible byte-order mark.
+_UNSAFE = frozenset(
+    [*(chr(c) for c in range(0x20) if c != 0x09), *(chr(c) for c in range(0x7F, 0xA0))]
+    + [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+    + ["\u200e", "\u200f", "\u061c", "\u2028", "\u2029", "\ufeff"]
+)
+
+
+def _shown(ch: str) -> str:
+    """How one character is printed: itself, or an escape such as \\x1b or \\u202e."""
+    if ch not in _UNSAFE:
+        return ch
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def _width(ch: str) -> int:
+    """Columns ``ch`` takes on a terminal as printed: its escape's length when escaped, two
+    for a wide (East Asian) character, none for a combining mark, one otherwise."""
+    if ch in _UNSAFE:
+        return len(_shown(ch))
+    if ch.isascii():
+        return 1
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on escaped (tabs stay tabs)."""
+    if not any(ch in _UNSAFE for ch in text):
+        return text
+    return "".join(_shown(ch) for ch in text)
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a source text as the parser counts them: split at "\\n" only (a form
+    feed or U+2028 is not a line break to Lark), without the "\\r" of a "\\r\\n"."""
+    return _source_lines(text)
+
+
+@lru_cache(maxsize=8)
+def _source_lines(text: str) -> list[str]:
+    # Cached: a file with many diagnostics is split once, not once per snippet.
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+_SHOWN = 200
+"""Characters of one source line a snippet shows at most."""
+
+
 def _snippet(span: Span, sources: Mapping[str, str]) -> list[str]:
-    lines = [f"  --> {span.file}:{span.line}:{span.col}"]
+    lines = [f"  --> {printable(span.file)}:{span.line}:{span.col}"]
     text = sources.get(span.file)
     if text is None:
         return lines
-    src_lines = text.splitlines()
-    if not 1 <= span.line <= len(src_lines):
+    src_lines = source_lines(text)
+    # Not the empty "line" after the last new line.
+    count = len(src_lines) - (1 if text.endswith("\n") else 0)
+    if not 1 <= span.line <= count:
         return lines
-    line = src_lines[span.line - 1].rstrip("\n")
+    line = src_lines[span.line - 1]
     num = str(span.line)
     pad = " " * len(num)
-    end = span.end_col if span.end_line == span.line else len(line) + 1
-    width = max(1, end - span.col)
-    # Tabs in the prefix keep the caret aligned with what the terminal shows.
-    prefix = "".join("\t" if ch == "\t" else " " for ch in line[: span.col - 1])
-    lines += [f" {pad} |", f" {num} | {line}", f" {pad} | {prefix}{'^' * width}"]
+    start = max(0, span.col - 1)
+    end = span.end_col - 1 if span.end_line == span.line else len(line)
+    # A very long line (a minified or binary file) is shown as a window around the span,
+    # so one diagnostic prints a bounded amount of text.
+    lo, hi = 0, len(line)
+    if len(line) > _SHOWN:
+        lo = max(0, min(start - _SHOWN // 4, len(line) - _SHOWN))
+        hi = lo + _SHOWN
+    lead, tail = ("..." if lo else ""), ("..." if hi < len(line) else "")
+    # Widths as printed: an escaped character takes its escape's width and a wide one two
+    # columns, so the caret stays under it; tabs in the prefix stay tabs to line up with
+    # what the terminal shows.
+    prefix = " " * len(lead)
+    prefix += "".join("\t" if ch == "\t" else " " * _width(ch) for ch in line[lo:start])
+    prefix += " " * max(0, start - len(line))
+    width = sum(_width(ch) for ch in line[start : min(end, hi)])
+    width += max(0, end - max(start, len(line)))
+    shown = lead + printable(line[lo:hi]) + tail
+    lines += [f" {pad} |", f" {num} | {shown}", f" {pad} | {prefix}{'^' * max(1, width)}"]
     return lines
 
 
@@ -195,20 +269,40 @@ def format_json(diags: list[Diagnostic]) -> str:
 
 
 def format_github(diags: list[Diagnostic]) -> str:
-    """GitHub Actions workflow commands (`::error file=...,line=...::message`)."""
+    """GitHub Actions workflow commands (`::error file=...,line=...::message`).
+
+    Escaped per the workflow-command rules, so a file name or message can neither end the
+    command nor add a property or a second annotation: data escapes % CR LF, property
+    values also : and ,."""
     level = {"error": "error", "warning": "warning", "info": "notice"}
     out = []
     for d in diags:
-        msg = f"{d.code} {d.message}" + (f" ({d.hint})" if d.hint else "")
-        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        msg = _gh_data(f"{d.code} {d.message}" + (f" ({d.hint})" if d.hint else ""))
+        title = _gh_property(d.code)
         if d.span:
             s = d.span
-            loc = f"file={s.file},line={s.line},col={s.col}"
+            loc = f"file={_gh_property(s.file)},line={s.line},col={s.col}"
             loc += f",endLine={s.end_line},endColumn={s.end_col}"
-            out.append(f"::{level[d.severity]} {loc},title={d.code}::{msg}")
+            out.append(f"::{level[d.severity]} {loc},title={title}::{msg}")
         else:
-            out.append(f"::{level[d.severity]} title={d.code}::{msg}")
+            out.append(f"::{level[d.severity]} title={title}::{msg}")
     return "\n".join(out)
+
+
+def _gh_data(text: str) -> str:
+    """A workflow command's message (the part after `::`)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    """A workflow command's property value (`file=`, `title=`)."""
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def file_uri(path: str) -> str:
+    """A file path as a URI reference (SARIF `artifactLocation.uri`): percent-encoded, "/"
+    kept, so a name with spaces, "#", "?" or ":" stays one relative path."""
+    return urllib.parse.quote(path, safe="/")
 
 
 def format_sarif(diags: list[Diagnostic], version: str) -> str:
@@ -234,7 +328,7 @@ def format_sarif(diags: list[Diagnostic], version: str) -> str:
             r["locations"] = [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": s.file},
+                        "artifactLocation": {"uri": file_uri(s.file)},
                         "region": {
                             "startLine": s.line,
                             "startColumn": s.col,

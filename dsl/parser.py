@@ -9,7 +9,7 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span, source_lines
 
 # What a designer calls each terminal, for "expected ..." messages.
 TERMINAL_WORDS = {
@@ -138,6 +138,10 @@ class Parser:
         bad_lines: set[int] = set()
         if text and not text.endswith("\n"):
             text += "\n"
+        if text.startswith("\ufeff"):
+            # A byte-order mark (some editors save UTF-8 with one) is blank space; replaced,
+            # not removed, so every column stays where it is in the file.
+            text = " " + text[1:]
 
         def on_error(e: UnexpectedInput) -> bool:
             if isinstance(e, UnexpectedToken) and e.token.type == "$END":
@@ -194,7 +198,10 @@ class Parser:
         return Diagnostic("CW001", f"unexpected {shown}", span, hint=hint)
 
     def _eof_diagnostic(self, e: UnexpectedInput, text: str, filename: str) -> Diagnostic:
-        lines = text.splitlines() or [""]
+        # Lines as Lark counts them ("\n" only; a form feed or U+2028 is not a line break).
+        lines = source_lines(text)
+        if len(lines) > 1 and text.endswith("\n"):
+            lines = lines[:-1]
         last = len(lines)
         span = Span(filename, last, len(lines[-1]) + 1, last, len(lines[-1]) + 2)
         notes = ()

@@ -18,12 +18,14 @@ Every statement is described, with examples, in docs/scenarios.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .parser import Atom, Stmt
+from .sources import PackReader
 
 SETUP_NUMBERS = ("players", "seed", "rage")
 SETUP_WORDS = (
@@ -676,28 +678,48 @@ def _shape_example(shape: str) -> str:
 
 
 def compile_scenarios(
-    pack_dir: str | Path, pack_ir: dict[str, Any], display_root: str | Path | None = None
+    pack_dir: str | Path,
+    pack_ir: dict[str, Any],
+    display_root: str | Path | None = None,
+    pack_sources: Mapping[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Diagnostic], dict[str, str]]:
-    """Scenario IR of every `scenarios/*.clank` file of a pack, its diagnostics and sources."""
-    root = Path(pack_dir)
-    shown = Path(display_root) if display_root is not None else root
-    folder = root / "scenarios"
+    """Scenario IR of every `scenarios/*.clank` file of a pack, its diagnostics and sources.
+
+    Files are read through `PackReader` (regular files inside the pack only, bounded);
+    ``pack_sources``, the pack's files from `compile_pack`, count toward the pack limits."""
+    shown = Path(display_root) if display_root is not None else Path(pack_dir)
     out: list[dict[str, Any]] = []
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    if not folder.is_dir():
+    # The pack limits cover the pack and its scenarios together; scenario files already in
+    # pack_sources (a second run over the same pack) are not counted twice.
+    prefix = (shown / "scenarios").as_posix() + "/"
+    earlier = [t for n, t in (pack_sources or {}).items() if not n.startswith(prefix)]
+    used = sum(len(t.encode("utf-8", "surrogatepass")) for t in earlier)
+    if not Path(pack_dir).is_dir():
         return out, diags, sources
-    comp = _ScenarioCompiler(pack_ir)
-    for path in sorted(folder.glob("*.clank")):
-        name = (shown / "scenarios" / path.name).as_posix()
-        text = path.read_text(encoding="utf-8")
-        sources[name] = text
-        stmts, syntax = parser().parse(text, name)
-        diags.extend(syntax)
-        for st in stmts:
-            sc = comp.scenario(st)
-            if sc is not None:
-                out.append(sc)
+    with PackReader(pack_dir, shown, used_bytes=used, used_files=len(earlier)) as reader:
+        if not reader.exists("scenarios"):
+            return out, diags, sources
+        folder = reader.resolve("scenarios", None)
+        entries = reader.list_clank(folder, "scenarios") if folder is not None else None
+        comp = _ScenarioCompiler(pack_ir)
+        for entry in entries or []:
+            named = f"scenarios/{entry}"
+            name = (shown / named).as_posix()
+            rel = reader.resolve(named, None)
+            text = reader.read(rel, named, None) if rel is not None else None
+            if text is None:
+                continue
+            sources[name] = text
+            stmts, syntax = parser().parse(text, name)
+            diags.extend(syntax)
+            for st in stmts:
+                sc = comp.scenario(st)
+                if sc is not None:
+                    out.append(sc)
+        diags.extend(reader.diags)
+        sources.update(reader.undecodable)  # to show the line of a CW004
     diags.extend(comp.diags)
     seen: dict[str, dict[str, Any]] = {}
     for sc in out:

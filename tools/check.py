@@ -20,6 +20,7 @@ from clankwork.dsl.diagnostics import (
     format_json,
     format_sarif,
     has_errors,
+    printable,
     summary_line,
 )
 from clankwork.dsl.scenarios import compile_scenarios
@@ -54,7 +55,9 @@ def compile_and_check(pack: Path) -> CompileResult:
     if result.ir is not None:
         result.diagnostics.extend(check_boards(result.ir))
         if pack.is_dir():
-            _scenarios, diags, sources = compile_scenarios(pack, result.ir, display_path(pack))
+            _scenarios, diags, sources = compile_scenarios(
+                pack, result.ir, display_path(pack), pack_sources=result.sources
+            )
             result.diagnostics.extend(diags)
             result.sources.update(sources)
         if not has_errors(result.diagnostics):
@@ -84,7 +87,7 @@ def load_pack_or_exit(
         result = compile_pack(path, display_root=display_path(path))
     if has_errors(result.diagnostics) or result.ir is None:
         click.echo(format_human(result.diagnostics, result.sources, color=_color(True)), err=True)
-        click.echo(f"{path}: {summary_line(result.diagnostics)}", err=True)
+        click.echo(f"{printable(str(path))}: {summary_line(result.diagnostics)}", err=True)
         sys.exit(1)
     return result.ir, result
 
@@ -154,7 +157,7 @@ def check(packs: tuple[str, ...], fmt: str, quiet: bool) -> None:
     else:
         if shown:
             click.echo(format_human(shown, sources, color=_color()))
-        names = ", ".join(str(display_path(p)) for p in paths)
+        names = ", ".join(printable(str(display_path(p))) for p in paths)
         tail = f" ({'; '.join(stats)})" if stats and len(paths) == 1 else ""
         click.echo(f"{names}: {summary_line(diags)}{tail}")
     sys.exit(1 if has_errors(diags) else 0)

@@ -31,7 +31,9 @@ def run_pack_scenarios(
     diags = [d for d in result.diagnostics if d.severity == "error"]
     if has_errors(diags) or result.ir is None:
         return [], diags, result.sources
-    scenarios, sdiags, sources = compile_scenarios(pack, result.ir, display_path(pack))
+    scenarios, sdiags, sources = compile_scenarios(
+        pack, result.ir, display_path(pack), pack_sources=result.sources
+    )
     result.sources.update(sources)
     if has_errors(sdiags):
         return [], sdiags, result.sources

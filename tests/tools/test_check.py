@@ -100,3 +100,60 @@ def test_non_utf8_file(tmp_path: Path) -> None:
     (tmp_path / "x.clank").write_bytes(b"\xff\xfe card")
     code, out = run("check", str(tmp_path))
     assert code == 1 and "is not UTF-8 text" in out and "pack.clank:2:9" in out
+
+
+# -- untrusted packs (issue 13) -----------------------------------------------------------
+
+SECRET = "TOPSECRET-93ab: this file is outside the pack"
+
+
+def _pack_with_link_out(tmp_path: Path, tutorial_dir: Path) -> Path:
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(tutorial_dir, pack)
+    outside = tmp_path / "outside.clank"
+    outside.write_text(f'scenario "{SECRET}" {{\n  players 2\n}}\n# {SECRET}\n', "utf-8")
+    (pack / "scenarios" / "x.clank").symlink_to(outside)
+    return pack
+
+
+def test_scenario_linked_out_is_refused_in_every_format(tmp_path: Path, tutorial_dir: Path) -> None:
+    pack = _pack_with_link_out(tmp_path, tutorial_dir)
+    for fmt in ("human", "json", "github", "sarif"):
+        code, out = run("check", str(pack), "--format", fmt)
+        assert code == 1, (fmt, out)
+        assert "CW005" in out, fmt
+        assert "x.clank" in out, fmt
+        assert "TOPSECRET" not in out, fmt
+
+
+def test_fifo_scenario_does_not_hang_check(tmp_path: Path, tutorial_dir: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    pack = tmp_path / "pack"
+    shutil.copytree(tutorial_dir, pack)
+    os.mkfifo(pack / "scenarios" / "y.clank")
+    proc = subprocess.run(
+        [sys.executable, "-c", "from clankwork.tools.cli import main; main()", "check", str(pack)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "error[CW005]" in proc.stdout and "FIFO" in proc.stdout
+
+
+def test_human_output_escapes_a_hostile_folder_name(tmp_path: Path, broken_dir: Path) -> None:
+    import shutil
+
+    pack = tmp_path / "p\x1b[2J\x1b]0;owned\x07\nq"
+    shutil.copytree(broken_dir, pack)
+    code, out = run("check", str(pack))
+    assert code == 1
+    assert "\x1b" not in out and "\x07" not in out
+    assert "p\\x1b[2J" in out and "3 errors" in out
