@@ -23,6 +23,7 @@ from typing import Any
 
 from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
+from .limits import RANGES
 from .parser import Atom, Stmt
 
 SETUP_NUMBERS = ("players", "seed", "rage")
@@ -195,11 +196,34 @@ class _ScenarioCompiler:
         names = [self.ref(a, pool, what) for a in atoms]
         return names if all(names) else None  # type: ignore[return-value]
 
-    def number(self, st: Stmt, atoms: list[Atom], what: str) -> int | None:
+    def number(self, st: Stmt, atoms: list[Atom], what: str, limit: str) -> int | None:
+        """Exactly one number in ``atoms``, within RANGES[limit]; None with a diagnostic."""
         if len(atoms) != 1 or atoms[0].kind not in ("number", "signed"):
             self.error("CW105", f"{what} takes one number", st.span, hint=f"write `{what} 2`")
             return None
-        return int(atoms[0].value)
+        return self.in_range(atoms[0], what, limit)
+
+    def in_range(self, atom: Atom, what: str, limit: str) -> int | None:
+        """The atom's number when RANGES[limit] allows it; else CW108 (too small) or CW113."""
+        r = RANGES[limit]
+        value = int(atom.value)
+        if value < r.low:
+            self.error(
+                "CW108",
+                f"{what} cannot be {value}",
+                atom.span,
+                hint=f"use a number of at least {r.low} (the range is {r.text()})",
+            )
+            return None
+        if value > r.high:
+            self.error(
+                "CW113",
+                f"{what} cannot be {value}; the most is {r.high}",
+                atom.span,
+                hint=f"use a number from {r.text()} (see Limits in docs/language.md)",
+            )
+            return None
+        return value
 
     def scenario(self, st: Stmt) -> dict[str, Any] | None:
         if st.words[0] != "scenario":
@@ -259,18 +283,15 @@ class _ScenarioCompiler:
             self.error("CW112", f"`{key}` takes no colon", s.span)
             return
         if key in SETUP_NUMBERS:
-            value = self.number(s, rest, key)
+            value = self.number(s, rest, key, key)
             if value is not None:
                 sc[key] = value
         elif words == ["as", "dealt"]:
             sc["dealt"] = True
         elif words[:2] == ["first", "player"]:
-            value = self.number(s, s.head[2:], "first player")
+            value = self.number(s, s.head[2:], "first player", "seat")
             if value is not None:
-                if value < 1:
-                    self.error("CW108", "players are numbered from 1", s.span)
-                else:
-                    sc["first"] = value
+                sc["first"] = value
         elif key == "board" and len(rest) == 1:
             if rest[0].text.lower() not in self.boards:
                 self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
@@ -311,7 +332,10 @@ class _ScenarioCompiler:
             draws: list[Any] = []
             for a in rest:
                 if a.kind == "number":
-                    draws.append(int(a.value))
+                    seat = self.in_range(a, "a player number", "seat")
+                    if seat is None:
+                        return
+                    draws.append(seat)
                 elif a.kind == "word" and a.text.lower() == "black":
                     draws.append("black")
                 else:
@@ -335,8 +359,9 @@ class _ScenarioCompiler:
             )
             return
         name = self.ref(rest[0], self.reserve, "reserve card")
-        if name:
-            sc.setdefault("reserve", {})[name] = int(rest[1].value)
+        left = self.in_range(rest[1], "a reserve pile", "scenario count")
+        if name and left is not None:
+            sc.setdefault("reserve", {})[name] = left
 
     def place(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
         words = _lower(rest)
@@ -369,9 +394,14 @@ class _ScenarioCompiler:
         words = _lower(rest)
         bag = sc.setdefault("bag", {})
         if words[0] == "black" and len(rest) == 2 and rest[1].kind == "number":
-            bag["black"] = int(rest[1].value)
+            n = self.in_range(rest[1], "black cubes", "scenario count")
+            if n is not None:
+                bag["black"] = n
         elif words[0] == "player" and len(rest) == 3 and all(a.kind == "number" for a in rest[1:]):
-            bag[str(rest[1].value)] = int(rest[2].value)
+            seat = self.in_range(rest[1], "a player number", "seat")
+            n = self.in_range(rest[2], "cubes", "scenario count")
+            if seat is not None and n is not None:
+                bag[str(seat)] = n
         else:
             self.error(
                 "CW105",
@@ -384,7 +414,10 @@ class _ScenarioCompiler:
         if len(s.head) != 2 or s.head[1].kind != "number":
             self.error("CW105", "player takes a seat number", s.span, hint="player 1 { ... }")
             return
-        entry: dict[str, Any] = {"seat": int(s.head[1].value), "at": _at(s.span)}
+        seat = self.in_range(s.head[1], "a player number", "seat")
+        if seat is None:
+            return
+        entry: dict[str, Any] = {"seat": seat, "at": _at(s.span)}
         for p in s.block or []:
             words, rest = p.words, p.head[1:]
             key = words[0]
@@ -396,7 +429,7 @@ class _ScenarioCompiler:
                 if names is not None:
                     entry[key.replace(" ", "_")] = names
             elif key in PLAYER_NUMBERS:
-                value = self.number(p, rest, key)
+                value = self.number(p, rest, key, "scenario count")
                 if value is not None:
                     entry[key] = value
             elif key == "at" and len(rest) == 1:
@@ -456,9 +489,13 @@ class _ScenarioCompiler:
                     key == "move"
                     and len(tail) == 3
                     and tail[0] == "spending"
+                    and rest[2].kind == "number"
                     and tail[2] in ("sword", "swords")
                 ):
-                    step["swords"] = int(tail[1])
+                    swords = self.in_range(rest[2], "swords", "scenario amount")
+                    if swords is None:
+                        return None
+                    step["swords"] = swords
                 else:
                     self.error(
                         "CW105",
@@ -472,9 +509,13 @@ class _ScenarioCompiler:
                 return None
             step.update(do=key, arg=tok)
         elif key == "answer" and len(rest) == 1:
-            step.update(
-                do="answer", arg=rest[0].value if rest[0].kind == "number" else rest[0].text
-            )
+            if rest[0].kind == "number":
+                n = self.in_range(rest[0], "an answer", "scenario amount")
+                if n is None:
+                    return None
+                step.update(do="answer", arg=n)
+            else:
+                step.update(do="answer", arg=rest[0].text)
         else:
             self.error(
                 "CW102",
@@ -523,7 +564,10 @@ class _ScenarioCompiler:
                 return
             step.update(fact="space has no" if negate else "space has", space=space, value=token)
         elif len(rest) >= 2 and words[0] == "player" and rest[1].kind == "number":
-            step["seat"] = int(rest[1].value)
+            seat = self.in_range(rest[1], "a player number", "seat")
+            if seat is None:
+                return
+            step["seat"] = seat
             if not self.fact(step, s, rest[2:], PLAYER_FACTS, f"player {step['seat']} "):
                 return
         elif not self.fact(step, s, rest, GAME_FACTS, ""):
@@ -597,9 +641,10 @@ class _ScenarioCompiler:
                 self.error("CW105", f"expect {prefix}{fact} takes a number, then a card", n.span)
                 return False
             name = self.ref(card, self.cards, "card")
-            if name is None:
+            value = self.in_range(n, f"expect {prefix}{fact}", "expected")
+            if name is None or value is None:
                 return False
-            step.update(fact=fact, card=name, value=int(n.value))
+            step.update(fact=fact, card=name, value=value)
             return True
         if shape == "card int":
             card, n = args
@@ -610,19 +655,26 @@ class _ScenarioCompiler:
             if n.kind != "number":
                 self.error("CW105", f"expect {fact} CARD takes a number after the card", n.span)
                 return False
-            step.update(fact=fact, card=name, value=int(n.value))
+            value = self.in_range(n, f"expect {fact}", "expected")
+            if value is None:
+                return False
+            step.update(fact=fact, card=name, value=value)
             return True
         if shape == "seat int":
             seat, n = args
             if seat.kind != "number" or n.kind != "number":
                 self.error("CW105", f"expect {fact} takes a player number and a count", s.span)
                 return False
-            step.update(fact=fact, of=int(seat.value), value=int(n.value))
+            of = self.in_range(seat, "a player number", "seat")
+            value = self.in_range(n, f"expect {fact}", "expected")
+            if of is None or value is None:
+                return False
+            step.update(fact=fact, of=of, value=value)
             return True
         a = args[0]
         value: Any
         if shape == "int" and a.kind in ("number", "signed"):
-            value = int(a.value)
+            value = self.in_range(a, f"expect {prefix}{fact}", "expected")
         elif shape == "bool" and a.text.lower() in ("yes", "no", "true", "false"):
             value = a.text.lower() in ("yes", "true")
         elif shape == "space":

@@ -182,3 +182,51 @@ def test_docs_list_every_range() -> None:
     for key, r in limits.RANGES.items():
         assert f"| `{key}` | {r.text()} |" in text
     assert f"| {limits.MAX_NESTING} |" in text
+
+
+def _scenario(tmp_path, tutorial_ir: dict, body: str) -> list[Diagnostic]:
+    from clankwork.dsl.scenarios import compile_scenarios
+
+    (tmp_path / "scenarios").mkdir(exist_ok=True)
+    (tmp_path / "scenarios" / "s.clank").write_text(
+        'scenario "s" {\n' + body + "\n}\n", encoding="utf-8"
+    )
+    return compile_scenarios(tmp_path, tutorial_ir)[1]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ("players 9", "CW113"),
+        ("players 0", "CW108"),
+        ("seed 99999999999999999999", "CW113"),
+        ("rage 31", "CW113"),
+        ("first player 9", "CW113"),
+        ("first player 0", "CW108"),
+        ("player 9 { gold 1 }", "CW113"),
+        ("player 1 { gold 1001 }", "CW113"),
+        ("player 1 { clank 5000 }", "CW113"),
+        ("player 1 { damage -1 }", "CW108"),
+        ("bag black 1001", "CW113"),
+        ("bag player 9 1", "CW113"),
+        ("draws black 9", "CW113"),
+        ("reserve Explore 1001", "CW113"),
+        ('move "Mossy Path" spending 101 swords', "CW113"),
+        ("answer 101", "CW113"),
+        ("expect rage 10001", "CW113"),
+        ("expect player 9 gold 1", "CW113"),
+        ("expect player 1 owns 10001 Burgle", "CW113"),
+        ("expect reserve Explore 10001", "CW113"),
+        ("expect bag player 9 1", "CW113"),
+        ("expect player 1 gold " + "9" * 5000, "CW113"),
+    ],
+)
+def test_every_scenario_number_has_a_range(
+    tmp_path, tutorial_ir: dict, body: str, code: str
+) -> None:
+    assert code in [d.code for d in _scenario(tmp_path, tutorial_ir, body)]
+
+
+def test_deeply_nested_scenario_is_cw007(tmp_path, tutorial_ir: dict) -> None:
+    found = _scenario(tmp_path, tutorial_ir, "player 1 " + "{ x " * 1000 + "}" * 1000)
+    assert [d.code for d in found] == ["CW007"]
