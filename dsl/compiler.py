@@ -16,7 +16,7 @@ from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
-from .limits import RANGES, Range
+from .limits import RANGES, Range, bad_name_char, shown_name
 from .parser import Atom, Effect, Parser, Stmt
 from .phrases import EFFECT_WORDS, leading_words, resolve
 
@@ -329,7 +329,28 @@ class _Compiler:
                 hint="names with spaces go in double quotes",
             )
             return None
+        self._clean(st.head[1:2])
         return st.head[1].text, st.head[1].span
+
+    def _clean(self, atoms: list[Atom]) -> bool:
+        """CW114 for each name atom holding a control character; True when all are clean.
+        The declaration still compiles, so its references do not echo the error."""
+        ok = True
+        for atom in atoms:
+            if atom.kind not in ("word", "string"):
+                continue
+            ch = bad_name_char(str(atom.value))
+            if ch is not None:
+                ok = False
+                self.error(
+                    "CW114",
+                    f'the name "{shown_name(str(atom.value))}" holds the control character '
+                    f"U+{ord(ch):04X}",
+                    atom.span,
+                    hint="remove it: names may not hold tabs, carriage returns, escapes, "
+                    "line separators or direction overrides",
+                )
+        return ok
 
     def _no_effects(self, st: Stmt) -> None:
         if st.effects is not None:
@@ -374,6 +395,8 @@ class _Compiler:
         for s in st.block or []:
             self._no_effects(s)
             key, rest = s.words[0], s.head[1:]
+            if key in ("version", "title", "extends"):
+                self._clean(rest)
             if key == "version" and len(rest) == 1:
                 pack["version"] = rest[0].text
             elif key == "title" and len(rest) == 1:
@@ -500,12 +523,14 @@ class _Compiler:
         elif key in CARD_FLAGS and not rest:
             card["tags"].append(CARD_FLAGS[key])
         elif key in ("tag", "faction") and len(rest) == 1:
+            self._clean(rest)
             card["tags"].append(rest[0].text.lower())
         elif words == ["dragon", "attack"] or words == ["dragon"]:
             card["dragon"] = True
         elif words == ["danger"]:
             card["danger"] = True
         elif words[:2] == ["only", "in"] and len(words) > 2:
+            self._clean(s.head[2:])
             card["only_in"] = " ".join(words[2:])
         else:
             self.error(
@@ -818,8 +843,10 @@ class _Compiler:
                     if value is not None:
                         tok[key] = value
             elif key == "type" and rest:
+                self._clean(rest)
                 tok["type"] = " ".join(a.text.lower() for a in rest)
             elif key == "grants" and rest:
+                self._clean(rest)
                 tok["grants"].extend(a.text.lower() for a in rest)
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
@@ -951,6 +978,7 @@ class _Compiler:
                 if None not in pos:
                     space["pos"] = pos
             elif key == "feature" and rest:
+                self._clean(rest)
                 space["features"].append(" ".join(a.text.lower() for a in rest))
             else:
                 self.error(
@@ -981,6 +1009,7 @@ class _Compiler:
                 hint='write path HQ -- "Whispering Wood" { boots 2 }',
             )
             return
+        self._clean([h[1], h[3]])
         path: dict[str, Any] = {
             "from": h[1].text,
             "to": h[3].text,
@@ -1002,6 +1031,7 @@ class _Compiler:
                 hint='write dead end "Old Mill" { boots 2 }',
             )
             return
+        self._clean([h[2]])
         path = {
             "from": h[2].text,
             "to": None,
@@ -1031,6 +1061,7 @@ class _Compiler:
                 path["features"].append("lock")
                 path["requires"].append("key")
             elif key == "requires" and rest:
+                self._clean(rest)
                 path["requires"].append(" ".join(a.text.lower() for a in rest))
             else:
                 self.error(

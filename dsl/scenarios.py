@@ -23,7 +23,7 @@ from typing import Any
 
 from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
-from .limits import RANGES
+from .limits import RANGES, bad_name_char, shown_name
 from .parser import Atom, Stmt
 
 SETUP_NUMBERS = ("players", "seed", "rage")
@@ -240,6 +240,15 @@ class _ScenarioCompiler:
                 "CW105", "a scenario needs one name", st.span, hint='scenario "Rule name" {...}'
             )
             return None
+        ch = bad_name_char(st.head[1].text)
+        if ch is not None:
+            self.error(
+                "CW114",
+                f'the scenario name "{shown_name(st.head[1].text)}" holds the control '
+                f"character U+{ord(ch):04X}",
+                st.head[1].span,
+                hint="remove it: a scenario's name becomes a test item's name",
+            )
         sc: dict[str, Any] = {
             "name": st.head[1].text,
             "players": 2,
