@@ -25,6 +25,7 @@ from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, shown_name
 from .parser import Atom, Stmt
+from .resolve import name_key, near_miss
 
 SETUP_NUMBERS = ("players", "seed", "rage")
 SETUP_WORDS = (
@@ -166,14 +167,13 @@ def _is_none(atoms: list[Atom]) -> bool:
 class _ScenarioCompiler:
     def __init__(self, pack: dict[str, Any]) -> None:
         self.diags: list[Diagnostic] = []
-        self.cards = {c["name"].lower(): c["name"] for c in pack["cards"]}
-        self.reserve = {
-            c["name"].lower(): c["name"] for c in pack["cards"] if c.get("deck") == "reserve"
-        }
-        self.tokens = {t["name"].lower(): t["name"] for t in pack["tokens"]}
+        # Names match exactly (case and spaces count), as in the pack itself.
+        self.cards = {c["name"]: c["name"] for c in pack["cards"]}
+        self.reserve = {c["name"]: c["name"] for c in pack["cards"] if c.get("deck") == "reserve"}
+        self.tokens = {t["name"]: t["name"] for t in pack["tokens"]}
         self.token_kind = {t["name"]: t["kind"] for t in pack["tokens"]}
-        self.boards = {b["name"].lower(): b for b in pack["boards"]}
-        self.spaces = {s["name"].lower(): s["name"] for b in pack["boards"] for s in b["spaces"]}
+        self.boards = {b["name"]: b for b in pack["boards"]}
+        self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -181,13 +181,13 @@ class _ScenarioCompiler:
     def ref(self, atom: Atom, pool: dict[str, str], what: str) -> str | None:
         """A declared name, or a CW107 diagnostic."""
         name = atom.text
-        if name.lower() in pool:
-            return pool[name.lower()]
+        if name in pool:
+            return pool[name]
         self.error(
             "CW107",
             f"no {what} named {name!r} in the pack",
             atom.span,
-            hint=did_you_mean(name, pool.values()) or f"check the {what}'s name",
+            hint=near_miss(name, pool.values()) or f"check the {what}'s name",
         )
         return None
 
@@ -302,10 +302,9 @@ class _ScenarioCompiler:
             if value is not None:
                 sc["first"] = value
         elif key == "board" and len(rest) == 1:
-            if rest[0].text.lower() not in self.boards:
-                self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
-            else:
-                sc["board"] = self.boards[rest[0].text.lower()]["name"]
+            board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
+            if board is not None:
+                sc["board"] = board
         elif key == "adventure" and rest and _lower(rest[:1])[0] in ("deck", "discard"):
             pile = "adventure_" + rest[0].text.lower()
             cards = rest[1:]
@@ -762,15 +761,16 @@ def compile_scenarios(
     diags.extend(comp.diags)
     seen: dict[str, dict[str, Any]] = {}
     for sc in out:
-        if sc["name"].lower() in seen:
+        # Names that differ only in case or spacing are the same test item to a reader.
+        if name_key(sc["name"]) in seen:
             diags.append(
                 Diagnostic(
                     "CW106",
                     f"two scenarios are named {sc['name']!r}",
                     Span.from_ir(sc["at"]),
                     hint="scenario names identify test items; make them unique",
-                    notes=(("the first is here", Span.from_ir(seen[sc["name"].lower()]["at"])),),
+                    notes=(("the first is here", Span.from_ir(seen[name_key(sc["name"])]["at"])),),
                 )
             )
-        seen[sc["name"].lower()] = sc
+        seen[name_key(sc["name"])] = sc
     return (out if not has_errors(diags) else []), diags, sources
