@@ -18,6 +18,7 @@ from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import limits
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
+from .limits import RANGES, Range, bad_name_char, shown_name
 from .parser import Atom, Effect, Parser, Stmt
 from .phrases import EFFECT_WORDS, leading_words, resolve
 from .sources import PackReader
@@ -299,19 +300,32 @@ class _Compiler:
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
 
-    def _int(self, st: Stmt, atoms: list[Atom], what: str, minimum: int | None = 0) -> int | None:
-        """Exactly one number in ``atoms``; reports a diagnostic and returns None otherwise."""
+    def _int(self, st: Stmt, atoms: list[Atom], what: str, limit: str | Range) -> int | None:
+        """Exactly one number in ``atoms``, within its range (a key of RANGES, or a Range);
+        reports a diagnostic and returns None otherwise."""
         if len(atoms) != 1 or atoms[0].kind not in ("number", "signed"):
             span = _phrase_span(atoms) if atoms else st.span
             self.error("CW105", f"{what} takes one number", span, hint=f"write `{what} 3`")
             return None
-        value = int(atoms[0].value)
-        if minimum is not None and value < minimum:
+        return self._in_range(atoms[0], what, RANGES[limit] if isinstance(limit, str) else limit)
+
+    def _in_range(self, atom: Atom, what: str, limit: Range) -> int | None:
+        """The atom's value when ``limit`` allows it; else CW108 (too small) or CW113."""
+        value = int(atom.value)
+        if value < limit.low:
             self.error(
                 "CW108",
                 f"{what} cannot be {value}",
-                atoms[0].span,
-                hint=f"use a number of at least {minimum}",
+                atom.span,
+                hint=f"use a number of at least {limit.low} (the range is {limit.text()})",
+            )
+            return None
+        if value > limit.high:
+            self.error(
+                "CW113",
+                f"{what} cannot be {value}; the most is {limit.high}",
+                atom.span,
+                hint=f"use a number from {limit.text()} (see Limits in docs/language.md)",
             )
             return None
         return value
@@ -334,7 +348,28 @@ class _Compiler:
                 hint="names with spaces go in double quotes",
             )
             return None
+        self._clean(st.head[1:2])
         return st.head[1].text, st.head[1].span
+
+    def _clean(self, atoms: list[Atom]) -> bool:
+        """CW114 for each name atom holding a control character; True when all are clean.
+        The declaration still compiles, so its references do not echo the error."""
+        ok = True
+        for atom in atoms:
+            if atom.kind not in ("word", "string"):
+                continue
+            ch = bad_name_char(str(atom.value))
+            if ch is not None:
+                ok = False
+                self.error(
+                    "CW114",
+                    f'the name "{shown_name(str(atom.value))}" holds the control character '
+                    f"U+{ord(ch):04X}",
+                    atom.span,
+                    hint="remove it: names may not hold tabs, carriage returns, escapes, "
+                    "line separators or direction overrides",
+                )
+        return ok
 
     def _no_effects(self, st: Stmt) -> None:
         if st.effects is not None:
@@ -379,6 +414,8 @@ class _Compiler:
         for s in st.block or []:
             self._no_effects(s)
             key, rest = s.words[0], s.head[1:]
+            if key in ("version", "title", "extends"):
+                self._clean(rest)
             if key == "version" and len(rest) == 1:
                 pack["version"] = rest[0].text
             elif key == "title" and len(rest) == 1:
@@ -486,11 +523,11 @@ class _Compiler:
             )
         seen[key] = s.span
         if key in ("copies", "cost", "fight"):
-            value = self._int(s, rest, key, minimum=1 if key in ("copies", "fight") else 0)
+            value = self._int(s, rest, key, key)
             if value is not None:
                 card[key] = value
         elif key == "starting":
-            value = self._int(s, rest, key, minimum=1)
+            value = self._int(s, rest, key, "starting")
             if value is not None:
                 if card["deck"] != "adventure" or card["type"] != "acquire":
                     self.error(
@@ -505,12 +542,14 @@ class _Compiler:
         elif key in CARD_FLAGS and not rest:
             card["tags"].append(CARD_FLAGS[key])
         elif key in ("tag", "faction") and len(rest) == 1:
+            self._clean(rest)
             card["tags"].append(rest[0].text.lower())
         elif words == ["dragon", "attack"] or words == ["dragon"]:
             card["dragon"] = True
         elif words == ["danger"]:
             card["danger"] = True
         elif words[:2] == ["only", "in"] and len(words) > 2:
+            self._clean(s.head[2:])
             card["only_in"] = " ".join(words[2:])
         else:
             self.error(
@@ -538,8 +577,11 @@ class _Compiler:
 
     def _points(self, owner: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
         if len(rest) >= 3 and rest[1].kind == "word" and rest[1].text.lower() == "per":
-            pts = self._int(s, rest[:1], "points")
-            per = resolve(COUNTS, rest[2:])
+            pts = self._int(s, rest[:1], "points", "points per")
+            failures: list[Any] = []
+            per = resolve(COUNTS, rest[2:], failures)
+            if per is not None and self._out_of_range(failures):
+                return
             if per is None:
                 self.error(
                     "CW104",
@@ -553,7 +595,7 @@ class _Compiler:
                 per["at"] = _at(_phrase_span(rest[2:]))
                 owner["points_per"] = {"points": pts, "per": per}
             return
-        value = self._int(s, rest, "points", minimum=None)
+        value = self._int(s, rest, "points", "points")
         if value is not None:
             owner["points"] = value
 
@@ -606,6 +648,8 @@ class _Compiler:
     def _condition(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []
         node = resolve(CONDITIONS, atoms, failures)
+        if node is not None and self._out_of_range(failures):
+            return None
         if node is None:
             self.error(
                 "CW104",
@@ -618,6 +662,16 @@ class _Compiler:
             return None
         node["at"] = _at(_phrase_span(atoms))
         return node
+
+    def _out_of_range(self, failures: list[Any]) -> bool:
+        """Report the numbers a matched phrase holds outside their slots' ranges."""
+        found = False
+        for kind, detail in failures:
+            if kind == "range":
+                atom, what, limit = detail
+                self._in_range(atom, what, limit)
+                found = True
+        return found
 
     # effects -------------------------------------------------------------------------------
     def effects(self, effs: list[Effect]) -> list[dict[str, Any]] | None:
@@ -729,6 +783,8 @@ class _Compiler:
         failures: list[Any] = []
         node = resolve(EFFECTS, atoms, failures)
         span = _phrase_span(atoms)
+        if node is not None and self._out_of_range(failures):
+            return None
         if node is not None:
             node["at"] = _at(span)
             if "per" in node:
@@ -793,7 +849,7 @@ class _Compiler:
                 tok["kind"] = kind
                 tail = s.head[n:]
                 if tail:
-                    value = self._int(s, tail, " ".join(words[:n]), minimum=1)
+                    value = self._int(s, tail, " ".join(words[:n]), "token count")
                     if value is not None:
                         tok["count"] = value
                 continue
@@ -802,12 +858,14 @@ class _Compiler:
                 if key == "points":
                     self._points(tok, s, rest)
                 else:
-                    value = self._int(s, rest, key, minimum=0 if key == "gold" else 1)
+                    value = self._int(s, rest, key, "token " + key)
                     if value is not None:
                         tok[key] = value
             elif key == "type" and rest:
+                self._clean(rest)
                 tok["type"] = " ".join(a.text.lower() for a in rest)
             elif key == "grants" and rest:
+                self._clean(rest)
                 tok["grants"].extend(a.text.lower() for a in rest)
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
@@ -902,7 +960,7 @@ class _Compiler:
                 continue
             key = words[0]
             if key in ("coach", "waypoint", "artifact"):
-                value = self._int(s, rest, key, minimum=0 if key == "coach" else 1)
+                value = self._int(s, rest, key, key)
                 if value is not None:
                     space[key] = value
             elif key == "reward":
@@ -923,7 +981,7 @@ class _Compiler:
                     if not takes_n:
                         self.error("CW105", f"reward {rkind} takes no number", _phrase_span(tail))
                         continue
-                    got = self._int(s, tail, f"reward {rkind}", minimum=1)
+                    got = self._int(s, tail, f"reward {rkind}", "reward")
                     if got is None:
                         continue
                     amount = got
@@ -935,8 +993,11 @@ class _Compiler:
                 if len(rest) != 2 or any(a.kind not in ("number", "signed") for a in rest):
                     self.error("CW105", "at takes two numbers, x and y", s.span, hint="at 120 40")
                     continue
-                space["pos"] = [int(rest[0].value), int(rest[1].value)]
+                pos = [self._in_range(a, "a position", RANGES["position"]) for a in rest]
+                if None not in pos:
+                    space["pos"] = pos
             elif key == "feature" and rest:
+                self._clean(rest)
                 space["features"].append(" ".join(a.text.lower() for a in rest))
             else:
                 self.error(
@@ -967,6 +1028,7 @@ class _Compiler:
                 hint='write path HQ -- "Whispering Wood" { boots 2 }',
             )
             return
+        self._clean([h[1], h[3]])
         path: dict[str, Any] = {
             "from": h[1].text,
             "to": h[3].text,
@@ -988,6 +1050,7 @@ class _Compiler:
                 hint='write dead end "Old Mill" { boots 2 }',
             )
             return
+        self._clean([h[2]])
         path = {
             "from": h[2].text,
             "to": None,
@@ -1005,7 +1068,7 @@ class _Compiler:
             words, rest = s.words, s.head[1:]
             key = words[0]
             if key in ("boots", "footprints", "monsters"):
-                value = self._int(s, rest, key, minimum=1 if key != "monsters" else 0)
+                value = self._int(s, rest, key, "monsters" if key == "monsters" else "boots")
                 if value is not None:
                     path["monsters" if key == "monsters" else "boots"] = value
             elif words == ["water"]:
@@ -1017,6 +1080,7 @@ class _Compiler:
                 path["features"].append("lock")
                 path["requires"].append("key")
             elif key == "requires" and rest:
+                self._clean(rest)
                 path["requires"].append(" ".join(a.text.lower() for a in rest))
             else:
                 self.error(
@@ -1064,7 +1128,10 @@ class _Compiler:
             if rest[-2].kind != "number":
                 self.error("CW105", "with N players needs a number", rest[-2].span)
                 return
-            players = str(rest[-2].value)
+            seats = self._in_range(rest[-2], "with N players", RANGES["players"])
+            if seats is None:
+                return
+            players = str(seats)
             rest = rest[:-3]
         if not rest or any(a.kind != "number" for a in rest):
             self.error(
@@ -1075,7 +1142,20 @@ class _Compiler:
                 hint=f"write `{param.words} {param.default if param.shape == 'int' else '...'}`",
             )
             return
-        values = [int(a.value) for a in rest]
+        if param.shape == "ints" and len(rest) > param.max_len:
+            self.error(
+                "CW113",
+                f"rule `{param.words}` cannot list {len(rest)} numbers; the most is "
+                f"{param.max_len}",
+                _phrase_span(rest[param.max_len :]),
+                hint=f"list from 1 to {param.max_len} numbers",
+            )
+            return
+        limit = Range(param.low, param.high, param.doc)
+        checked = [self._in_range(a, f"rule `{param.words}`", limit) for a in rest]
+        if None in checked:
+            return
+        values = [int(v) for v in checked if v is not None]
         if param.shape == "ints":
             self.rules[param.key] = values
         elif len(values) != 1:

@@ -7,6 +7,10 @@ traceback or an exhausted machine. docs/language.md lists these limits (generate
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from clankwork.interpreter.rules import MAX_PLAYERS
+
 # Reading a pack (CW005, CW006).
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """One .clank file (a 100,000-card file is about 6 MiB)."""
@@ -24,3 +28,74 @@ MAX_NESTING = 64
 # Numbers (CW113): a literal longer than this is refused before it is converted.
 MAX_DIGITS = 9
 """Digits in one number literal (every documented range fits in nine digits)."""
+MAX_NUMBER = 10**MAX_DIGITS - 1
+"""The largest literal a pack can write (nine nines)."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """The documented range of one number of the language: ``low`` to ``high`` inclusive."""
+
+    low: int
+    high: int
+    doc: str
+
+    def text(self) -> str:
+        """`1 to 1000`, as docs and hints say it."""
+        return f"{self.low} to {self.high}"
+
+
+# Every number a declaration or a scenario reads, by the words that introduce it. The
+# compiler checks each against this table (CW108 below the smallest, CW113 above the
+# largest) and docs/language.md lists it. Ranges are generous: far past any printed game,
+# but small enough that no pack asks for unbounded work or memory.
+RANGES: dict[str, Range] = {
+    "copies": Range(1, 1000, "copies of a card in its deck, or the size of a reserve pile"),
+    "starting": Range(1, 100, "copies of a starting-deck card in each deck"),
+    "cost": Range(0, 100, "skill to acquire a card"),
+    "fight": Range(1, 100, "swords to defeat a monster"),
+    "points": Range(-100, 1000, "points of a card or token"),
+    "points per": Range(0, 1000, "N of `points N per COUNT`"),
+    "token count": Range(1, 1000, "how many of a token the box holds (`minor secret 3`)"),
+    "token gold": Range(0, 100, "gold a token counts as"),
+    "coach": Range(0, 100, "gold a coach ride costs"),
+    "waypoint": Range(1, 1000, "a waypoint's number"),
+    "artifact": Range(1, 1000, "an artifact space's value"),
+    "reward": Range(1, 100, "gold, cards or healing a space rewards"),
+    "boots": Range(1, 100, "footprints on a path"),
+    "monsters": Range(0, 100, "monster icons on a path"),
+    "position": Range(-100_000, 100_000, "each of the two numbers of `at X Y`"),
+    "players": Range(1, MAX_PLAYERS, "players of a scenario, and N of `with N players`"),
+    "seat": Range(1, MAX_PLAYERS, "a player's seat number in a scenario"),
+    "seed": Range(0, MAX_NUMBER, "a scenario's random seed"),
+    "rage": Range(1, 30, "a rage track space in a scenario (the track has at most 30)"),
+    "scenario count": Range(
+        0, 1000, "a count a scenario sets (gold, damage, clank, cubes, a reserve pile...)"
+    ),
+    "scenario amount": Range(0, 100, "swords spent on a move, and an answer's number"),
+    "expected": Range(-1000, 10_000, "a number a scenario expects"),
+}
+"""Number ranges of the language and the scenario language (effect numbers are on the op
+records' parameter schemas; rule values are on interpreter/rules.py's RuleParam)."""
+
+EFFECT_AMOUNT_MAX = 100
+"""The largest number an effect slot takes when its op does not say (draw, heal, +N...)."""
+
+# Names (CW114): characters a name may not hold. Control characters (tabs, carriage returns,
+# escapes, DEL, C1), line and paragraph separators, and the bidirectional overrides that make
+# a name read differently from what it is. Names go into terminals, SVG, DOT and HTML.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def bad_name_char(text: str) -> str | None:
+    """The first character a name may not hold, or None when the name is clean."""
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20 or 0x7F <= code <= 0x9F or ch in "\u2028\u2029" or ch in _BIDI:
+            return ch
+    return None
+
+
+def shown_name(text: str) -> str:
+    """The name with every refused character written as an escape, safe to print."""
+    return "".join(f"\\u{ord(ch):04x}" if bad_name_char(ch) else ch for ch in text)

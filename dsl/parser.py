@@ -10,6 +10,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .diagnostics import Diagnostic, Span, source_lines
+from .limits import MAX_DIGITS, MAX_NESTING, MAX_NUMBER
 
 # What a designer calls each terminal, for "expected ..." messages.
 TERMINAL_WORDS = {
@@ -84,17 +85,42 @@ class Stmt:
 
 
 class _ParenNewlines:
-    """Post-lexer: newlines inside parentheses do not end a statement; track open braces."""
+    """Post-lexer: newlines inside parentheses do not end a statement; track open braces.
+
+    It also bounds what the rest of the parser will meet: the stream stops at the first
+    block or bracket nested past MAX_NESTING (the tree would be too deep to walk, and Lark
+    takes seconds on thousands of levels), and number literals longer than MAX_DIGITS are
+    noted before anything converts them (int() refuses 4,300 digits with a ValueError).
+    """
 
     always_accept = ("_NL",)
 
     def __init__(self) -> None:
         self.open_braces: list[Token] = []
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the last file. (Not done in `process`: after a syntax error Lark resumes
+        with a new stream, and the nesting count must carry over.)"""
+        self.nesting = 0  # braces and brackets together
+        self.too_deep: Token | None = None
+        self.long_numbers: list[Token] = []
 
     def process(self, stream):
         depth = 0
         self.open_braces = []
+        if self.too_deep is not None:
+            return
         for tok in stream:
+            if tok.type in ("LPAR", "LBRACE"):
+                self.nesting += 1
+                if self.nesting > MAX_NESTING:
+                    self.too_deep = tok
+                    return
+            elif tok.type in ("RPAR", "RBRACE"):
+                self.nesting = max(0, self.nesting - 1)
+            elif tok.type in ("INT", "SIGNED") and len(tok.lstrip("+-")) > MAX_DIGITS:
+                self.long_numbers.append(tok)
             if tok.type == "LPAR":
                 depth += 1
             elif tok.type == "RPAR":
@@ -106,6 +132,33 @@ class _ParenNewlines:
             if tok.type == "_NL" and depth:
                 continue
             yield tok
+
+    def limit_diagnostics(self, filename: str) -> list[Diagnostic]:
+        """CW007 for nesting past the limit and CW113 for overlong numbers, from the last run."""
+        out = []
+        if self.too_deep is not None:
+            tok = self.too_deep
+            out.append(
+                Diagnostic(
+                    "CW007",
+                    f"blocks and brackets are nested more than {MAX_NESTING} deep here",
+                    Span(filename, tok.line, tok.column, tok.line, tok.column + 1),
+                    hint=f"the limit is MAX_NESTING = {MAX_NESTING}; split the declaration "
+                    "or flatten its effects",
+                )
+            )
+        for tok in self.long_numbers:
+            digits = len(tok.lstrip("+-"))
+            out.append(
+                Diagnostic(
+                    "CW113",
+                    f"a number of {digits} digits; the most is {MAX_DIGITS}",
+                    _span(tok, filename),
+                    hint=f"numbers in a pack are at most {MAX_NUMBER:,}; "
+                    "see Limits in docs/language.md for each number's range",
+                )
+            )
+        return out
 
 
 @lru_cache(maxsize=1)
@@ -152,9 +205,12 @@ class Parser:
                 diags.append(self._diagnostic(e, text, filename))
             return True
 
+        self._postlex.reset()
         try:
             tree = self._lark.parse(text, on_error=on_error)
         except (UnexpectedEOF, UnexpectedToken) as e:
+            if self._postlex.too_deep is not None:  # the post-lexer stopped the stream
+                return [], [*diags, *self._postlex.limit_diagnostics(filename)]
             # After another error, an unclosed block is usually that error's echo
             # (recovery dropped a "}"), so report it only when it stands alone.
             if not diags:
@@ -163,6 +219,7 @@ class Parser:
         except UnexpectedInput as e:  # pragma: no cover - on_error handles the others
             diags.append(self._diagnostic(e, text, filename))
             return [], diags
+        diags.extend(self._postlex.limit_diagnostics(filename))
         if diags:
             return [], diags
         return [_stmt(t, filename) for t in tree.children if isinstance(t, Tree)], diags

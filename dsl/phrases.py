@@ -8,8 +8,9 @@ from functools import cache
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
-from clankwork.interpreter.effects.registry import RESOURCE_WORDS
+from clankwork.interpreter.effects.registry import RESOURCE_WORDS, pretty_phrase
 
+from .limits import EFFECT_AMOUNT_MAX, Range
 from .parser import Atom
 
 
@@ -79,10 +80,12 @@ def _match(
                 item.slot: " ".join(a.text.lower() if a.kind == "word" else a.text for a in atoms),
             }
         registry = CONDITIONS if item.kind == "cond" else COUNTS
-        node = resolve(registry, atoms)
+        inner: list[Any] = []
+        node = resolve(registry, atoms, inner)
         if node is None:
             failures.append((item.kind, atoms))
             return None
+        failures.extend(f for f in inner if f[0] == "range")
         return {**out, item.slot: node}
     if not atoms:
         return None
@@ -91,6 +94,9 @@ def _match(
     numeric = ("number",) if item.kind == "int" else ("signed", "number")
     if item.kind in ("int", "signed") and a.kind in numeric:
         value = a.value
+        # Remember which atom filled the slot (a non-string key never reaches the IR), so
+        # a range check can point at the number.
+        out = {**out, ("atom", item.slot): a}
     elif item.kind == "resource" and _word(a) in RESOURCE_WORDS:
         value = RESOURCE_WORDS[_word(a)]  # type: ignore[index]
     elif item.kind == "name" and a.kind in ("string", "word"):
@@ -102,12 +108,34 @@ def _match(
     return _match(rest, atoms[1:], {**out, item.slot: value}, failures)
 
 
+def slot_range(record: Record, slot: str) -> Range:
+    """The range of a number slot: its parameter schema's minimum and maximum, or the
+    default effect bound where the schema leaves one out."""
+    schema = record.params.get(slot, {})
+    return Range(
+        schema.get("minimum", -EFFECT_AMOUNT_MAX),
+        schema.get("maximum", EFFECT_AMOUNT_MAX),
+        f"N of `{record.name}`",
+    )
+
+
 def match_record(record: Record, atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    """Params for ``atoms`` if one of the record's phrases reads like them."""
+    """Params for ``atoms`` if one of the record's phrases reads like them.
+
+    A number outside its slot's range still matches (the phrase is the right one); it is
+    added to ``failures`` as ``("range", (atom, what, range))`` for the compiler to report.
+    """
     for pattern in record.phrases:
         got = _match(compile_pattern(pattern), atoms, {}, failures)
         if got is not None:
-            return {**record.defaults, **got}
+            params = {k: v for k, v in got.items() if isinstance(k, str)}
+            for key, atom in got.items():
+                if isinstance(key, tuple):
+                    limit = slot_range(record, key[1])
+                    if not limit.low <= int(atom.value) <= limit.high:
+                        what = f"N in `{pretty_phrase(pattern)}`"
+                        failures.append(("range", (atom, what, limit)))
+            return {**record.defaults, **params}
     return None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -10,6 +10,22 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 
 def _span(at: dict[str, Any] | None) -> Span | None:
     return Span.from_ir(at) if at else None
+
+
+def name_key(name: str) -> str:
+    """What two names share when they differ only in case or spacing."""
+    return " ".join(name.casefold().split())
+
+
+def near_miss(name: str, declared: Iterable[str]) -> str | None:
+    """A did-you-mean hint for a reference that names nothing: the declared name it matches
+    but for case or spacing (names match exactly), else the closest spelling."""
+    declared = list(declared)
+    key = name_key(name)
+    same = sorted(d for d in declared if name_key(d) == key)
+    if same:
+        return f'did you mean "{same[0]}"? names match exactly: case and spaces count'
+    return did_you_mean(name, declared)
 
 
 def walk_effects(nodes: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -34,17 +50,24 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
 
     def dupes(items: list[dict[str, Any]], what: str) -> None:
+        # Names match exactly, but two that differ only in case or spacing are refused as
+        # duplicates: a reader cannot tell them apart, and the game matches names
+        # without case (`trash a burgle`).
         seen: dict[str, dict[str, Any]] = {}
         for it in items:
-            key = it["name"].lower()
+            key = name_key(it["name"])
             if key in seen:
+                first = seen[key]["name"]
                 diags.append(
                     Diagnostic(
                         "CW106",
-                        f"{what} {it['name']!r} is declared twice",
+                        f"{what} {it['name']!r} is declared twice"
+                        if first == it["name"]
+                        else f"{what} {it['name']!r} differs from {what} {first!r} only in "
+                        "case or spacing",
                         _span(it["at"]),
                         hint="rename one of them, or merge them and use `copies N`",
-                        notes=((f"first {what} {it['name']!r} is here", _span(seen[key]["at"])),),
+                        notes=((f"first {what} {first!r} is here", _span(seen[key]["at"])),),
                     )
                 )
             else:
@@ -53,17 +76,18 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     dupes(ir["cards"], "card")
     dupes(ir["tokens"], "token")
     dupes(ir["boards"], "board")
-    card_names = {c["name"].lower(): c["name"] for c in ir["cards"]}
-    tags = {t for c in ir["cards"] for t in c["tags"]}
-    token_names = {t["name"].lower(): t["name"] for t in ir["tokens"]}
+    card_names = {c["name"] for c in ir["cards"]}
+    # Tags are words, lower-cased where they are declared, so they match without case.
+    tags = {t.lower() for c in ir["cards"] for t in c["tags"]}
+    token_names = {t["name"] for t in ir["tokens"]}
     features: set[str] = set()
     for board in ir["boards"]:
         dupes(board["spaces"], "space")
         features |= {f for s in board["spaces"] for f in s["features"]}
-        names = {s["name"].lower(): s["name"] for s in board["spaces"]}
+        names = {s["name"] for s in board["spaces"]}
         for path in board["paths"]:
             for end in ("from", "to"):
-                if path[end] is None or path[end].lower() in names:
+                if path[end] is None or path[end] in names:
                     continue
                 diags.append(
                     Diagnostic(
@@ -71,45 +95,68 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         f"path {end} {path[end]!r}: no space of that name on board "
                         f"{board['name']!r}",
                         _span(path.get(f"{end}_at")),
-                        hint=did_you_mean(path[end], names.values())
+                        hint=near_miss(path[end], names)
                         or f"declare `space {path[end]!r}` on the board",
                     )
                 )
 
+    def card_or_tag(ref: str) -> bool:
+        return ref in card_names or ref.lower() in tags
+
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
-            ref, pool, what = None, None, ""
             if node["op"] == "trash" and "card" in node:
-                ref, pool, what = node["card"], {**card_names, **{t: t for t in tags}}, "card"
+                ref, known, pool, what = (
+                    node["card"],
+                    card_or_tag(node["card"]),
+                    card_names | tags,
+                    "card",
+                )
             elif node["op"] == "token":
-                ref, pool, what = node["token"], token_names, "token"
-            if ref is not None and pool is not None and ref.lower() not in pool:
+                ref, known, pool, what = (
+                    node["token"],
+                    node["token"] in token_names,
+                    token_names,
+                    "token",
+                )
+            else:
+                continue
+            if not known:
                 diags.append(
                     Diagnostic(
                         "CW107",
                         f"{owner['name']!r} refers to {what} {ref!r}, which the pack does not "
                         "declare",
                         _span(node.get("at")),
-                        hint=did_you_mean(ref, pool.values()) or f"declare the {what} first",
+                        hint=near_miss(ref, pool) or f"declare the {what} first",
                     )
                 )
-    tag_pool = {**card_names, **{t: t for t in tags}}
+    # Every owner's `points N per COUNT` once, whether or not it has triggers.
+    counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
     for owner, trig in _triggers(ir):
         tests = [trig.get("if")] + [n.get("cond") for n in walk_effects(trig["effects"])]
         tests += [n.get("per") for n in walk_effects(trig["effects"])]
-        tests += [owner.get("points_per", {}).get("per")]
+        counted.append((owner, tests))
+    for owner, tests in counted:
         for t in tests:
             if not t or "tag" not in t and "card" not in t:
                 continue
-            ref = t.get("tag") or t.get("card")
-            if ref.lower() not in tag_pool:
+            # A `tag` slot reads a lower-cased word, so it matches card names without case;
+            # a `card` slot keeps the name as written and matches it exactly.
+            if "tag" in t:
+                ref = t["tag"]
+                known = ref in tags or ref in {c.lower() for c in card_names}
+            else:
+                ref = t["card"]
+                known = card_or_tag(ref)
+            if not known:
                 diags.append(
                     Diagnostic(
                         "CW107",
                         f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag "
                         "of the pack",
                         _span(t.get("at")),
-                        hint=did_you_mean(ref, tag_pool.values())
+                        hint=near_miss(ref, card_names | tags)
                         or "tag cards with `companion`, `tag WORD` or `faction WORD`",
                     )
                 )

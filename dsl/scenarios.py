@@ -24,7 +24,9 @@ from typing import Any
 
 from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
+from .limits import RANGES, bad_name_char, shown_name
 from .parser import Atom, Stmt
+from .resolve import name_key, near_miss
 from .sources import PackReader
 
 SETUP_NUMBERS = ("players", "seed", "rage")
@@ -167,14 +169,13 @@ def _is_none(atoms: list[Atom]) -> bool:
 class _ScenarioCompiler:
     def __init__(self, pack: dict[str, Any]) -> None:
         self.diags: list[Diagnostic] = []
-        self.cards = {c["name"].lower(): c["name"] for c in pack["cards"]}
-        self.reserve = {
-            c["name"].lower(): c["name"] for c in pack["cards"] if c.get("deck") == "reserve"
-        }
-        self.tokens = {t["name"].lower(): t["name"] for t in pack["tokens"]}
+        # Names match exactly (case and spaces count), as in the pack itself.
+        self.cards = {c["name"]: c["name"] for c in pack["cards"]}
+        self.reserve = {c["name"]: c["name"] for c in pack["cards"] if c.get("deck") == "reserve"}
+        self.tokens = {t["name"]: t["name"] for t in pack["tokens"]}
         self.token_kind = {t["name"]: t["kind"] for t in pack["tokens"]}
-        self.boards = {b["name"].lower(): b for b in pack["boards"]}
-        self.spaces = {s["name"].lower(): s["name"] for b in pack["boards"] for s in b["spaces"]}
+        self.boards = {b["name"]: b for b in pack["boards"]}
+        self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -182,13 +183,13 @@ class _ScenarioCompiler:
     def ref(self, atom: Atom, pool: dict[str, str], what: str) -> str | None:
         """A declared name, or a CW107 diagnostic."""
         name = atom.text
-        if name.lower() in pool:
-            return pool[name.lower()]
+        if name in pool:
+            return pool[name]
         self.error(
             "CW107",
             f"no {what} named {name!r} in the pack",
             atom.span,
-            hint=did_you_mean(name, pool.values()) or f"check the {what}'s name",
+            hint=near_miss(name, pool.values()) or f"check the {what}'s name",
         )
         return None
 
@@ -197,11 +198,34 @@ class _ScenarioCompiler:
         names = [self.ref(a, pool, what) for a in atoms]
         return names if all(names) else None  # type: ignore[return-value]
 
-    def number(self, st: Stmt, atoms: list[Atom], what: str) -> int | None:
+    def number(self, st: Stmt, atoms: list[Atom], what: str, limit: str) -> int | None:
+        """Exactly one number in ``atoms``, within RANGES[limit]; None with a diagnostic."""
         if len(atoms) != 1 or atoms[0].kind not in ("number", "signed"):
             self.error("CW105", f"{what} takes one number", st.span, hint=f"write `{what} 2`")
             return None
-        return int(atoms[0].value)
+        return self.in_range(atoms[0], what, limit)
+
+    def in_range(self, atom: Atom, what: str, limit: str) -> int | None:
+        """The atom's number when RANGES[limit] allows it; else CW108 (too small) or CW113."""
+        r = RANGES[limit]
+        value = int(atom.value)
+        if value < r.low:
+            self.error(
+                "CW108",
+                f"{what} cannot be {value}",
+                atom.span,
+                hint=f"use a number of at least {r.low} (the range is {r.text()})",
+            )
+            return None
+        if value > r.high:
+            self.error(
+                "CW113",
+                f"{what} cannot be {value}; the most is {r.high}",
+                atom.span,
+                hint=f"use a number from {r.text()} (see Limits in docs/language.md)",
+            )
+            return None
+        return value
 
     def scenario(self, st: Stmt) -> dict[str, Any] | None:
         if st.words[0] != "scenario":
@@ -218,6 +242,15 @@ class _ScenarioCompiler:
                 "CW105", "a scenario needs one name", st.span, hint='scenario "Rule name" {...}'
             )
             return None
+        ch = bad_name_char(st.head[1].text)
+        if ch is not None:
+            self.error(
+                "CW114",
+                f'the scenario name "{shown_name(st.head[1].text)}" holds the control '
+                f"character U+{ord(ch):04X}",
+                st.head[1].span,
+                hint="remove it: a scenario's name becomes a test item's name",
+            )
         sc: dict[str, Any] = {
             "name": st.head[1].text,
             "players": 2,
@@ -261,23 +294,19 @@ class _ScenarioCompiler:
             self.error("CW112", f"`{key}` takes no colon", s.span)
             return
         if key in SETUP_NUMBERS:
-            value = self.number(s, rest, key)
+            value = self.number(s, rest, key, key)
             if value is not None:
                 sc[key] = value
         elif words == ["as", "dealt"]:
             sc["dealt"] = True
         elif words[:2] == ["first", "player"]:
-            value = self.number(s, s.head[2:], "first player")
+            value = self.number(s, s.head[2:], "first player", "seat")
             if value is not None:
-                if value < 1:
-                    self.error("CW108", "players are numbered from 1", s.span)
-                else:
-                    sc["first"] = value
+                sc["first"] = value
         elif key == "board" and len(rest) == 1:
-            if rest[0].text.lower() not in self.boards:
-                self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
-            else:
-                sc["board"] = self.boards[rest[0].text.lower()]["name"]
+            board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
+            if board is not None:
+                sc["board"] = board
         elif key == "adventure" and rest and _lower(rest[:1])[0] in ("deck", "discard"):
             pile = "adventure_" + rest[0].text.lower()
             cards = rest[1:]
@@ -313,7 +342,10 @@ class _ScenarioCompiler:
             draws: list[Any] = []
             for a in rest:
                 if a.kind == "number":
-                    draws.append(int(a.value))
+                    seat = self.in_range(a, "a player number", "seat")
+                    if seat is None:
+                        return
+                    draws.append(seat)
                 elif a.kind == "word" and a.text.lower() == "black":
                     draws.append("black")
                 else:
@@ -337,8 +369,9 @@ class _ScenarioCompiler:
             )
             return
         name = self.ref(rest[0], self.reserve, "reserve card")
-        if name:
-            sc.setdefault("reserve", {})[name] = int(rest[1].value)
+        left = self.in_range(rest[1], "a reserve pile", "scenario count")
+        if name and left is not None:
+            sc.setdefault("reserve", {})[name] = left
 
     def place(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
         words = _lower(rest)
@@ -371,9 +404,14 @@ class _ScenarioCompiler:
         words = _lower(rest)
         bag = sc.setdefault("bag", {})
         if words[0] == "black" and len(rest) == 2 and rest[1].kind == "number":
-            bag["black"] = int(rest[1].value)
+            n = self.in_range(rest[1], "black cubes", "scenario count")
+            if n is not None:
+                bag["black"] = n
         elif words[0] == "player" and len(rest) == 3 and all(a.kind == "number" for a in rest[1:]):
-            bag[str(rest[1].value)] = int(rest[2].value)
+            seat = self.in_range(rest[1], "a player number", "seat")
+            n = self.in_range(rest[2], "cubes", "scenario count")
+            if seat is not None and n is not None:
+                bag[str(seat)] = n
         else:
             self.error(
                 "CW105",
@@ -386,7 +424,10 @@ class _ScenarioCompiler:
         if len(s.head) != 2 or s.head[1].kind != "number":
             self.error("CW105", "player takes a seat number", s.span, hint="player 1 { ... }")
             return
-        entry: dict[str, Any] = {"seat": int(s.head[1].value), "at": _at(s.span)}
+        seat = self.in_range(s.head[1], "a player number", "seat")
+        if seat is None:
+            return
+        entry: dict[str, Any] = {"seat": seat, "at": _at(s.span)}
         for p in s.block or []:
             words, rest = p.words, p.head[1:]
             key = words[0]
@@ -398,7 +439,7 @@ class _ScenarioCompiler:
                 if names is not None:
                     entry[key.replace(" ", "_")] = names
             elif key in PLAYER_NUMBERS:
-                value = self.number(p, rest, key)
+                value = self.number(p, rest, key, "scenario count")
                 if value is not None:
                     entry[key] = value
             elif key == "at" and len(rest) == 1:
@@ -458,9 +499,13 @@ class _ScenarioCompiler:
                     key == "move"
                     and len(tail) == 3
                     and tail[0] == "spending"
+                    and rest[2].kind == "number"
                     and tail[2] in ("sword", "swords")
                 ):
-                    step["swords"] = int(tail[1])
+                    swords = self.in_range(rest[2], "swords", "scenario amount")
+                    if swords is None:
+                        return None
+                    step["swords"] = swords
                 else:
                     self.error(
                         "CW105",
@@ -474,9 +519,13 @@ class _ScenarioCompiler:
                 return None
             step.update(do=key, arg=tok)
         elif key == "answer" and len(rest) == 1:
-            step.update(
-                do="answer", arg=rest[0].value if rest[0].kind == "number" else rest[0].text
-            )
+            if rest[0].kind == "number":
+                n = self.in_range(rest[0], "an answer", "scenario amount")
+                if n is None:
+                    return None
+                step.update(do="answer", arg=n)
+            else:
+                step.update(do="answer", arg=rest[0].text)
         else:
             self.error(
                 "CW102",
@@ -525,7 +574,10 @@ class _ScenarioCompiler:
                 return
             step.update(fact="space has no" if negate else "space has", space=space, value=token)
         elif len(rest) >= 2 and words[0] == "player" and rest[1].kind == "number":
-            step["seat"] = int(rest[1].value)
+            seat = self.in_range(rest[1], "a player number", "seat")
+            if seat is None:
+                return
+            step["seat"] = seat
             if not self.fact(step, s, rest[2:], PLAYER_FACTS, f"player {step['seat']} "):
                 return
         elif not self.fact(step, s, rest, GAME_FACTS, ""):
@@ -599,9 +651,10 @@ class _ScenarioCompiler:
                 self.error("CW105", f"expect {prefix}{fact} takes a number, then a card", n.span)
                 return False
             name = self.ref(card, self.cards, "card")
-            if name is None:
+            value = self.in_range(n, f"expect {prefix}{fact}", "expected")
+            if name is None or value is None:
                 return False
-            step.update(fact=fact, card=name, value=int(n.value))
+            step.update(fact=fact, card=name, value=value)
             return True
         if shape == "card int":
             card, n = args
@@ -612,19 +665,26 @@ class _ScenarioCompiler:
             if n.kind != "number":
                 self.error("CW105", f"expect {fact} CARD takes a number after the card", n.span)
                 return False
-            step.update(fact=fact, card=name, value=int(n.value))
+            value = self.in_range(n, f"expect {fact}", "expected")
+            if value is None:
+                return False
+            step.update(fact=fact, card=name, value=value)
             return True
         if shape == "seat int":
             seat, n = args
             if seat.kind != "number" or n.kind != "number":
                 self.error("CW105", f"expect {fact} takes a player number and a count", s.span)
                 return False
-            step.update(fact=fact, of=int(seat.value), value=int(n.value))
+            of = self.in_range(seat, "a player number", "seat")
+            value = self.in_range(n, f"expect {fact}", "expected")
+            if of is None or value is None:
+                return False
+            step.update(fact=fact, of=of, value=value)
             return True
         a = args[0]
         value: Any
         if shape == "int" and a.kind in ("number", "signed"):
-            value = int(a.value)
+            value = self.in_range(a, f"expect {prefix}{fact}", "expected")
         elif shape == "bool" and a.text.lower() in ("yes", "no", "true", "false"):
             value = a.text.lower() in ("yes", "true")
         elif shape == "space":
@@ -723,15 +783,16 @@ def compile_scenarios(
     diags.extend(comp.diags)
     seen: dict[str, dict[str, Any]] = {}
     for sc in out:
-        if sc["name"].lower() in seen:
+        # Names that differ only in case or spacing are the same test item to a reader.
+        if name_key(sc["name"]) in seen:
             diags.append(
                 Diagnostic(
                     "CW106",
                     f"two scenarios are named {sc['name']!r}",
                     Span.from_ir(sc["at"]),
                     hint="scenario names identify test items; make them unique",
-                    notes=(("the first is here", Span.from_ir(seen[sc["name"].lower()]["at"])),),
+                    notes=(("the first is here", Span.from_ir(seen[name_key(sc["name"])]["at"])),),
                 )
             )
-        seen[sc["name"].lower()] = sc
+        seen[name_key(sc["name"])] = sc
     return (out if not has_errors(diags) else []), diags, sources

@@ -82,6 +82,13 @@ class Board:
             self.graph.add_node(s.name, index=s.index, features=s.features)
         self.dead_ends: list[dict[str, Any]] = []
         for k, p in enumerate(board_ir["paths"]):
+            # Names match exactly; an end naming no space would otherwise add a stray graph
+            # node and fail later with a KeyError (the compiler reports it as CW107).
+            for end in ("from", "to"):
+                if p.get(end) is not None and p[end] not in self.index:
+                    raise ValueError(
+                        f"board {self.name!r}: path {end} {p[end]!r} names no space of the board"
+                    )
             if p.get("to") is None:
                 self.dead_ends.append(p)
                 continue

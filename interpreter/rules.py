@@ -109,16 +109,22 @@ def for_players(value: dict[str, Any], players: int) -> Any:
 
 def rules_schema() -> dict[str, Any]:
     """The closed JSON Schema of the IR `rules` object."""
-    shapes = {
-        "int": {"type": "integer", "minimum": 0},
-        "ints": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 1},
-        "by_players": {
+    seats = [str(n) for n in range(1, MAX_PLAYERS + 1)]
+
+    def shape(p: RuleParam) -> dict[str, Any]:
+        # The same ranges the compiler checks, so a hand-written IR cannot ask for more.
+        value = {"type": "integer", "minimum": p.low, "maximum": p.high}
+        if p.shape == "int":
+            return value
+        if p.shape == "ints":
+            return {"type": "array", "items": value, "minItems": 1, "maxItems": p.max_len}
+        return {
             "type": "object",
-            "propertyNames": {"pattern": "^([0-9]+|\\*)$"},
-            "additionalProperties": {"type": "integer", "minimum": 0},
-        },
-    }
-    props: dict[str, Any] = {p.key: {**shapes[p.shape], "description": p.doc} for p in RULE_PARAMS}
+            "propertyNames": {"enum": [*seats, "*"]},
+            "additionalProperties": value,
+        }
+
+    props: dict[str, Any] = {p.key: {**shape(p), "description": p.doc} for p in RULE_PARAMS}
     props["at"] = {
         "type": "object",
         "propertyNames": {"enum": [p.key for p in RULE_PARAMS]},

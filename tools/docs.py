@@ -8,11 +8,13 @@ from pathlib import Path
 
 import click
 
+from clankwork.dsl import limits
 from clankwork.dsl.compiler import CARD_FLAGS, DECL_KINDS, REWARDS, SPACE_FLAGS, compile_text
 from clankwork.dsl.diagnostics import CODES
+from clankwork.dsl.phrases import slot_range
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record
 from clankwork.interpreter.effects.registry import pretty_phrase, render_effects
-from clankwork.interpreter.rules import RULE_PARAMS
+from clankwork.interpreter.rules import MAX_PLAYERS, ROUND_CAP_MAX, RULE_PARAMS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -134,6 +136,8 @@ for one player count (`rage start 2 with 3 players`).
 | rule | default | meaning |
 | --- | --- | --- |
 {rules}
+
+{limits}
 """
 
 
@@ -175,7 +179,72 @@ def language_reference() -> str:
             "{rules}",
             "\n".join(f"| `{p.words}` | `{_default(p.default)}` | {p.doc} |" for p in RULE_PARAMS),
         )
+        .replace("{limits}", limits_reference())
     )
+
+
+def _bytes(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB"
+
+
+def limits_reference() -> str:
+    """The Limits section: every bound the compiler enforces, from dsl/limits.py, the op
+    records' parameter schemas and the rule parameters."""
+    lines = [
+        "## Limits",
+        "",
+        "Packs come from anyone, so everything a pack asks of the machine is bounded. Past a "
+        "limit, `clankwork check` reports a diagnostic naming it: CW006 for sizes, CW007 for "
+        "nesting, CW108 for a number below its range, CW113 for a number above it (or longer "
+        "than the digits allowed), CW114 for a control character in a name.",
+        "",
+        "| limit | value |",
+        "| --- | --- |",
+        f"| one file | {_bytes(limits.MAX_FILE_BYTES)} |",
+        f"| one pack, all files together | {_bytes(limits.MAX_PACK_BYTES)} |",
+        f"| files in one pack | {limits.MAX_PACK_FILES} |",
+        f"| includes within includes | {limits.MAX_INCLUDE_DEPTH} |",
+        f"| blocks and brackets within each other (`MAX_NESTING`) | {limits.MAX_NESTING} |",
+        f"| digits in one number | {limits.MAX_DIGITS} |",
+        f"| rounds of one game (no rule or option raises it) | {ROUND_CAP_MAX} |",
+        "",
+        "Names (of cards, tokens, boards, spaces, modules, packs and scenarios, and tags, "
+        "factions, features and types) may not hold control characters (tab, carriage "
+        "return, escape, DEL, C1), line or paragraph separators, or bidirectional overrides.",
+        "Names are matched exactly: case and spaces count, and two declarations of one kind "
+        "may not differ only in case or spacing.",
+        "",
+        "Numbers of declarations and scenarios:",
+        "",
+        "| number | range | meaning |",
+        "| --- | --- | --- |",
+    ]
+    lines += [f"| `{k}` | {r.text()} | {r.doc} |" for k, r in limits.RANGES.items()]
+    lines += ["", "Numbers in effects, conditions and counts:", "", "| phrase | range |"]
+    lines += ["| --- | --- |"]
+    for registry in (EFFECTS, CONDITIONS, COUNTS):
+        for record in registry:
+            for pattern in record.phrases:
+                for part in pattern.split():
+                    if part.startswith("{") and part.endswith((":int}", ":signed}")):
+                        slot = part[1:].split(":")[0]
+                        shown = pretty_phrase(pattern)
+                        lines.append(f"| `{shown}` | {slot_range(record, slot).text()} |")
+    lines += [
+        "",
+        "Rule values:",
+        "",
+        "| rule | each value | values listed |",
+        "| --- | --- | --- |",
+    ]
+    lines += [
+        f"| `{p.words}` | {p.low} to {p.high} | "
+        + (f"1 to {p.max_len}" if p.shape == "ints" else "1")
+        + " |"
+        for p in RULE_PARAMS
+    ]
+    lines.append(f"\n`with N players` takes N from 1 to {MAX_PLAYERS}.")
+    return "\n".join(lines)
 
 
 def _default(value: object) -> str:

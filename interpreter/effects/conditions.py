@@ -21,7 +21,7 @@ def _article(noun: str) -> str:
     ),
     params={
         "tag": {"type": "string"},
-        "min": {"type": "integer", "minimum": 1},
+        "min": {"type": "integer", "minimum": 1, "maximum": 100},
         "other": {"type": "boolean"},
     },
     required=("tag",),
@@ -68,7 +68,7 @@ def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 @count(
     "gold",
     phrases=("{every:int} gold", "gold"),
-    params={"every": {"type": "integer", "minimum": 1}},
+    params={"every": {"type": "integer", "minimum": 1, "maximum": 1000}},
     defaults={"every": 1},
     render=lambda n: f"{n['every']} Gold you have" if n["every"] > 1 else "Gold you have",
     examples=("points 1 per 5 gold",),

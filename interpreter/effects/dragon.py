@@ -13,7 +13,7 @@ BLACK = -1
 @effect(
     "rage",
     phrases=("rage {n:signed}", "advance rage {n:int}", "advance the rage track {n:int}"),
-    params={"n": {"type": "integer"}},
+    params={"n": {"type": "integer", "minimum": -30, "maximum": 30}},
     render=lambda n: f"rage {n['n']:+d}",
     examples=("rage +1",),
 )
@@ -40,7 +40,7 @@ def dragon_attack(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         "return up to {n:int} dragon cubes [to] [the] [bag]",
         "return {n:int} dragon cubes [to] [the] [bag]",
     ),
-    params={"n": {"type": "integer", "minimum": 1}},
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 500}},
     render=lambda n: f"return up to {n['n']} dragon cubes to the bag",
     examples=("return up to 3 dragon cubes",),
 )

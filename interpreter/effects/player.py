@@ -14,7 +14,7 @@ def _plural(n: int, word: str) -> str:
 @effect(
     "draw",
     phrases=("draw {n:int} [card|cards]", "draw a|one card"),
-    params={"n": {"type": "integer", "minimum": 1}},
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     defaults={"n": 1},
     render=lambda n: f"draw {_plural(n['n'], 'card')}",
     examples=("draw 2", "draw a card"),
@@ -27,7 +27,7 @@ def draw(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 @effect(
     "heal",
     phrases=("heal {n:int} [damage]", "heal"),
-    params={"n": {"type": "integer", "minimum": 1}},
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     defaults={"n": 1},
     render=lambda n: f"heal {n['n']}",
     examples=("heal 1",),
@@ -44,7 +44,7 @@ def _can_damage(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 @effect(
     "damage",
     phrases=("take {n:int} damage", "{n:int} damage"),
-    params={"n": {"type": "integer", "minimum": 1}},
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     render=lambda n: f"take {n['n']} damage",
     examples=("take 1 damage",),
     payable=True,
@@ -74,7 +74,7 @@ def _can_discard(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 @effect(
     "discard",
     phrases=("discard {n:int} [card|cards]", "discard a card"),
-    params={"n": {"type": "integer", "minimum": 1}},
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     defaults={"n": 1},
     render=lambda n: f"discard {_plural(n['n'], 'card')}",
     examples=("may discard 1 card -> draw 2",),
@@ -94,7 +94,7 @@ def discard(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         "trash {n:int} {card:name}",
         "trash a|an {card:name}",
     ),
-    params={"n": {"type": "integer", "minimum": 1}, "card": {"type": "string"}},
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 100}, "card": {"type": "string"}},
     required=("n",),
     defaults={"n": 1},
     render=lambda n: (

@@ -26,7 +26,7 @@ def _render_gain(node: dict[str, Any]) -> str:
         "make {amount:signed} {resource:resource}",
     ),
     params={
-        "amount": {"type": "integer"},
+        "amount": {"type": "integer", "minimum": -100, "maximum": 100},
         "resource": _RESOURCE,
         "per": {"$ref": "#/$defs/count"},
     },
@@ -59,7 +59,7 @@ def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 @effect(
     "spend",
     phrases=("pay {amount:int} {resource:resource}", "spend {amount:int} {resource:resource}"),
-    params={"amount": {"type": "integer", "minimum": 0}, "resource": _RESOURCE},
+    params={"amount": {"type": "integer", "minimum": 0, "maximum": 100}, "resource": _RESOURCE},
     render=lambda n: f"pay {n['amount']} {_LABEL[n['resource']]}",
     examples=("pay 2 gold -> heal 1",),
     payable=True,
