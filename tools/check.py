@@ -15,6 +15,7 @@ from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,
     Span,
+    did_you_mean,
     format_github,
     format_human,
     format_json,
@@ -22,22 +23,45 @@ from clankwork.dsl.diagnostics import (
     has_errors,
     summary_line,
 )
+from clankwork.dsl.limits import MAX_FILE_BYTES, MAX_NESTING
 from clankwork.dsl.scenarios import compile_scenarios
+from clankwork.interpreter.log import rule_value_problem
 from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
+from .outputs import check_file_target, write_text
 
 FLAGSHIP = "acqinc"
 
 
+def bundled_names() -> list[str]:
+    """The names of the packs shipped with Clankwork (folders of clankwork.content)."""
+    root = Path(str(resources.files("clankwork.content")))
+    return sorted(
+        p.name
+        for p in root.iterdir()
+        if p.is_dir()
+        and not p.is_symlink()
+        and (p / "pack.clank").is_file()
+        and not p.name.startswith((".", "_"))
+    )
+
+
 def bundled_pack(name: str = FLAGSHIP) -> Path:
-    """The folder of a pack shipped with Clankwork."""
-    path = Path(str(resources.files("clankwork.content") / name))
-    if not path.is_dir():
+    """The folder of a pack shipped with Clankwork.
+
+    ``name`` must be exactly one of `bundled_names` (it may come from a replay log, which
+    anyone can write): a path, "..", another case or a near miss is refused, never looked up.
+    """
+    names = bundled_names()
+    if not isinstance(name, str) or name not in names:
+        hint = did_you_mean(name, names) if isinstance(name, str) else None
         raise click.ClickException(
-            f"no bundled pack named {name!r}: give the pack's folder instead"
+            f"no bundled pack named {name!r}"
+            + (f" ({hint})" if hint else "")
+            + f" (bundled: {', '.join(names)}): give the pack's folder or IR file instead"
         )
-    return path
+    return Path(str(resources.files("clankwork.content"))) / name
 
 
 def display_path(path: Path) -> Path:
@@ -89,17 +113,99 @@ def load_pack_or_exit(
     return result.ir, result
 
 
+# How deep an IR document may nest: effects within effects (at most MAX_NESTING in the
+# language) take about three JSON levels each, plus the levels of the pack around them.
+MAX_IR_DEPTH = 4 * MAX_NESTING + 16
+_SHOWN_SCHEMA_ERRORS = 10
+
+
+def _too_deep(doc: Any, limit: int) -> bool:
+    """True when ``doc`` nests deeper than ``limit`` (walked without recursion)."""
+    stack = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return False
+
+
+def read_ir_file(path: Path) -> dict[str, Any]:
+    """A compiled pack read from an IR ``.json`` file (from `clankwork build`) and checked.
+
+    The file is read up to `MAX_FILE_BYTES`, parsed, and validated against the pack schema
+    (and the rules against their ranges) before any tool sees it: an IR file is as untrusted
+    as a pack. Anything wrong exits 1 with what is wrong and where (a JSON path).
+    """
+    rebuild = "rebuild it with `clankwork build PACK -o FILE`"
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise click.ClickException(
+            f"{path}: an IR file is limited to {MAX_FILE_BYTES} bytes (limit MAX_FILE_BYTES, "
+            "error CW006) and this one is larger: give the pack's folder instead"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"{path}: not UTF-8 text (byte {e.start}): {rebuild}") from None
+    try:
+        ir = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise click.ClickException(
+            f"{path}:{e.lineno}:{e.colno}: not valid JSON ({e.msg}; cut short?): {rebuild}"
+        ) from None
+    except RecursionError:
+        raise click.ClickException(
+            f"{path}: nested too deeply to read (error CW007): {rebuild}"
+        ) from None
+    except ValueError as e:  # a number of thousands of digits
+        raise click.ClickException(f"{path}: not a readable IR file ({e}): {rebuild}") from None
+    if not isinstance(ir, dict):
+        raise click.ClickException(
+            f"{path} holds a JSON {type(ir).__name__}, not a compiled pack (a JSON object): "
+            f"{rebuild}"
+        )
+    if _too_deep(ir, MAX_IR_DEPTH):
+        raise click.ClickException(
+            f"{path}: nested more than {MAX_IR_DEPTH} levels deep (error CW007): {rebuild}"
+        )
+    try:
+        problems = validate_ir(ir)
+    except RecursionError:
+        problems = [("(root)", "nested too deeply to check")]
+    if not problems and isinstance(ir.get("rules"), dict):
+        for key, value in ir["rules"].items():
+            problem = rule_value_problem(key, value) if key != "at" else None
+            if problem:
+                problems.append((f"rules/{key}", problem))
+    if problems:
+        lines = [f"{path}: not a valid compiled pack ({len(problems)} problems): {rebuild}"]
+        lines += [f"  at {where}: {msg}" for where, msg in problems[:_SHOWN_SCHEMA_ERRORS]]
+        if len(problems) > _SHOWN_SCHEMA_ERRORS:
+            lines.append(f"  ... and {len(problems) - _SHOWN_SCHEMA_ERRORS} more")
+        raise click.ClickException("\n".join(lines))
+    return ir
+
+
+def is_ir_file(pack: Path | None) -> bool:
+    """True when ``pack`` names an IR ``.json`` file rather than a pack."""
+    return pack is not None and pack.suffix.lower() == ".json" and not pack.is_dir()
+
+
 def load_ir(pack: Path | None, name: str = FLAGSHIP, checks: bool = False) -> dict[str, Any]:
     """The IR a tool works on: a pack folder, one of its ``.clank`` files, an IR ``.json``
-    from `clankwork build`, or (None) the bundled pack ``name``. Exits 1 on compile errors."""
-    if pack is not None and pack.is_file() and pack.suffix == ".json":
-        try:
-            ir = json.loads(pack.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise click.ClickException(f"cannot read {pack}: {e}") from None
-        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
-            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
-        return ir
+    from `clankwork build` (validated: `read_ir_file`), or (None) the bundled pack ``name``.
+    Exits 1 on compile errors."""
+    if is_ir_file(pack):
+        assert pack is not None
+        return read_ir_file(pack)
     if pack is not None and pack.is_file():
         pack = pack.parent  # a pack is its folder; accept any of its files
     path = pack if pack is not None else bundled_pack(name)
@@ -175,11 +281,20 @@ def _stats(ir: dict[str, Any]) -> str:
     "-o", "--output", type=click.Path(dir_okay=False), help="Write here (default stdout)."
 )
 def build(pack: str | None, output: str | None) -> None:
-    """Compile PACK to its JSON IR (validated against schemas/pack.schema.json)."""
-    ir, _result = load_pack_or_exit(pack)
+    """Compile PACK to its JSON IR (validated against schemas/pack.schema.json).
+
+    With -o the file is replaced only once the whole IR is written: a pack with errors or a
+    failed write leaves the previous file as it was. Output problems exit 2.
+    """
+    if output:
+        check_file_target(Path(output))  # before compiling: a big pack takes a while
+    if pack is not None and is_ir_file(Path(pack)):
+        ir = read_ir_file(Path(pack))
+    else:
+        ir, _result = load_pack_or_exit(pack)
     text = json.dumps(ir, indent=2) + "\n"
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        write_text(Path(output), text)
         click.echo(
             f"wrote {output} ({len(ir['cards'])} cards, {len(ir['tokens'])} tokens)", err=True
         )
@@ -196,7 +311,7 @@ def schema(write: bool) -> None:
         target = Path(str(resources.files("clankwork.schemas") / "pack.schema.json"))
         if not (target.parent.parent / "pyproject.toml").is_file():
             raise click.ClickException("--write works in a Clankwork checkout only")
-        target.write_text(text, encoding="utf-8")
+        write_text(target, text)
         click.echo(f"wrote {target}", err=True)
     else:
         click.echo(text, nl=False)

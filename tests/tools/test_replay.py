@@ -157,7 +157,7 @@ def _variant(src: Path, dst: Path, edit) -> Path:
         (
             "pack.jsonl",
             lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
-            r"no bundled pack named 'nosuch': give the pack's folder",
+            r"no bundled pack named 'nosuch' \(bundled: acqinc, tutorial\): give the pack's folder",
         ),
         ("empty.jsonl", lambda ls: [""], r": the log is empty"),
     ],
