@@ -195,13 +195,13 @@ def check_rule_overrides(rules: dict[str, Any], line: int | None = None) -> None
     ``line`` is the header's line in a log; without it the overrides are a command's
     (``--rule``), and the message says so.
     """
-    where = "in the header's rule overrides" if line is not None else "(--rule)"
+    where = " in the header's rule overrides" if line is not None else ""
     for key, value in rules.items():
         if key not in RULES_BY_KEY:
             close = difflib.get_close_matches(key, list(RULES_BY_KEY), n=1, cutoff=0.6)
             hint = f'; did you mean "{close[0]}"?' if close else ""
             raise LogError(
-                f"unknown rule {key!r} {where}{hint} (rules: {', '.join(RULES_BY_KEY)})", line
+                f"unknown rule {key!r}{where}{hint} (rules: {', '.join(RULES_BY_KEY)})", line
             )
         problem = rule_value_problem(key, value)
         if problem:

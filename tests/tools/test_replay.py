@@ -157,7 +157,8 @@ def _variant(src: Path, dst: Path, edit) -> Path:
         (
             "pack.jsonl",
             lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
-            r"no bundled pack named 'nosuch' \(bundled: acqinc, tutorial\): give the pack's folder",
+            r"names pack 'nosuch', which is not a bundled pack \(acqinc, tutorial\): replay it "
+            r"with --pack PACK",
         ),
         ("empty.jsonl", lambda ls: [""], r": the log is empty"),
     ],
@@ -180,7 +181,7 @@ def test_one_bad_log_among_good_ones(logs: Path, tmp_path: Path) -> None:
     result = replay("--check", good, bad, good)
     assert result.exit_code == 1
     assert result.stdout.count(": ok, ") == 2
-    assert "bad.jsonl: not UTF-8 text" in result.stderr
+    assert "bad.jsonl:1: not UTF-8 text" in result.stderr
     missing = replay("--check", tmp_path / "missing.jsonl")
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
 
