@@ -118,7 +118,19 @@ def check_file_target(path: Path) -> None:
     it is not a folder itself. Call it before a long run, so a bad path fails at once."""
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder (give a file name)")
-    check_dir(path.parent if str(path.parent) else Path("."), f"the folder of {path},")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.exists():
+        raise OutputError(
+            f"cannot write {path}: folder {folder} does not exist (create it first or choose "
+            "another path)"
+        )
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {path}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(
+            f"cannot write {path}: folder {folder} is not writable (choose a folder you can "
+            "write to)"
+        )
 
 
 def write_bytes(path: Path, data: bytes) -> None:
