@@ -19,6 +19,8 @@ from typing import Any
 
 import graphviz
 
+from clankwork.dsl.limits import MAX_FILE_BYTES
+
 from .render_cards import text_width
 
 FONT = "Helvetica,Arial,sans-serif"
@@ -132,13 +134,22 @@ def load_heatmap(path: Path) -> Heatmap:
     with an optional ``"games": N``; anything else raises ``ValueError`` with the reason.
     """
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise ValueError(f"{path}: larger than {MAX_FILE_BYTES} bytes, the limit for one file")
+        doc = json.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from exc
+    except RecursionError:
+        raise ValueError(f"cannot read {path}: nested too deeply") from None
     heat = doc.get("heatmap") if isinstance(doc, dict) else None
     if not isinstance(heat, dict) or not isinstance(heat.get("board"), str):
         raise ValueError(f'{path}: expected {{"heatmap": {{"board": NAME, ...}}}}')
-    out = Heatmap(heat["board"], games=heat.get("games"))
+    games = heat.get("games")
+    if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 0):
+        raise ValueError(f"{path}: heatmap.games must be a whole number of games")
+    out = Heatmap(heat["board"], games=games)
     for key in ("spaces", "paths"):
         table = heat.get(key, {})
         if not isinstance(table, dict) or not all(

@@ -1,0 +1,139 @@
+"""An IR .json given to any command is read bounded and validated before a tool uses it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from clankwork.dsl.limits import MAX_FILE_BYTES
+from clankwork.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def clean_failure(result: Result, code: int = 1) -> str:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.stderr
+
+
+@pytest.fixture(scope="module")
+def good_ir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("ir") / "tutorial.json"
+    result = cli("build", ROOT / "content" / "tutorial", "-o", path)
+    assert result.exit_code == 0, result.output
+    return path
+
+
+# Every command that takes a pack, as (args before the IR path, args after).
+COMMANDS = [
+    (["build"], []),
+    (["render", "board"], ["--format", "dot", "-o", "{tmp}/b.dot"]),
+    (["render", "cards"], ["-o", "{tmp}/cards"]),
+    (["simulate"], ["-n", "1", "-p", "2"]),
+]
+
+
+def _run(cmd: tuple[list[str], list[str]], ir: Path, tmp: Path) -> Result:
+    before, after = cmd
+    return cli(*before, ir, *[a.replace("{tmp}", str(tmp)) for a in after])
+
+
+@pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: " ".join(c[0]))
+def test_a_good_ir_file_works_everywhere(
+    cmd: tuple[list[str], list[str]], good_ir: Path, tmp_path: Path
+) -> None:
+    result = _run(cmd, good_ir, tmp_path)
+    assert result.exit_code == 0, result.output
+
+
+def _bad_files(good: dict) -> dict[str, str | bytes]:
+    wrong_type = json.loads(json.dumps(good))
+    wrong_type["cards"][2]["copies"] = "many"
+    no_cards = {k: v for k, v in good.items() if k != "cards"}
+    huge_round_cap = json.loads(json.dumps(good))
+    huge_round_cap["rules"]["round_cap"] = 10**9
+    text = json.dumps(good)
+    return {
+        "array": "[1, 2, 3]",
+        "string": '"a pack"',
+        "truncated": text[: len(text) // 2],
+        "deep": "[" * 100_000 + "]" * 100_000,
+        "deep-object": json.dumps(good)[:-1] + ', "x": ' + "[" * 900 + "]" * 900 + "}",
+        "digits": '{"cards": ' + "9" * 5000 + "}",
+        "binary": b"\xff\xfe\x00{",
+        "wrong-type": json.dumps(wrong_type),
+        "missing": json.dumps(no_cards),
+        "round-cap": json.dumps(huge_round_cap),
+    }
+
+
+EXPECTED = {
+    "array": "holds a JSON list, not a compiled pack",
+    "string": "holds a JSON str, not a compiled pack",
+    "truncated": "not valid JSON",
+    "deep": "nested too deeply",
+    "deep-object": "nested more than",
+    "digits": "not a readable IR file",
+    "binary": "not UTF-8 text",
+    "wrong-type": "at cards/2/copies: 'many' is not of type 'integer'",
+    "missing": "'cards' is a required property",
+    "round-cap": "at rules/round_cap: 1000000000 is out of range: round cap goes from 1 to 500",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EXPECTED))
+@pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: " ".join(c[0]))
+def test_a_bad_ir_file_is_a_message_not_a_traceback(
+    cmd: tuple[list[str], list[str]], kind: str, good_ir: Path, tmp_path: Path
+) -> None:
+    content = _bad_files(json.loads(good_ir.read_text()))[kind]
+    bad = tmp_path / f"{kind}.json"
+    if isinstance(content, bytes):
+        bad.write_bytes(content)
+    else:
+        bad.write_text(content)
+    stderr = clean_failure(_run(cmd, bad, tmp_path))
+    assert EXPECTED[kind] in stderr, stderr
+    assert str(bad) in stderr
+    assert "rebuild it with `clankwork build PACK -o FILE`" in stderr
+
+
+def test_replay_validates_its_pack_file_too(good_ir: Path, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    result = cli("simulate", good_ir, "-n", "1", "-p", "2", "--log-dir", logs)
+    assert result.exit_code == 0, result.output
+    log = logs / "game-000000.jsonl"
+    assert cli("replay", "--check", "--pack", good_ir, log).exit_code == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    stderr = clean_failure(cli("replay", "--check", "--pack", bad, log))
+    assert "holds a JSON list, not a compiled pack" in stderr
+
+
+def test_an_ir_file_past_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
+    stderr = clean_failure(cli("simulate", big, "-n", "1"))
+    assert f"limited to {MAX_FILE_BYTES} bytes" in stderr and "CW006" in stderr
+
+
+def test_many_schema_errors_are_listed_briefly(good_ir: Path, tmp_path: Path) -> None:
+    ir = json.loads(good_ir.read_text())
+    for card in ir["cards"]:
+        card["copies"] = -1
+    bad = tmp_path / "many.json"
+    bad.write_text(json.dumps(ir))
+    stderr = clean_failure(cli("render", "cards", bad, "-o", tmp_path / "c"))
+    assert stderr.count("  at cards/") == 10
+    assert f"... and {len(ir['cards']) - 10} more" in stderr
+    assert not (tmp_path / "c").exists()
