@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from importlib import metadata, resources
 from pathlib import Path
@@ -142,6 +143,10 @@ def read_ir_file(path: Path) -> dict[str, Any]:
     """
     rebuild = "rebuild it with `clankwork build PACK -o FILE`"
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a pipe or a device would block or never end
+            raise click.ClickException(
+                f"{path} is not a regular file (error CW005): give a compiled pack's .json file"
+            )
         with path.open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
@@ -180,6 +185,8 @@ def read_ir_file(path: Path) -> dict[str, Any]:
         problems = validate_ir(ir)
     except RecursionError:
         problems = [("(root)", "nested too deeply to check")]
+    if not problems:
+        problems.extend(ir_reference_problems(ir))
     if not problems and isinstance(ir.get("rules"), dict):
         for key, value in ir["rules"].items():
             problem = rule_value_problem(key, value) if key != "at" else None
@@ -192,6 +199,37 @@ def read_ir_file(path: Path) -> dict[str, Any]:
             lines.append(f"  ... and {len(problems) - _SHOWN_SCHEMA_ERRORS} more")
         raise click.ClickException("\n".join(lines))
     return ir
+
+
+def ir_reference_problems(ir: dict[str, Any]) -> list[tuple[str, str]]:
+    """What the compiler guarantees about names and the schema cannot say, as (JSON path,
+    message): names unique among cards, tokens and each board's spaces, and every path
+    between spaces of its own board. An IR file is checked for these before it is used."""
+    out: list[tuple[str, str]] = []
+    for kind in ("cards", "tokens", "boards"):
+        seen: set[str] = set()
+        for i, item in enumerate(ir.get(kind, [])):
+            if item["name"] in seen:
+                out.append((f"{kind}/{i}/name", f"a second {kind[:-1]} named {item['name']!r}"))
+            seen.add(item["name"])
+    for b, board in enumerate(ir.get("boards", [])):
+        names: set[str] = set()
+        for i, space in enumerate(board["spaces"]):
+            if space["name"] in names:
+                out.append(
+                    (f"boards/{b}/spaces/{i}/name", f"a second space named {space['name']!r}")
+                )
+            names.add(space["name"])
+        for i, path in enumerate(board["paths"]):
+            for end in ("from", "to"):
+                if path[end] is not None and path[end] not in names:
+                    out.append(
+                        (
+                            f"boards/{b}/paths/{i}/{end}",
+                            f"{path[end]!r} is not a space of board {board['name']!r}",
+                        )
+                    )
+    return out
 
 
 def is_ir_file(pack: Path | None) -> bool:

@@ -61,8 +61,14 @@ def _bad_files(good: dict) -> dict[str, str | bytes]:
     no_cards = {k: v for k, v in good.items() if k != "cards"}
     huge_round_cap = json.loads(json.dumps(good))
     huge_round_cap["rules"]["round_cap"] = 10**9
+    dangling = json.loads(json.dumps(good))
+    dangling["boards"][0]["paths"][3]["to"] = "Atlantis"
+    twice = json.loads(json.dumps(good))
+    twice["cards"][1]["name"] = twice["cards"][0]["name"]
     text = json.dumps(good)
     return {
+        "dangling-path": json.dumps(dangling),
+        "same-name": json.dumps(twice),
         "array": "[1, 2, 3]",
         "string": '"a pack"',
         "truncated": text[: len(text) // 2],
@@ -77,6 +83,8 @@ def _bad_files(good: dict) -> dict[str, str | bytes]:
 
 
 EXPECTED = {
+    "dangling-path": "at boards/0/paths/3/to: 'Atlantis' is not a space of board 'overworld'",
+    "same-name": "at cards/1/name: a second card named",
     "array": "holds a JSON list, not a compiled pack",
     "string": "holds a JSON str, not a compiled pack",
     "truncated": "not valid JSON",
@@ -137,3 +145,13 @@ def test_many_schema_errors_are_listed_briefly(good_ir: Path, tmp_path: Path) ->
     assert stderr.count("  at cards/") == 10
     assert f"... and {len(ir['cards']) - 10} more" in stderr
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
+def test_a_pipe_named_like_an_ir_file_is_refused_unopened(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pack.json"
+    os.mkfifo(fifo)
+    stderr = clean_failure(cli("simulate", fifo, "-n", "1"))  # would block if it were opened
+    assert "is not a regular file" in stderr
