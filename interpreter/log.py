@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -182,6 +183,13 @@ def _check_header(header: dict[str, Any], line: int) -> None:
     """What the schema cannot say about a header."""
     if header["format"] != LOG_FORMAT:
         raise LogError(f"log format {header['format']!r}; this Clankwork reads {LOG_FORMAT}", line)
+    # The header's words are printed as they are (`clankwork replay`): no terminal escapes.
+    for what, text in [(k, header[k]) for k in ("pack", "version", "board")] + [
+        (f"bots[{i}]", b) for i, b in enumerate(header["bots"])
+    ]:
+        bad = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
+        if bad is not None:
+            raise LogError(f"control character U+{ord(bad):04X} in the header's {what}", line)
     if header["players"] > MAX_PLAYERS:
         raise LogError(f"{header['players']} players; a game seats at most {MAX_PLAYERS}", line)
     if len(header["bots"]) != header["players"]:

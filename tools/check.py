@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 from importlib import metadata, resources
@@ -118,6 +119,9 @@ def load_pack_or_exit(
 # language) take about three JSON levels each, plus the levels of the pack around them.
 MAX_IR_DEPTH = 4 * MAX_NESTING + 16
 _SHOWN_SCHEMA_ERRORS = 10
+# C0 and C1 controls and lone surrogates: never in a compiled pack's text (the compiler
+# refuses them, CW114), and printed or drawn they could rewrite a terminal or break a file.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _too_deep(doc: Any, limit: int) -> bool:
@@ -203,9 +207,23 @@ def read_ir_file(path: Path) -> dict[str, Any]:
 
 def ir_reference_problems(ir: dict[str, Any]) -> list[tuple[str, str]]:
     """What the compiler guarantees about names and the schema cannot say, as (JSON path,
-    message): names unique among cards, tokens and each board's spaces, and every path
-    between spaces of its own board. An IR file is checked for these before it is used."""
+    message): no control character in any text, names unique among cards, tokens and each
+    board's spaces, and every path between spaces of its own board. An IR file is checked
+    for these before it is used."""
     out: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", ir)]
+    while stack and len(out) < _SHOWN_SCHEMA_ERRORS:
+        where, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((f"{where}/{k}" if where else str(k), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((f"{where}/{i}", v) for i, v in enumerate(node))
+        elif isinstance(node, str):
+            bad = _CONTROL.search(node)
+            if bad is not None:
+                code = ord(bad.group())
+                out.append((where, f"control character U+{code:04X} in a text (CW114)"))
+    out.sort()
     for kind in ("cards", "tokens", "boards"):
         seen: set[str] = set()
         for i, item in enumerate(ir.get(kind, [])):

@@ -65,8 +65,11 @@ def _bad_files(good: dict) -> dict[str, str | bytes]:
     dangling["boards"][0]["paths"][3]["to"] = "Atlantis"
     twice = json.loads(json.dumps(good))
     twice["cards"][1]["name"] = twice["cards"][0]["name"]
+    control = json.loads(json.dumps(good))
+    control["boards"][0]["spaces"][2]["name"] = "Gate\x1b[2Jhouse"
     text = json.dumps(good)
     return {
+        "control": json.dumps(control),
         "dangling-path": json.dumps(dangling),
         "same-name": json.dumps(twice),
         "array": "[1, 2, 3]",
@@ -83,6 +86,7 @@ def _bad_files(good: dict) -> dict[str, str | bytes]:
 
 
 EXPECTED = {
+    "control": "at boards/0/spaces/2/name: control character U+001B in a text (CW114)",
     "dangling-path": "at boards/0/paths/3/to: 'Atlantis' is not a space of board 'overworld'",
     "same-name": "at cards/1/name: a second card named",
     "array": "holds a JSON list, not a compiled pack",

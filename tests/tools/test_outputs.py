@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -276,12 +277,17 @@ def test_simulate_output_errors_come_before_any_game(tmp_path: Path, monkeypatch
     assert f"cannot write {ro / 'r.json'}: folder {ro} is not writable" in line
 
 
-def test_simulate_disk_full_is_one_line(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_disk_full_is_one_line(tmp_path: Path, monkeypatch, jobs: str) -> None:
+    # With --jobs 2 the workers (forked on Linux, so patched too) fail and the parent says so.
+    if jobs != "1" and sys.platform != "linux":
+        pytest.skip("spawned workers do not inherit the patched os.write")
+
     def full(fd: int, data: object) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "write", full)
-    result = cli("simulate", "-n", "2", "-p", "2", "--log-dir", tmp_path / "logs")
+    result = cli("simulate", "-n", "60", "-p", "2", "-j", jobs, "--log-dir", tmp_path / "logs")
     monkeypatch.undo()
     line = one_line_exit_2(result)
     assert "game-000000.jsonl" in line and "No space left on device" in line

@@ -271,6 +271,11 @@ def _edited_header(logs: Path, tmp_path: Path, **changes: object) -> Path:
     [
         ({"players": 1000, "bots": ["greedy"] * 1000}, ":1: 1000 players; a game seats at most 8"),
         ({"rules": {"round_cap": 100000}}, ":1: rule round_cap: 100000 is out of range"),
+        (
+            {"bots": ["greedy", "\x1b]0;pwned\x07"] * 2},
+            ":1: control character U+001B in the header's bots[1]",
+        ),
+        ({"version": "1\r\n"}, ":1: control character U+000D in the header's version"),
         ({"rules": {"rage_track": [1] * 40}}, ":1: rule rage_track: 40 values; at most 30"),
         (
             {"rules": {"round_kap": 5}},
