@@ -343,7 +343,14 @@ def test_heat_scale() -> None:
 
 @pytest.mark.parametrize(
     "doc",
-    ['{"spaces": {}}', '{"heatmap": {"board": "x", "spaces": {"A": -1}}}', "not json"],
+    [
+        '{"spaces": {}}',
+        '{"heatmap": {"board": "x", "spaces": {"A": -1}}}',
+        "not json",
+        "[" * 100_000 + "]" * 100_000,
+        '{"heatmap": {"board": "x", "games": "<b>many</b>"}}',
+        '{"heatmap": {"board": "x", "games": ' + "9" * 5000 + "}}",
+    ],
 )
 def test_bad_heatmap_is_refused(tmp_path: Path, doc: str) -> None:
     path = tmp_path / "h.json"
