@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from clankwork.dsl.limits import MAX_FILE_BYTES, MAX_NESTING
+from clankwork.dsl.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
 from clankwork.interpreter.log import rule_value_problem
 from clankwork.interpreter.schema import validate_ir
 
@@ -25,6 +25,8 @@ from clankwork.interpreter.schema import validate_ir
 # language) take about three JSON levels each, plus the levels of the pack around them.
 MAX_IR_DEPTH = 4 * MAX_NESTING + 16
 _SHOWN_SCHEMA_ERRORS = 10
+# No number of a compiled pack has more digits than the language allows in a literal.
+_MAX_NUMBER = 10**MAX_DIGITS - 1
 # C0 and C1 controls and lone surrogates: never in a compiled pack's text (the compiler
 # refuses them, CW114), and printed or drawn they could rewrite a terminal or break a file.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -113,7 +115,8 @@ def read_ir_file(path: Path) -> dict[str, Any]:
 
 def ir_reference_problems(ir: dict[str, Any]) -> list[tuple[str, str]]:
     """What the compiler guarantees about names and the schema cannot say, as (JSON path,
-    message): no control character in any text, names unique among cards, tokens and each
+    message): no control character in any text, no fraction and no number longer than the
+    language allows, names unique among cards, tokens and each
     board's spaces, and every path between spaces of its own board. An IR file is checked
     for these before it is used."""
     out: list[tuple[str, str]] = []
@@ -129,6 +132,13 @@ def ir_reference_problems(ir: dict[str, Any]) -> list[tuple[str, str]]:
             if bad is not None:
                 code = ord(bad.group())
                 out.append((where, f"control character U+{code:04X} in a text (CW114)"))
+        elif isinstance(node, float):
+            # The schema's "integer" takes 2.0; the engine counts with ints only.
+            out.append((where, f"{node!r} is not a whole number"))
+        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > _MAX_NUMBER:
+            out.append(
+                (where, f"a number of {len(str(abs(node)))} digits; at most {MAX_DIGITS} (CW113)")
+            )
     out.sort()
     for kind in ("cards", "tokens", "boards"):
         seen: set[str] = set()

@@ -60,15 +60,21 @@ def _bad_files(good: dict) -> dict[str, str | bytes]:
     wrong_type["cards"][2]["copies"] = "many"
     no_cards = {k: v for k, v in good.items() if k != "cards"}
     huge_round_cap = json.loads(json.dumps(good))
-    huge_round_cap["rules"]["round_cap"] = 10**9
+    huge_round_cap["rules"]["round_cap"] = 10**6
     dangling = json.loads(json.dumps(good))
     dangling["boards"][0]["paths"][3]["to"] = "Atlantis"
     twice = json.loads(json.dumps(good))
     twice["cards"][1]["name"] = twice["cards"][0]["name"]
     control = json.loads(json.dumps(good))
     control["boards"][0]["spaces"][2]["name"] = "Gate\x1b[2Jhouse"
+    fraction = json.loads(json.dumps(good))
+    fraction["cards"][0]["copies"] = 2.0
+    far = json.loads(json.dumps(good))
+    far["boards"][0]["spaces"][0]["pos"] = [10**400, 0]
     text = json.dumps(good)
     return {
+        "fraction": json.dumps(fraction),
+        "far": json.dumps(far),
         "control": json.dumps(control),
         "dangling-path": json.dumps(dangling),
         "same-name": json.dumps(twice),
@@ -86,6 +92,8 @@ def _bad_files(good: dict) -> dict[str, str | bytes]:
 
 
 EXPECTED = {
+    "fraction": "at cards/0/copies: 2.0 is not a whole number",
+    "far": "at boards/0/spaces/0/pos/0: a number of 401 digits; at most 9 (CW113)",
     "control": "at boards/0/spaces/2/name: control character U+001B in a text (CW114)",
     "dangling-path": "at boards/0/paths/3/to: 'Atlantis' is not a space of board 'overworld'",
     "same-name": "at cards/1/name: a second card named",
@@ -98,7 +106,7 @@ EXPECTED = {
     "binary": "not UTF-8 text",
     "wrong-type": "at cards/2/copies: 'many' is not of type 'integer'",
     "missing": "'cards' is a required property",
-    "round-cap": "at rules/round_cap: 1000000000 is out of range: round cap goes from 1 to 500",
+    "round-cap": "at rules/round_cap: 1000000 is out of range: round cap goes from 1 to 500",
 }
 
 
