@@ -177,7 +177,7 @@ def die_with_parent(parent: int) -> str:
 def _watch_parent(parent: int) -> None:
     # A process whose parent died is adopted by another: its parent pid changes.
     while os.getppid() == parent:
-        time.sleep(0.5)
+        time.sleep(0.25)
     os._exit(1)
 
 

@@ -110,17 +110,34 @@ EXPECTED = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(EXPECTED))
-@pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: " ".join(c[0]))
+@pytest.fixture(scope="module")
+def bad_files(good_ir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every bad IR file above, written once."""
+    folder = tmp_path_factory.mktemp("bad-ir")
+    out = {}
+    for kind, content in _bad_files(json.loads(good_ir.read_text())).items():
+        out[kind] = folder / f"{kind}.json"
+        if isinstance(content, bytes):
+            out[kind].write_bytes(content)
+        else:
+            out[kind].write_text(content)
+    return out
+
+
+# Every kind through one command; every command shares `read_ir_file`, so a few kinds through
+# each of them show it is used everywhere.
+CASES = [(COMMANDS[-1], kind) for kind in sorted(EXPECTED)] + [
+    (cmd, kind) for cmd in COMMANDS[:-1] for kind in ("array", "truncated", "wrong-type", "far")
+]
+
+
+@pytest.mark.parametrize(
+    ("cmd", "kind"), CASES, ids=lambda c: c if isinstance(c, str) else c[0][-1]
+)
 def test_a_bad_ir_file_is_a_message_not_a_traceback(
-    cmd: tuple[list[str], list[str]], kind: str, good_ir: Path, tmp_path: Path
+    cmd: tuple[list[str], list[str]], kind: str, bad_files: dict[str, Path], tmp_path: Path
 ) -> None:
-    content = _bad_files(json.loads(good_ir.read_text()))[kind]
-    bad = tmp_path / f"{kind}.json"
-    if isinstance(content, bytes):
-        bad.write_bytes(content)
-    else:
-        bad.write_text(content)
+    bad = bad_files[kind]
     stderr = clean_failure(_run(cmd, bad, tmp_path))
     assert EXPECTED[kind] in stderr, stderr
     assert str(bad) in stderr

@@ -310,3 +310,18 @@ def test_docs_write_replaces_a_planted_link(tmp_path: Path, monkeypatch) -> None
     written = folder / "diagnostics.md"
     assert not written.is_symlink() and written.read_text().startswith("# Diagnostic codes")
     assert sorted(p.name for p in folder.iterdir()) == ["diagnostics.md"]
+
+
+def test_simulate_replaces_links_planted_in_its_outputs(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "game-000000.jsonl").symlink_to(outside)
+    (tmp_path / "r.json").symlink_to(outside)
+    result = cli("simulate", "-n", "1", "-p", "2", "--log-dir", logs, "--json", tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
+    assert outside.read_text() == "precious"
+    assert not (logs / "game-000000.jsonl").is_symlink()
+    assert not (tmp_path / "r.json").is_symlink()
+    assert (tmp_path / "r.json").read_text().startswith("{")
