@@ -13,7 +13,9 @@ something else or ends differently (for instance because the pack changed since)
 
 from __future__ import annotations
 
+import difflib
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -23,7 +25,7 @@ from typing import Any
 from .catalog import Catalog
 from .decisions import Decision
 from .game import LOG_FORMAT, Game
-from .rules import RULES_BY_KEY, rules_schema
+from .rules import MAX_PLAYERS, RULES_BY_KEY, rules_schema
 from .stats import GameStats
 
 
@@ -133,7 +135,14 @@ def read_log(text: str, *, require_result: bool = True) -> GameLog:
             record = json.loads(raw)
         except json.JSONDecodeError as e:
             raise LogError(f"not valid JSON ({e.msg}, column {e.colno})", number) from None
-        problem = _schema_error(record)
+        except RecursionError:
+            raise LogError("a record nested too deeply to read", number) from None
+        except ValueError as e:  # a number of thousands of digits
+            raise LogError(f"not a readable record ({e})", number) from None
+        try:
+            problem = _schema_error(record)
+        except RecursionError:
+            problem = "a record nested too deeply to check"
         if problem:
             raise LogError(problem, number)
         kind = record["type"]
@@ -174,22 +183,64 @@ def _check_header(header: dict[str, Any], line: int) -> None:
     """What the schema cannot say about a header."""
     if header["format"] != LOG_FORMAT:
         raise LogError(f"log format {header['format']!r}; this Clankwork reads {LOG_FORMAT}", line)
+    # The header's words are printed as they are (`clankwork replay`): no terminal escapes.
+    for what, text in [(k, header[k]) for k in ("pack", "version", "board")] + [
+        (f"bots[{i}]", b) for i, b in enumerate(header["bots"])
+    ]:
+        bad = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
+        if bad is not None:
+            raise LogError(f"control character U+{ord(bad):04X} in the header's {what}", line)
+    if header["players"] > MAX_PLAYERS:
+        raise LogError(f"{header['players']} players; a game seats at most {MAX_PLAYERS}", line)
     if len(header["bots"]) != header["players"]:
         raise LogError(f"{len(header['bots'])} bots for {header['players']} players", line)
     check_rule_overrides(header["rules"], line)
 
 
 def check_rule_overrides(rules: dict[str, Any], line: int | None = None) -> None:
-    """`LogError` unless every override names a rule parameter and has its shape."""
-    from jsonschema import Draft202012Validator
+    """`LogError` unless every override names a rule parameter and has its shape and range.
 
-    shapes = rules_schema()["properties"]
+    ``line`` is the header's line in a log; without it the overrides are a command's
+    (``--rule``), and the message says so.
+    """
+    where = " in the header's rule overrides" if line is not None else ""
     for key, value in rules.items():
         if key not in RULES_BY_KEY:
-            raise LogError(f"unknown rule {key!r} in the header's rule overrides", line)
-        err = next(iter(Draft202012Validator(shapes[key]).iter_errors(value)), None)
-        if err is not None:
-            raise LogError(f"rule {key}: {err.message}", line)
+            close = difflib.get_close_matches(key, list(RULES_BY_KEY), n=1, cutoff=0.6)
+            hint = f'; did you mean "{close[0]}"?' if close else ""
+            raise LogError(
+                f"unknown rule {key!r}{where}{hint} (rules: {', '.join(RULES_BY_KEY)})", line
+            )
+        problem = rule_value_problem(key, value)
+        if problem:
+            raise LogError(f"rule {key}: {problem}", line)
+
+
+def rule_value_problem(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for rule parameter ``key`` (shape, then its documented
+    range `RuleParam.low`..`RuleParam.high`, and `max_len` values for a list); None if fine."""
+    from jsonschema import Draft202012Validator
+
+    param = RULES_BY_KEY.get(key)
+    if param is None:
+        return f"no rule parameter is called {key!r}"
+    shape = rules_schema()["properties"][key]
+    err = next(iter(Draft202012Validator(shape).iter_errors(value)), None)
+    if err is not None:
+        return err.message
+    span = f"from {param.low} to {param.high}"
+    if param.shape == "int":
+        values = [value]
+    elif param.shape == "ints":
+        if len(value) > param.max_len:
+            return f"{len(value)} values; at most {param.max_len}"
+        values = list(value)
+    else:
+        values = list(value.values())
+    for v in values:
+        if not param.low <= v <= param.high:
+            return f"{v} is out of range: {param.words} goes {span}"
+    return None
 
 
 class _ReplayBot:

@@ -15,6 +15,7 @@ from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,
     Span,
+    did_you_mean,
     format_github,
     format_human,
     format_json,
@@ -27,18 +28,40 @@ from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
+from .ir_file import is_ir_file, read_ir_file
+from .outputs import check_file_target, write_text
 
 FLAGSHIP = "acqinc"
 
 
+def bundled_names() -> list[str]:
+    """The names of the packs shipped with Clankwork (folders of clankwork.content)."""
+    root = Path(str(resources.files("clankwork.content")))
+    return sorted(
+        p.name
+        for p in root.iterdir()
+        if p.is_dir()
+        and not p.is_symlink()
+        and (p / "pack.clank").is_file()
+        and not p.name.startswith((".", "_"))
+    )
+
+
 def bundled_pack(name: str = FLAGSHIP) -> Path:
-    """The folder of a pack shipped with Clankwork."""
-    path = Path(str(resources.files("clankwork.content") / name))
-    if not path.is_dir():
+    """The folder of a pack shipped with Clankwork.
+
+    ``name`` must be exactly one of `bundled_names` (it may come from a replay log, which
+    anyone can write): a path, "..", another case or a near miss is refused, never looked up.
+    """
+    names = bundled_names()
+    if not isinstance(name, str) or name not in names:
+        hint = did_you_mean(name, names) if isinstance(name, str) else None
         raise click.ClickException(
-            f"no bundled pack named {name!r}: give the pack's folder instead"
+            f"no bundled pack named {name!r}"
+            + (f" ({hint})" if hint else "")
+            + f" (bundled: {', '.join(names)}): give the pack's folder or IR file instead"
         )
-    return path
+    return Path(str(resources.files("clankwork.content"))) / name
 
 
 def display_path(path: Path) -> Path:
@@ -94,15 +117,11 @@ def load_pack_or_exit(
 
 def load_ir(pack: Path | None, name: str = FLAGSHIP, checks: bool = False) -> dict[str, Any]:
     """The IR a tool works on: a pack folder, one of its ``.clank`` files, an IR ``.json``
-    from `clankwork build`, or (None) the bundled pack ``name``. Exits 1 on compile errors."""
-    if pack is not None and pack.is_file() and pack.suffix == ".json":
-        try:
-            ir = json.loads(pack.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise click.ClickException(f"cannot read {pack}: {e}") from None
-        if not isinstance(ir, dict) or "boards" not in ir or "cards" not in ir:
-            raise click.ClickException(f"{pack} is not a compiled pack (IR JSON)")
-        return ir
+    from `clankwork build` (validated: `read_ir_file`), or (None) the bundled pack ``name``.
+    Exits 1 on compile errors."""
+    if is_ir_file(pack):
+        assert pack is not None
+        return read_ir_file(pack)
     if pack is not None and pack.is_file():
         pack = pack.parent  # a pack is its folder; accept any of its files
     path = pack if pack is not None else bundled_pack(name)
@@ -178,11 +197,20 @@ def _stats(ir: dict[str, Any]) -> str:
     "-o", "--output", type=click.Path(dir_okay=False), help="Write here (default stdout)."
 )
 def build(pack: str | None, output: str | None) -> None:
-    """Compile PACK to its JSON IR (validated against schemas/pack.schema.json)."""
-    ir, _result = load_pack_or_exit(pack)
+    """Compile PACK to its JSON IR (validated against schemas/pack.schema.json).
+
+    With -o the file is replaced only once the whole IR is written: a pack with errors or a
+    failed write leaves the previous file as it was. Output problems exit 2.
+    """
+    if output:
+        check_file_target(Path(output))  # before compiling: a big pack takes a while
+    if pack is not None and is_ir_file(Path(pack)):
+        ir = read_ir_file(Path(pack))
+    else:
+        ir, _result = load_pack_or_exit(pack)
     text = json.dumps(ir, indent=2) + "\n"
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        write_text(Path(output), text)
         click.echo(
             f"wrote {output} ({len(ir['cards'])} cards, {len(ir['tokens'])} tokens)", err=True
         )
@@ -199,7 +227,7 @@ def schema(write: bool) -> None:
         target = Path(str(resources.files("clankwork.schemas") / "pack.schema.json"))
         if not (target.parent.parent / "pyproject.toml").is_file():
             raise click.ClickException("--write works in a Clankwork checkout only")
-        target.write_text(text, encoding="utf-8")
+        write_text(target, text)
         click.echo(f"wrote {target}", err=True)
     else:
         click.echo(text, nl=False)

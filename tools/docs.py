@@ -16,6 +16,8 @@ from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record
 from clankwork.interpreter.effects.registry import pretty_phrase, render_effects
 from clankwork.interpreter.rules import MAX_PLAYERS, ROUND_CAP_MAX, RULE_PARAMS
 
+from .outputs import prepare_dir, write_text
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 INTRO = """\
@@ -294,8 +296,8 @@ def docs(write: bool, check_only: bool, which: str | None) -> None:
         text = GENERATED[name]()
         target = DOCS / name
         if write:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+            prepare_dir(target.parent, "docs folder")
+            write_text(target, text)
             click.echo(f"wrote {target}", err=True)
         elif check_only:
             if not target.exists() or target.read_text(encoding="utf-8") != text:

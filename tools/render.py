@@ -15,8 +15,9 @@ import graphviz
 from clankwork.dsl.diagnostics import did_you_mean
 
 from .check import load_ir
+from .outputs import check_file_target, prepare_dir, safe_filename, write_bytes
 from .render_board import Heatmap, board_graph, load_heatmap, render_graph
-from .render_cards import write_cards
+from .render_cards import SHEET_NAME, write_cards
 
 FORMATS = ("svg", "png", "dot")
 
@@ -61,8 +62,8 @@ def render() -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Output file [default: BOARD.FORMAT].",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Output file [default: BOARD.FORMAT, the board's name made a safe file name].",
 )
 @click.option(
     "--format",
@@ -77,24 +78,29 @@ def render() -> None:
 )
 @click.option(
     "--scale",
-    type=click.FloatRange(min=0.1),
-    help="Stretch pinned positions by this factor [default: just enough to avoid overlaps].",
+    type=click.FloatRange(min=0.1, max=20.0),
+    help="Stretch pinned positions by this factor, 0.1 to 20 "
+    "[default: just enough to avoid overlaps].",
 )
 def board_command(
     pack: str | None,
     board_name: str | None,
-    output: str | None,
+    output: Path | None,
     fmt: str | None,
     heatmap: str | None,
     scale: float | None,
 ) -> None:
     """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included."""
+    if output is not None:
+        check_file_target(output)
     ir = load_ir(_pack_arg(pack))
     board = pick_board(ir, board_name)
     if fmt is None:
-        ext = Path(output).suffix.lstrip(".").lower() if output else ""
+        ext = output.suffix.lstrip(".").lower() if output else ""
         fmt = ext if ext in FORMATS else "svg"
-    out = Path(output) if output else Path(f"{board['name']}.{fmt}")
+    # The board's name is the pack's: it names a file in this folder, never a path.
+    out = output if output is not None else Path(safe_filename(board["name"], f".{fmt}"))
+    check_file_target(out)
     heat: Heatmap | None = None
     if heatmap:
         try:
@@ -120,7 +126,14 @@ def board_command(
             "Graphviz's `dot`/`neato` programs are not installed (e.g. `apt-get install "
             "graphviz`); `--format dot` writes the graph without them"
         ) from exc
-    out.write_bytes(data)
+    except graphviz.CalledProcessError as exc:
+        detail = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        raise click.ClickException(
+            f"Graphviz could not draw board {board['name']!r}"
+            + (f": {detail[0]}" if detail else "")
+            + " (a Clankwork bug: please report it with the pack; `--format dot` shows the graph)"
+        ) from None
+    write_bytes(out, data)
     click.echo(f"wrote {out}")
 
 
@@ -130,7 +143,7 @@ def board_command(
     "-o",
     "--output",
     "out_dir",
-    type=click.Path(file_okay=False),
+    type=click.Path(file_okay=False, path_type=Path),
     default="cards",
     show_default=True,
     help="Directory for the SVG files.",
@@ -139,11 +152,15 @@ def board_command(
 @click.option(
     "--copies", is_flag=True, help="On the sheet, repeat each card as many times as its copies."
 )
-def cards_command(pack: str | None, out_dir: str, sheet: bool, copies: bool) -> None:
-    """Write one SVG per card design of PACK (default: the bundled tutorial)."""
+def cards_command(pack: str | None, out_dir: Path, sheet: bool, copies: bool) -> None:
+    """Write one SVG per card design of PACK (default: the bundled tutorial).
+
+    File names come from card names made safe (lower-case words and hyphens, unique).
+    """
     ir = load_ir(_pack_arg(pack))
-    written = write_cards(ir, Path(out_dir), sheet=sheet, copies=copies)
+    prepare_dir(out_dir)
+    written = write_cards(ir, out_dir, sheet=sheet, copies=copies)
     svgs = sum(1 for p in written if p.suffix == ".svg")
     click.echo(f"wrote {svgs} card{'s' if svgs != 1 else ''} to {out_dir}")
     if sheet:
-        click.echo(f"wrote {Path(out_dir) / 'cards.html'}")
+        click.echo(f"wrote {out_dir / SHEET_NAME}")

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from html import escape as _html_escape
 from pathlib import Path
 from typing import Any
 
 import graphviz
+
+from clankwork.dsl.limits import MAX_FILE_BYTES
 
 from .render_cards import text_width
 
@@ -51,8 +54,35 @@ HEAT_NONE = "#eeeeee"
 HEAT_DARK = 4  # bins from this one on are dark: write on them in white
 
 
-def _esc(text: str) -> str:
-    return _html_escape(str(text), quote=True)
+# Characters XML cannot hold (Graphviz parses HTML-like labels as XML, and writes SVG).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_DOT_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+
+
+def _esc(text: object) -> str:
+    """Pack text for an HTML-like label: escaped, so it is only ever text in a cell."""
+    return _html_escape(_NOT_XML.sub("\ufffd", str(text)), quote=True)
+
+
+def dot_text(text: object) -> str:
+    """Pack text for a plain (quoted) DOT attribute such as a tooltip.
+
+    The graphviz package emits a string that looks like ``<...>`` unquoted, as an HTML-like
+    label, so a name such as ``<x> href="javascript:..." label=<y>`` would add attributes;
+    `graphviz.nohtml` makes it a quoted string. Backslashes are doubled (Graphviz reads
+    ``\\N``, ``\\l``... in these strings, and a final one would swallow the closing quote).
+    """
+    clean = _NOT_XML.sub("\ufffd", str(text)).replace("\\", "\\\\")
+    return graphviz.nohtml(clean.replace("\n", " ").replace("\r", " "))
+
+
+def graph_id(name: str) -> str:
+    """The DOT name of a board's graph: its own name when that is a plain identifier (as
+    ``overworld`` is), otherwise ``board``; a pack's name never becomes DOT syntax."""
+    if _DOT_ID.fullmatch(name) and name.lower() not in _DOT_KEYWORDS:
+        return name
+    return "board"
 
 
 def _min_width(text: str, size: float, bold: bool = False) -> str:
@@ -104,13 +134,22 @@ def load_heatmap(path: Path) -> Heatmap:
     with an optional ``"games": N``; anything else raises ``ValueError`` with the reason.
     """
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise ValueError(f"{path}: larger than {MAX_FILE_BYTES} bytes, the limit for one file")
+        doc = json.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from exc
+    except RecursionError:
+        raise ValueError(f"cannot read {path}: nested too deeply") from None
     heat = doc.get("heatmap") if isinstance(doc, dict) else None
     if not isinstance(heat, dict) or not isinstance(heat.get("board"), str):
         raise ValueError(f'{path}: expected {{"heatmap": {{"board": NAME, ...}}}}')
-    out = Heatmap(heat["board"], games=heat.get("games"))
+    games = heat.get("games")
+    if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 0):
+        raise ValueError(f"{path}: heatmap.games must be a whole number of games")
+    out = Heatmap(heat["board"], games=games)
     for key in ("spaces", "paths"):
         table = heat.get(key, {})
         if not isinstance(table, dict) or not all(
@@ -215,7 +254,7 @@ def space_label(
     if "waypoint" in space:
         badge = (
             f'<TD BGCOLOR="#111111" STYLE="rounded"><FONT POINT-SIZE="{NAME_SIZE - 1}" '
-            f'COLOR="#ffffff"><B> {space["waypoint"]} </B></FONT></TD>'
+            f'COLOR="#ffffff"><B> {_esc(space["waypoint"])} </B></FONT></TD>'
         )
         name = (
             '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1"><TR>'
@@ -489,7 +528,7 @@ def board_graph(
     group_ink = {g: GROUP_INKS[i % len(GROUP_INKS)] for i, g in enumerate(group_names)}
     group_kind = {g["name"]: g["kind"] for g in board.get("groups", [])}
 
-    g = graphviz.Digraph(name=board["name"], engine="neato" if pinned else "dot")
+    g = graphviz.Digraph(name=graph_id(board["name"]), engine="neato" if pinned else "dot")
     g.attr(
         "graph",
         layout="neato" if pinned else "dot",
@@ -497,7 +536,7 @@ def board_graph(
         bgcolor="#ffffff",
         pad="0.3",
         outputorder="edgesfirst",
-        tooltip=board["name"],
+        tooltip=dot_text(board["name"]),
     )
     g.attr("node", fontname=FONT, shape="box", style="rounded,filled", margin="0.1,0.05")
     g.attr("edge", fontname=FONT, fontsize=str(EDGE_SIZE))
@@ -540,7 +579,9 @@ def board_graph(
             group = (space["group"], group_ink[space["group"]])
         if pinned and "pos" in space:
             attrs["pos"] = at(*space["pos"])
-        target.node(ids[space["name"]], label=space_label(space, group, ink), tooltip=tip, **attrs)
+        target.node(
+            ids[space["name"]], label=space_label(space, group, ink), tooltip=dot_text(tip), **attrs
+        )
 
     if pinned:
         for space in board["spaces"]:
@@ -599,7 +640,7 @@ def board_graph(
             else:
                 attrs.update(color="#bbbbbb")
             tip += f": used {n} times"
-        attrs["tooltip"] = tip
+        attrs["tooltip"] = dot_text(tip)
         g.edge(tail, head, **attrs)
 
     legend_groups = {name: group_ink[name] for name in group_names} if pinned else {}

@@ -12,11 +12,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _sax_escape
 
 from clankwork.interpreter.effects.registry import render_condition, render_count, render_effects
 
+from .outputs import prepare_dir, safe_filename, write_text
+
 CARD_W, CARD_H = 630, 880
+SHEET_NAME = "cards.html"
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 # Advance widths (em) of DejaVu Sans, which is as wide as Verdana and wider than Arial or
@@ -67,6 +70,17 @@ _TEXT_X0, _TEXT_X1 = 40, 590
 _TEXT_PAD = 20
 _TEXT_BOTTOM = 730
 _TEXT_SIZES = (32, 29, 26, 23, 20)
+
+
+# Characters XML 1.0 cannot hold at all (C0 controls, lone surrogates, U+FFFE/U+FFFF): an
+# IR file may carry them, and one would make the whole SVG unreadable (or unwritable).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def escape(text: object) -> str:
+    """Pack text as XML character data or a double-quoted attribute value: ``& < > "``
+    escaped and characters XML cannot hold replaced by U+FFFD, so a name is only ever text."""
+    return _sax_escape(_NOT_XML.sub("\ufffd", str(text)), {'"': "&quot;"})
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
@@ -186,7 +200,8 @@ def _tags(card: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _text(x: float, y: float, body: str, size: float, **attrs: Any) -> str:
-    extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{v}"' for k, v in attrs.items())
+    """A text element; ``body`` is markup already escaped, attribute values are escaped here."""
+    extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
     return f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{extra}>{body}</text>'
 
 
@@ -320,7 +335,7 @@ def card_svg(card: dict[str, Any]) -> str:
         _text(
             CARD_W - 40,
             170,
-            f"\u00d7{copies}",
+            escape(f"\u00d7{copies}"),
             28,
             text_anchor="end",
             font_weight="bold",
@@ -413,7 +428,7 @@ def _corner_badges(card: dict[str, Any]) -> list[str]:
             _text(
                 545,
                 cy + 12,
-                str(card["fight"]),
+                escape(card["fight"]),
                 44,
                 text_anchor="middle",
                 font_weight="bold",
@@ -430,7 +445,7 @@ def _corner_badges(card: dict[str, Any]) -> list[str]:
             _text(
                 545,
                 cy + 15,
-                str(card["cost"]),
+                escape(card["cost"]),
                 44,
                 text_anchor="middle",
                 font_weight="bold",
@@ -443,13 +458,9 @@ def _corner_badges(card: dict[str, Any]) -> list[str]:
 
 
 def card_filename(name: str, taken: set[str]) -> str:
-    """A file name for a card: lower-case words joined by hyphens, unique within ``taken``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "card"
-    candidate, n = slug, 2
-    while candidate in taken:
-        candidate, n = f"{slug}-{n}", n + 1
-    taken.add(candidate)
-    return candidate + ".svg"
+    """A file name for a card: lower-case words joined by hyphens, unique within ``taken``
+    (see `outputs.safe_filename`: a card's name never chooses where its file goes)."""
+    return safe_filename(name, ".svg", taken, fallback="card")
 
 
 def sheet_html(cards: list[dict[str, Any]], svgs: list[str], title: str, copies: bool) -> str:
@@ -489,8 +500,9 @@ def sheet_html(cards: list[dict[str, Any]], svgs: list[str], title: str, copies:
         out.append('<div class="page">')
         for card, body in page:
             n = card.get("copies", 1)
-            name = escape(card["name"], {'"': "&quot;"})
-            out.append(f'<div class="cell" data-card="{name}" data-copies="{n}">')
+            out.append(
+                f'<div class="cell" data-card="{escape(card["name"])}" data-copies="{escape(n)}">'
+            )
             out.append(body.rstrip("\n"))
             out.append("</div>")
         out.append("</div>")
@@ -501,19 +513,23 @@ def sheet_html(cards: list[dict[str, Any]], svgs: list[str], title: str, copies:
 def write_cards(
     ir: dict[str, Any], out_dir: Path, sheet: bool = False, copies: bool = False
 ) -> list[Path]:
-    """Write one SVG per card design into ``out_dir`` (and ``cards.html`` with ``sheet``)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    taken: set[str] = set()
+    """Write one SVG per card design into ``out_dir`` (and ``cards.html`` with ``sheet``).
+
+    The folder is created if needed; each file is written atomically without following a
+    link at its path (`outputs.write_text`); a problem is an `outputs.OutputError`.
+    """
+    prepare_dir(out_dir)
+    taken: set[str] = {SHEET_NAME}
     written, svgs = [], []
     for card in ir.get("cards", []):
         svg = card_svg(card)
         path = out_dir / card_filename(card["name"], taken)
-        path.write_text(svg, encoding="utf-8")
+        write_text(path, svg)
         written.append(path)
         svgs.append(svg)
     if sheet:
         title = ir.get("pack", {}).get("title") or ir.get("pack", {}).get("name", "cards")
-        page = out_dir / "cards.html"
-        page.write_text(sheet_html(ir.get("cards", []), svgs, title, copies), encoding="utf-8")
+        page = out_dir / SHEET_NAME
+        write_text(page, sheet_html(ir.get("cards", []), svgs, title, copies))
         written.append(page)
     return written

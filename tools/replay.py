@@ -1,6 +1,7 @@
 """`clankwork replay`: re-run a game log on its pack, turn by turn in words, or just check it.
 
-The log's header names the pack; without ``--pack`` the bundled pack of that name is used. A
+The log's header names the pack; without ``--pack`` the bundled pack of that exact name is
+used (a log cannot point the replayer at a folder: anyone can write a log). A
 replay answers every decision from the log and must reach the recorded final state (its
 digest): when the pack changed since the log was written, the replay says where it parted.
 """
@@ -8,12 +9,14 @@ digest): when the pack changed since the log was written, the replay says where 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from clankwork.dsl.limits import MAX_FILE_BYTES
 from clankwork.interpreter.actions import best_market_item
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
@@ -22,6 +25,7 @@ from clankwork.interpreter.log import GameLog, LogError, ReplayMismatch, read_lo
 from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
 from clankwork.interpreter.stats import GameStats
 
+from .check import bundled_names
 from .simulate import load_pack
 
 
@@ -276,6 +280,14 @@ class _Packs:
     def catalog(self, name: str, board: str) -> Catalog:
         key = str(self.path) if self.path is not None else name
         if key not in self.irs:
+            if self.path is None and name not in bundled_names():
+                # The log names its pack, and anyone can write a log: only a bundled pack's
+                # exact name is looked up, never a folder (`bundled_pack` refuses paths too).
+                raise click.ClickException(
+                    f"the log's header names pack {name!r}, which is not a bundled pack "
+                    f"({', '.join(bundled_names())}): replay it with --pack PACK (the pack's "
+                    "folder or IR file)"
+                )
             self.irs[key] = load_pack(self.path, name)
         if (key, board) not in self.catalogs:
             try:
@@ -286,12 +298,24 @@ class _Packs:
 
 
 def _read(path: Path) -> GameLog:
+    """A log file read (a regular file, at most `MAX_FILE_BYTES`) and checked line by line."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise LogError("not UTF-8 text") from None
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise LogError("not a regular file (a folder, a pipe or a device?): give a .jsonl log")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise LogError(f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LogError(
+            f"the log is larger than {MAX_FILE_BYTES} bytes, the limit for one file "
+            "(MAX_FILE_BYTES, CW006): is it a game log?"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise LogError("not UTF-8 text", line) from None
     return read_log(text)
 
 

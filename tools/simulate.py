@@ -7,11 +7,14 @@ whether the games ran in one process or in many (``--jobs``).
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import random
+import signal
 import statistics
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -28,13 +31,20 @@ from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.invariants import check_invariants
 from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
+from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.scoring import GameResult
 from clankwork.interpreter.stats import GameStats, RunTotals, report
 
 from .check import FLAGSHIP, load_ir
+from .outputs import check_file_target, prepare_dir, write_text
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
+
+# The documented ranges of the command's numbers (a run of 10 million games is hours).
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+MAX_JOBS = 256
 
 # Worker processes: forked on Linux (they start at once, with nothing to import again);
 # spawned elsewhere, where fork is unsafe or missing. The results are the same either way.
@@ -118,8 +128,7 @@ class Runner:
         finally:
             # A failed game's log is written too (without a result): it shows how it got there.
             if spec.log_dir is not None:
-                path = Path(spec.log_dir) / log_name(index)
-                path.write_text(to_jsonl(game.log), encoding="utf-8")
+                write_text(Path(spec.log_dir) / log_name(index), to_jsonl(game.log))
         return game, stats
 
     def run_chunk(self, start: int, seeds: Sequence[int]) -> RunTotals:
@@ -141,8 +150,41 @@ def _check_turn(game: Game) -> None:
 _WORKER: Runner | None = None
 
 
-def _init_worker(spec: RunSpec) -> None:
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with_parent(parent: int) -> str:
+    """Make this (worker) process end when process ``parent`` does, even by ``kill -9``.
+
+    On Linux the kernel sends SIGKILL when the parent goes (``prctl(PR_SET_PDEATHSIG)``);
+    the parent may have died just before that call, so its pid is checked right after. Where
+    prctl is missing a daemon thread watches ``os.getppid()``. Returns which way was used.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            ok = libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            ok = False
+        if ok:
+            if os.getppid() != parent:  # orphaned before the call: no signal will come
+                os._exit(1)
+            return "prctl"
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    return "watchdog"
+
+
+def _watch_parent(parent: int) -> None:
+    # A process whose parent died is adopted by another: its parent pid changes.
+    while os.getppid() == parent:
+        time.sleep(0.25)
+    os._exit(1)
+
+
+def _init_worker(spec: RunSpec, parent: int | None = None) -> None:
     global _WORKER
+    if parent is not None:
+        die_with_parent(parent)
     _WORKER = Runner(spec)
 
 
@@ -194,7 +236,7 @@ def simulate(
     names = bot_names(bots if bots is not None else "heuristic", players)
     spec = RunSpec(ir, players, tuple(names), board, dict(rules or {}) or None, None, check)
     if log_dir is not None:
-        log_dir.mkdir(parents=True, exist_ok=True)
+        prepare_dir(log_dir, "log folder")
         spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check)
     seeds = game_seeds(seed, games)
     chunks = [(i, seeds[i : i + CHUNK]) for i in range(0, games, CHUNK)]
@@ -209,7 +251,7 @@ def simulate(
             max_workers=min(jobs, len(chunks)),
             mp_context=get_context(_START_METHOD),
             initializer=_init_worker,
-            initargs=(spec,),
+            initargs=(spec, os.getpid()),
         ) as pool:
             _gather(totals, pool.map(_run_chunk, chunks), chunks, progress)
         if catalog is None:
@@ -438,6 +480,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
             ) from None
         rules[key] = value
     try:
+        # Names, shapes and documented ranges (round_cap at most ROUND_CAP_MAX...).
         check_rule_overrides(rules)
     except LogError as e:
         raise click.BadParameter(e.message, param_hint="--rule") from None
@@ -446,9 +489,30 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
 
 @click.command("simulate")
 @click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
-@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1))
-@click.option("--players", "-p", default=4, show_default=True, help="Players per game.")
-@click.option("--seed", "-s", default=1, show_default=True, help="Seed of the whole run.")
+@click.option(
+    "--games",
+    "-n",
+    default=100,
+    show_default=True,
+    type=click.IntRange(1, MAX_GAMES),
+    help=f"Games to play (1 to {MAX_GAMES:,}).",
+)
+@click.option(
+    "--players",
+    "-p",
+    default=4,
+    show_default=True,
+    type=click.IntRange(1, MAX_PLAYERS),
+    help=f"Players per game (1 to {MAX_PLAYERS}, then within the pack's min and max players).",
+)
+@click.option(
+    "--seed",
+    "-s",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, MAX_SEED),
+    help="Seed of the whole run (0 to 2**63-1).",
+)
 @click.option(
     "--bots",
     default="heuristic",
@@ -468,8 +532,9 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     "-j",
     default=1,
     show_default=True,
-    type=click.IntRange(min=0),
-    help="Processes to play in (0: one per CPU). The report does not depend on it.",
+    type=click.IntRange(0, MAX_JOBS),
+    help=f"Processes to play in, 0 to {MAX_JOBS} (0: one per CPU). The report does not "
+    "depend on it.",
 )
 @click.option(
     "--json",
@@ -502,6 +567,11 @@ def command(
     check: bool,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
+    # Where the results go is checked first: a bad path fails now, not after the games.
+    if json_file is not None:
+        check_file_target(json_file)
+    if log_dir is not None:
+        prepare_dir(log_dir, "log folder")
     ir = load_pack(pack)
     rules = parse_rules(rule_items)
     try:
@@ -510,11 +580,13 @@ def command(
         limits = {**catalog.rules, **rules}
         lo, hi = limits["min_players"], limits["max_players"]
         if not lo <= players <= hi:
-            raise ValueError(f"this pack plays with {lo} to {hi} players")
+            raise ValueError(
+                f"this pack plays with {lo} to {hi} players, not {players} (--players {lo} to {hi})"
+            )
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     if jobs == 0:
-        jobs = os.cpu_count() or 1
+        jobs = min(os.cpu_count() or 1, MAX_JOBS)
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
@@ -556,7 +628,7 @@ def command(
             err=True,
         )
     if json_file is not None:
-        json_file.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
+        write_text(json_file, json.dumps(rep, indent=1) + "\n")
         click.echo(f"wrote {json_file}", err=True)
     if log_dir is not None:
         click.echo(f"wrote {games} logs to {log_dir}", err=True)

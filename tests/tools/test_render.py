@@ -343,7 +343,14 @@ def test_heat_scale() -> None:
 
 @pytest.mark.parametrize(
     "doc",
-    ['{"spaces": {}}', '{"heatmap": {"board": "x", "spaces": {"A": -1}}}', "not json"],
+    [
+        '{"spaces": {}}',
+        '{"heatmap": {"board": "x", "spaces": {"A": -1}}}',
+        "not json",
+        "[" * 100_000 + "]" * 100_000,
+        '{"heatmap": {"board": "x", "games": "<b>many</b>"}}',
+        '{"heatmap": {"board": "x", "games": ' + "9" * 5000 + "}}",
+    ],
 )
 def test_bad_heatmap_is_refused(tmp_path: Path, doc: str) -> None:
     path = tmp_path / "h.json"
@@ -528,3 +535,170 @@ def test_cli_cards_and_sheet(tmp_path: Path, fixture_pack: Path) -> None:
         "pickpocket.svg",
         "wordy-scroll.svg",
     ]
+
+
+# --- names are data ------------------------------------------------------------------------
+
+EVIL_SPACE = '<x> href="javascript:alert(1)" label=<y>'
+EVIL_CARD = '<script>alert(1)</script>" onload="alert(2)&amp;<svg onload=alert(3)>'
+
+
+def _renamed(board: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    board = copy.deepcopy(board)
+    for space in board["spaces"]:
+        if space["name"] == old:
+            space["name"] = new
+    for path in board["paths"]:
+        for end in ("from", "to"):
+            if path[end] == old:
+                path[end] = new
+    return board
+
+
+def _all_attributes(root: ET.Element) -> list[tuple[str, str]]:
+    return [(k, v) for el in root.iter() for k, v in el.attrib.items()]
+
+
+def _dot_statements(src: str) -> tuple[list[str], list[str]]:
+    """Node ids and edges of DOT source as the graphviz package writes it (one a line)."""
+    nodes, edges = [], []
+    for line in src.splitlines():
+        m = re.match(r"\t+(\w+)(?: -> (\w+))?(?: \[|$)", line)
+        if m and m.group(1) not in ("graph", "node", "edge", "subgraph"):
+            (edges if m.group(2) else nodes).append(line)
+    return nodes, edges
+
+
+@pytest.mark.parametrize("pinned", [True, False])
+def test_a_space_name_cannot_add_a_node_an_edge_or_an_attribute(
+    overworld: dict[str, Any], pinned: bool
+) -> None:
+    board = _renamed(overworld, "Gatehouse", EVIL_SPACE)
+    board["name"] = EVIL_SPACE + "\\"  # a final backslash must not swallow a closing quote
+    if not pinned:
+        for space in board["spaces"]:
+            space.pop("pos", None)
+            space["group"] = EVIL_SPACE
+    src = board_graph(board).source
+    plain_src = board_graph(overworld if pinned else _unpinned(overworld)).source
+    nodes, edges = _dot_statements(src)
+    want_nodes, want_edges = _dot_statements(plain_src)
+    assert len(nodes) == len(want_nodes) and len(edges) == len(want_edges)
+    assert src.startswith("digraph board {")
+    # The name is inside one node's quoted tooltip and its escaped label; no attribute more.
+    tooltip = 'tooltip="<x> href=\\"javascript:alert(1)\\" label=<y>"'
+    assert sum(1 for n in nodes if tooltip in n) == 1
+    for line in src.splitlines():
+        assert 'href="' not in line.replace('\\"', ""), line
+    assert "&lt;x&gt; href=&quot;javascript:alert(1)&quot; label=&lt;y&gt;" in src
+
+
+@needs_graphviz
+@pytest.mark.parametrize("pinned", [True, False])
+def test_a_space_name_renders_as_one_node_and_no_link(
+    overworld: dict[str, Any], pinned: bool
+) -> None:
+    board = _renamed(overworld if pinned else _unpinned(overworld), "Gatehouse", EVIL_SPACE)
+    board["name"] = EVIL_SPACE + "\\"
+    svg = render_graph(board_graph(board), "svg")
+    root = ET.fromstring(svg)
+    for key, _value in _all_attributes(root):
+        assert not key.endswith("href") and key != "href", key
+    nodes = [g for g in root.iter(f"{SVG}g") if g.get("class") == "node"]
+    named = [
+        g for g in nodes if EVIL_SPACE in ["".join(t.itertext()) for t in g.iter(f"{SVG}text")]
+    ]
+    assert len(named) == 1
+    assert len(nodes) == len(overworld["spaces"]) + 1 + sum(
+        1 for p in overworld["paths"] if p["to"] is None
+    )
+    # Graphviz's own parse of the DOT agrees: one node with that tooltip, nothing injected.
+    import json
+    import subprocess
+
+    parsed = json.loads(
+        subprocess.run(
+            ["dot", "-Tjson0"],
+            input=board_graph(board).source.encode(),
+            capture_output=True,
+            check=True,
+        ).stdout
+    )
+    objects = parsed.get("objects", [])
+    assert sum(1 for o in objects if o.get("tooltip") == EVIL_SPACE) == 1
+    assert not any("href" in o or "URL" in o for o in objects + parsed.get("edges", []))
+
+
+def _unpinned(board: dict[str, Any]) -> dict[str, Any]:
+    board = copy.deepcopy(board)
+    for space in board["spaces"]:
+        space.pop("pos", None)
+    return board
+
+
+def test_control_characters_and_lone_surrogates_stay_text(overworld: dict[str, Any]) -> None:
+    weird = "A\x00B\x1b[31m\ud800C\ufffe"
+    board = _renamed(overworld, "Gatehouse", weird)
+    src = board_graph(board).source
+    src.encode("utf-8")  # writable
+    assert "\x00" not in src and "\x1b" not in src
+    card = {
+        "name": weird,
+        "deck": "adventure",
+        "type": "acquire",
+        "copies": 1,
+        "cost": 1,
+        "points": 0,
+        "tags": [weird],
+        "dragon": False,
+        "danger": False,
+        "triggers": [],
+    }
+    svg = card_svg(card)
+    root = ET.fromstring(svg.encode("utf-8"))
+    assert root.find(f"{SVG}title").text == "A\ufffdB\ufffd[31m\ufffdC\ufffd"
+
+
+def test_a_card_name_is_text_in_its_svg_and_the_sheet(fixture_ir: dict[str, Any]) -> None:
+    card = copy.deepcopy(next(c for c in fixture_ir["cards"] if c["name"] == "Grue"))
+    card["name"] = EVIL_CARD
+    card["tags"] = [EVIL_CARD]
+    card["only_in"] = EVIL_CARD
+    svg = card_svg(card)
+    root = ET.fromstring(svg)
+    assert root.find(f"{SVG}title").text == EVIL_CARD
+    names = [t for t in root.iter(f"{SVG}text") if t.get("class") == "name"]
+    shown = " ".join("".join(t.itertext()) for t in names).replace("\u00a0", " ")
+    assert EVIL_CARD.startswith(shown) and len(shown) > 20  # two lines at most
+    sheet = ET.fromstring(sheet_html([card], [svg], EVIL_CARD, copies=False))
+    for tree in (root, sheet):
+        tags = {el.tag.split("}")[-1] for el in tree.iter()}
+        assert "script" not in tags
+        assert sum(1 for el in tree.iter() if el.tag.endswith("}svg")) == 1
+        for key, _value in _all_attributes(tree):
+            assert not key.startswith("on") and "href" not in key, key
+    cell = next(d for d in sheet.iter(f"{XHTML}div") if d.get("class") == "cell")
+    assert cell.get("data-card") == EVIL_CARD
+    assert sheet.find(f"{XHTML}head").find(f"{XHTML}title").text == EVIL_CARD
+
+
+def test_cli_cards_with_hostile_names(tmp_path: Path, fixture_pack: Path) -> None:
+    manifest = fixture_pack / "pack.clank"
+    manifest.write_text(
+        manifest.read_text()
+        + 'card "../../../escape" { cost 1; play: +1 skill }\n'
+        + 'card "<svg onload=alert(1)>" { cost 1; play: +1 skill }\n'
+        + 'card "Grue" { cost 1; play: +1 skill }\n'.replace("Grue", "GRUE!")
+    )
+    out = tmp_path / "out" / "cards"
+    result = CliRunner().invoke(render, ["cards", str(fixture_pack), "-o", str(out), "--sheet"])
+    assert result.exit_code == 0, result.output
+    files = sorted(p.name for p in out.iterdir())
+    assert "escape.svg" in files and "svg-onload-alert-1.svg" in files
+    assert "grue.svg" in files and "grue-2.svg" in files
+    assert sorted(p.name for p in (tmp_path / "out").rglob("*") if p.is_file()) == files
+    for path in out.iterdir():
+        root = ET.fromstring(path.read_bytes())
+        assert "script" not in {el.tag.split("}")[-1] for el in root.iter()}
+        for key, _value in _all_attributes(root):
+            assert not key.startswith("on"), (path.name, key)

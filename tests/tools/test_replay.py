@@ -157,7 +157,8 @@ def _variant(src: Path, dst: Path, edit) -> Path:
         (
             "pack.jsonl",
             lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
-            r"no bundled pack named 'nosuch': give the pack's folder",
+            r"names pack 'nosuch', which is not a bundled pack \(acqinc, tutorial\): replay it "
+            r"with --pack PACK",
         ),
         ("empty.jsonl", lambda ls: [""], r": the log is empty"),
     ],
@@ -180,7 +181,7 @@ def test_one_bad_log_among_good_ones(logs: Path, tmp_path: Path) -> None:
     result = replay("--check", good, bad, good)
     assert result.exit_code == 1
     assert result.stdout.count(": ok, ") == 2
-    assert "bad.jsonl: not UTF-8 text" in result.stderr
+    assert "bad.jsonl:1: not UTF-8 text" in result.stderr
     missing = replay("--check", tmp_path / "missing.jsonl")
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
 
@@ -201,3 +202,124 @@ def test_effect_decisions_are_told(logs: Path) -> None:
     assert re.search(r"\n    [A-Z][\w' -]+: chooses ", text)
     assert "\n    discards " in text
     assert " is knocked out at " in text and ": scores 0" in text
+
+
+# --- a log is untrusted --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../tutorial",
+        "tutorial/",
+        "./tutorial",
+        "Tutorial",
+        "tutorial/../acqinc",
+        "content/tutorial",
+        "__init__.py",
+        "{abs}",
+    ],
+)
+def test_a_log_cannot_point_the_replayer_at_a_folder(logs: Path, tmp_path: Path, name: str) -> None:
+    # A pack of the attacker's, beside the log: a log naming it must not get it compiled.
+    evil = tmp_path / "evil"
+    shutil.copytree(ROOT / "content" / "tutorial", evil)
+    (evil / "pack.clank").write_text("this is not a pack { and would fail to compile\n")
+    name = name.replace("{abs}", str(evil))
+    src = logs / "tutorial-greedy" / "game-000005.jsonl"
+    lines = src.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["pack"] = name
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    result = replay("--check", log)
+    assert result.exit_code == 1
+    no_traceback(result)
+    assert f"names pack {name!r}, which is not a bundled pack" in result.stderr
+    assert "--pack PACK" in result.stderr
+    assert "would fail" not in result.output and "error[" not in result.output
+    if name == str(evil):
+        # With an explicit --pack the same log replays (its pack name differs: a note says so).
+        ok = replay("--check", "--pack", ROOT / "content" / "tutorial", log)
+        assert ok.exit_code == 0, ok.output
+
+
+def test_bundled_pack_takes_exact_names_only() -> None:
+    import click
+
+    from clankwork.tools.check import bundled_names, bundled_pack
+
+    assert bundled_names() == ["acqinc", "tutorial"]
+    assert bundled_pack("tutorial").name == "tutorial"
+    for bad in ("..", "../tutorial", "/etc", "tutorial/..", "TUTORIAL", "", "tutorial\x00"):
+        with pytest.raises(click.ClickException, match="no bundled pack named"):
+            bundled_pack(bad)
+    with pytest.raises(click.ClickException, match='did you mean "tutorial"'):
+        bundled_pack("tutorail")
+
+
+def _edited_header(logs: Path, tmp_path: Path, **changes: object) -> Path:
+    lines = (logs / "tutorial-greedy" / "game-000006.jsonl").read_text().splitlines()
+    header = {**json.loads(lines[0]), **changes}
+    log = tmp_path / "edited.jsonl"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    return log
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": 1000, "bots": ["greedy"] * 1000}, ":1: 1000 players; a game seats at most 8"),
+        ({"rules": {"round_cap": 100000}}, ":1: rule round_cap: 100000 is out of range"),
+        (
+            {"bots": ["greedy", "\x1b]0;pwned\x07"] * 2},
+            ":1: control character U+001B in the header's bots[1]",
+        ),
+        ({"version": "1\r\n"}, ":1: control character U+000D in the header's version"),
+        ({"rules": {"rage_track": [1] * 40}}, ":1: rule rage_track: 40 values; at most 30"),
+        (
+            {"rules": {"round_kap": 5}},
+            "unknown rule 'round_kap' in the header's rule overrides; did you mean \"round_cap\"?",
+        ),
+    ],
+)
+def test_header_numbers_are_bounded(
+    logs: Path, tmp_path: Path, changes: dict, message: str
+) -> None:
+    result = replay("--check", _edited_header(logs, tmp_path, **changes))
+    assert result.exit_code == 1
+    no_traceback(result)
+    assert message in result.stderr, result.stderr
+
+
+def test_a_deep_or_huge_line_keeps_its_line_number(logs: Path, tmp_path: Path) -> None:
+    lines = (logs / "tutorial-greedy" / "game-000007.jsonl").read_text().splitlines()
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("\n".join([*lines[:4], "[" * 100_000 + "]" * 100_000, *lines[4:]]) + "\n")
+    result = replay("--check", deep)
+    no_traceback(result)
+    assert "deep.jsonl:5: a record nested too deeply to read" in result.stderr
+    digits = tmp_path / "digits.jsonl"
+    digits.write_text("\n".join([*lines[:2], '{"turn": ' + "9" * 5000 + "}", *lines[2:]]) + "\n")
+    result = replay("--check", digits)
+    no_traceback(result)
+    assert "digits.jsonl:3: not a readable record" in result.stderr
+
+
+def test_a_log_is_read_with_a_size_bound(tmp_path: Path) -> None:
+    import os
+
+    from clankwork.dsl.limits import MAX_FILE_BYTES
+
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    result = replay("--check", big)
+    assert result.exit_code == 1
+    no_traceback(result)
+    assert f"larger than {MAX_FILE_BYTES} bytes" in result.stderr
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.jsonl"
+        os.mkfifo(fifo)
+        result = replay("--check", fifo)  # would block forever if it were opened
+        assert result.exit_code == 1 and "not a regular file" in result.stderr

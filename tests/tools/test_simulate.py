@@ -257,3 +257,151 @@ def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> No
     assert "Traceback" not in stderr
     with pytest.raises(LogError, match="without a result record"):
         read_log((tmp_path / log_name(0)).read_text())
+
+
+# --- numbers are bounded -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--games", "1000000000000"],
+            "1000000000000 is not in the range 1<=x<=10000000",
+        ),
+        (["--players", "9"], "9 is not in the range 1<=x<=8"),
+        (["--players", "1"], "this pack plays with 2 to 4 players, not 1"),
+        (["--seed", "-1"], "-1 is not in the range 0<=x<=9223372036854775807"),
+        (["--seed", str(2**63)], "--seed"),
+        (["--jobs", "100000"], "100000 is not in the range 0<=x<=256"),
+        (
+            ["--rule", "round_cap=501"],
+            "rule round_cap: 501 is out of range: round cap goes from 1 to 500",
+        ),
+        (["--rule", "round_cap=0"], "rule round_cap: 0 is out of range"),
+        (["--rule", "hand_size=100000000"], "hand size goes from 1 to 30"),
+        (["--rule", "rage_track=[1,2,99]"], "99 is out of range: rage track goes from 0 to 50"),
+        (["--rule", f"rage_track={[1] * 31}"], "31 values; at most 30"),
+        (
+            ["--rule", 'rage_start={"2": 1000}'],
+            "1000 is out of range: rage start goes from 1 to 30",
+        ),
+        (["--rule", "round-kap=5"], "unknown rule 'round_kap'; did you mean \"round_cap\"?"),
+        (["--rule", "max_players=9"], "max players goes from 1 to 8"),
+    ],
+)
+def test_numbers_have_documented_ranges(tutorial_dir: Path, args: list[str], message: str) -> None:
+    code, _, stderr = run(str(tutorial_dir), *args)
+    assert code == 2, stderr
+    assert message in stderr, stderr
+    assert "Traceback" not in stderr
+
+
+def test_the_ranges_are_in_the_help() -> None:
+    code, stdout, _ = run("--help")
+    assert code == 0
+    text = " ".join(stdout.split())
+    for piece in ("1 to 10,000,000", "1 to 8", "0 to 2**63-1", "0 to 256"):
+        assert piece in text, piece
+
+
+# --- worker processes ----------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_the_watchdog_fallback_ends_an_orphan() -> None:
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import os, sys, time\n"
+        "from clankwork.tools import simulate as sim\n"
+        "print('this', sim.die_with_parent(os.getppid()), flush=True)\n"
+        "parent = os.getpid()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    sys.platform = 'darwin'  # no prctl: the portable way\n"
+        "    print(sim.die_with_parent(parent), flush=True)\n"
+        "    os.close(1); os.close(2)  # let the test read its output now\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(pid, flush=True)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    lines = out.stdout.split()
+    linux = sys.platform.startswith("linux")
+    assert lines[:2] == ["this", "prctl" if linux else "watchdog"], out
+    assert "watchdog" in lines[2:], out
+    child = int(next(x for x in lines if x.isdigit()))
+    try:
+        deadline = time.monotonic() + 10
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling /proc, bounded by the deadline
+        assert not _alive(child), "the orphaned worker kept running"
+    finally:
+        if _alive(child):
+            __import__("os").kill(child, 9)
+
+
+def _children(pid: int) -> set[int]:
+    """Child processes of ``pid`` (Linux /proc)."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_workers_die_with_their_parent(tmp_path: Path) -> None:
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    exe = Path(sys.executable).parent / "clankwork"
+    if not exe.exists():
+        pytest.skip("the clankwork script is not installed beside this Python")
+    parent = subprocess.Popen(
+        [str(exe), "simulate", "--jobs", "2", "--games", "1000000", "-p", "2", "--seed", "5"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and parent.poll() is None:
+            workers = {w for w in _children(parent.pid) if _alive(w)}
+            time.sleep(0.05)  # polling /proc, bounded by the deadline above
+        assert len(workers) >= 2, "the workers never started"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [w for w in workers if _alive(w)]
+        assert not left, f"workers {left} outlived their parent"
+    finally:
+        for w in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(w, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
