@@ -472,8 +472,9 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
         if not eq:
             raise click.BadParameter(f"{item!r}: expected KEY=VALUE", param_hint="--rule")
         try:
+            # ValueError too: a number past Python's digit limit; RecursionError: [[[[...
             value = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             raise click.BadParameter(
                 f'{item!r}: the value must be JSON (6, [2, 2, 3], {{"2": 6, "*": 4}})',
                 param_hint="--rule",
