@@ -225,7 +225,10 @@ def rule_value_problem(key: str, value: Any) -> str | None:
     if param is None:
         return f"no rule parameter is called {key!r}"
     shape = rules_schema()["properties"][key]
-    err = next(iter(Draft202012Validator(shape).iter_errors(value)), None)
+    # The shape first; the range below says it in the designer's words.
+    ranges = ("minimum", "maximum", "maxItems")
+    errors = Draft202012Validator(shape).iter_errors(value)
+    err = next((e for e in errors if e.validator not in ranges), None)
     if err is not None:
         return err.message
     span = f"from {param.low} to {param.high}"

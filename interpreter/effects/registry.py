@@ -73,7 +73,13 @@ class Record:
         return {
             "type": "object",
             "properties": props,
-            "required": [key, *self.required],
+            # The compiler always writes the defaults, so an IR node without them was edited
+            # by hand: require them rather than let a handler or renderer meet a missing key.
+            "required": [
+                key,
+                *self.required,
+                *(d for d in self.defaults if d not in self.required),
+            ],
             "additionalProperties": False,
         }
 

@@ -106,7 +106,7 @@ EXPECTED = {
     "binary": "not UTF-8 text",
     "wrong-type": "at cards/2/copies: 'many' is not of type 'integer'",
     "missing": "'cards' is a required property",
-    "round-cap": "at rules/round_cap: 1000000 is out of range: round cap goes from 1 to 500",
+    "round-cap": "at rules/round_cap: 1000000 is greater than the maximum of 500",
 }
 
 
