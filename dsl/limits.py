@@ -16,6 +16,8 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """One .clank file (a 100,000-card file is about 6 MiB)."""
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """All the files of one pack together, scenarios included."""
+MAX_IR_BYTES = 256 * 1024 * 1024
+"""One compiled pack given as IR JSON (a 100,000-card pack compiles to about 170 MiB)."""
 MAX_PACK_FILES = 2000
 """Files one pack may read (manifest, includes and scenarios)."""
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import click
 
-from clankwork.dsl.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
+from clankwork.dsl.limits import MAX_DIGITS, MAX_IR_BYTES, MAX_NESTING
+from clankwork.dsl.sources import show_size
 from clankwork.interpreter.log import rule_value_problem
 from clankwork.interpreter.schema import validate_ir
 
@@ -49,7 +50,7 @@ def _too_deep(doc: Any, limit: int) -> bool:
 def read_ir_file(path: Path) -> dict[str, Any]:
     """A compiled pack read from an IR ``.json`` file (from `clankwork build`) and checked.
 
-    The file is read up to `MAX_FILE_BYTES`, parsed, and validated against the pack schema
+    The file is read up to `MAX_IR_BYTES`, parsed, and validated against the pack schema
     (and the rules against their ranges) before any tool sees it: an IR file is as untrusted
     as a pack. Anything wrong exits 1 with what is wrong and where (a JSON path).
     """
@@ -60,13 +61,13 @@ def read_ir_file(path: Path) -> dict[str, Any]:
                 f"{path} is not a regular file (error CW005): give a compiled pack's .json file"
             )
         with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+            data = f.read(MAX_IR_BYTES + 1)
     except OSError as e:
         raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
-    if len(data) > MAX_FILE_BYTES:
+    if len(data) > MAX_IR_BYTES:
         raise click.ClickException(
-            f"{path}: an IR file is limited to {MAX_FILE_BYTES} bytes (limit MAX_FILE_BYTES, "
-            "error CW006) and this one is larger: give the pack's folder instead"
+            f"{path}: an IR file is limited to {show_size(MAX_IR_BYTES)} (error CW006) and "
+            "this one is larger: give the pack's folder instead"
         )
     try:
         text = data.decode("utf-8")

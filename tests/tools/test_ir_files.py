@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from clankwork.dsl.limits import MAX_FILE_BYTES
+from clankwork.dsl.limits import MAX_IR_BYTES
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,9 +159,9 @@ def test_replay_validates_its_pack_file_too(good_ir: Path, tmp_path: Path) -> No
 def test_an_ir_file_past_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
     big = tmp_path / "big.json"
     with big.open("wb") as f:
-        f.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
+        f.truncate(MAX_IR_BYTES + 1)  # sparse: no disk used
     stderr = clean_failure(cli("simulate", big, "-n", "1"))
-    assert f"limited to {MAX_FILE_BYTES} bytes" in stderr and "CW006" in stderr
+    assert "limited to 256 MiB" in stderr and "CW006" in stderr
 
 
 def test_many_schema_errors_are_listed_briefly(good_ir: Path, tmp_path: Path) -> None:
