@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from clankwork.tools.cli import main
@@ -100,3 +101,26 @@ def test_non_utf8_file(tmp_path: Path) -> None:
     (tmp_path / "x.clank").write_bytes(b"\xff\xfe card")
     code, out = run("check", str(tmp_path))
     assert code == 1 and "is not UTF-8 text" in out and "pack.clank:2:9" in out
+
+
+def test_check_catches_compiled_ir_that_breaks_the_schema(
+    tutorial_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A compiler bug (here: an effect with a misspelt key, a card with 0 copies) must still
+    # be a CW301 diagnostic from `check`, though the fast validator handles valid packs.
+    from clankwork.dsl import compiler
+    from clankwork.tools import check as check_module
+
+    def broken(pack: Path, display_root: Path | None = None) -> compiler.CompileResult:
+        result = compiler.compile_pack(pack, display_root=display_root)
+        effect = next(c for c in result.ir["cards"] if c["triggers"])["triggers"][0]["effects"][0]
+        effect["amout"] = 3
+        result.ir["cards"][-1]["copies"] = 0
+        return result
+
+    monkeypatch.setattr(check_module, "compile_pack", broken)
+    result = check_module.compile_and_check(tutorial_dir)
+    found = [d for d in result.diagnostics if d.code == "CW301"]
+    assert len(found) == 2
+    assert any("'amout'" in d.message for d in found)
+    assert any(d.message.endswith("0 is less than the minimum of 1") for d in found)
