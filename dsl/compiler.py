@@ -118,7 +118,10 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
     shown = Path(display_root) if display_root is not None else root
     files: dict[str, str] = {}
     diags: list[Diagnostic] = []
-    order: list[tuple[str, list[Stmt]]] = []
+    # Each file is compiled as soon as it is parsed (in include order, as before), so its
+    # statements are garbage once its IR is built: a 100,000-card pack never holds all its
+    # syntax trees and all its IR at once.
+    compiler = _Compiler()
     manifest = root / MANIFEST
     if root.is_file() and root.suffix == ".clank":
         manifest, root, shown = root, root.parent, shown.parent
@@ -165,7 +168,8 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
         files[name] = text
         stmts, syntax = parser().parse(text, name)
         diags.extend(syntax)
-        order.append((name, stmts))
+        for st in stmts:
+            compiler.decl(st)
         for st in stmts:
             if st.words and st.words[0] == "include":
                 target = st.head[1] if len(st.head) == 2 else None
@@ -193,7 +197,7 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
                 load(inc, target)
 
     load(manifest, None)
-    result = _compile_statements(order, diags, files)
+    result = _compile_statements([], diags, files, compiler)
     if result.ir is not None and "at" not in result.ir["pack"]:
         first = next(iter(files))
         result.diagnostics.insert(
@@ -216,16 +220,20 @@ def compile_text(text: str, filename: str = "inline.clank") -> CompileResult:
 
 
 def _compile_statements(
-    order: list[tuple[str, list[Stmt]]], diags: list[Diagnostic], files: dict[str, str]
+    order: list[tuple[str, list[Stmt]]],
+    diags: list[Diagnostic],
+    files: dict[str, str],
+    compiler: _Compiler | None = None,
 ) -> CompileResult:
-    """Compile every parsed file. Reference checks run unless a file failed to parse (its
-    declarations are missing, so every reference to them would be a false alarm). The IR is
-    returned whenever parsing succeeded, so later checks can run on it; `ok` says if it is
-    clean."""
+    """Compile every parsed file (or finish ``compiler``, which has compiled them already).
+    Reference checks run unless a file failed to parse (its declarations are missing, so
+    every reference to them would be a false alarm). The IR is returned whenever parsing
+    succeeded, so later checks can run on it; `ok` says if it is clean."""
     if any(d.code == "CW004" for d in diags):
         return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
     syntax_ok = not has_errors(diags)
-    compiler = _Compiler()
+    if compiler is None:
+        compiler = _Compiler()
     for _name, stmts in order:
         for st in stmts:
             compiler.decl(st)
