@@ -124,3 +124,19 @@ def test_check_catches_compiled_ir_that_breaks_the_schema(
     assert len(found) == 2
     assert any("'amout'" in d.message for d in found)
     assert any(d.message.endswith("0 is less than the minimum of 1") for d in found)
+
+
+def test_check_restores_the_cycle_collector(tutorial_dir: Path) -> None:
+    import gc
+
+    from clankwork.tools.check import compile_and_check
+
+    assert gc.isenabled()
+    assert compile_and_check(tutorial_dir).ok
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        compile_and_check(tutorial_dir)
+        assert not gc.isenabled()  # a caller's choice is left as it was
+    finally:
+        gc.enable()
