@@ -231,7 +231,7 @@ def _span(node: Tree | Token, filename: str) -> Span:
 
 def _atom(t: Tree, filename: str) -> Atom:
     tok = t.children[0]
-    kind = t.data
+    kind = str(t.data)  # a plain str: Tree.data is a lark Token, whose == runs in Python
     value: str | int
     if kind == "number" or kind == "signed":
         value = int(tok)
@@ -262,7 +262,7 @@ def _effect(t: Tree, filename: str) -> Effect:
     kids = [c for c in t.children if isinstance(c, Tree)]
     phrase_t = kids[0] if kids and kids[0].data == "phrase" else None
     phrase = [_atom(a, filename) for a in phrase_t.children] if phrase_t is not None else []
-    eff = Effect(t.data, phrase, _span(t, filename))
+    eff = Effect(str(t.data), phrase, _span(t, filename))
     if t.data == "then":
         cons = kids[-1]
         if cons.data == "consequence":  # "-> ( effects )"
