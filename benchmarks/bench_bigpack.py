@@ -5,7 +5,7 @@ Run: .venv/bin/python benchmarks/bench_bigpack.py [--cards 100000] [--keep DIR] 
 The pack is the bundled acqinc pack (its board, tokens, rules, starting deck, reserve and
 scenarios) plus N generated card declarations of varied shapes (costs, points, points per,
 several effects, conditions, choose groups, prices, monsters, events, devices, tags) and one
-generated token per 50 cards, split over files of 10,000 cards each.
+generated token per 50 cards, split over files of 10,000 cards each (`--per-file`).
 
 Each measurement runs in its own child process, so its peak memory is its own: peak RSS is
 the child's `ru_maxrss` from os.wait4 (the kernel's high-water mark of resident memory, in
@@ -118,15 +118,16 @@ def _token(i: int) -> str:
     return f"token {name} {{ minor secret 1; points {1 + i % 5} }}"
 
 
-def write_pack(folder: Path, cards: int) -> Path:
-    """Write the acqinc pack plus ``cards`` generated cards into ``folder``; return it."""
+def write_pack(folder: Path, cards: int, per_file: int = PER_FILE) -> Path:
+    """Write the acqinc pack plus ``cards`` generated cards into ``folder``, ``per_file``
+    cards to a file; return the folder."""
     from clankwork.tools.check import bundled_pack
 
     shutil.copytree(bundled_pack("acqinc"), folder, dirs_exist_ok=True)
     includes = []
-    for start in range(0, cards, PER_FILE):
-        part = f"generated_{start // PER_FILE:03d}.clank"
-        stop = min(cards, start + PER_FILE)
+    for start in range(0, cards, per_file):
+        part = f"generated_{start // per_file:03d}.clank"
+        stop = min(cards, start + per_file)
         lines = [_card(i) for i in range(start, stop)]
         lines += [_token(i) for i in range(start, stop, 50)]
         (folder / part).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -192,6 +193,7 @@ def _timed(out: str) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=100_000, help="generated card declarations")
+    ap.add_argument("--per-file", type=int, default=PER_FILE, help="generated cards per file")
     ap.add_argument("--keep", metavar="DIR", help="write the pack here and keep it")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each child (best is shown)")
     args = ap.parse_args()
@@ -203,7 +205,7 @@ def main() -> None:
         tmp = tempfile.TemporaryDirectory(prefix="clankwork-bigpack-")
         folder = Path(tmp.name)
     try:
-        write_pack(folder, args.cards)
+        write_pack(folder, args.cards, args.per_file)
         files = sorted(folder.rglob("*.clank"))
         size = sum(f.stat().st_size for f in files)
         print(f"pack: {folder} ({len(files)} files, {size / 2**20:.1f} MiB, "
