@@ -200,7 +200,14 @@ class Parser:
         if diags:
             return [], diags
         conv = _Convert(filename, self._postlex.brackets)
-        return [conv.stmt(t) for t in tree.children if isinstance(t, Tree)], diags
+        stmts = []
+        children, tree.children = tree.children, []
+        for i, t in enumerate(children):
+            if isinstance(t, Tree):
+                stmts.append(conv.stmt(t))
+            children[i] = None  # drop each subtree once converted: a big file's tree and
+            # its statements are not both whole at once
+        return stmts, diags
 
     def _diagnostic(self, e: UnexpectedInput, text: str, filename: str) -> Diagnostic:
         if isinstance(e, UnexpectedCharacters):
