@@ -127,7 +127,10 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
     shown = Path(display_root) if display_root is not None else Path(pack_dir)
     files: dict[str, str] = {}
     diags: list[Diagnostic] = []
-    order: list[tuple[str, list[Stmt]]] = []
+    # Each file is compiled as soon as it is parsed (in include order), so its statements
+    # are garbage once its IR is built: a 100,000-card pack never holds all its syntax trees
+    # and all its IR at once.
+    compiler = _Compiler()
     manifest = MANIFEST
     if root.is_file() and root.suffix == ".clank":
         manifest, root, shown = root.name, root.parent, shown.parent
@@ -178,7 +181,8 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
             files[name] = text
             stmts, syntax = parser().parse(text, name)
             diags.extend(syntax)
-            order.append((name, stmts))
+            for st in stmts:
+                compiler.decl(st)
             return stmts
 
         # Depth first, in the order the includes are written (declaration order matters),
@@ -213,7 +217,7 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
     if any(d.code in ("CW004", "CW005", "CW006", "CW007") for d in diags):
         # A file is missing: every reference to what it declares would be a false alarm.
         return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
-    result = _compile_statements(order, diags, files)
+    result = _compile_statements([], diags, files, compiler)
     if result.ir is not None and "at" not in result.ir["pack"]:
         first_name = next(iter(files))
         result.diagnostics.insert(
@@ -236,16 +240,20 @@ def compile_text(text: str, filename: str = "inline.clank") -> CompileResult:
 
 
 def _compile_statements(
-    order: list[tuple[str, list[Stmt]]], diags: list[Diagnostic], files: dict[str, str]
+    order: list[tuple[str, list[Stmt]]],
+    diags: list[Diagnostic],
+    files: dict[str, str],
+    compiler: _Compiler | None = None,
 ) -> CompileResult:
-    """Compile every parsed file. Reference checks run unless a file failed to parse (its
-    declarations are missing, so every reference to them would be a false alarm). The IR is
-    returned whenever parsing succeeded, so later checks can run on it; `ok` says if it is
-    clean."""
+    """Compile every parsed file (or finish ``compiler``, which has compiled them already).
+    Reference checks run unless a file failed to parse (its declarations are missing, so
+    every reference to them would be a false alarm). The IR is returned whenever parsing
+    succeeded, so later checks can run on it; `ok` says if it is clean."""
     if any(d.code == "CW004" for d in diags):
         return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
     syntax_ok = not has_errors(diags)
-    compiler = _Compiler()
+    if compiler is None:
+        compiler = _Compiler()
     for _name, stmts in order:
         for st in stmts:
             compiler.decl(st)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -105,19 +106,23 @@ class _ParenNewlines:
         self.nesting = 0  # braces and brackets together
         self.too_deep: Token | None = None
         self.long_numbers: list[Token] = []
+        self.brackets = _Brackets()
 
     def process(self, stream):
         depth = 0
         self.open_braces = []
         if self.too_deep is not None:
             return
+        brackets = self.brackets
         for tok in stream:
-            if tok.type in ("LPAR", "LBRACE"):
+            if tok.type in _OPENERS:
+                brackets.open(tok)
                 self.nesting += 1
                 if self.nesting > MAX_NESTING:
                     self.too_deep = tok
                     return
-            elif tok.type in ("RPAR", "RBRACE"):
+            elif tok.type in _CLOSERS:
+                brackets.close(tok)
                 self.nesting = max(0, self.nesting - 1)
             elif tok.type in ("INT", "SIGNED") and len(tok.lstrip("+-")) > MAX_DIGITS:
                 self.long_numbers.append(tok)
@@ -161,6 +166,38 @@ class _ParenNewlines:
         return out
 
 
+_OPENERS = frozenset({"LPAR", "LBRACE"})
+_CLOSERS = frozenset({"RPAR", "RBRACE"})
+
+
+class _Brackets:
+    """Where each "(" and "{" of a file is, and the token that closes it.
+
+    The tree keeps no bracket tokens, and asking Lark to propagate positions to every node
+    doubled the parse time; the few spans that end at a bracket (blocks, groups, bracketed
+    consequences) find it here instead: it is the first opener after the node's last word."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []  # start_pos of every opener, in file order
+        self.closer: dict[int, Token] = {}  # opener start_pos -> its closing token
+        self.openers: dict[int, Token] = {}
+        self._stack: list[Token] = []
+
+    def open(self, tok: Token) -> None:
+        self.starts.append(tok.start_pos)
+        self.openers[tok.start_pos] = tok
+        self._stack.append(tok)
+
+    def close(self, tok: Token) -> None:
+        if self._stack:
+            self.closer[self._stack.pop().start_pos] = tok
+
+    def after(self, pos: int) -> tuple[Token, Token]:
+        """The first opener at or after character ``pos``, and its closer."""
+        start = self.starts[bisect_left(self.starts, pos)]
+        return self.openers[start], self.closer[start]
+
+
 @lru_cache(maxsize=1)
 def grammar_text() -> str:
     """The grammar file shipped with the package."""
@@ -175,7 +212,6 @@ class Parser:
         self._lark = Lark(
             grammar_text(),
             parser="lalr",
-            propagate_positions=True,
             postlex=self._postlex,
             maybe_placeholders=True,
         )
@@ -222,7 +258,15 @@ class Parser:
         diags.extend(self._postlex.limit_diagnostics(filename))
         if diags:
             return [], diags
-        return [_stmt(t, filename) for t in tree.children if isinstance(t, Tree)], diags
+        conv = _Convert(filename, self._postlex.brackets)
+        stmts = []
+        children, tree.children = tree.children, []
+        for i, t in enumerate(children):
+            if isinstance(t, Tree):
+                stmts.append(conv.stmt(t))
+            children[i] = None  # drop each subtree once converted: a big file's tree and
+            # its statements are not both whole at once
+        return stmts, diags
 
     def _diagnostic(self, e: UnexpectedInput, text: str, filename: str) -> Diagnostic:
         if isinstance(e, UnexpectedCharacters):
@@ -285,55 +329,94 @@ def _expected_words(names: set[str] | frozenset[str] | None) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _span(node: Tree | Token, filename: str) -> Span:
-    if isinstance(node, Token):
-        end_col = node.end_column if node.end_column is not None else node.column + len(node)
-        return Span(filename, node.line, node.column, node.end_line or node.line, end_col)
-    m = node.meta
-    return Span(filename, m.line, m.column, m.end_line, m.end_column)
+def _span(node: Token, filename: str) -> Span:
+    end_col = node.end_column if node.end_column is not None else node.column + len(node)
+    return Span(filename, node.line, node.column, node.end_line or node.line, end_col)
 
 
-def _atom(t: Tree, filename: str) -> Atom:
-    tok = t.children[0]
-    kind = t.data
-    value: str | int
-    if kind == "number" or kind == "signed":
-        value = int(tok)
-    elif kind == "string":
-        value = str(tok)[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-    else:
-        value = str(tok)
-    return Atom(kind, value, _span(tok, filename))
+def _first(node: Tree) -> Token:
+    """The first token under ``node`` (every node the spans are asked of has one)."""
+    while isinstance(node, Tree):
+        node = next(c for c in node.children if c is not None)
+    return node
 
 
-def _stmt(t: Tree, filename: str) -> Stmt:
-    head_t, effects_t, block_t = t.children
-    head = [_atom(a, filename) for a in head_t.children]
-    stmt = Stmt(head, _span(t, filename))
-    if effects_t is not None:
-        stmt.effects = _effects(effects_t, filename)
-    if block_t is not None:
-        stmt.block = [_stmt(c, filename) for c in block_t.children if isinstance(c, Tree)]
-        stmt.block_span = _span(block_t, filename)
-    return stmt
+def _last(node: Tree) -> Token:
+    while isinstance(node, Tree):
+        node = next(c for c in reversed(node.children) if c is not None)
+    return node
 
 
-def _effects(t: Tree, filename: str) -> list[Effect]:
-    return [_effect(c, filename) for c in t.children if isinstance(c, Tree)]
+class _Convert:
+    """Lark's tree of one file as statements, atoms and effects with their spans.
 
+    A span runs from the node's first token to its last, the closing bracket included
+    (what Lark's propagate_positions gave, computed for the few nodes that need it)."""
 
-def _effect(t: Tree, filename: str) -> Effect:
-    kids = [c for c in t.children if isinstance(c, Tree)]
-    phrase_t = kids[0] if kids and kids[0].data == "phrase" else None
-    phrase = [_atom(a, filename) for a in phrase_t.children] if phrase_t is not None else []
-    eff = Effect(t.data, phrase, _span(t, filename))
-    if t.data == "then":
-        cons = kids[-1]
-        if cons.data == "consequence":  # "-> ( effects )"
-            eff.consequence = _effects(cons.children[0], filename)
+    def __init__(self, filename: str, brackets: _Brackets) -> None:
+        self.filename = filename
+        self.brackets = brackets
+
+    def _end(self, node: Tree) -> Token:
+        """The last token of an effect node or a statement, brackets included."""
+        data = node.data
+        if data == "group":  # phrase "(" alternatives ")"
+            return self.brackets.after(_last(node.children[0]).end_pos)[1]
+        if data == "then":  # phrase arrow consequence
+            kids = [c for c in node.children if isinstance(c, Tree)]
+            cons = kids[-1]
+            if cons.data == "consequence":  # "-> ( effects )"
+                return self.brackets.after(_last(kids[-2]).end_pos)[1]
+            return self._end(cons)
+        return _last(node)
+
+    def _between(self, first: Token, last: Token) -> Span:
+        return Span(self.filename, first.line, first.column, last.end_line, last.end_column)
+
+    def atom(self, t: Tree) -> Atom:
+        tok = t.children[0]
+        kind = str(t.data)  # a plain str: Tree.data is a lark Token, whose == runs in Python
+        value: str | int
+        if kind == "number" or kind == "signed":
+            value = int(tok)
+        elif kind == "string":
+            value = str(tok)[1:-1].replace('\\"', '"').replace("\\\\", "\\")
         else:
-            eff.consequence = [_effect(cons, filename)]
-    elif t.data == "group":
-        alts = kids[-1]
-        eff.alternatives = [_effects(e, filename) for e in alts.children if isinstance(e, Tree)]
-    return eff
+            value = str(tok)
+        return Atom(kind, value, _span(tok, self.filename))
+
+    def stmt(self, t: Tree) -> Stmt:
+        head_t, effects_t, block_t = t.children
+        head = [self.atom(a) for a in head_t.children]
+        before_block = effects_t if effects_t is not None else head_t
+        if block_t is not None:
+            opener, closer = self.brackets.after(_last(before_block).end_pos)
+            end = closer
+        else:
+            end = _last(before_block) if effects_t is None else self._end(effects_t.children[-1])
+        stmt = Stmt(head, self._between(_first(head_t), end))
+        if effects_t is not None:
+            stmt.effects = self.effects(effects_t)
+        if block_t is not None:
+            stmt.block = [self.stmt(c) for c in block_t.children if isinstance(c, Tree)]
+            stmt.block_span = self._between(opener, closer)
+        return stmt
+
+    def effects(self, t: Tree) -> list[Effect]:
+        return [self.effect(c) for c in t.children if isinstance(c, Tree)]
+
+    def effect(self, t: Tree) -> Effect:
+        kids = [c for c in t.children if isinstance(c, Tree)]
+        phrase_t = kids[0] if kids and kids[0].data == "phrase" else None
+        phrase = [self.atom(a) for a in phrase_t.children] if phrase_t is not None else []
+        eff = Effect(str(t.data), phrase, self._between(_first(t), self._end(t)))
+        if t.data == "then":
+            cons = kids[-1]
+            if cons.data == "consequence":  # "-> ( effects )"
+                eff.consequence = self.effects(cons.children[0])
+            else:
+                eff.consequence = [self.effect(cons)]
+        elif t.data == "group":
+            alts = kids[-1]
+            eff.alternatives = [self.effects(e) for e in alts.children if isinstance(e, Tree)]
+        return eff

@@ -139,11 +139,40 @@ def match_record(record: Record, atoms: list[Atom], failures: list[Any]) -> dict
     return None
 
 
+# Packs repeat their phrases ("+1 skill", "draw 1") thousands of times, and matching one
+# tries the registry's records in turn: remember each successful match by the phrase's
+# words and numbers, and hand out a copy (callers add spans to the node). Failures are not
+# remembered: their diagnostics point at the atoms of each occurrence. Bounded, so a pack of
+# a million distinct phrases cannot grow it without limit.
+_RESOLVED: dict[tuple[Registry, tuple[tuple[str, str | int], ...]], dict[str, Any]] = {}
+_RESOLVED_MAX = 20_000
+
+
+def _copy(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _copy(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_copy(v) for v in node]
+    return node
+
+
 def resolve(
     registry: Registry, atoms: list[Atom], failures: list[Any] | None = None
 ) -> dict[str, Any] | None:
     """The IR node (without span) of the first non-structural record matching ``atoms``."""
+    memo = (registry, tuple((a.kind, a.value) for a in atoms))
+    hit = _RESOLVED.get(memo)
+    if hit is not None:
+        return _copy(hit)
     failures = [] if failures is None else failures
+    before = len(failures)
+    node = _resolve(registry, atoms, failures)
+    if node is not None and len(failures) == before and len(_RESOLVED) < _RESOLVED_MAX:
+        _RESOLVED[memo] = _copy(node)
+    return node
+
+
+def _resolve(registry: Registry, atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
     key = {"effect": "op", "condition": "cond", "count": "count"}[registry.family]
     for record in registry:
         if record.structural:

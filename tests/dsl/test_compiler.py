@@ -141,3 +141,19 @@ def test_did_you_mean() -> None:
     result = compile_text("card X { cost 2; play: +2 skil, drow 1 }\n", "t.clank")
     hints = [d.hint for d in result.diagnostics]
     assert hints == ['did you mean "skill"?', 'did you mean "draw"?']
+
+
+def test_a_repeated_phrase_compiles_to_separate_nodes_with_their_own_spans() -> None:
+    # resolve() remembers matches; each occurrence must still get its own node and span.
+    result = compile_text(
+        'pack p { version "1" }\n'
+        "card A { cost 1; play: +1 skill, +1 gold per 5 gold }\n"
+        "card B { cost 1; play: +1 skill, +1 gold per 5 gold }\n"
+    )
+    a, b = (c["triggers"][0]["effects"] for c in result.ir["cards"])
+    assert a[0] is not b[0] and a[1]["per"] is not b[1]["per"]
+    assert a[0]["at"]["line"] == 2 and b[0]["at"]["line"] == 3
+    assert a[1]["per"]["at"]["line"] == 2 and b[1]["per"]["at"]["line"] == 3
+    assert {k: v for k, v in a[0].items() if k != "at"} == {
+        k: v for k, v in b[0].items() if k != "at"
+    }

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from clankwork.interpreter.schema import schema_text, validate_ir
+import pytest
+
+from clankwork.interpreter.schema import (
+    UnsupportedSchema,
+    compile_schema,
+    fast_validator,
+    pack_schema,
+    reference_errors,
+    schema_text,
+    validate_ir,
+)
 
 SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "pack.schema.json"
 
@@ -42,3 +55,155 @@ def test_op_errors_are_precise(tutorial_ir: dict) -> None:
     (where, msg), *_ = validate_ir(ir)
     assert where.endswith("effects/0/resource")
     assert "mana" in msg
+
+
+# -- the fast validator: it must agree with jsonschema, which stays the reference -----------
+
+
+@pytest.fixture(scope="module")
+def acqinc_ir() -> dict:
+    from clankwork.dsl.compiler import compile_pack
+
+    result = compile_pack(Path(__file__).resolve().parents[2] / "content" / "acqinc")
+    assert result.ok, result.diagnostics
+    return result.ir
+
+
+def test_the_pack_schema_compiles_to_the_fast_validator() -> None:
+    # None would mean validate_ir silently fell back to jsonschema (minutes on big packs).
+    assert fast_validator() is not None
+
+
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+def test_every_bundled_pack_matches_the_schema_by_jsonschema_itself(pack: str) -> None:
+    # The reference validator, not the fast one: a compiler bug that breaks the schema fails
+    # here in CI even if the fast validator had the same blind spot.
+    from clankwork.dsl.compiler import compile_pack
+
+    result = compile_pack(Path(__file__).resolve().parents[2] / "content" / pack)
+    assert result.ok, result.diagnostics
+    assert reference_errors(result.ir) == []
+    assert fast_validator()(result.ir) is True
+
+
+def _mutants(node: Any) -> Iterator[Any]:
+    """Copies of ``node`` with one thing wrong (or right but unusual) somewhere inside."""
+    if isinstance(node, dict):
+        for key in node:
+            yield {k: v for k, v in node.items() if k != key}  # a key missing
+            for bad in _mutants(node[key]):
+                yield {**node, key: bad}
+        yield {**node, "zzz": 1}  # an unknown key
+        yield [node]
+    elif isinstance(node, list):
+        yield {}
+        yield [*node, None]
+        yield node[:-1]
+        for i, item in enumerate(node[:2]):
+            for bad in _mutants(item):
+                yield [*node[:i], bad, *node[i + 1 :]]
+    elif isinstance(node, bool):
+        yield 1
+        yield "true"
+    elif isinstance(node, int):
+        yield from (-1, 0, node + 1, True, float(node), node + 0.5, str(node), 10**12, None)
+    elif isinstance(node, str):
+        yield from ("", node.upper(), node + "x", 1, None, [node])
+    else:
+        yield 1
+
+
+def _pieces(ir: dict) -> Iterator[tuple[str, Any]]:
+    """Each card, token, board and the rules with the schema it must match on its own
+    (whole-IR mutants through jsonschema would take minutes)."""
+    yield "rules", ir["rules"]
+    yield "pack", ir["pack"]
+    for key in ("cards", "tokens", "boards", "stickers"):
+        for item in ir[key]:
+            if key == "boards":  # three spaces and paths show every shape a board has
+                item = {**item, "spaces": item["spaces"][:3], "paths": item["paths"][:3]}
+            yield key, item
+
+
+def _sub_schema(section: str) -> dict:
+    root = pack_schema()
+    sub = root["properties"][section]
+    if section not in ("rules", "pack"):
+        sub = sub["items"]
+    return {"$defs": root["$defs"], **sub}
+
+
+def test_the_fast_validator_agrees_with_jsonschema_on_mutants_of_the_bundled_packs(
+    tutorial_ir: dict, acqinc_ir: dict
+) -> None:
+    from jsonschema import Draft202012Validator
+
+    validators = {}
+    checked = disagreements = 0
+    bad: list[str] = []
+    # Every card shape of the tutorial and a spread of acqinc's; every seventh mutant of each
+    # (they come in runs of one kind of damage), to keep this to a couple of seconds.
+    pieces = list(_pieces(tutorial_ir)) + list(_pieces(acqinc_ir))[::15]
+    for section, piece in pieces:
+        if section not in validators:
+            schema = _sub_schema(section)
+            validators[section] = (Draft202012Validator(schema), compile_schema(schema))
+        reference, fast = validators[section]
+        assert fast(piece) and reference.is_valid(piece)
+        for mutant in itertools.islice(_mutants(piece), 0, None, 7):
+            checked += 1
+            if fast(mutant) != reference.is_valid(mutant):
+                disagreements += 1
+                bad.append(f"{section}: {json.dumps(mutant)[:300]}")
+    assert checked > 1500
+    assert disagreements == 0, "\n".join(bad[:5])
+
+
+def test_validate_ir_reports_a_defect_deep_in_a_big_document(acqinc_ir: dict) -> None:
+    # No sampling: one bad number in the last of 500 cards is found, with jsonschema's
+    # precise message (the fast validator says "invalid", jsonschema says where and why).
+    ir = copy.deepcopy(acqinc_ir)
+    ir["cards"] = [copy.deepcopy(ir["cards"][i % len(ir["cards"])]) for i in range(500)]
+    for i, card in enumerate(ir["cards"]):
+        card["name"] = f"card {i}"
+    assert validate_ir(ir) == []
+    ir["cards"][-1]["copies"] = 0
+    assert validate_ir(ir) == [("cards/499/copies", "0 is less than the minimum of 1")]
+
+
+def test_a_keyword_the_fast_validator_lacks_falls_back_to_jsonschema() -> None:
+    with pytest.raises(UnsupportedSchema):
+        compile_schema({"type": "string", "format": "email"})
+    with pytest.raises(UnsupportedSchema):
+        compile_schema({"properties": {"a": {"oneOf": [{"type": "string"}]}}})
+
+
+@pytest.mark.parametrize(
+    ("schema", "good", "bad"),
+    [
+        ({"type": "integer"}, [1, 2.0, -5], [True, 1.5, "1", None]),
+        ({"type": ["string", "null"]}, ["a", None], [1, [], {}]),
+        ({"minimum": 1, "maximum": 3}, [1, 3, "x", True, None], [0, 4, 3.5]),
+        ({"const": "play"}, ["play"], ["Play", 1, None]),
+        ({"enum": [1, "a"]}, [1, 1.0, "a"], [True, "b", 2]),
+        ({"items": {"type": "string"}, "minItems": 1, "maxItems": 2}, [["a"], "x"], [[], [1]]),
+        (
+            {"propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": {"minimum": 0}},
+            [{"2": 1}, {}, 3],
+            [{"x": 1}, {"2": -1}],
+        ),
+        (
+            {"if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"type": "array"}},
+            [{"a": 1, "b": 2}, [1]],  # "if" holds for a non-object, so "then" applies
+            [{"a": 1}, {}],
+        ),
+    ],
+)
+def test_fast_keywords_match_jsonschema(schema: dict, good: list, bad: list) -> None:
+    from jsonschema import Draft202012Validator
+
+    fast, reference = compile_schema(schema), Draft202012Validator(schema)
+    for x in good:
+        assert fast(x) and reference.is_valid(x), x
+    for x in bad:
+        assert not fast(x) and not reference.is_valid(x), x

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from clankwork.tools.cli import main
@@ -157,3 +158,42 @@ def test_human_output_escapes_a_hostile_folder_name(tmp_path: Path, broken_dir: 
     assert code == 1
     assert "\x1b" not in out and "\x07" not in out
     assert "p\\x1b[2J" in out and "3 errors" in out
+
+
+def test_check_catches_compiled_ir_that_breaks_the_schema(
+    tutorial_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A compiler bug (here: an effect with a misspelt key, a card with 0 copies) must still
+    # be a CW301 diagnostic from `check`, though the fast validator handles valid packs.
+    from clankwork.dsl import compiler
+    from clankwork.tools import check as check_module
+
+    def broken(pack: Path, display_root: Path | None = None) -> compiler.CompileResult:
+        result = compiler.compile_pack(pack, display_root=display_root)
+        effect = next(c for c in result.ir["cards"] if c["triggers"])["triggers"][0]["effects"][0]
+        effect["amout"] = 3
+        result.ir["cards"][-1]["copies"] = 0
+        return result
+
+    monkeypatch.setattr(check_module, "compile_pack", broken)
+    result = check_module.compile_and_check(tutorial_dir)
+    found = [d for d in result.diagnostics if d.code == "CW301"]
+    assert len(found) == 2
+    assert any("'amout'" in d.message for d in found)
+    assert any(d.message.endswith("0 is less than the minimum of 1") for d in found)
+
+
+def test_check_restores_the_cycle_collector(tutorial_dir: Path) -> None:
+    import gc
+
+    from clankwork.tools.check import compile_and_check
+
+    assert gc.isenabled()
+    assert compile_and_check(tutorial_dir).ok
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        compile_and_check(tutorial_dir)
+        assert not gc.isenabled()  # a caller's choice is left as it was
+    finally:
+        gc.enable()
