@@ -18,7 +18,7 @@ from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import limits
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
-from .limits import RANGES, Range, bad_name_char, shown_name
+from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .parser import Atom, Effect, Parser, Stmt
 from .phrases import EFFECT_WORDS, leading_words, resolve
 from .sources import PackReader
@@ -319,24 +319,11 @@ class _Compiler:
 
     def _in_range(self, atom: Atom, what: str, limit: Range) -> int | None:
         """The atom's value when ``limit`` allows it; else CW108 (too small) or CW113."""
-        value = int(atom.value)
-        if value < limit.low:
-            self.error(
-                "CW108",
-                f"{what} cannot be {value}",
-                atom.span,
-                hint=f"use a number of at least {limit.low} (the range is {limit.text()})",
-            )
+        problem = range_problem(int(atom.value), atom.span, what, limit)
+        if problem is not None:
+            self.diags.append(problem)
             return None
-        if value > limit.high:
-            self.error(
-                "CW113",
-                f"{what} cannot be {value}; the most is {limit.high}",
-                atom.span,
-                hint=f"use a number from {limit.text()} (see Limits in docs/language.md)",
-            )
-            return None
-        return value
+        return int(atom.value)
 
     def _name(self, st: Stmt, kind: str) -> tuple[str, Span] | None:
         if len(st.head) < 2 or st.head[1].kind not in ("word", "string"):

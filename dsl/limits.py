@@ -8,8 +8,12 @@ traceback or an exhausted machine. docs/language.md lists these limits (generate
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from clankwork.interpreter.rules import MAX_PLAYERS
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic, Span
 
 # Reading a pack (CW005, CW006).
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -101,3 +105,20 @@ def bad_name_char(text: str) -> str | None:
 def shown_name(text: str) -> str:
     """The name with every refused character written as an escape, safe to print."""
     return "".join(f"\\u{ord(ch):04x}" if bad_name_char(ch) else ch for ch in text)
+
+
+def range_problem(value: int, span: Span, what: str, limit: Range) -> Diagnostic | None:
+    """CW108 when ``value`` is below ``limit``, CW113 when above it, None when it fits."""
+    from .diagnostics import Diagnostic
+
+    if value < limit.low:
+        hint = f"use a number of at least {limit.low} (the range is {limit.text()})"
+        return Diagnostic("CW108", f"{what} cannot be {value}", span, hint=hint)
+    if value > limit.high:
+        return Diagnostic(
+            "CW113",
+            f"{what} cannot be {value}; the most is {limit.high}",
+            span,
+            hint=f"use a number from {limit.text()} (see Limits in docs/language.md)",
+        )
+    return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
-from .limits import RANGES, bad_name_char, shown_name
+from .limits import RANGES, bad_name_char, range_problem, shown_name
 from .parser import Atom, Stmt
 from .resolve import name_key, near_miss
 from .sources import PackReader
@@ -207,25 +207,11 @@ class _ScenarioCompiler:
 
     def in_range(self, atom: Atom, what: str, limit: str) -> int | None:
         """The atom's number when RANGES[limit] allows it; else CW108 (too small) or CW113."""
-        r = RANGES[limit]
-        value = int(atom.value)
-        if value < r.low:
-            self.error(
-                "CW108",
-                f"{what} cannot be {value}",
-                atom.span,
-                hint=f"use a number of at least {r.low} (the range is {r.text()})",
-            )
+        problem = range_problem(int(atom.value), atom.span, what, RANGES[limit])
+        if problem is not None:
+            self.diags.append(problem)
             return None
-        if value > r.high:
-            self.error(
-                "CW113",
-                f"{what} cannot be {value}; the most is {r.high}",
-                atom.span,
-                hint=f"use a number from {r.text()} (see Limits in docs/language.md)",
-            )
-            return None
-        return value
+        return int(atom.value)
 
     def scenario(self, st: Stmt) -> dict[str, Any] | None:
         if st.words[0] != "scenario":
