@@ -158,20 +158,14 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     if swords:
         cache = made.fight
         for card in row:
-            if (
-                card.type == "monster"
-                and card.fight <= swords
-                and (card.only_in is None or card.only_in.lower() in here.features)
-            ):
+            if card.type == "monster" and card.fight <= swords and allowed_here(card, here):
                 o = cache.get(card)
                 if o is None:
                     o = cache[card] = Option(f"fight {card.name}", ("fight", card))
                 out.append(o)
         cache = made.fight_reserve
         for card in game.reserve_monsters:
-            if card.fight <= swords and (
-                card.only_in is None or card.only_in.lower() in here.features
-            ):
+            if card.fight <= swords and allowed_here(card, here):
                 o = cache.get(card)
                 if o is None:
                     o = cache[card] = Option(
@@ -182,14 +176,14 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     cache = made.acquire
     skill = p.skill
     for card in row:
-        if card.type == "acquire" and card.cost <= skill:
+        if card.type == "acquire" and card.cost <= skill and allowed_here(card, here):
             o = cache.get(card)
             if o is None:
                 o = cache[card] = Option(f"acquire {card.name}", ("acquire", card))
             out.append(o)
     cache = made.acquire_reserve
     for card, left in game.reserve.items():
-        if left and card.cost <= skill:
+        if left and card.cost <= skill and allowed_here(card, here):
             o = cache.get(card)
             if o is None:
                 o = cache[card] = Option(
@@ -210,6 +204,11 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     if not p.hand:
         out.append(END)
     return out
+
+
+def allowed_here(card: Any, here: Any) -> bool:
+    """`only in FEATURE`: the card is fought or acquired only on a space with that feature."""
+    return card.only_in is None or card.only_in.lower() in here.features
 
 
 def best_market_item(game: Game, typ: str) -> Any:

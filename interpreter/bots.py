@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .actions import best_market_item
+from .actions import allowed_here, best_market_item
 from .board import UNREACHABLE, Board, Move
 from .catalog import CardDef
 from .decisions import Decision, Option
@@ -1291,7 +1291,7 @@ class HeuristicBot:
         for card in game.row:
             if card.type != "monster" or not p.swords < card.fight <= p.swords + 2:
                 continue
-            if card.only_in is not None and card.only_in.lower() not in here.features:
+            if not allowed_here(card, here):
                 continue
             if _value([e for _, eff in card.defeat for e in eff], self.w, self) >= 2.5:
                 return True
