@@ -45,7 +45,6 @@ CARD_FLAGS = {
     "companion": "companion",
     "gem": "gem",
     "device": "device",
-    "echo": "echo",
 }
 TOKEN_KINDS = {
     ("major", "secret"): "major",
@@ -534,6 +533,14 @@ class _Compiler:
                 card["deck"], card["copies"] = "starting", value
         elif key == "points":
             self._points(card, s, rest)
+        elif key == "echo" and not rest:
+            self.error(
+                "CW102",
+                "`echo` has no behaviour in this version of Clankwork: the card would print "
+                "it and do nothing",
+                s.head[0].span,
+                hint="remove `echo`, or give the card the effect you mean with a trigger",
+            )
         elif key in CARD_FLAGS and not rest:
             card["tags"].append(CARD_FLAGS[key])
         elif key in ("tag", "faction") and len(rest) == 1:
@@ -1169,25 +1176,17 @@ class _Compiler:
             self.rules[param.key] = values[0]
         self.rules_at[param.key] = _at(s.span)
 
-    # campaign declarations, kept as written until the campaign interpreter reads them -------
+    # campaign declarations: refused until the campaign gives them meaning, so a sticker
+    # never reads as applied when nothing runs it --------------------------------------------
     def _campaign(self, st: Stmt, bucket: str) -> None:
         kind = st.words[0]
-        if len(st.head) < 2:
-            self.error("CW105", f"{kind} needs a name or number", st.span)
-            return
-        entry = {
-            "name": st.head[1].text,
-            "lines": [
-                {
-                    "text": s.head_text(),
-                    **({"effects": _effects_text(s.effects)} if s.effects is not None else {}),
-                    "at": _at(s.span),
-                }
-                for s in (st.block or [])
-            ],
-            "at": _at(st.span),
-        }
-        self.campaign[bucket].append(entry)
+        self.error(
+            "CW101",
+            f"`{kind}` has no meaning in this version of Clankwork: nothing would run it",
+            st.head[0].span,
+            hint=f"remove the {kind} (keep its text in a comment); legacy campaigns "
+            "(stickers, passages, contracts) are not supported yet",
+        )
 
     def decl_sticker(self, st: Stmt) -> None:
         self._campaign(st, "stickers")
@@ -1218,16 +1217,3 @@ class _Compiler:
         if check:
             self.diags.extend(check_references(ir))
         return ir
-
-
-def _effects_text(effs: list[Effect]) -> str:
-    def one(e: Effect) -> str:
-        text = " ".join(a.source() for a in e.phrase)
-        if e.form == "then":
-            return f"{text} -> ({', '.join(one(c) for c in e.consequence)})"
-        if e.form == "group":
-            alts = " | ".join(", ".join(one(c) for c in alt) for alt in e.alternatives)
-            return f"{text} ({alts})"
-        return text
-
-    return ", ".join(one(e) for e in effs)

@@ -48,6 +48,11 @@ CODES: dict[str, tuple[str, str]] = {
     "CW112": ("error", "Misplaced construct (a price `->` after something that cannot be paid)."),
     "CW113": ("error", "A number outside its documented range (the limits in docs/language.md)."),
     "CW114": ("error", "A name holds a control character (a tab, a new line, an escape...)."),
+    "CW115": (
+        "warning",
+        "An artifact space's value has no artifact token: the game places a nameless artifact "
+        "worth that much.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

@@ -173,6 +173,8 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 )
             )
 
+    diags.extend(_check_words(ir, features))
+
     starting = [c for c in ir["cards"] if c["deck"] == "starting"]
     size = sum(c["copies"] for c in starting)
     want = ir["rules"]["starting_deck"]
@@ -186,4 +188,118 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 notes=tuple((f"{c['name']}: {c['copies']}", _span(c["at"])) for c in starting[1:]),
             )
         )
+    return diags
+
+
+def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every condition of the pack's triggers (a trigger's `if` and nested `if` groups)."""
+    for owner, trig in _triggers(ir):
+        if trig.get("if"):
+            yield owner, trig["if"]
+        for node in walk_effects(trig["effects"]):
+            if node.get("cond"):
+                yield owner, node["cond"]
+
+
+def _plurals(words: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for w in words:
+        w = w.lower()
+        out |= {w, w[:-1] if w.endswith("s") else w + "s"}
+    return out
+
+
+def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
+    """Words that would mean nothing at run time: a condition naming no token or feature, an
+    artifact value no token has, a trigger that can never fire, a reward given twice."""
+    diags: list[Diagnostic] = []
+    spaces = [s for b in ir["boards"] for s in b["spaces"]]
+    holdable: set[str] = set()
+    shown: set[str] = set()  # the same words as written, for did-you-mean
+    for t in ir["tokens"]:
+        words = [t["name"], t["type"], t["kind"], *t["grants"]]
+        if t["kind"] in ("major", "minor"):
+            words += [f"{t['kind']} secret", "secret"]
+        holdable |= _plurals(words)
+        shown |= set(words)
+    if any("artifact" in s for s in spaces):
+        holdable |= {"artifact", "artifacts"}
+        shown.add("artifact")
+    place_words = set(features)
+    if any("coach" in s for s in spaces):
+        place_words.add("coach")
+    if any("waypoint" in s for s in spaces):
+        place_words.add("waypoint")
+    # A pack with neither tokens nor a board is a fragment (a test, an example): nothing to
+    # hold a condition against.
+    fragment = not ir["tokens"] and not spaces
+    for owner, cond in _conditions(ir):
+        if cond["cond"] == "have" and not fragment and cond["what"].lower() not in holdable:
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"{owner['name']!r} asks whether you have {cond['what']!r}, but no token "
+                    "of the pack is called that or is of that kind",
+                    _span(cond.get("at")),
+                    hint=did_you_mean(cond["what"], shown)
+                    or "name a token, its type (crown, canoe), or a kind (artifact, secret)",
+                )
+            )
+        elif cond["cond"] == "at" and spaces and cond["feature"].lower() not in place_words:
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"{owner['name']!r} asks whether you are in {cond['feature']!r}, but no "
+                    "space has that feature",
+                    _span(cond.get("at")),
+                    hint=did_you_mean(cond["feature"], place_words)
+                    or "features: " + ", ".join(sorted(place_words)),
+                )
+            )
+    # An artifact space holds the artifact token of its value.
+    values = {t["points"] for t in ir["tokens"] if t["kind"] == "artifact"}
+    for s in spaces:
+        if "artifact" in s and s["artifact"] not in values:
+            diags.append(
+                Diagnostic(
+                    "CW115",
+                    f"space {s['name']!r} holds an artifact worth {s['artifact']}, but no "
+                    f"artifact token is worth {s['artifact']}",
+                    _span(s["at"]),
+                    hint=f'declare `token "Some Relic" {{ artifact; points {s["artifact"]} }}`'
+                    + (
+                        f" (artifacts declared: {', '.join(map(str, sorted(values)))})"
+                        if values
+                        else ""
+                    ),
+                )
+            )
+    # Only a secret is ever revealed (it lies face down until taken).
+    for t in ir["tokens"]:
+        for trig in t["triggers"]:
+            if trig["on"] == "reveal" and t["kind"] not in ("major", "minor"):
+                diags.append(
+                    Diagnostic(
+                        "CW102",
+                        f"`reveal:` never fires on {t['name']!r}: only secrets are revealed, "
+                        f"and it is {'an' if t['kind'][0] in 'aeiou' else 'a'} {t['kind']} token",
+                        _span(trig["at"]),
+                        hint="make it a `minor secret` or `major secret`, or use `use:`",
+                    )
+                )
+    for s in spaces:
+        seen: dict[str, dict[str, Any]] = {}
+        for r in s["rewards"]:
+            if r["kind"] in seen:
+                diags.append(
+                    Diagnostic(
+                        "CW105",
+                        f"space {s['name']!r} gives `reward {r['kind']}` twice",
+                        _span(r["at"]),
+                        hint="give one reward of each kind; for more, raise its amount "
+                        "(`reward gold 3`)",
+                        notes=(("the first is here", _span(seen[r["kind"]]["at"])),),
+                    )
+                )
+            seen[r["kind"]] = r
     return diags

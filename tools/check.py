@@ -210,12 +210,16 @@ def check(packs: tuple[str, ...], fmt: str, quiet: bool) -> None:
     sys.exit(1 if has_errors(diags) else 0)
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _stats(ir: dict[str, Any]) -> str:
     cards = sum(c["copies"] for c in ir["cards"] if c["deck"] != "starting")
     spaces = sum(len(b["spaces"]) for b in ir["boards"])
     return (
-        f"{len(ir['cards'])} card designs, {cards} cards outside the starting deck, "
-        f"{len(ir['tokens'])} tokens, {spaces} spaces"
+        f"{_n(len(ir['cards']), 'card design')}, {_n(cards, 'card')} outside the starting "
+        f"deck, {_n(len(ir['tokens']), 'token')}, {_n(spaces, 'space')}"
     )
 
 
