@@ -216,6 +216,8 @@ def _script_hash() -> str:
 def write_page(path: Path, packs: _Packs, out: Path) -> bool:
     """Replay the log at ``path`` and write its page to ``out``; False, said why, on failure."""
     check_file_target(out)
+    glog: GameLog | None = None
+    cat: Catalog | None = None
     try:
         glog = _read(path)
         h = glog.header
@@ -225,7 +227,7 @@ def write_page(path: Path, packs: _Packs, out: Path) -> bool:
         click.echo(f"error: {path}:{e.line or ''}{':' if e.line else ''} {e.message}", err=True)
         return False
     except ReplayMismatch as e:
-        note = _version_note(glog, cat) if "cat" in locals() else ""
+        note = _version_note(glog, cat) if glog is not None and cat is not None else ""
         click.echo(f"error: {path}: the replay does not match the log: {e}", err=True)
         if note:
             click.echo(f"  ({note})", err=True)
@@ -239,6 +241,13 @@ def write_page(path: Path, packs: _Packs, out: Path) -> bool:
         return False
     except click.ClickException as e:  # no such bundled pack, an unreadable IR file
         click.echo(f"error: {path}: {e.message}", err=True)
+        return False
+    except Exception as e:  # an engine or drawing bug met on the way: said, not a traceback
+        click.echo(
+            f"error: {path}: the page could not be made: {type(e).__name__}: {e} "
+            "(a Clankwork bug: please report it with this log)",
+            err=True,
+        )
         return False
     write_text(out, page)
     click.echo(
