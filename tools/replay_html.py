@@ -393,6 +393,25 @@ _JS = r"""
     if (timer !== null) { clearInterval(timer); timer = null; }
     $("play").textContent = "play";
   }
+  // Where each turn starts: the slider's tick marks, and the turn buttons' stops.
+  var starts = [0];
+  for (var k = 1; k < D.steps.length; k++) {
+    if (D.steps[k].turn !== D.steps[k - 1].turn) starts.push(k);
+  }
+  for (k = 0; k < starts.length; k++) {
+    var o = document.createElement("option"); o.value = String(starts[k]);
+    $("turns").appendChild(o);
+  }
+  function nextTurn() {
+    for (var k = 0; k < starts.length; k++) if (starts[k] > at) return starts[k];
+    return D.steps.length - 1;
+  }
+  function prevTurn() {
+    for (var k = starts.length - 1; k >= 0; k--) if (starts[k] < at) return starts[k];
+    return 0;
+  }
+  $("nextturn").addEventListener("click", function () { stop(); show(nextTurn()); });
+  $("prevturn").addEventListener("click", function () { stop(); show(prevTurn()); });
   $("slider").max = String(D.steps.length - 1);
   $("step").addEventListener("click", function () { stop(); show(at + 1); });
   $("back").addEventListener("click", function () { stop(); show(at - 1); });
@@ -410,6 +429,8 @@ _JS = r"""
     if (e.target && e.target.tagName === "INPUT") return;
     if (e.key === "ArrowRight") { stop(); show(at + 1); }
     if (e.key === "ArrowLeft") { stop(); show(at - 1); }
+    if (e.key === "PageDown") { e.preventDefault(); stop(); show(nextTurn()); }
+    if (e.key === "PageUp") { e.preventDefault(); stop(); show(prevTurn()); }
     if (e.key === " ") { e.preventDefault(); $("play").click(); }
   });
   document.title = "Clankwork replay: " + D.pack + " " + D.version + ", seed " + D.seed;
@@ -434,7 +455,12 @@ style-src 'unsafe-inline'; script-src /*CSP*/">
 <button id="back" type="button" title="back one decision (left arrow)">back</button>
 <button id="play" type="button" title="play / pause (space)">play</button>
 <button id="step" type="button" title="forward one decision (right arrow)">step</button>
-<input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
+<button id="prevturn" type="button"
+ title="to the start of this or the last turn (page up)">&lsaquo; turn</button>
+<button id="nextturn" type="button"
+ title="to the start of the next turn (page down)">turn &rsaquo;</button>
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="step" list="turns">
+<datalist id="turns"></datalist>
 <span id="where"></span>
 </div>
 <div id="caption"></div>

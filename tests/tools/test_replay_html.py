@@ -193,6 +193,20 @@ def test_the_page_plays_in_headless_chromium(page: Path, browser: Any, tmp_path:
     tab.fill("#slider", str(last))
     assert "game over" in (tab.text_content("#caption") or "")
     assert tab.text_content("#where").startswith(f"step {last}/{last}")
+    # The turn buttons stop where the turn changes.
+    tab.fill("#slider", "0")
+
+    def turn() -> int:
+        return int((tab.text_content("#where") or "").rsplit(" ", 1)[1])
+
+    t0 = turn()
+    tab.click("#nextturn")
+    first = int(tab.input_value("#slider"))
+    assert first > 0 and turn() == t0 + 1
+    tab.click("#nextturn")
+    assert turn() == t0 + 2
+    tab.click("#prevturn")
+    assert tab.input_value("#slider") == str(first)
     tab.fill("#slider", "5")
     assert tab.text_content("#where").startswith("step 5/")
     tab.click("#play")
@@ -220,3 +234,29 @@ def test_hostile_names_show_as_text_in_chromium(hostile_page: Path, browser: Any
     assert SPACE in (tab.text_content("#board") or "")
     assert tab.locator("#board img, #board foreignObject").count() == 0
     assert problems == []  # no alert, no error, nothing fetched
+
+
+def test_steps_follow_the_replayed_game(tutorial_dir: Path, tmp_path: Path) -> None:
+    from clankwork.interpreter.log import read_log
+    from clankwork.tools.replay import _Packs
+    from clankwork.tools.replay_html import game_steps
+
+    logs = tmp_path / "logs"
+    args = [str(tutorial_dir), "-n", "1", "-p", "3", "--seed", "9", "--log-dir", str(logs)]
+    assert CliRunner().invoke(simulate_command, args).exit_code == 0
+    glog = read_log(next(logs.iterdir()).read_text())
+    cat = _Packs(None).catalog("tutorial", glog.header["board"])
+    steps, names, game = game_steps(cat, glog)
+    assert len(steps) == len(glog.decisions) + 1  # the setup, then one after each decision
+    assert [s["cap"] for s in steps[1:4]] == [
+        f"P{d['player'] + 1}: {d['label']}" if d["kind"] == "action" else s["cap"]
+        for d, s in zip(glog.decisions[:3], steps[1:4], strict=True)
+    ]
+    end = steps[-1]
+    for p, shown in zip(game.players, end["p"], strict=True):
+        assert shown["at"] == p.pos and shown["hurt"] == p.damage and shown["st"] == p.status
+        assert sorted(names[i] for i in shown["hand"]) == sorted(c.name for c in p.hand)
+        zones = shown["deck"] + shown["hand"] + shown["disc"] + shown["play"]
+        assert len(zones) == len(p.cards())
+    assert [names[i] for i in end["row"]] == [c.name for c in game.row]
+    assert sum(end["bag"]) == len(game.bag)
