@@ -1,7 +1,8 @@
 #!/bin/sh
 # Set up Clankwork in ./.venv and run it: `sh tools/quickstart.sh run` checks the bundled pack
 # and simulates a batch of games; `sh tools/quickstart.sh test` runs the linter and the tests.
-# Needs Python 3.11+. Installs Debian's graphviz (for `dot`) when it is missing and we are root.
+# Needs Python 3.11+. Installs Debian's graphviz (for `dot`) when it is missing and we are root,
+# and for `test` Debian's chromium (the replay page's browser test drives it with Playwright).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -56,6 +57,10 @@ case "${1:-run}" in
     .venv/bin/clankwork simulate --games 200 --players 4 --seed 1
     ;;
   test)
+    if ! command -v chromium >/dev/null 2>&1; then
+      # Playwright launches this browser (`playwright install` downloads are not used).
+      apt_install chromium || say "chromium is missing: install it (apt-get install chromium) to run the replay page's browser test; it is skipped without it"
+    fi
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
     .venv/bin/python -m pytest

@@ -277,6 +277,10 @@ class _Packs:
         self.irs: dict[str, dict[str, Any]] = {}
         self.catalogs: dict[tuple[str, str], Catalog] = {}
 
+    def ir(self, name: str) -> dict[str, Any]:
+        """The IR `catalog` compiled for the log's pack ``name`` (call `catalog` first)."""
+        return self.irs[str(self.path) if self.path is not None else name]
+
     def catalog(self, name: str, board: str) -> Catalog:
         key = str(self.path) if self.path is not None else name
         if key not in self.irs:
@@ -406,9 +410,23 @@ def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
     is_flag=True,
     help="Only check that each log replays to its recorded final state (exit 1 if not).",
 )
-def command(logs: tuple[Path, ...], pack: Path | None, check: bool) -> None:
+@click.option(
+    "--html",
+    "html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game as a self-contained web page to FILE (one LOG): board, pawns, cards.",
+)
+def command(logs: tuple[Path, ...], pack: Path | None, check: bool, html: Path | None) -> None:
     """Replay game LOGS (.jsonl from `simulate --log-dir`) turn by turn, or --check them."""
     packs = _Packs(pack)
+    if html is not None:
+        if check or len(logs) != 1:
+            raise click.UsageError("--html writes one page for one LOG (and not with --check)")
+        from .replay_html import write_page
+
+        if not write_page(logs[0], packs, html):
+            raise SystemExit(1)
+        return
     ok = True
     try:
         for path in logs:
