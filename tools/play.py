@@ -50,6 +50,9 @@ commands:
   help, h  this list
   quit, q  end the game here (the log so far is kept)"""
 
+# Characters of one typed line that are looked at (an answer is a number or a word).
+MAX_LINE = 1000
+
 # A menu answer: a few digits (never thousands, never other scripts' digits).
 _NUMBER = re.compile(r"[0-9]{1,6}")
 
@@ -268,7 +271,12 @@ class PlaySession:
         self.stdout.write(prompt)
         self.stdout.flush()
         try:
-            line = self.stdin.readline()
+            line = self.stdin.readline(MAX_LINE)
+            rest = line
+            # A line longer than any answer is read to its end in pieces and refused whole.
+            while len(rest) == MAX_LINE and not rest.endswith("\n"):
+                rest = self.stdin.readline(MAX_LINE)
+                line = line[:MAX_LINE] + "..."
         except KeyboardInterrupt:
             raise Quit from None
         if not line:

@@ -263,6 +263,15 @@ def test_undo_at_the_first_choice_has_nothing_to_take_back(
     assert "nothing to undo yet" in out.getvalue()
 
 
+def test_an_endless_line_is_refused_whole(tutorial_ir: dict, tmp_path: Path) -> None:
+    session, out, _ = _session(tutorial_ir, tmp_path, "7" * 100_000 + "\nquit\n")
+    with pytest.raises(Quit):
+        session.run()
+    text = out.getvalue()
+    assert "is not an option or a command" in text
+    assert text.count("choose 1-") == 2  # one refusal, then the quit
+
+
 def test_a_later_seat_against_random_bots_plays_to_the_end(
     tutorial_ir: dict, tmp_path: Path
 ) -> None:
