@@ -14,6 +14,7 @@ The log file is rewritten from its start on the way, so it always holds the game
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -95,8 +96,6 @@ class LiveLog:
 
     def add(self, record: dict[str, Any]) -> None:
         """Append one record."""
-        import json
-
         data = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
         view = memoryview(data)
         while view:
