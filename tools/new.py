@@ -1,0 +1,255 @@
+"""`clankwork new NAME`: a new pack folder that checks, tests and plays as it is written.
+
+The skeleton is the smallest pack that is a whole game: a manifest, the base starting deck
+and reserve (the tutorial's values), a few adventure cards and monsters, the tokens the board
+hands out, a nine-space board with positions for `clankwork render board`, and one scenario.
+Its comments teach the designer what each part is, so the first edit is a small one.
+
+NAME becomes a folder, so it must already be a plain file name (the rule of
+`outputs.safe_filename`): lower-case letters, digits and inner hyphens. Every file is written
+through `tools.outputs` (atomic, links never followed), into a folder this command creates.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .outputs import OutputError, check_dir, safe_filename, write_text
+
+PACK_TEMPLATE = """\
+# The manifest of pack @NAME@: its name, version and description, the files it is made of
+# (`include`), and the rules it changes from the defaults (docs/language.md, "Rules").
+# Check it with `clankwork check @NAME@`, run its scenarios with `clankwork test @NAME@`,
+# watch bots play it with `clankwork simulate @NAME@`, play it with `clankwork play @NAME@`.
+
+pack "@NAME@" {
+  version "0.1.0"
+  title "@NAME@"
+  description "A nine-space board, the base starting deck and reserve, a few cards."
+@EXTENDS@}
+
+# Each included file is read as if it were written here; the split is only for people.
+include "starting.clank"
+include "reserve.clank"
+include "adventure.clank"
+include "tokens.clank"
+include "board.clank"
+
+# Every rule has a default (the classic Clank! values); a pack states only what it changes.
+# This board has three artifacts, so three players at most.
+rules {
+  max players 3
+}
+"""
+
+EXTENDS_TEMPLATE = """\
+  # `extends` is recorded in the compiled pack (its "extends" list) but has no effect yet:
+  # packs will start from the packs they extend once rules and content can be inherited.
+  # Until then this pack must declare every card, token and board it uses itself.
+  extends "@EXTENDS_NAME@"
+"""
+
+STARTING = """\
+# The starting deck: every player shuffles these ten cards at setup (`starting N` is N copies
+# in each deck). `clankwork check` counts them against the rules' `starting deck` (10).
+# A card's words after `play:` are what it does when played (docs/language.md, "Effects").
+
+card Burgle   { starting 6; play: +1 skill }
+card Stumble  { starting 2; play: +1 clank }
+card Sidestep { starting 1; play: +1 boots }
+card Scramble { starting 1; play: +1 skill, +1 boots }
+"""
+
+RESERVE = """\
+# The reserve: piles on sale all game (`copies` is the size of the pile). A reserve card with
+# `fight` is the reserve monster, fought again and again and never used up.
+
+reserve Mercenary         { copies 15; cost 2; companion; play: +1 skill, +2 swords }
+reserve Explore           { copies 15; cost 3; play: +2 skill, +1 boots }
+reserve "Mysterious Tome" { copies 12; cost 7; points 7 }
+reserve Cultist           { fight 2; defeat: +1 gold }
+"""
+
+ADVENTURE = """\
+# The adventure deck: shuffled at setup; six of its cards are face up in the row.
+# `card` is acquired with skill (`cost`), `monster` is defeated with swords (`fight`).
+# `dragon attack` on a card makes the dragon attack when it enters the row; `danger` adds a
+# cube to every attack while it is there; `only in forest` needs the player on a forest.
+
+card "Lantern Bearer" { copies 3; cost 3; play: +2 skill, +1 boots }
+card "Rusty Sword"    { copies 3; cost 2; points 1; play: +2 swords }
+card "Loud Tinker"    { copies 2; cost 3; play: +3 skill, +1 clank }
+card "Quiet Steps"    { copies 2; cost 4; points 1; play: +2 boots, -1 clank }
+card "Lucky Find"     { copies 2; cost 4; dragon attack; play: +3 gold, draw 1 }
+# `choose one (A | B)`: the player picks exactly one.
+card "Wayside Shrine" { copies 2; cost 2; play: choose one (+1 gold | heal 1) }
+
+monster "Cave Bat"    { copies 2; fight 1; defeat: +1 gold }
+monster Wolf          { copies 2; fight 2; only in forest; defeat: +2 skill }
+monster Troll         { copies 2; fight 4; dragon attack; danger; defeat: +4 gold, heal 1 }
+"""
+
+TOKENS = """\
+# Tokens: what spaces and cards hand out. Secrets are drawn face down from their bank by a
+# space's `reward minor secret` / `reward major secret`; market items are bought in a town;
+# an artifact waits on each `artifact N` space (one token per space, matched by points);
+# the mug goes to each player who escapes, while it lasts.
+
+token "Potion of Healing" { minor secret 3; use: heal 1 }
+token Treasure            { minor secret 3; gold 2 }
+token "Greater Treasure"  { major secret 2; gold 5 }
+
+token Lantern             { market 2; points 5 }
+
+token Idol                { artifact; points 10 }
+token Crown               { artifact; points 15 }
+token Chalice             { artifact; points 20 }
+
+token Mug                 { mug 4; points 20 }
+"""
+
+BOARD = """\
+# The board: spaces and the paths between them. Players start at HQ and must come back to it
+# with an artifact to escape. `at X Y` places a space for `clankwork render board` (points,
+# y grows downwards). Paths: `A -- B` both ways, `A -> B` one way; `boots N` is N footprints
+# (1 when not given), `monsters N` costs a sword each or a damage each.
+# `clankwork check` walks the board: every space reachable from HQ, a way back from every
+# artifact space.
+
+board cellar {
+  space HQ              { hq; at 300 0 }
+  space Stairs          { at 300 100; reward minor secret }
+  # A forest stops movement for the turn once entered (and is where the Wolf is fought).
+  space "Dark Forest"   { forest; at 130 200; reward gold 2 }
+  # A town sells the market items (the rules' `market price`, 7 gold by default).
+  space Millbrook       { town; at 470 200 }
+  # A crystal cave stops movement too; this one holds a major secret.
+  space "Crystal Cave"  { crystal cave; at 300 240; reward major secret }
+  space "Idol Shrine"   { artifact 10; at 80 330 }
+  space "Crown Vault"   { artifact 15; at 520 330 }
+  # Knocked out in the danger zone, a player scores nothing.
+  space "Deep Hall"     { danger zone; at 300 360 }
+  space "Chalice Crypt" { danger zone; artifact 20; at 300 460 }
+
+  path HQ -- Stairs
+  path Stairs -- "Dark Forest"
+  path Stairs -- Millbrook              { boots 2 }
+  path Stairs -- "Crystal Cave"         { monsters 1 }
+  path "Dark Forest" -- "Idol Shrine"
+  path "Dark Forest" -- "Deep Hall"     { boots 2 }
+  path Millbrook -- "Crown Vault"
+  path "Crystal Cave" -- "Deep Hall"
+  path "Crown Vault" -> "Deep Hall"
+  path "Deep Hall" -> Millbrook         { boots 2 }
+  path "Deep Hall" -- "Chalice Crypt"   { monsters 2 }
+}
+"""
+
+SCENARIO = """\
+# Scenarios: a position, a script of what the players do, and what must hold then
+# (docs/scenarios.md). `clankwork test @NAME@` runs every scenario in this folder; write one
+# for each rule or card you want to be sure of, and run them after every change.
+
+scenario "Quiet Steps takes back the Clank! a Stumble made" {
+  players 2
+  player 1 { hand Stumble "Quiet Steps" }
+  play Stumble
+  expect player 1 clank 1
+  play "Quiet Steps"
+  expect player 1 clank 0
+  expect player 1 boots 2
+}
+
+scenario "Entering the Dark Forest stops movement and pays its gold" {
+  players 2
+  player 1 { at Stairs; hand Sidestep Scramble }
+  play Sidestep
+  play Scramble
+  move "Dark Forest"
+  expect player 1 at "Dark Forest"
+  expect player 1 exhausted yes
+  expect player 1 gold 2
+}
+"""
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a pack folder's name (None when it can).
+
+    The rule is `safe_filename`'s: the name must be what it would make of itself, so it has
+    no "/", "..", leading dot, capital, space, control character or reserved device name.
+    """
+    plain = safe_filename(name, "")
+    if name == plain:
+        return None
+    suggestion = plain if plain != "unnamed" else "my-pack"
+    return (
+        f"{name!r} is not a plain folder name: use lower-case letters, digits and inner "
+        f"hyphens (try {suggestion!r})"
+    )
+
+
+def skeleton(name: str, extends: str | None = None) -> dict[str, str]:
+    """The files of a new pack, by path relative to its folder."""
+    ext = EXTENDS_TEMPLATE.replace("@EXTENDS_NAME@", extends) if extends else ""
+    files = {
+        "pack.clank": PACK_TEMPLATE.replace("@EXTENDS@", ext),
+        "starting.clank": STARTING,
+        "reserve.clank": RESERVE,
+        "adventure.clank": ADVENTURE,
+        "tokens.clank": TOKENS,
+        "board.clank": BOARD,
+        "scenarios/basics.clank": SCENARIO,
+    }
+    return {path: text.replace("@NAME@", name) for path, text in files.items()}
+
+
+def create_pack(parent: Path, name: str, extends: str | None = None) -> Path:
+    """Write the skeleton into a new folder ``parent/name``; `OutputError` if it exists."""
+    check_dir(parent, "parent folder")
+    folder = parent / name
+    try:
+        # Not exist_ok: a folder (or a link, or a file) already there is never written into.
+        folder.mkdir()
+        (folder / "scenarios").mkdir()
+    except FileExistsError:
+        raise OutputError(
+            f"{folder} already exists: choose another name, or remove it first"
+        ) from None
+    except OSError as e:
+        raise OutputError(f"cannot create {folder}: {e.strerror or e}") from None
+    for path, text in skeleton(name, extends).items():
+        write_text(folder / path, text)
+    return folder
+
+
+@click.command("new")
+@click.argument("name")
+@click.option(
+    "--extends",
+    "extends",
+    metavar="PACK",
+    help="Write `extends PACK` in the manifest (recorded only: it has no effect yet).",
+)
+@click.option(
+    "--dir",
+    "parent",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    help="The folder to create the pack in [default: the current folder].",
+)
+def command(name: str, extends: str | None, parent: Path) -> None:
+    """Create a new pack NAME: a folder that passes `check` and `test` as it is written."""
+    problem = name_problem(name)
+    if problem:
+        raise click.BadParameter(problem, param_hint="NAME")
+    if extends is not None:
+        problem = name_problem(extends)
+        if problem:
+            raise click.BadParameter(problem, param_hint="--extends")
+    folder = create_pack(parent, name, extends)
+    click.echo(f"created pack {name} in {folder}")
+    click.echo(f"  next: clankwork check {folder} && clankwork test {folder}")
+    click.echo(f"  then: clankwork render board {folder}, clankwork play {folder}")
