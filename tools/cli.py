@@ -6,6 +6,7 @@ import click
 
 from . import check as check_tool
 from . import docs as docs_tool
+from . import lsp as lsp_tool
 from . import render as render_tool
 from . import replay as replay_tool
 from . import scenario_cmd
@@ -26,3 +27,4 @@ main.add_command(render_tool.render)
 main.add_command(simulate_tool.command)
 main.add_command(scenario_cmd.command)
 main.add_command(replay_tool.command)
+main.add_command(lsp_tool.command)
