@@ -267,7 +267,11 @@ class ClankServer(LanguageServer):
         for gone in self.published.get(key[0], set()) - set(now):
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
         for target, diags in now.items():
-            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(target, diags))
+            # The version of an open buffer, so the editor drops results for older text.
+            doc = self.workspace.text_documents.get(target)
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(target, diags, doc.version if doc else None)
+            )
         self.published[key[0]] = set(now)
 
     def convert(

@@ -96,14 +96,15 @@ class Client:
         else:
             self.notes.append(msg)
 
-    def diagnostics(self, uri: str) -> list[dict[str, Any]]:
-        """The next publishDiagnostics for ``uri`` (earlier ones already received first)."""
+    def diagnostics(self, uri: str, version: int | None = None) -> list[dict[str, Any]]:
+        """The next publishDiagnostics for ``uri`` (of the buffer's ``version`` if given)."""
         deadline = time.monotonic() + WAIT
         while True:
             for i, msg in enumerate(self.notes):
                 if (
                     msg.get("method") == "textDocument/publishDiagnostics"
                     and msg["params"]["uri"] == uri
+                    and version in (None, msg["params"].get("version"))
                 ):
                     del self.notes[i]
                     return msg["params"]["diagnostics"]
@@ -151,7 +152,17 @@ def _line_of(text: str, needle: str) -> tuple[int, int]:
     raise AssertionError(needle)
 
 
-def test_session_diagnostics_completion_hover_definition(client: Client, pack: Path) -> None:
+def test_lsp_session(client: Client, pack: Path, tmp_path: Path) -> None:
+    """One server for every part: starting one takes about two seconds."""
+    diagnostics_completion_hover_definition(client, pack)
+    half_typed_text_answers(client, pack)
+    file_outside_any_pack_and_link_out_of_the_pack(client, tmp_path)
+    assert client.request("shutdown") is None
+    client.notify("exit")
+    assert client.proc.wait(timeout=WAIT) == 0
+
+
+def diagnostics_completion_hover_definition(client: Client, pack: Path) -> None:
     path = pack / "adventure.clank"
     # The broken effect is only in the editor's buffer: the file on disk is clean.
     text = path.read_text().replace("+2 gold, +1 boots", "+2 goldd, +1 boots", 1)
@@ -215,16 +226,11 @@ def test_session_diagnostics_completion_hover_definition(client: Client, pack: P
     assert locs[0]["uri"] == (pack / "starting.clank").as_uri()
     assert locs[0]["range"]["start"]["line"] == decl_line
 
-    assert client.request("shutdown") is None
-    client.notify("exit")
-    assert client.proc.wait(timeout=WAIT) == 0
 
-
-def test_fixing_the_error_clears_it_and_half_typed_text_answers(client: Client, pack: Path) -> None:
-    path = pack / "adventure.clank"
-    good = path.read_text()
-    uri = _open(client, path, good.replace("+2 gold,", "+2 goldd,", 1))
-    assert any(d["code"] == "CW103" for d in client.diagnostics(uri))
+def half_typed_text_answers(client: Client, pack: Path) -> None:
+    """The buffer (open, with the CW103) goes through half-typed states, then is fixed."""
+    uri = (pack / "adventure.clank").as_uri()
+    good = bundled_pack("tutorial").joinpath("adventure.clank").read_text()
     for version, half in enumerate(['card "Half', "card X { cost", good + "\nmonster {{ (", good]):
         client.notify(
             "textDocument/didChange",
@@ -233,7 +239,7 @@ def test_fixing_the_error_clears_it_and_half_typed_text_answers(client: Client, 
                 "contentChanges": [{"text": half}],
             },
         )
-        diags = client.diagnostics(uri)
+        diags = client.diagnostics(uri, version + 2)
         if half is good:
             assert diags == []
         else:
@@ -243,7 +249,7 @@ def test_fixing_the_error_clears_it_and_half_typed_text_answers(client: Client, 
         "textDocument/didChange",
         {"textDocument": {"uri": uri, "version": 9}, "contentChanges": [{"text": "card X { pl"}]},
     )
-    client.diagnostics(uri)
+    client.diagnostics(uri, 9)
     items = client.request(
         "textDocument/completion",
         {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 11}},
@@ -251,9 +257,9 @@ def test_fixing_the_error_clears_it_and_half_typed_text_answers(client: Client, 
     assert items["items"]
 
 
-def test_file_outside_any_pack_and_link_out_of_the_pack(
-    client: Client, pack: Path, tmp_path: Path
-) -> None:
+def file_outside_any_pack_and_link_out_of_the_pack(client: Client, tmp_path: Path) -> None:
+    pack = tmp_path / "linked"
+    shutil.copytree(bundled_pack("tutorial"), pack)
     lone = tmp_path / "lone.clank"
     uri = _open(client, lone, "card X { cost 1; play: +1 goldd }\n")
     assert [d["code"] for d in client.diagnostics(uri)] == ["CW103"]
