@@ -9,6 +9,7 @@ last compiled IR.
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import traceback
@@ -401,7 +402,7 @@ def card_text(card: dict[str, Any]) -> str:
     if card.get("fight"):
         head += f", fight {card['fight']}"
     if card.get("points"):
-        head += f", {card['points']} points"
+        head += f", {card['points']} point{'s' if card['points'] != 1 else ''}"
     head += ")"
     rules = [f"{h} {t}" for h, t in card_rules(card)]
     return "\n\n".join([head, *rules])
@@ -410,7 +411,7 @@ def card_text(card: dict[str, Any]) -> str:
 def record_doc(record: Record) -> str:
     """A registry record as markdown: its phrases, doc and examples."""
     phrases = ", ".join(f"`{pretty_phrase(p)}`" for p in record.phrases)
-    parts = [f"**{record.family} `{record.name}`**: {phrases}", record.doc]
+    parts = [f"**{record.family} `{record.name}`**: {phrases}", inspect.cleandoc(record.doc)]
     if record.examples:
         parts.append("Example: " + ", ".join(f"`{e}`" for e in record.examples))
     return "\n\n".join(parts)
