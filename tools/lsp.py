@@ -111,9 +111,16 @@ def quoted(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _local(path: str) -> str:
+    """A file's path with its folders' links resolved but not the file's own: a link in the
+    pack stays in the pack, where `PackReader` refuses it if it leads out (CW005)."""
+    head, tail = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.realpath(head), tail)
+
+
 def _real(shown: str) -> str:
-    """The real path of a file as a diagnostic shows it (relative to the working folder)."""
-    return os.path.realpath(os.path.join(os.getcwd(), shown))
+    """The path of a file as a diagnostic shows it (relative to the working folder)."""
+    return _local(os.path.join(os.getcwd(), shown))
 
 
 def _inside(path: str, root: str) -> bool:
@@ -135,7 +142,7 @@ class Analysis:
 
 
 def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
-    """Compile what ``path`` (a real path) belongs to, with ``open_docs`` (real path → text)
+    """Compile what ``path`` (see `_local`) belongs to, with ``open_docs`` (real path → text)
     overriding the files on disk, and run the checks of `clankwork check`."""
     root = find_pack(path)
     if root is None:
@@ -210,14 +217,14 @@ class ClankServer(LanguageServer):
         for uri, doc in list(self.workspace.text_documents.items()):
             path = uris.to_fs_path(uri)
             if path and path.endswith(".clank"):
-                out[os.path.realpath(path)] = doc.source
+                out[_local(path)] = doc.source
         return out
 
     def uri_of(self, real: str) -> str:
         """The URI the editor uses for a real path (its own when the file is open)."""
         for uri in self.workspace.text_documents:
             path = uris.to_fs_path(uri)
-            if path and os.path.realpath(path) == real:
+            if path and _local(path) == real:
                 return uri
         return uris.from_fs_path(real) or real
 
@@ -226,7 +233,7 @@ class ClankServer(LanguageServer):
         path = uris.to_fs_path(uri)
         if not path:
             return None
-        real = Path(os.path.realpath(path))
+        real = Path(_local(path))
         root = find_pack(real)
         return (os.path.realpath(root) if root else str(real)), real
 
@@ -310,7 +317,7 @@ class ClankServer(LanguageServer):
             return None
         where = self.workspace.position_codec.position_from_client_units(lines, pos)
         path = uris.to_fs_path(uri)
-        return lines[pos.line], pos.line + 1, where.character + 1, os.path.realpath(path or "")
+        return lines[pos.line], pos.line + 1, where.character + 1, _local(path or "")
 
 
 def _zero() -> lsp.Position:

@@ -275,6 +275,9 @@ def file_outside_any_pack_and_link_out_of_the_pack(client: Client, tmp_path: Pat
         == [d.code for d in compile_and_check(pack).diagnostics]
         == ["CW005"]
     )
+    # Opening the link itself, with text of the editor's: still refused, never read.
+    _open(client, pack / "reserve.clank", "card Z { cost 1; play: +1 gold }\n")
+    assert [d["code"] for d in client.diagnostics(p_uri)] == ["CW005"]
 
 
 def test_positions_count_utf16_units() -> None:
