@@ -9,6 +9,7 @@ last compiled IR.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import os
 import re
@@ -569,7 +570,13 @@ def build_server() -> ClankServer:
         ls.refresh(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: ClankServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    async def did_change(ls: ClankServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        # Typing sends a change per key and a big pack takes a while to compile: let the
+        # changes already received apply first, and compile only for the newest text.
+        await asyncio.sleep(0)
+        doc = ls.workspace.text_documents.get(params.text_document.uri)
+        if doc is not None and doc.version != params.text_document.version:
+            return
         ls.refresh(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
