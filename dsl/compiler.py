@@ -8,7 +8,7 @@ all it finds; a later stage does not run on a pack whose earlier stage failed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,11 +115,17 @@ def parser() -> Parser:
     return _PARSER
 
 
-def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -> CompileResult:
+def compile_pack(
+    pack_dir: str | Path,
+    display_root: str | Path | None = None,
+    overrides: Mapping[str, str] | None = None,
+) -> CompileResult:
     """Compile the pack in ``pack_dir`` (its `pack.clank` and the files it includes).
 
     Every file is read through `PackReader`: regular files inside the pack folder only,
-    bounded in size and count; includes nest at most `limits.MAX_INCLUDE_DEPTH` deep."""
+    bounded in size and count; includes nest at most `limits.MAX_INCLUDE_DEPTH` deep.
+    ``overrides`` (path inside the pack → text) replaces files' contents, for an editor's
+    unsaved buffers; see `PackReader`."""
     # The folder the user names may be a link: resolve it once, containment is relative
     # to the real folder.
     root = Path(os.path.realpath(pack_dir))
@@ -163,7 +169,7 @@ def compile_pack(pack_dir: str | Path, display_root: str | Path | None = None) -
                 out.append(target)
         return out
 
-    with PackReader(root, shown) as reader:
+    with PackReader(root, shown, overrides=overrides) as reader:
 
         def load(named: str, via: Atom | None) -> list[Stmt] | None:
             """Read and parse one file; None when it is refused, unreadable or seen."""

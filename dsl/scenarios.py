@@ -728,11 +728,13 @@ def compile_scenarios(
     pack_ir: dict[str, Any],
     display_root: str | Path | None = None,
     pack_sources: Mapping[str, str] | None = None,
+    overrides: Mapping[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Diagnostic], dict[str, str]]:
     """Scenario IR of every `scenarios/*.clank` file of a pack, its diagnostics and sources.
 
     Files are read through `PackReader` (regular files inside the pack only, bounded);
-    ``pack_sources``, the pack's files from `compile_pack`, count toward the pack limits."""
+    ``pack_sources``, the pack's files from `compile_pack`, count toward the pack limits;
+    ``overrides`` replaces files' contents as in `compile_pack`."""
     shown = Path(display_root) if display_root is not None else Path(pack_dir)
     out: list[dict[str, Any]] = []
     diags: list[Diagnostic] = []
@@ -744,7 +746,9 @@ def compile_scenarios(
     used = sum(len(t.encode("utf-8", "surrogatepass")) for t in earlier)
     if not Path(pack_dir).is_dir():
         return out, diags, sources
-    with PackReader(pack_dir, shown, used_bytes=used, used_files=len(earlier)) as reader:
+    with PackReader(
+        pack_dir, shown, used_bytes=used, used_files=len(earlier), overrides=overrides
+    ) as reader:
         if not reader.exists("scenarios"):
             return out, diags, sources
         folder = reader.resolve("scenarios", None)

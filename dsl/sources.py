@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -75,12 +76,23 @@ class PackReader:
     is then relative to it. ``used_bytes`` and ``used_files`` carry what an earlier reader of
     the same pack already read, so the pack limits cover the pack and its scenarios together.
     Use it as a context manager: it holds a descriptor of the pack folder.
+
+    ``overrides`` maps a path inside the pack (relative to the real folder, "/"-separated,
+    as `resolve` gives it) to the text to read instead of the file's bytes: an editor's
+    unsaved buffer. Containment, the refusal of what is not a regular file on disk, and the
+    file and pack limits apply to it as to a file read from disk.
     """
 
     def __init__(
-        self, root: str | Path, shown: str | Path, used_bytes: int = 0, used_files: int = 0
+        self,
+        root: str | Path,
+        shown: str | Path,
+        used_bytes: int = 0,
+        used_files: int = 0,
+        overrides: Mapping[str, str] | None = None,
     ) -> None:
         self.root = Path(os.path.realpath(root))
+        self.overrides = dict(overrides or {})
         self.shown = Path(shown)
         self.used_bytes = used_bytes
         self.used_files = used_files
@@ -173,6 +185,8 @@ class PackReader:
                 )
             )
             return None
+        if rel in self.overrides:
+            return self._read_override(rel, name, where)
         try:
             data = self._read_bytes(rel, name, where)
         except OSError as e:
@@ -228,6 +242,27 @@ class PackReader:
             if fd is not None:
                 os.close(fd)
         return sorted(names)
+
+    def _read_override(self, rel: str, name: str, where: Span) -> str | None:
+        """The override text for ``rel``, under the same rules as a file on disk: whatever
+        is at ``rel`` already (a FIFO, a device, a folder) must be a regular file, or nothing
+        (a buffer not saved yet), and the text counts toward the limits."""
+        try:
+            on_disk = os.lstat(self.root / rel)
+        except FileNotFoundError:
+            on_disk = None
+        except OSError as e:
+            self.diags.append(_unreadable(name, e, None))
+            return None
+        if on_disk is not None and self._refused(on_disk.st_mode, name, where):
+            return None
+        text = self.overrides[rel]
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if self._too_large(size, name, where):
+            return None
+        self.used_files += 1
+        self.used_bytes += size
+        return text
 
     # -- opening ------------------------------------------------------------------------
 

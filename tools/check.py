@@ -6,7 +6,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from importlib import metadata, resources
 from pathlib import Path
@@ -92,22 +92,27 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def compile_and_check(pack: Path) -> CompileResult:
+def compile_and_check(pack: Path, overrides: Mapping[str, str] | None = None) -> CompileResult:
     """Compile a pack and run every check on it: the IR schema and the board graph checks.
 
     The whole IR is validated against the schema: a compiler bug that breaks it is a CW301
-    here, whatever the pack. `validate_ir` does that in about a second for 100,000 cards."""
+    here, whatever the pack. `validate_ir` does that in about a second for 100,000 cards.
+    ``overrides`` (path inside the pack → text) stands for unsaved editor buffers."""
     with _no_cycle_collection():
-        return _compile_and_check(pack)
+        return _compile_and_check(pack, overrides)
 
 
-def _compile_and_check(pack: Path) -> CompileResult:
-    result = compile_pack(pack, display_root=display_path(pack))
+def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> CompileResult:
+    result = compile_pack(pack, display_root=display_path(pack), overrides=overrides)
     if result.ir is not None:
         result.diagnostics.extend(check_boards(result.ir))
         if pack.is_dir():
             _scenarios, diags, sources = compile_scenarios(
-                pack, result.ir, display_path(pack), pack_sources=result.sources
+                pack,
+                result.ir,
+                display_path(pack),
+                pack_sources=result.sources,
+                overrides=overrides,
             )
             result.diagnostics.extend(diags)
             result.sources.update(sources)

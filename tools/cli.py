@@ -6,6 +6,7 @@ import click
 
 from . import check as check_tool
 from . import docs as docs_tool
+from . import lsp as lsp_tool
 from . import new as new_tool
 from . import play as play_tool
 from . import render as render_tool
@@ -30,3 +31,4 @@ main.add_command(scenario_cmd.command)
 main.add_command(replay_tool.command)
 main.add_command(new_tool.command)
 main.add_command(play_tool.command)
+main.add_command(lsp_tool.command)

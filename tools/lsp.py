@@ -1,0 +1,641 @@
+"""`clankwork lsp`: a language server for .clank files over stdio (on pygls).
+
+Every change to a .clank file recompiles the whole pack it belongs to, with the editor's
+unsaved buffers read in place of the files on disk (through `PackReader`, so containment and
+size rules hold), runs the checks of `clankwork check`, and publishes the diagnostics of every
+file of the pack. Completion, hover and go-to-definition read the op registry and the pack's
+last compiled IR.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import re
+import traceback
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import click
+from lsprotocol import types as lsp
+from pygls import uris
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import PositionCodec
+
+from clankwork.dsl.compiler import (
+    CARD_FLAGS,
+    DECL_KINDS,
+    MANIFEST,
+    REWARDS,
+    SPACE_FLAGS,
+    TOKEN_KINDS,
+    TRIGGERS,
+    compile_text,
+    parser,
+)
+from clankwork.dsl.diagnostics import Diagnostic, Span
+from clankwork.dsl.phrases import leading_words
+from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
+from clankwork.interpreter.effects.registry import pretty_phrase
+
+from .check import compile_and_check
+from .render_cards import card_kind, card_rules
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
+_WORD_AT = re.compile(r"[A-Za-z0-9_'.+\-!]+")
+# A pack folder is at most this many folders above a file: a file in scenarios/ belongs to
+# the pack above, and no pack nests deeper than this in practice.
+_MAX_PACK_DEPTH = 32
+
+_SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "info": lsp.DiagnosticSeverity.Information,
+}
+_NODE_KEYS = {"op": EFFECTS, "cond": CONDITIONS, "count": COUNTS}
+
+# Words that open a property line inside a declaration (card, token, space, path).
+PROPERTY_WORDS = sorted(
+    {
+        "copies",
+        "cost",
+        "fight",
+        "points",
+        "starting",
+        "tag",
+        "faction",
+        "dragon attack",
+        "danger",
+        "only in",
+        "version",
+        "title",
+        "description",
+        "space",
+        "path",
+        "group",
+        "coach",
+        "waypoint",
+        "artifact",
+        "reward",
+        "at",
+        "feature",
+        *CARD_FLAGS,
+        *TRIGGERS,
+        *(" ".join(k) for k in TOKEN_KINDS),
+        *(" ".join(k) for k in SPACE_FLAGS),
+        *(" ".join(k) for k in REWARDS),
+    }
+)
+
+
+def find_pack(path: Path) -> Path | None:
+    """The folder holding the pack.clank that ``path`` belongs to (the nearest one above it),
+    or None for a file outside any pack."""
+    folder = path.parent
+    for _ in range(_MAX_PACK_DEPTH):
+        if (folder / MANIFEST).is_file():
+            return folder
+        if folder.parent == folder:
+            return None
+        folder = folder.parent
+    return None
+
+
+def quoted(name: str) -> str:
+    """``name`` as the language spells it: bare when it is one NAME, else in quotes."""
+    if _NAME.fullmatch(name):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _local(path: str) -> str:
+    """A file's path with its folders' links resolved but not the file's own: a link in the
+    pack stays in the pack, where `PackReader` refuses it if it leads out (CW005)."""
+    head, tail = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.realpath(head), tail)
+
+
+def _real(shown: str) -> str:
+    """The path of a file as a diagnostic shows it (relative to the working folder)."""
+    return _local(os.path.join(os.getcwd(), shown))
+
+
+def _inside(path: str, root: str) -> bool:
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:
+        return False
+
+
+@dataclass
+class Analysis:
+    """One compile of a pack (or a lone file): its IR and diagnostics by real file path."""
+
+    root: Path | None
+    ir: dict[str, Any] | None
+    files: dict[str, str] = field(default_factory=dict)
+    diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    unplaced: list[Diagnostic] = field(default_factory=list)
+
+
+def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
+    """Compile what ``path`` (see `_local`) belongs to, with ``open_docs`` (real path → text)
+    overriding the files on disk, and run the checks of `clankwork check`."""
+    root = find_pack(path)
+    if root is None:
+        text = open_docs.get(str(path))
+        if text is None:
+            text = path.read_text("utf-8", "replace") if path.is_file() else ""
+        result = compile_text(text, str(path))
+        out = Analysis(None, result.ir, {str(path): text})
+        _place(out, result.diagnostics)
+        return out
+    real_root = os.path.realpath(root)
+    overrides = {
+        Path(os.path.relpath(p, real_root)).as_posix(): t
+        for p, t in open_docs.items()
+        if _inside(p, real_root)
+    }
+    result = compile_and_check(root, overrides)
+    out = Analysis(root, result.ir, {_real(n): t for n, t in result.sources.items()})
+    _place(out, result.diagnostics)
+    if str(path) not in out.files:
+        # Not included by pack.clank (nor a scenario): its syntax is all that can be checked
+        # without false alarms about names the pack declares elsewhere.
+        text = open_docs.get(str(path))
+        if text is not None:
+            _stmts, syntax = parser().parse(text, str(path))
+            out.files[str(path)] = text
+            _place(out, syntax)
+    return out
+
+
+def _place(out: Analysis, diags: list[Diagnostic]) -> None:
+    for d in diags:
+        if d.span is None:
+            out.unplaced.append(d)
+        else:
+            out.diagnostics.setdefault(_real(d.span.file), []).append(d)
+
+
+def _position(lines: list[str], line: int, col: int, codec: PositionCodec) -> lsp.Position:
+    """LSP position (0-based line, character in the client's units, UTF-16 by default) of a
+    1-based line and column counted in characters."""
+    i = max(line - 1, 0)
+    text = lines[i] if i < len(lines) else ""
+    prefix = text[: max(col - 1, 0)]
+    beyond = max(col - 1 - len(text), 0)  # a span may end one past the last character
+    return lsp.Position(i, codec.client_num_units(prefix) + beyond)
+
+
+def to_range(span: Span, text: str, codec: PositionCodec) -> lsp.Range:
+    """The LSP range of ``span`` in a file holding ``text``."""
+    lines = text.split("\n")  # the parser ends lines at "\n" only
+    return lsp.Range(
+        _position(lines, span.line, span.col, codec),
+        _position(lines, span.end_line, span.end_col, codec),
+    )
+
+
+class ClankServer(LanguageServer):
+    """The Clankwork language server: one analysis per pack, refreshed on every change."""
+
+    def __init__(self) -> None:
+        super().__init__("clankwork", metadata.version("clankwork"))
+        self.analyses: dict[str, Analysis] = {}
+        self.good_ir: dict[str, dict[str, Any]] = {}  # the last IR of each pack, for names
+        self.published: dict[str, set[str]] = {}
+
+    # -- documents ------------------------------------------------------------------------
+
+    def open_docs(self) -> dict[str, str]:
+        """Real path → text of every open .clank document."""
+        out = {}
+        for uri, doc in list(self.workspace.text_documents.items()):
+            path = uris.to_fs_path(uri)
+            if path and path.endswith(".clank"):
+                out[_local(path)] = doc.source
+        return out
+
+    def uri_of(self, real: str) -> str:
+        """The URI the editor uses for a real path (its own when the file is open)."""
+        for uri in self.workspace.text_documents:
+            path = uris.to_fs_path(uri)
+            if path and _local(path) == real:
+                return uri
+        return uris.from_fs_path(real) or real
+
+    def key_of(self, uri: str) -> tuple[str, Path] | None:
+        """The analysis key (pack folder or lone file) and real path of a document."""
+        path = uris.to_fs_path(uri)
+        if not path:
+            return None
+        real = Path(_local(path))
+        root = find_pack(real)
+        return (os.path.realpath(root) if root else str(real)), real
+
+    def analysis_of(self, uri: str) -> tuple[Analysis | None, dict[str, Any] | None]:
+        """The last analysis of a document's pack, and the last IR that compiled."""
+        key = self.key_of(uri)
+        if key is None:
+            return None, None
+        if key[0] not in self.analyses:
+            self.refresh(uri)
+        a = self.analyses.get(key[0])
+        ir = a.ir if a and a.ir is not None else self.good_ir.get(key[0])
+        return a, ir
+
+    def refresh(self, uri: str) -> None:
+        """Recompile the pack of ``uri`` and publish diagnostics for every file of it."""
+        key = self.key_of(uri)
+        if key is None or not key[1].name.endswith(".clank"):
+            return
+        try:
+            a = analyse(key[1], self.open_docs())
+        except Exception:  # a bug in a check must not take the editor's server down
+            self.window_log_message(
+                lsp.LogMessageParams(lsp.MessageType.Error, traceback.format_exc())
+            )
+            return
+        self.analyses[key[0]] = a
+        if a.ir is not None:
+            self.good_ir[key[0]] = a.ir
+        codec = self.workspace.position_codec
+        now: dict[str, list[lsp.Diagnostic]] = {self.uri_of(f): [] for f in a.files}
+        for real, diags in a.diagnostics.items():
+            text = a.files.get(real, "")
+            now.setdefault(self.uri_of(real), []).extend(
+                self.convert(d, text, codec, a) for d in diags
+            )
+        for d in a.unplaced:
+            now.setdefault(uri, []).append(self.convert(d, "", codec, a))
+        for gone in self.published.get(key[0], set()) - set(now):
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
+        for target, diags in now.items():
+            # The version of an open buffer, so the editor drops results for older text.
+            doc = self.workspace.text_documents.get(target)
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(target, diags, doc.version if doc else None)
+            )
+        self.published[key[0]] = set(now)
+
+    def convert(
+        self, d: Diagnostic, text: str, codec: PositionCodec, a: Analysis
+    ) -> lsp.Diagnostic:
+        """An LSP diagnostic: same code, range, severity and message; the hint appended as
+        `help:` and the notes as related information."""
+        where = to_range(d.span, text, codec) if d.span else lsp.Range(_zero(), _zero())
+        message = d.message + (f"\nhelp: {d.hint}" if d.hint else "")
+        related = [
+            lsp.DiagnosticRelatedInformation(
+                lsp.Location(
+                    self.uri_of(_real(s.file)), to_range(s, a.files.get(_real(s.file), ""), codec)
+                ),
+                note,
+            )
+            for note, s in d.notes
+        ]
+        return lsp.Diagnostic(
+            range=where,
+            message=message,
+            severity=_SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Error),
+            code=d.code,
+            source="clankwork",
+            related_information=related or None,
+        )
+
+    # -- positions ------------------------------------------------------------------------
+
+    def at_cursor(self, uri: str, pos: lsp.Position) -> tuple[str, int, int, str] | None:
+        """(line text, 1-based line, 1-based column in characters, real path) at ``pos``."""
+        doc = self.workspace.get_text_document(uri)
+        lines = doc.source.split("\n")
+        if pos.line >= len(lines):
+            return None
+        where = self.workspace.position_codec.position_from_client_units(lines, pos)
+        path = uris.to_fs_path(uri)
+        return lines[pos.line], pos.line + 1, where.character + 1, _local(path or "")
+
+
+def _zero() -> lsp.Position:
+    return lsp.Position(0, 0)
+
+
+def word_at(line: str, col: int) -> str | None:
+    """The name under column ``col`` (1-based): a quoted string's text, or a bare word."""
+    i = col - 1
+    # A quoted name: the quotes before the cursor are paired up from the line's start.
+    start = None
+    j = 0
+    while j < len(line):
+        c = line[j]
+        if c == "#" and start is None:
+            break
+        if c == "\\" and start is not None:
+            j += 2
+            continue
+        if c == '"':
+            if start is None:
+                start = j
+            else:
+                if start <= i <= j:
+                    return line[start + 1 : j].replace('\\"', '"').replace("\\\\", "\\")
+                start = None
+        j += 1
+    for m in _WORD_AT.finditer(line):
+        if m.start() <= i <= m.end() and m.end() > m.start():
+            return m.group()
+    return None
+
+
+def _contains(at: Mapping[str, Any], line: int, col: int) -> bool:
+    start = (at["line"], at["col"])
+    end = (at["end_line"], at["end_col"])
+    return start <= (line, col) <= end
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    """Every dict in an IR subtree."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            yield n
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def node_at(ir: dict[str, Any], real: str, line: int, col: int) -> dict[str, Any] | None:
+    """The smallest effect, condition or count node of ``ir`` whose span holds the position."""
+    best: dict[str, Any] | None = None
+    best_size: tuple[int, int] | None = None
+    for n in _walk(ir):
+        at = n.get("at")
+        if not isinstance(at, dict) or not any(k in n for k in _NODE_KEYS):
+            continue
+        if not _contains(at, line, col) or _real(at["file"]) != real:
+            continue
+        size = (at["end_line"] - at["line"], at["end_col"] - at["col"])
+        if best_size is None or size < best_size:
+            best, best_size = n, size
+    return best
+
+
+def declarations(ir: dict[str, Any]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Card, token, space and feature names of a pack: name → [(kind, declaration)]."""
+    out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for card in ir.get("cards", []):
+        out.setdefault(card["name"], []).append(("card", card))
+    for tok in ir.get("tokens", []):
+        out.setdefault(tok["name"], []).append(("token", tok))
+    for board in ir.get("boards", []):
+        for space in board.get("spaces", []):
+            out.setdefault(space["name"], []).append(("space", space))
+            for feat in space.get("features", []):
+                if not any(k == "feature" for k, _ in out.get(feat, [])):
+                    out.setdefault(feat, []).append(("feature", {"name": feat}))
+    return out
+
+
+def card_text(card: dict[str, Any]) -> str:
+    """A card's generated rules text, as markdown for a hover."""
+    head = f"**{card['name']}** ({card_kind(card)}"
+    if "cost" in card:
+        head += f", cost {card['cost']}"
+    if card.get("fight"):
+        head += f", fight {card['fight']}"
+    if card.get("points"):
+        head += f", {card['points']} point{'s' if card['points'] != 1 else ''}"
+    head += ")"
+    rules = [f"{h} {t}" for h, t in card_rules(card)]
+    return "\n\n".join([head, *rules])
+
+
+def record_doc(record: Record) -> str:
+    """A registry record as markdown: its phrases, doc and examples."""
+    phrases = ", ".join(f"`{pretty_phrase(p)}`" for p in record.phrases)
+    parts = [f"**{record.family} `{record.name}`**: {phrases}", inspect.cleandoc(record.doc)]
+    if record.examples:
+        parts.append("Example: " + ", ".join(f"`{e}`" for e in record.examples))
+    return "\n\n".join(parts)
+
+
+def _lead(pattern: str) -> str:
+    """The literal words a phrase pattern starts with (`draw {n:int}` → `draw`)."""
+    out = []
+    for part in pattern.split():
+        if part.startswith(("{", "[")):
+            break
+        out.append(part.split("|")[0])
+    return " ".join(out)
+
+
+def registry_items(registry: Registry, kind: lsp.CompletionItemKind) -> list[lsp.CompletionItem]:
+    """One completion item per phrase of every record, documented by the record."""
+    items = []
+    for record in registry:
+        if record.structural:
+            continue
+        doc = lsp.MarkupContent(lsp.MarkupKind.Markdown, record_doc(record))
+        for pattern in record.phrases:
+            label = pretty_phrase(pattern)
+            insert = _lead(pattern) or label
+            if registry is EFFECTS and record.examples:
+                insert = record.examples[0]
+            items.append(
+                lsp.CompletionItem(
+                    label=label,
+                    kind=kind,
+                    detail=f"{record.family} {record.name}",
+                    documentation=doc,
+                    insert_text=insert,
+                    filter_text=label,
+                )
+            )
+    return items
+
+
+def completions(line_before: str, ir: dict[str, Any] | None) -> list[lsp.CompletionItem]:
+    """Completion items for a cursor after ``line_before``: after `if` conditions come first,
+    after `per` counts, at the start of a line declaration kinds and property words; names
+    from the pack are always offered."""
+    words = re.findall(r"[A-Za-z_']+", line_before.lower())
+    in_string = line_before.count('"') % 2 == 1
+    partial = not line_before or not line_before[-1].isspace()
+    previous = words[-2] if partial and len(words) >= 2 else (words[-1] if words else "")
+    if partial and len(words) == 1 and line_before.strip() == words[0]:
+        previous = ""
+    order = ["effect", "word", "declaration", "property", "condition", "count", "name"]
+    if previous == "if":
+        order = ["condition", "name", "effect", "word", "count", "property", "declaration"]
+    elif previous == "per":
+        order = ["count", "name", "effect", "word", "condition", "property", "declaration"]
+    elif not line_before.strip() or (partial and len(line_before.split()) <= 1):
+        order = ["declaration", "property", "effect", "word", "condition", "count", "name"]
+    if in_string:
+        order = ["name", *[o for o in order if o != "name"]]
+    groups: dict[str, list[lsp.CompletionItem]] = {
+        "effect": registry_items(EFFECTS, lsp.CompletionItemKind.Function),
+        "condition": registry_items(CONDITIONS, lsp.CompletionItemKind.Operator),
+        "count": registry_items(COUNTS, lsp.CompletionItemKind.Unit),
+        "word": [
+            lsp.CompletionItem(w, kind=lsp.CompletionItemKind.Keyword, detail="effect word")
+            for w in sorted(leading_words(EFFECTS))
+        ],
+        "declaration": [
+            lsp.CompletionItem(k, kind=lsp.CompletionItemKind.Class, detail="declaration")
+            for k in DECL_KINDS
+        ],
+        "property": [
+            lsp.CompletionItem(p, kind=lsp.CompletionItemKind.Property, detail="property")
+            for p in PROPERTY_WORDS
+        ],
+        "name": [],
+    }
+    name_kinds = {
+        "card": lsp.CompletionItemKind.Class,
+        "token": lsp.CompletionItemKind.Constant,
+        "space": lsp.CompletionItemKind.Field,
+        "feature": lsp.CompletionItemKind.EnumMember,
+    }
+    for name, decls in sorted((declarations(ir) if ir else {}).items()):
+        kind, decl = decls[0]
+        doc = card_text(decl) if kind == "card" else None
+        groups["name"].append(
+            lsp.CompletionItem(
+                label=name,
+                kind=name_kinds[kind],
+                detail=" / ".join(k for k, _ in decls),
+                documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
+                insert_text=name if in_string else quoted(name),
+            )
+        )
+    items = []
+    seen: set[tuple[str, str]] = set()
+    for rank, group in enumerate(order):
+        for n, item in enumerate(groups[group]):
+            if (item.label, group) in seen:
+                continue
+            seen.add((item.label, group))
+            item.sort_text = f"{rank}{n:05d}"
+            items.append(item)
+    return items
+
+
+def hover_text(
+    ir: dict[str, Any] | None, real: str, line_text: str, line: int, col: int
+) -> str | None:
+    """Markdown for a hover: an effect's docs and card text, or a name's declaration."""
+    if ir is not None:
+        node = node_at(ir, real, line, col)
+        if node is not None:
+            key = next(k for k in _NODE_KEYS if k in node)
+            record = next((r for r in _NODE_KEYS[key] if r.name == node[key]), None)
+            if record is not None:
+                try:
+                    shown = record.render(node)
+                except Exception:  # a half-compiled node; the docs still help
+                    shown = None
+                return record_doc(record) + (f"\n\nCard text: **{shown}**" if shown else "")
+    word = word_at(line_text, col)
+    if word is None:
+        return None
+    if ir is not None:
+        decls = declarations(ir).get(word)
+        if decls:
+            kind, decl = decls[0]
+            if kind == "card":
+                return card_text(decl)
+            return f"**{word}** ({' / '.join(k for k, _ in decls)})"
+    docs = [
+        record_doc(r)
+        for reg in (EFFECTS, CONDITIONS, COUNTS)
+        for r in reg
+        if not r.structural and any(_lead(p).split()[:1] == [word.lower()] for p in r.phrases)
+    ]
+    return "\n\n---\n\n".join(docs) if docs else None
+
+
+def build_server() -> ClankServer:
+    """A server with every feature registered."""
+    server = ClankServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: ClankServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: ClankServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        # Typing sends a change per key and a big pack takes a while to compile: let the
+        # changes already received apply first, and compile only for the newest text.
+        await asyncio.sleep(0)
+        doc = ls.workspace.text_documents.get(params.text_document.uri)
+        if doc is not None and doc.version != params.text_document.version:
+            return
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: ClankServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: ClankServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        # The file on disk counts again; a lone file's diagnostics go with its buffer.
+        key = ls.key_of(params.text_document.uri)
+        if key is not None and find_pack(key[1]) is not None:
+            ls.refresh(params.text_document.uri)
+        elif key is not None:
+            ls.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(params.text_document.uri, [])
+            )
+            ls.published.pop(key[0], None)
+            ls.analyses.pop(key[0], None)
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
+    def completion(ls: ClankServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        _a, ir = ls.analysis_of(params.text_document.uri)
+        here = ls.at_cursor(params.text_document.uri, params.position)
+        before = here[0][: here[2] - 1] if here else ""
+        return lsp.CompletionList(is_incomplete=False, items=completions(before, ir))
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: ClankServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        _a, ir = ls.analysis_of(params.text_document.uri)
+        here = ls.at_cursor(params.text_document.uri, params.position)
+        if here is None:
+            return None
+        text = hover_text(ir, here[3], here[0], here[1], here[2])
+        if text is None:
+            return None
+        return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: ClankServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+        a, ir = ls.analysis_of(params.text_document.uri)
+        here = ls.at_cursor(params.text_document.uri, params.position)
+        if here is None or ir is None:
+            return None
+        word = word_at(here[0], here[2])
+        out = []
+        for kind, decl in declarations(ir).get(word or "", []):
+            at = decl.get("at")
+            if kind == "feature" or not at:
+                continue
+            real = _real(at["file"])
+            text = a.files.get(real, "") if a else ""
+            codec = ls.workspace.position_codec
+            out.append(lsp.Location(ls.uri_of(real), to_range(Span.from_ir(at), text, codec)))
+        return out or None
+
+    return server
+
+
+@click.command("lsp")
+def command() -> None:
+    """Run the language server on stdin/stdout (for an editor to start)."""
+    build_server().start_io()
