@@ -16,10 +16,14 @@ if TYPE_CHECKING:
     from .diagnostics import Diagnostic, Span
 
 # Reading a pack (CW005, CW006).
-MAX_FILE_BYTES = 16 * 1024 * 1024
-"""One .clank file (a 100,000-card file is about 6 MiB)."""
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""One .clank file (about 40,000 cards). Checking a file costs memory in proportion to its
+size, so a bigger pack is split into included files: 100,000 cards in files of this size
+check in well under 1 GB."""
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """All the files of one pack together, scenarios included."""
+MAX_DATA_BYTES = 64 * 1024 * 1024
+"""A game log or a simulation report read back (a 500-round four-player log is about 4 MiB)."""
 MAX_IR_BYTES = 256 * 1024 * 1024
 """One compiled pack given as IR JSON (a 100,000-card pack compiles to about 170 MiB)."""
 MAX_PACK_FILES = 2000

@@ -19,7 +19,7 @@ from typing import Any
 
 import graphviz
 
-from clankwork.dsl.limits import MAX_FILE_BYTES
+from clankwork.dsl.limits import MAX_DATA_BYTES
 
 from .render_cards import text_width
 
@@ -135,9 +135,9 @@ def load_heatmap(path: Path) -> Heatmap:
     """
     try:
         with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise ValueError(f"{path}: larger than {MAX_FILE_BYTES} bytes, the limit for one file")
+            data = f.read(MAX_DATA_BYTES + 1)
+        if len(data) > MAX_DATA_BYTES:
+            raise ValueError(f"{path}: larger than {MAX_DATA_BYTES} bytes, the limit for one file")
         doc = json.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from exc

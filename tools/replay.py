@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from clankwork.dsl.limits import MAX_FILE_BYTES
+from clankwork.dsl.limits import MAX_DATA_BYTES
 from clankwork.interpreter.actions import best_market_item
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
@@ -302,18 +302,18 @@ class _Packs:
 
 
 def _read(path: Path) -> GameLog:
-    """A log file read (a regular file, at most `MAX_FILE_BYTES`) and checked line by line."""
+    """A log file read (a regular file, at most `MAX_DATA_BYTES`) and checked line by line."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             raise LogError("not a regular file (a folder, a pipe or a device?): give a .jsonl log")
         with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+            data = f.read(MAX_DATA_BYTES + 1)
     except OSError as e:
         raise LogError(f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_FILE_BYTES:
+    if len(data) > MAX_DATA_BYTES:
         raise LogError(
-            f"the log is larger than {MAX_FILE_BYTES} bytes, the limit for one file "
-            "(MAX_FILE_BYTES, CW006): is it a game log?"
+            f"the log is larger than {MAX_DATA_BYTES} bytes, the limit for one file "
+            "(MAX_DATA_BYTES, CW006): is it a game log?"
         )
     try:
         text = data.decode("utf-8")

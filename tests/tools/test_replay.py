@@ -309,15 +309,15 @@ def test_a_deep_or_huge_line_keeps_its_line_number(logs: Path, tmp_path: Path) -
 def test_a_log_is_read_with_a_size_bound(tmp_path: Path) -> None:
     import os
 
-    from clankwork.dsl.limits import MAX_FILE_BYTES
+    from clankwork.dsl.limits import MAX_DATA_BYTES
 
     big = tmp_path / "big.jsonl"
     with big.open("wb") as f:
-        f.truncate(MAX_FILE_BYTES + 1)
+        f.truncate(MAX_DATA_BYTES + 1)
     result = replay("--check", big)
     assert result.exit_code == 1
     no_traceback(result)
-    assert f"larger than {MAX_FILE_BYTES} bytes" in result.stderr
+    assert f"larger than {MAX_DATA_BYTES} bytes" in result.stderr
     if hasattr(os, "mkfifo"):
         fifo = tmp_path / "fifo.jsonl"
         os.mkfifo(fifo)
