@@ -104,7 +104,7 @@ def run_on_dask(
             )
             client = Client(cluster)
             parent = os.getpid()
-            client.register_plugin(_ParentWatch(parent))
+            client.register_plugin(_parent_watch(parent))
         else:
             client = Client(address, timeout=CONNECT_TIMEOUT)
     except OSError as e:
@@ -148,20 +148,15 @@ def run_on_dask(
             cluster.close()
 
 
-try:
-    from distributed.diagnostics.plugin import WorkerPlugin as _PluginBase
-except ImportError:  # without the extra, run_on_dask says how to install it
-    _PluginBase = object  # type: ignore[assignment,misc]
+def _parent_watch(parent: int) -> Any:
+    """A worker plugin that makes each worker of a LocalCluster (restarted ones too) end
+    when this process does. Made here: importing distributed costs most of a second."""
+    from distributed.diagnostics.plugin import WorkerPlugin
 
+    class ParentWatch(WorkerPlugin):
+        name = "clankwork-parent-watch"
 
-class _ParentWatch(_PluginBase):  # type: ignore[misc,valid-type]
-    """Makes each worker of a LocalCluster (restarted ones too) end when this process does."""
+        def setup(self, worker: Any) -> None:
+            _die_with(parent)
 
-    name = "clankwork-parent-watch"
-
-    def __init__(self, parent: int) -> None:
-        self.parent = parent
-
-    def setup(self, worker: Any) -> None:
-        """Start watching the parent process (workers call this as they join)."""
-        _die_with(self.parent)
+    return ParentWatch()
