@@ -53,8 +53,8 @@ def dask_chunk(token: str, spec: RunSpec, start: int, seeds: list[int], keep: in
 
 
 def local_workers(jobs: int) -> int:
-    """Worker processes of a ``--dask local`` cluster: ``jobs``, or one per CPU."""
-    return jobs if jobs > 1 else (os.cpu_count() or 1)
+    """Worker processes of a ``--dask local`` cluster: ``jobs``, or one per CPU for 0."""
+    return jobs if jobs >= 1 else (os.cpu_count() or 1)
 
 
 def _die_with(parent: int) -> None:
