@@ -134,7 +134,9 @@ def run_on_dask(
         fill()
         for future in running:
             index = index_of.pop(future.key)
-            merger.offer(index, future.result())
+            # A chunk's error waits for its turn, as with --jobs: the first failing game.
+            error = future.exception()
+            merger.offer(index, error if error is not None else future.result())
             future.release()
             if on_client is not None:
                 on_client(client, index)

@@ -235,15 +235,23 @@ class ChunkMerger:
         self.next = 0  # the chunk index merged next
         self.merged = 0  # chunks merged
         self.done = False
-        self._waiting: dict[int, RunTotals] = {}
+        self._waiting: dict[int, RunTotals | BaseException] = {}
 
-    def offer(self, index: int, part: RunTotals) -> bool:
-        """Take chunk ``index``'s totals; False when it was seen before (or the run ended)."""
+    def offer(self, index: int, part: RunTotals | BaseException) -> bool:
+        """Take chunk ``index``'s totals; False when it was seen before (or the run ended).
+
+        ``part`` may be the error the chunk raised: it is raised when the chunk's turn comes,
+        so a failing run names the same first failing game for any number of workers.
+        """
         if self.done or index < self.next or index in self._waiting:
             return False
         self._waiting[index] = part
         while not self.done and self.next in self._waiting:
             ready = self._waiting.pop(self.next)
+            if isinstance(ready, BaseException):
+                self.done = True
+                self._waiting.clear()
+                raise ready
             self.totals.merge(ready)
             self.next += 1
             self.merged += 1
@@ -380,9 +388,9 @@ def stream_chunks(
         fill()
         while pending and not merger.done:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            # In chunk order: a failing game is reported the same way each time.
-            for f in sorted(finished, key=pending.__getitem__):
-                merger.offer(pending.pop(f), f.result())
+            for f in finished:
+                # A chunk's error waits for its turn too: the first failing game is named.
+                merger.offer(pending.pop(f), f.exception() or f.result())
             fill()
     finally:
         for f in pending:

@@ -581,3 +581,15 @@ def test_dask_without_distributed_says_how_to_install(monkeypatch: pytest.Monkey
 def test_dask_address_is_checked_before_playing() -> None:
     code, _, stderr = run(str(ROOT / "content" / "tutorial"), "-n", "5", "--dask", "nowhere")
     assert code != 0 and "tcp://HOST:PORT" in stderr
+
+
+def test_merger_raises_the_first_failing_chunk_in_game_order() -> None:
+    from clankwork.interpreter.stats import RunTotals
+    from clankwork.tools.simulate import ChunkMerger
+
+    merger = ChunkMerger(RunTotals())
+    assert merger.offer(2, ValueError("chunk 2"))  # finished first, waits for its turn
+    assert merger.offer(1, _part(1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="chunk 0 failed"):
+        merger.offer(0, ValueError("chunk 0 failed"))
+    assert merger.done and merger.totals.games == 0
