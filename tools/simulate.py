@@ -48,6 +48,9 @@ from .outputs import check_file_target, prepare_dir, write_text
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
 
+# The most games `--until-ci` plays when --games is not given (±1 point needs about 10,000).
+UNTIL_CI_GAMES = 1_000_000
+
 # The documented ranges of the command's numbers (a run of 10 million games is hours).
 MAX_GAMES = 10_000_000
 MAX_SEED = 2**63 - 1
@@ -753,7 +756,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     type=click.FloatRange(0, 0.5, min_open=True),
     metavar="HALF_WIDTH",
     help="Play until every seat's win-rate 95% interval is at most this wide on each side "
-    "(0.01: known to a point); --games is then the most to play.",
+    "(0.01: known to a point); --games is then the most to play (default 1,000,000).",
 )
 @click.option(
     "--check-invariants",
@@ -782,9 +785,12 @@ def command(
         check_file_target(json_file)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
+    source = click.get_current_context().get_parameter_source
+    if until_ci is not None and source("games").name == "DEFAULT":
+        games = UNTIL_CI_GAMES  # --until-ci decides when to stop; --games only caps it
     if dask_address is not None:
         _check_dask(dask_address, log_dir)
-        if click.get_current_context().get_parameter_source("jobs").name == "DEFAULT":
+        if source("jobs").name == "DEFAULT":
             jobs = 0  # a local cluster is as big as the machine unless --jobs says otherwise
     ir = load_pack(pack)
     rules = parse_rules(rule_items)

@@ -593,3 +593,15 @@ def test_merger_raises_the_first_failing_chunk_in_game_order() -> None:
     with pytest.raises(ValueError, match="chunk 0 failed"):
         merger.offer(0, ValueError("chunk 0 failed"))
     assert merger.done and merger.totals.games == 0
+
+
+def test_until_ci_without_games_is_not_capped_at_the_default(tmp_path: Path) -> None:
+    out = tmp_path / "ci.json"
+    tutorial = str(ROOT / "content" / "tutorial")
+    code, _, stderr = run(
+        tutorial, "-p", "2", "--bots", "greedy", "--until-ci", "0.05", "--json", str(out)
+    )
+    assert code == 0, stderr
+    rep = json.loads(out.read_text())
+    assert rep["stop"]["by"] == "until_ci" and rep["stop"]["games_ceiling"] == 1_000_000
+    assert rep["games"] > 100  # more than --games' default: the interval decided
