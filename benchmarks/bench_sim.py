@@ -51,7 +51,7 @@ def _bare(cat: Catalog, games: int, bots: str) -> int:
 
 def _sim(ir: dict[str, Any], cat: Catalog, games: int, bots: str, jobs: int) -> int:
     run = simulate(ir, games, PLAYERS, SEED, bots, jobs=jobs, catalog=cat)
-    return sum(r.turns for r in run.results)
+    return run.totals.turns
 
 
 def _memory(cat: Catalog, games: int, bots: str) -> float:

@@ -10,6 +10,7 @@ by ``schemas/report.schema.json``.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -80,12 +81,98 @@ class GameStats:
         self.damage[player.seat] += 1
 
 
+# Games whose per-game record the report lists (the first ones of the run, in game order), and
+# capped games it names: bounded, so a million-game run's totals stay the size of a few games.
+RESULTS_KEPT = 1000
+CAPPED_KEPT = 100
+
+# The z of a two-sided 95 % interval.
+Z95 = 1.959963984540054
+
+
+def _add_lists(a: list[int], b: list[int]) -> list[int]:
+    if len(a) < len(b):
+        a = a + [0] * (len(b) - len(a))
+    for k, v in enumerate(b):
+        a[k] += v
+    return a
+
+
+# Whole-number fields added up by `merge`; Counters are updated, lists added by index.
+_SUMS = (
+    "games",
+    "no_winner",
+    "shared",
+    "escapes",
+    "knockouts",
+    "deaths",
+    "all_knocked_out",
+    "capped_count",
+    "turns",
+    "turns_sq",
+    "attacks",
+    "attacks_sq",
+    "off_clock",
+    "off_clock_sq",
+    "damage",
+    "damage_sq",
+)
+_LISTS = ("wins_seat", "wins_player", "score_sum_seat", "score_sq_seat", "games_seat")
+_COUNTERS = (
+    "score_hist",
+    "winning_hist",
+    "round_hist",
+    "end_reasons",
+    "spaces",
+    "paths",
+    "acquired",
+    "acquirers",
+    "acquirer_wins",
+    "defeated",
+    "artifact_taken",
+    "artifact_escaped",
+    "artifact_wins",
+)
+
+
 @dataclass
 class RunTotals:
-    """What a run adds up over its games; ``merge`` keeps game order, so it is exact."""
+    """What a run adds up over its games, folded as they come: counts, sums of squares and
+    histograms of whole numbers, so its size does not grow with the number of games.
 
-    results: list[GameResult] = field(default_factory=list)  # in game order
-    indexes: list[int] = field(default_factory=list)  # each result's game number
+    Only the records of games numbered below ``keep`` (`RESULTS_KEPT`) and the first
+    `CAPPED_KEPT` capped games are listed. ``merge`` adds a part that comes after this one in
+    game order; every figure is a whole number, so the totals are exact for any split.
+    """
+
+    keep: int = RESULTS_KEPT
+    games: int = 0
+    no_winner: int = 0
+    shared: int = 0
+    escapes: int = 0
+    knockouts: int = 0
+    deaths: int = 0
+    all_knocked_out: int = 0
+    capped_count: int = 0
+    turns: int = 0
+    turns_sq: int = 0
+    attacks: int = 0  # on-the-clock dragon attacks, and their squares per game
+    attacks_sq: int = 0
+    off_clock: int = 0
+    off_clock_sq: int = 0
+    damage: int = 0
+    damage_sq: int = 0
+    wins_seat: list[int] = field(default_factory=list)  # by place in turn order
+    wins_player: list[int] = field(default_factory=list)  # by bot position
+    score_sum_seat: list[int] = field(default_factory=list)
+    score_sq_seat: list[int] = field(default_factory=list)
+    games_seat: list[int] = field(default_factory=list)  # scores counted per seat
+    score_hist: Counter[int] = field(default_factory=Counter)  # every final score
+    winning_hist: Counter[int] = field(default_factory=Counter)  # the best score of won games
+    round_hist: Counter[int] = field(default_factory=Counter)
+    end_reasons: Counter[str] = field(default_factory=Counter)
+    capped_games: list[tuple[int, int]] = field(default_factory=list)  # (game, seed), first ones
+    records: list[dict[str, Any]] = field(default_factory=list)  # games below ``keep``
     spaces: Counter[int] = field(default_factory=Counter)
     paths: Counter[tuple[int, int]] = field(default_factory=Counter)
     acquired: Counter[str] = field(default_factory=Counter)  # copies
@@ -95,16 +182,50 @@ class RunTotals:
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
-    attacks: int = 0
-    off_clock: int = 0
-    damage: int = 0
+
+    def add_result(self, index: int, result: GameResult) -> None:
+        """Count one game's result (what the engine's counters do not see)."""
+        players = result.players
+        for name in _LISTS:
+            if len(getattr(self, name)) < players:
+                setattr(self, name, _add_lists(getattr(self, name), [0] * players))
+        self.games += 1
+        for w in result.winners:
+            self.wins_seat[result.seat_of(w)] += 1
+            self.wins_player[w] += 1
+        for p, s in enumerate(result.scores):
+            seat = result.seat_of(p)
+            self.score_sum_seat[seat] += s
+            self.score_sq_seat[seat] += s * s
+            self.games_seat[seat] += 1
+        self.score_hist.update(result.scores)
+        if result.winners:
+            self.winning_hist[max(result.scores)] += 1
+        else:
+            self.no_winner += 1
+        if len(result.winners) > 1:
+            self.shared += 1
+        self.round_hist[result.rounds] += 1
+        self.turns += result.turns
+        self.turns_sq += result.turns * result.turns
+        self.escapes += result.escapes
+        self.knockouts += result.knockouts
+        self.deaths += sum(result.zeroed)
+        self.all_knocked_out += bool(result.all_knocked_out)
+        self.end_reasons[result.end_reason] += 1
+        if result.capped:
+            self.capped_count += 1
+            if len(self.capped_games) < CAPPED_KEPT:
+                self.capped_games.append((index, result.seed))
+        if index < self.keep:
+            record = {k: v for k, v in result.record().items() if k != "type"}
+            self.records.append({"game": index, "seed": result.seed, **record})
 
     def add(self, index: int, game: Game, stats: GameStats) -> None:
         """Count one finished game (its result, its end state and its counters)."""
         result = game.result
         assert result is not None
-        self.results.append(result)
-        self.indexes.append(index)
+        self.add_result(index, result)
         self.spaces.update({s: n for s, n in enumerate(stats.entries) if n})
         self.paths.update(stats.paths)
         won = set(result.winners)
@@ -121,29 +242,25 @@ class RunTotals:
                     self.artifact_escaped[p.artifact.name] += 1
                 if p.seat in won:
                     self.artifact_wins[p.artifact.name] += 1
+        damage = sum(stats.damage)
         self.attacks += stats.attacks
+        self.attacks_sq += stats.attacks * stats.attacks
         self.off_clock += stats.off_clock
-        self.damage += sum(stats.damage)
+        self.off_clock_sq += stats.off_clock * stats.off_clock
+        self.damage += damage
+        self.damage_sq += damage * damage
 
     def merge(self, other: RunTotals) -> None:
         """Add another part of the run, which comes after this one in game order."""
-        self.results += other.results
-        self.indexes += other.indexes
-        for name in (
-            "spaces",
-            "paths",
-            "acquired",
-            "acquirers",
-            "acquirer_wins",
-            "defeated",
-            "artifact_taken",
-            "artifact_escaped",
-            "artifact_wins",
-        ):
+        for name in _SUMS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in _LISTS:
+            setattr(self, name, _add_lists(getattr(self, name), getattr(other, name)))
+        for name in _COUNTERS:
             getattr(self, name).update(getattr(other, name))
-        self.attacks += other.attacks
-        self.off_clock += other.off_clock
-        self.damage += other.damage
+        room = CAPPED_KEPT - len(self.capped_games)
+        self.capped_games += other.capped_games[: max(room, 0)]
+        self.records += [r for r in other.records if r["game"] < self.keep]
 
 
 def _num(x: float) -> float | int:
@@ -153,6 +270,111 @@ def _num(x: float) -> float | int:
 
 def _rate(part: int, whole: int) -> float | int:
     return _num(part / whole) if whole else 0
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95 % by default); (0, 1) with no trial."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denom = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    # Exact at the ends: 0 of n cannot be below 0, n of n not above 1 (no rounding crumbs).
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
+
+
+def mean_interval(total: int, squares: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The normal 95 % interval of a mean from its count, sum and sum of squares.
+
+    Whole-number sums keep it exact for any split of the run; fewer than 2 values give the
+    mean itself (there is no spread to measure).
+    """
+    if n <= 0:
+        return 0.0, 0.0
+    mean = total / n
+    if n < 2:
+        return mean, mean
+    variance = (n * squares - total * total) / (n * (n - 1))
+    half = z * math.sqrt(max(variance, 0.0) / n)
+    return mean - half, mean + half
+
+
+def _ci(interval: tuple[float, float]) -> dict[str, float]:
+    low, high = interval
+    return {"low": round(low, 4), "high": round(high, 4)}
+
+
+def _rate_ci(part: int, whole: int) -> dict[str, float]:
+    return _ci(wilson(part, whole))
+
+
+def half_width(successes: int, trials: int) -> float:
+    """Half the width of the Wilson interval of a rate: what ``--until-ci`` compares."""
+    low, high = wilson(successes, trials)
+    return (high - low) / 2
+
+
+def _nth(hist: Counter[int], ks: Sequence[int]) -> list[int]:
+    """The values at sorted positions ``ks`` (ascending) of the values a histogram counts."""
+    out: list[int] = []
+    want = iter(ks)
+    k = next(want, None)
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        while k is not None and k < seen:
+            out.append(value)
+            k = next(want, None)
+    return out
+
+
+def _quantile(hist: Counter[int], n: int, i: int, parts: int) -> float | int:
+    # statistics.quantiles(method="inclusive") on the sorted values, the same arithmetic.
+    j, delta = divmod(i * (n - 1), parts)
+    a, b = _nth(hist, [j, j + 1])
+    return (a * (parts - delta) + b * delta) / parts
+
+
+def _median(hist: Counter[int], n: int) -> float | int:
+    if n % 2:
+        return _nth(hist, [n // 2])[0]
+    a, b = _nth(hist, [n // 2 - 1, n // 2])
+    return (a + b) / 2
+
+
+def hist_distribution(hist: Counter[int]) -> dict[str, Any]:
+    """Mean (with its interval), quartiles, min and max of the values a histogram counts,
+    exactly as `distribution` gives them for the values themselves."""
+    n = sum(hist.values())
+    if not n:
+        return {
+            "mean": 0,
+            "mean_ci": _ci((0.0, 0.0)),
+            "min": 0,
+            "q1": 0,
+            "median": 0,
+            "q3": 0,
+            "max": 0,
+        }
+    total = sum(v * c for v, c in hist.items())
+    squares = sum(v * v * c for v, c in hist.items())
+    if n == 1:
+        q1 = q3 = min(hist)
+    else:
+        q1, q3 = _quantile(hist, n, 1, 4), _quantile(hist, n, 3, 4)
+    return {
+        "mean": _num(total / n),
+        "mean_ci": _ci(mean_interval(total, squares, n)),
+        "min": min(hist),
+        "q1": _num(q1),
+        "median": _num(_median(hist, n)),
+        "q3": _num(q3),
+        "max": max(hist),
+    }
 
 
 def distribution(values: Sequence[int]) -> dict[str, float | int]:
@@ -195,9 +417,39 @@ def heatmap(totals: RunTotals, catalog: Catalog) -> dict[str, Any]:
                 paths[key] = totals.paths[(s, m.to)]
     return {
         "board": board.name,
-        "games": len(totals.results),
+        "games": totals.games,
         "spaces": {sp.name: totals.spaces[sp.index] for sp in board.spaces},
         "paths": paths,
+    }
+
+
+def seat_half_width(totals: RunTotals, players: int) -> float:
+    """The widest half-width of the seats' win-rate intervals (1 before any game)."""
+    if not totals.games:
+        return 1.0
+    wins = totals.wins_seat + [0] * (players - len(totals.wins_seat))
+    return max(half_width(w, totals.games) for w in wins[:players])
+
+
+def first_player(wins: int, games: int, players: int) -> dict[str, Any]:
+    """Seat 1's win rate against its fair share (1 / players), with a plain verdict."""
+    fair = 1 / players
+    low, high = wilson(wins, games)
+    rate = wins / games if games else 0.0
+    said = f"{rate:.1%} [{low * 100:.1f}–{high * 100:.1f}] vs {fair:.0%}"
+    if players < 2 or not games:
+        verdict = "no first-player advantage to measure"
+    elif low > fair:
+        verdict = f"seat 1 wins more than its share: {said}"
+    elif high < fair:
+        verdict = f"seat 1 wins less than its share: {said}"
+    else:
+        verdict = f"no clear first-player advantage: {said}"
+    return {
+        "win_rate": _rate(wins, games),
+        "win_rate_ci": _ci((low, high)),
+        "fair": _num(fair),
+        "verdict": verdict,
     }
 
 
@@ -208,72 +460,86 @@ def report(
     seed: int,
     bots: Sequence[str],
     rules: dict[str, Any] | None = None,
+    stop: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The simulation report of a run (see schemas/report.schema.json)."""
-    results = totals.results
-    games = len(results)
+    """The simulation report of a run (see schemas/report.schema.json).
+
+    ``stop`` says what ended the run (``{"by": "games"}`` when not given).
+    """
+    t = totals
+    games = t.games
     players = len(bots)
     player_games = games * players
-    wins_seat = [0] * players
-    wins_player = [0] * players
-    score_seat: list[list[int]] = [[] for _ in range(players)]
-    for r in results:
-        for w in r.winners:
-            wins_seat[r.seat_of(w)] += 1
-            wins_player[w] += 1
-        for p, s in enumerate(r.scores):
-            score_seat[r.seat_of(p)].append(s)
+
+    def pad(xs: list[int]) -> list[int]:
+        return xs + [0] * (players - len(xs))
+
+    wins_seat, wins_player = pad(t.wins_seat), pad(t.wins_player)
+    sums, squares, counts = pad(t.score_sum_seat), pad(t.score_sq_seat), pad(t.games_seat)
     all_wins = sum(wins_player)
-    scores = [s for r in results for s in r.scores]
-    rounds = [r.rounds for r in results]
-    escapes = sum(r.escapes for r in results)
-    knockouts = sum(r.knockouts for r in results)
-    deaths = sum(sum(r.zeroed) for r in results)
-    capped = [
-        {"game": i, "seed": r.seed}
-        for i, r in zip(totals.indexes, results, strict=True)
-        if r.capped
-    ]
 
     cards = []
     for c in catalog.cards:
         if c.type != "acquire" or c.deck not in ("adventure", "reserve"):
             continue
-        takers = totals.acquirers[c.name]
+        takers = t.acquirers[c.name]
         cards.append(
             {
                 "name": c.name,
                 "deck": c.deck,
                 "cost": c.cost,
-                "acquired": totals.acquired[c.name],
+                "acquired": t.acquired[c.name],
                 "players": takers,
-                "wins": totals.acquirer_wins[c.name],
-                "win_rate": _rate(totals.acquirer_wins[c.name], takers),
+                "wins": t.acquirer_wins[c.name],
+                "win_rate": _rate(t.acquirer_wins[c.name], takers),
+                "win_rate_ci": _rate_ci(t.acquirer_wins[c.name], takers),
             }
         )
     monsters = [
-        {"name": c.name, "deck": c.deck, "defeated": totals.defeated[c.name]}
+        {"name": c.name, "deck": c.deck, "defeated": t.defeated[c.name]}
         for c in catalog.cards
         if c.type == "monster"
     ]
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
-    declared = {t.name for t in catalog.tokens if t.kind == "artifact"}
+    declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
     names = sorted(
-        declared | set(totals.artifact_taken), key=lambda n: (-_artifact_points(catalog, n), n)
+        declared | set(t.artifact_taken), key=lambda n: (-_artifact_points(catalog, n), n)
     )
     artifacts = []
     for name in names:
-        taken = totals.artifact_taken[name]
+        taken = t.artifact_taken[name]
         artifacts.append(
             {
                 "name": name,
                 "points": _artifact_points(catalog, name),
                 "taken": taken,
-                "escaped": totals.artifact_escaped[name],
-                "wins": totals.artifact_wins[name],
-                "win_rate": _rate(totals.artifact_wins[name], taken),
+                "escaped": t.artifact_escaped[name],
+                "wins": t.artifact_wins[name],
+                "win_rate": _rate(t.artifact_wins[name], taken),
+                "win_rate_ci": _rate_ci(t.artifact_wins[name], taken),
             }
         )
+
+    rounds = hist_distribution(t.round_hist)
+    p95 = 0
+    if games == 1:
+        p95 = min(t.round_hist)
+    elif games:
+        p95 = _num(_quantile(t.round_hist, games, 95, 100))
+
+    def counted(total: int) -> dict[str, Any]:
+        return {
+            "total": total,
+            "rate": _rate(total, player_games),
+            "rate_ci": _rate_ci(total, player_games),
+        }
+
+    def per_game(total: int, sq: int) -> dict[str, Any]:
+        return {
+            "total": total,
+            "per_game": _rate(total, games),
+            "per_game_ci": _ci(mean_interval(total, sq, games)),
+        }
 
     return {
         "format": REPORT_FORMAT,
@@ -284,62 +550,78 @@ def report(
         "players": players,
         "bots": list(bots),
         "rules": dict(sorted((rules or {}).items())),
+        "stop": {
+            "by": "games",
+            **(stop or {}),
+            "seat_half_width": round(seat_half_width(t, players), 4),
+        },
         "wins": {
             "by_seat": [
                 {
                     "seat": k + 1,
                     "wins": w,
                     "win_rate": _rate(w, games),
-                    "mean_score": _num(statistics.fmean(score_seat[k])) if score_seat[k] else 0,
+                    "win_rate_ci": _rate_ci(w, games),
+                    "mean_score": _num(sums[k] / counts[k]) if counts[k] else 0,
+                    "mean_score_ci": _ci(mean_interval(sums[k], squares[k], counts[k])),
                 }
                 for k, w in enumerate(wins_seat)
             ],
             "by_player": [
-                {"player": k + 1, "bot": bots[k], "wins": w, "win_rate": _rate(w, games)}
+                {
+                    "player": k + 1,
+                    "bot": bots[k],
+                    "wins": w,
+                    "win_rate": _rate(w, games),
+                    "win_rate_ci": _rate_ci(w, games),
+                }
                 for k, w in enumerate(wins_player)
             ],
-            "no_winner": sum(1 for r in results if not r.winners),
-            "shared": sum(1 for r in results if len(r.winners) > 1),
+            "no_winner": t.no_winner,
+            "shared": t.shared,
             "baseline_win_rate": _rate(all_wins, player_games),
+            "baseline_win_rate_ci": _rate_ci(all_wins, player_games),
+            "first_player": first_player(wins_seat[0] if players else 0, games, max(players, 1)),
         },
         "scores": {
-            "all": distribution(scores),
-            "winning": distribution([max(r.scores) for r in results if r.winners]),
+            "all": hist_distribution(t.score_hist),
+            "winning": hist_distribution(t.winning_hist),
         },
         "rounds": {
-            "mean": _num(statistics.fmean(rounds)) if rounds else 0,
-            "median": _num(statistics.median(rounds)) if rounds else 0,
-            "p95": percentile(rounds, 95),
-            "min": min(rounds, default=0),
-            "max": max(rounds, default=0),
+            "mean": rounds["mean"],
+            "mean_ci": rounds["mean_ci"],
+            "median": rounds["median"],
+            "p95": p95,
+            "min": rounds["min"],
+            "max": rounds["max"],
         },
-        "turns": {"mean": _num(statistics.fmean([r.turns for r in results])) if results else 0},
-        "escapes": {"total": escapes, "rate": _rate(escapes, player_games)},
-        "knockouts": {"total": knockouts, "rate": _rate(knockouts, player_games)},
-        "deaths": {"total": deaths, "rate": _rate(deaths, player_games)},
-        "everyone_knocked_out": sum(1 for r in results if r.all_knocked_out),
-        "end_reasons": dict(sorted(Counter(r.end_reason for r in results).items())),
+        "turns": {
+            "mean": _rate(t.turns, games),
+            "mean_ci": _ci(mean_interval(t.turns, t.turns_sq, games)),
+        },
+        "escapes": counted(t.escapes),
+        "knockouts": counted(t.knockouts),
+        "deaths": counted(t.deaths),
+        "everyone_knocked_out": t.all_knocked_out,
+        "end_reasons": dict(sorted(t.end_reasons.items())),
         "capped": {
-            "count": len(capped),
+            "count": t.capped_count,
+            "rate": _rate(t.capped_count, games),
+            "rate_ci": _rate_ci(t.capped_count, games),
             "round_cap": {**catalog.rules, **(rules or {})}["round_cap"],
-            "games": capped,
+            "games": [{"game": i, "seed": s} for i, s in t.capped_games],
         },
         "dragon": {
-            "attacks": {"total": totals.attacks, "per_game": _rate(totals.attacks, games)},
-            "off_clock_attacks": {
-                "total": totals.off_clock,
-                "per_game": _rate(totals.off_clock, games),
-            },
-            "damage": {"total": totals.damage, "per_game": _rate(totals.damage, games)},
+            "attacks": per_game(t.attacks, t.attacks_sq),
+            "off_clock_attacks": per_game(t.off_clock, t.off_clock_sq),
+            "damage": per_game(t.damage, t.damage_sq),
         },
         "artifacts": artifacts,
         "cards": cards,
         "monsters": monsters,
-        "heatmap": heatmap(totals, catalog),
-        "results": [
-            {"game": i, "seed": r.seed, **{k: v for k, v in r.record().items() if k != "type"}}
-            for i, r in zip(totals.indexes, results, strict=True)
-        ],
+        "heatmap": heatmap(t, catalog),
+        "results": list(t.records),
+        "results_omitted": games - len(t.records),
     }
 
 

@@ -17,8 +17,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -33,13 +33,23 @@ from clankwork.interpreter.invariants import check_invariants
 from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.scoring import GameResult
-from clankwork.interpreter.stats import GameStats, RunTotals, report
+from clankwork.interpreter.stats import (
+    RESULTS_KEPT,
+    GameStats,
+    RunTotals,
+    report,
+    seat_half_width,
+)
 
 from .check import FLAGSHIP, load_ir
+from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
+
+# The most games `--until-ci` plays when --games is not given (±1 point needs about 10,000).
+UNTIL_CI_GAMES = 1_000_000
 
 # The documented ranges of the command's numbers (a run of 10 million games is hours).
 MAX_GAMES = 10_000_000
@@ -131,9 +141,10 @@ class Runner:
                 write_text(Path(spec.log_dir) / log_name(index), to_jsonl(game.log))
         return game, stats
 
-    def run_chunk(self, start: int, seeds: Sequence[int]) -> RunTotals:
-        """Play games ``start``, ``start + 1``... with these seeds and add them up."""
-        totals = RunTotals()
+    def run_chunk(self, start: int, seeds: Sequence[int], keep: int = RESULTS_KEPT) -> RunTotals:
+        """Play games ``start``, ``start + 1``... with these seeds and add them up (the
+        records of games numbered below ``keep`` kept)."""
+        totals = RunTotals(keep=keep)
         for k, seed in enumerate(seeds):
             game, stats = self.play(start + k, seed)
             totals.add(start + k, game, stats)
@@ -188,29 +199,94 @@ def _init_worker(spec: RunSpec, parent: int | None = None) -> None:
     _WORKER = Runner(spec)
 
 
-def _run_chunk(job: tuple[int, list[int]]) -> RunTotals:
+def _run_chunk(job: tuple[int, list[int], int]) -> RunTotals:
     assert _WORKER is not None
     return _WORKER.run_chunk(*job)
 
 
+# Chunks in flight per worker: enough to keep every worker busy while results come back, few
+# enough that out-of-order results waiting for their turn stay a handful.
+WINDOW_PER_WORKER = 3
+
+
+def chunk_plan(seed: int, games: int) -> Iterator[tuple[int, int, list[int]]]:
+    """The run's chunks, ``(chunk index, first game, seeds)``, drawn as they are needed: the
+    same seeds as `game_seeds`, without a list of a million seeds up front."""
+    rng = random.Random(seed)
+    for index, start in enumerate(range(0, games, CHUNK)):
+        yield index, start, [rng.getrandbits(48) for _ in range(min(CHUNK, games - start))]
+
+
+class ChunkMerger:
+    """Folds chunk totals into the run's totals in chunk order, whatever order they arrive in.
+
+    A chunk that arrives early waits in a buffer until the chunks before it are in; a chunk
+    index seen before (a task rerun after its worker was lost, whose first result came back
+    after all) is refused, so no game is counted twice. ``stop(totals)``, checked after each
+    chunk, ends the run at a point that depends on the games alone.
+    """
+
+    def __init__(
+        self,
+        totals: RunTotals,
+        progress: Callable[[int], None] | None = None,
+        stop: Callable[[RunTotals], bool] | None = None,
+    ) -> None:
+        self.totals = totals
+        self.progress = progress
+        self.stop = stop
+        self.next = 0  # the chunk index merged next
+        self.merged = 0  # chunks merged
+        self.done = False
+        self._waiting: dict[int, RunTotals | BaseException] = {}
+
+    def offer(self, index: int, part: RunTotals | BaseException) -> bool:
+        """Take chunk ``index``'s totals; False when it was seen before (or the run ended).
+
+        ``part`` may be the error the chunk raised: it is raised when the chunk's turn comes,
+        so a failing run names the same first failing game for any number of workers.
+        """
+        if self.done or index < self.next or index in self._waiting:
+            return False
+        self._waiting[index] = part
+        while not self.done and self.next in self._waiting:
+            ready = self._waiting.pop(self.next)
+            if isinstance(ready, BaseException):
+                self.done = True
+                self._waiting.clear()
+                raise ready
+            self.totals.merge(ready)
+            self.next += 1
+            self.merged += 1
+            if self.progress is not None:
+                self.progress(ready.games)
+            if self.stop is not None and self.stop(self.totals):
+                self.done = True
+                self._waiting.clear()
+        return True
+
+
 @dataclass
 class Simulation:
-    """A finished run: its totals, the catalog played and how it was asked for."""
+    """A finished run: its totals, the catalog played, how it was asked for and what ended it."""
 
     totals: RunTotals
     catalog: Catalog
     seed: int
     bots: list[str]
     rules: dict[str, Any]
-
-    @property
-    def results(self) -> list[GameResult]:
-        """Every game's result, in game order."""
-        return self.totals.results
+    stop: dict[str, Any] | None = None
 
     def report(self) -> dict[str, Any]:
         """The report (schemas/report.schema.json)."""
-        return report(self.totals, self.catalog, seed=self.seed, bots=self.bots, rules=self.rules)
+        return report(
+            self.totals,
+            self.catalog,
+            seed=self.seed,
+            bots=self.bots,
+            rules=self.rules,
+            stop=self.stop,
+        )
 
 
 def simulate(
@@ -227,49 +303,101 @@ def simulate(
     check: bool = False,
     progress: Callable[[int], None] | None = None,
     catalog: Catalog | None = None,
+    until_ci: float | None = None,
+    dask: str | None = None,
+    keep: int = RESULTS_KEPT,
 ) -> Simulation:
-    """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``.
+    """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``
+    and on any Dask cluster (``dask``: ``"local"`` or a scheduler's ``tcp://HOST:PORT``).
 
-    ``progress(n)`` is called as each chunk of ``n`` games is done; ``check`` runs
-    `check_invariants` after every turn. A failing game raises `GameFailed`.
+    ``progress(n)`` is called as each chunk of ``n`` games is merged; ``check`` runs
+    `check_invariants` after every turn. With ``until_ci``, chunks are played until every
+    seat's win-rate interval is at most that wide on each side (``games`` is then a ceiling).
+    Chunks are folded in as they arrive, so memory does not grow with ``games``. A failing
+    game raises `GameFailed`.
     """
     names = bot_names(bots if bots is not None else "heuristic", players)
     spec = RunSpec(ir, players, tuple(names), board, dict(rules or {}) or None, None, check)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
         spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check)
-    seeds = game_seeds(seed, games)
-    chunks = [(i, seeds[i : i + CHUNK]) for i in range(0, games, CHUNK)]
-    totals = RunTotals()
-    if jobs <= 1 or len(chunks) == 1:
+    stop = None
+    if until_ci is not None:
+        limit = until_ci
+
+        def stop(totals: RunTotals) -> bool:
+            return seat_half_width(totals, players) <= limit
+
+    merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
+    plan = chunk_plan(seed, games)
+    if dask is not None:
+        from .cluster import run_on_dask
+
+        run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
+    elif jobs <= 1 or games <= CHUNK:
         runner = Runner(spec, catalog)
-        parts: Any = (runner.run_chunk(*c) for c in chunks)
         catalog = runner.catalog
-        _gather(totals, parts, chunks, progress)
+        for index, start, seeds in plan:
+            merger.offer(index, runner.run_chunk(start, seeds, keep))
+            if merger.done:
+                break
     else:
+        workers = min(jobs, -(-games // CHUNK))
         with ProcessPoolExecutor(
-            max_workers=min(jobs, len(chunks)),
+            max_workers=workers,
             mp_context=get_context(_START_METHOD),
             initializer=_init_worker,
             initargs=(spec, os.getpid()),
         ) as pool:
-            _gather(totals, pool.map(_run_chunk, chunks), chunks, progress)
-        if catalog is None:
-            catalog = prepare(ir, board)
-    return Simulation(totals, catalog, seed, names, dict(rules or {}))
+
+            def submit(start: int, seeds: list[int]) -> Future[RunTotals]:
+                return pool.submit(_run_chunk, (start, seeds, keep))
+
+            stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
+    if catalog is None:
+        catalog = prepare(ir, board)
+    ended = None
+    if until_ci is not None:
+        ended = {
+            "by": "until_ci" if merger.done else "games",
+            "until_ci": until_ci,
+            "games_ceiling": games,
+        }
+    return Simulation(merger.totals, catalog, seed, names, dict(rules or {}), ended)
 
 
-def _gather(
-    totals: RunTotals,
-    parts: Any,
-    chunks: list[tuple[int, list[int]]],
-    progress: Callable[[int], None] | None,
+def stream_chunks(
+    submit: Callable[[int, list[int]], Future[RunTotals]],
+    plan: Iterator[tuple[int, int, list[int]]],
+    merger: ChunkMerger,
+    window: int,
 ) -> None:
-    # In chunk order whatever finished first: the totals are the same for any --jobs.
-    for (_, seeds), part in zip(chunks, parts, strict=True):
-        totals.merge(part)
-        if progress is not None:
-            progress(len(seeds))
+    """Keep ``window`` chunks in flight in a pool and fold each into ``merger`` as it ends.
+
+    Chunks are drawn from ``plan`` only as others finish, so a million-game run never holds
+    more than a window of results; when the merger is done the rest are cancelled.
+    """
+    pending: dict[Future[RunTotals], int] = {}
+
+    def fill() -> None:
+        while not merger.done and len(pending) < window:
+            item = next(plan, None)
+            if item is None:
+                return
+            index, start, seeds = item
+            pending[submit(start, seeds)] = index
+
+    try:
+        fill()
+        while pending and not merger.done:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                # A chunk's error waits for its turn too: the first failing game is named.
+                merger.offer(pending.pop(f), f.exception() or f.result())
+            fill()
+    finally:
+        for f in pending:
+            f.cancel()
 
 
 def run_games(
@@ -322,6 +450,20 @@ def _pct(x: float) -> str:
     return f"{x:.1%}"
 
 
+def _pct_ci(x: float, ci: dict[str, float] | None) -> str:
+    """A rate with its interval: ``44.0% [37.3–50.9]``."""
+    if ci is None:
+        return _pct(x)
+    return f"{x:.1%} [{ci['low'] * 100:.1f}–{ci['high'] * 100:.1f}]"
+
+
+def _mean_ci(x: float, ci: dict[str, float] | None) -> str:
+    """A mean with its interval: ``12.3 [11.9–12.7]``."""
+    if ci is None:
+        return f"{x}"
+    return f"{x} [{ci['low']:.1f}–{ci['high']:.1f}]"
+
+
 def _table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
     right = right if right is not None else set(range(1, len(rows[0])))
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
@@ -340,20 +482,40 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
     lines = [f"{rep['pack']['name']} {rep['pack']['version']} on {rep['board']}: {head}"]
     if rep["rules"]:
         lines.append("rules: " + ", ".join(f"{k}={v}" for k, v in rep["rules"].items()))
+    stop = rep.get("stop", {})
+    if stop.get("until_ci") is not None:
+        why = (
+            f"every seat's win rate known to ±{stop['until_ci']:.1%}"
+            if stop["by"] == "until_ci"
+            else f"--games {stop['games_ceiling']} reached first"
+        )
+        lines.append(f"stopped: {why} (widest seat interval ±{stop['seat_half_width']:.2%})")
     lines.append("")
 
     w = rep["wins"]
     rows = [("seat", "wins", "win rate", "mean score")]
     rows += [
-        (str(s["seat"]), str(s["wins"]), _pct(s["win_rate"]), f"{s['mean_score']}")
+        (
+            str(s["seat"]),
+            str(s["wins"]),
+            _pct_ci(s["win_rate"], s.get("win_rate_ci")),
+            _mean_ci(s["mean_score"], s.get("mean_score_ci")),
+        )
         for s in w["by_seat"]
     ]
     lines += _table(rows)
+    if "first_player" in w:
+        lines.append(w["first_player"]["verdict"])
     if len(set(rep["bots"])) > 1:
         lines.append("")
         rows = [("player", "bot", "wins", "win rate")]
         rows += [
-            (str(p["player"]), p["bot"], str(p["wins"]), _pct(p["win_rate"]))
+            (
+                str(p["player"]),
+                p["bot"],
+                str(p["wins"]),
+                _pct_ci(p["win_rate"], p.get("win_rate_ci")),
+            )
             for p in w["by_player"]
         ]
         lines += _table(rows, right={0, 2, 3})
@@ -361,9 +523,13 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
 
     def dist(d: dict[str, Any]) -> str:
         return (
-            f"mean {d['mean']}, min {d['min']}, q1 {d['q1']}, median {d['median']}, "
+            f"mean {_mean_ci(d['mean'], d.get('mean_ci'))}, min {d['min']}, q1 {d['q1']}, "
+            f"median {d['median']}, "
             f"q3 {d['q3']}, max {d['max']}"
         )
+
+    def counted(x: dict[str, Any]) -> str:
+        return f"{x['total']} ({_pct_ci(x['total'] / pg, x.get('rate_ci'))})"
 
     r = rep["rounds"]
     dragon = rep["dragon"]
@@ -374,32 +540,37 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
         ("no winner / shared wins", f"{w['no_winner']} / {w['shared']}"),
         (
             "rounds",
-            f"mean {r['mean']}, median {r['median']}, p95 {r['p95']}, "
+            f"mean {_mean_ci(r['mean'], r.get('mean_ci'))}, median {r['median']}, p95 {r['p95']}, "
             f"min {r['min']}, max {r['max']}",
         ),
-        ("escapes", f"{rep['escapes']['total']} ({_pct(rep['escapes']['total'] / pg)})"),
-        ("knock-outs", f"{rep['knockouts']['total']} ({_pct(rep['knockouts']['total'] / pg)})"),
-        (
-            "deaths (scored 0)",
-            f"{rep['deaths']['total']} ({_pct(rep['deaths']['total'] / pg)})",
-        ),
+        ("escapes", counted(rep["escapes"])),
+        ("knock-outs", counted(rep["knockouts"])),
+        ("deaths (scored 0)", counted(rep["deaths"])),
         ("everyone knocked out", str(rep["everyone_knocked_out"])),
         (
             "dragon attacks",
-            f"{dragon['attacks']['total']} ({dragon['attacks']['per_game']} a game), "
+            f"{dragon['attacks']['total']} "
+            f"({_mean_ci(dragon['attacks']['per_game'], dragon['attacks'].get('per_game_ci'))}"
+            " a game), "
             f"off the clock {dragon['off_clock_attacks']['total']}",
         ),
         (
             "dragon damage",
-            f"{dragon['damage']['total']} ({dragon['damage']['per_game']} a game)",
+            f"{dragon['damage']['total']} "
+            f"({_mean_ci(dragon['damage']['per_game'], dragon['damage'].get('per_game_ci'))}"
+            " a game)",
         ),
-        ("capped games", f"{capped['count']} (round cap {capped['round_cap']})"),
+        (
+            "capped games",
+            f"{capped['count']} ({_pct_ci(capped.get('rate', 0), capped.get('rate_ci'))}, "
+            f"round cap {capped['round_cap']})",
+        ),
     ]
     facts += [(f"ended by: {k}", str(v)) for k, v in rep["end_reasons"].items()]
     lines += _table(facts, right=set())
     if capped["games"]:
         shown = ", ".join(f"{g['game']} (seed {g['seed']})" for g in capped["games"][:10])
-        more = f" and {len(capped['games']) - 10} more" if len(capped["games"]) > 10 else ""
+        more = f" and {capped['count'] - 10} more" if capped["count"] > 10 else ""
         lines.append(f"capped: games {shown}{more}")
 
     if rep["artifacts"]:
@@ -412,7 +583,7 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
                 str(a["taken"]),
                 str(a["escaped"]),
                 str(a["wins"]),
-                _pct(a["win_rate"]),
+                _pct_ci(a["win_rate"], a.get("win_rate_ci")),
             )
             for a in rep["artifacts"]
         ]
@@ -434,7 +605,13 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
         shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
         rows = [("card", "cost", "acquired", "players", "win rate")]
         rows += [
-            (c["name"], str(c["cost"]), str(c["acquired"]), str(c["players"]), _pct(c["win_rate"]))
+            (
+                c["name"],
+                str(c["cost"]),
+                str(c["acquired"]),
+                str(c["players"]),
+                _pct_ci(c["win_rate"], c.get("win_rate_ci")),
+            )
             for c in shown
         ]
         table = _table(rows)
@@ -456,6 +633,25 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
 
 
 # -- the command ----------------------------------------------------------------------------
+
+
+def _check_dask(address: str, log_dir: Path | None) -> None:
+    """Refuse a --dask address that cannot work, before any game is played."""
+    if address != "local" and not address.startswith(("tcp://", "tls://")):
+        raise click.BadParameter(
+            f"{address!r}: expected 'local' or a scheduler address tcp://HOST:PORT",
+            param_hint="--dask",
+        )
+    if address != "local" and log_dir is not None:
+        raise click.BadParameter(
+            "--log-dir writes on the machine that plays the game: use it with --jobs or "
+            "--dask local, not a remote scheduler",
+            param_hint="--dask",
+        )
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise click.ClickException(INSTALL_HINT) from None
 
 
 def load_pack(pack: Path | None, name: str = FLAGSHIP) -> dict[str, Any]:
@@ -549,6 +745,20 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Write each game's log here (game-000000.jsonl...), for `clankwork replay`.",
 )
 @click.option(
+    "--dask",
+    "dask_address",
+    metavar="local|tcp://HOST:PORT",
+    help="Play on a Dask cluster: 'local' starts one here (--jobs workers, default one per "
+    "CPU), tcp://HOST:PORT uses a running scheduler. The report does not depend on it.",
+)
+@click.option(
+    "--until-ci",
+    type=click.FloatRange(0, 0.5, min_open=True),
+    metavar="HALF_WIDTH",
+    help="Play until every seat's win-rate 95% interval is at most this wide on each side "
+    "(0.01: known to a point); --games is then the most to play (default 1,000,000).",
+)
+@click.option(
     "--check-invariants",
     "check",
     is_flag=True,
@@ -565,6 +775,8 @@ def command(
     jobs: int,
     json_file: Path | None,
     log_dir: Path | None,
+    dask_address: str | None,
+    until_ci: float | None,
     check: bool,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
@@ -573,6 +785,13 @@ def command(
         check_file_target(json_file)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
+    source = click.get_current_context().get_parameter_source
+    if until_ci is not None and source("games").name == "DEFAULT":
+        games = UNTIL_CI_GAMES  # --until-ci decides when to stop; --games only caps it
+    if dask_address is not None:
+        _check_dask(dask_address, log_dir)
+        if source("jobs").name == "DEFAULT":
+            jobs = 0  # a local cluster is as big as the machine unless --jobs says otherwise
     ir = load_pack(pack)
     rules = parse_rules(rule_items)
     try:
@@ -607,7 +826,11 @@ def command(
             check=check,
             progress=bar.update if bar is not None else None,
             catalog=catalog,
+            until_ci=until_ci,
+            dask=dask_address,
         )
+    except (DaskMissing, ClusterError) as e:
+        raise click.ClickException(str(e)) from None
     except GameFailed as e:
         hint = f"; its log: {log_dir / log_name(e.index)}" if log_dir is not None else ""
         raise click.ClickException(f"{e}{hint}") from None
@@ -616,10 +839,13 @@ def command(
             bar.__exit__(None, None, None)
     elapsed = time.perf_counter() - start
     rep = sim.report()
+    played = rep["games"]
     click.echo(format_report(rep))
+    where = f", {jobs} processes" if jobs > 1 and dask_address is None else ""
+    if dask_address is not None:
+        where = f", Dask {dask_address}"
     click.echo(
-        f"{games} games in {elapsed:.2f} s ({games / max(elapsed, 1e-9):.0f} games/s"
-        f"{f', {jobs} processes' if jobs > 1 else ''})",
+        f"{played} games in {elapsed:.2f} s ({played / max(elapsed, 1e-9):.0f} games/s{where})",
         err=True,
     )
     if rep["capped"]["count"]:
@@ -632,5 +858,5 @@ def command(
         write_text(json_file, json.dumps(rep, indent=1) + "\n")
         click.echo(f"wrote {json_file}", err=True)
     if log_dir is not None:
-        click.echo(f"wrote {games} logs to {log_dir}", err=True)
+        click.echo(f"wrote {played} logs to {log_dir}", err=True)
     sys.stdout.flush()

@@ -88,7 +88,12 @@ def test_report_figures_add_up(acqinc_report: tuple[dict, str, Path]) -> None:
     assert rep["escapes"]["total"] == statuses.count("escaped")
     assert rep["knockouts"]["total"] == statuses.count("knocked out")
     assert rep["deaths"]["total"] == sum(sum(g["zeroed"]) for g in games)
-    assert rep["capped"] == {"count": 0, "round_cap": 60, "games": []}
+    assert {k: rep["capped"][k] for k in ("count", "round_cap", "games")} == {
+        "count": 0,
+        "round_cap": 60,
+        "games": [],
+    }
+    assert rep["capped"]["rate"] == 0 and rep["capped"]["rate_ci"]["low"] == 0
     assert sum(rep["end_reasons"].values()) == 60
     taken = sum(a["taken"] for a in rep["artifacts"])
     assert taken >= rep["escapes"]["total"]  # nobody escapes without an artifact
@@ -133,8 +138,10 @@ def test_table_shows_every_part(acqinc_report: tuple[dict, str, Path]) -> None:
     _, stdout, _ = acqinc_report
     assert stdout.startswith("acqinc 0.1.0 on overworld: 60 games, 4 players")
     for words in (
-        "seat  wins  win rate",
+        "seat  wins",
+        "win rate",
         "player  bot",
+        "first-player advantage" if "no clear" in stdout else "seat 1 wins",
         "scores",
         "winning scores",
         "rounds",
@@ -405,3 +412,196 @@ def test_workers_die_with_their_parent(tmp_path: Path) -> None:
                 os.kill(w, signal.SIGKILL)
         if parent.poll() is None:
             parent.kill()
+
+
+# -- streaming totals, intervals and --until-ci -------------------------------------------------
+
+
+def test_wilson_intervals_match_reference_values() -> None:
+    from clankwork.interpreter.stats import wilson
+
+    # Reference: Wilson score interval, z = 1.96 (e.g. R's prop.test without continuity).
+    assert wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(10, 10) == (pytest.approx(0.7225, abs=1e-4), 1.0)
+    assert wilson(0, 0) == (0.0, 1.0)  # nothing counted: nothing known
+
+
+def test_mean_interval_is_the_normal_one() -> None:
+    import statistics
+
+    from clankwork.interpreter.stats import mean_interval
+
+    values = [3, 7, 7, 9, 14, 2, 8]
+    low, high = mean_interval(sum(values), sum(v * v for v in values), len(values))
+    half = 1.959963984540054 * statistics.stdev(values) / len(values) ** 0.5
+    assert low == pytest.approx(statistics.fmean(values) - half)
+    assert high == pytest.approx(statistics.fmean(values) + half)
+    assert mean_interval(5, 25, 1) == (5.0, 5.0)
+
+
+def test_quantiles_from_a_histogram_are_exact() -> None:
+    import random
+    from collections import Counter
+
+    from clankwork.interpreter.stats import distribution, hist_distribution
+
+    rng = random.Random(3)
+    for n in (1, 2, 3, 4, 5, 17, 100, 101):
+        values = [rng.randint(0, 40) for _ in range(n)]
+        got = hist_distribution(Counter(values))
+        got.pop("mean_ci")
+        assert got == distribution(values), values
+
+
+def test_first_player_verdict_is_plain() -> None:
+    from clankwork.interpreter.stats import first_player
+
+    more = first_player(44, 100, 4)
+    assert more["verdict"].startswith("seat 1 wins more than its share: 44.0% [")
+    assert more["verdict"].endswith("vs 25%")
+    assert first_player(26, 100, 4)["verdict"].startswith("no clear first-player advantage")
+    assert first_player(5, 100, 4)["verdict"].startswith("seat 1 wins less than its share")
+
+
+def _part(index: int, games: int = 25) -> object:
+    from clankwork.interpreter.stats import RunTotals
+
+    part = RunTotals()
+    part.games = games
+    part.turns = index  # tells the parts apart once merged
+    part.records = [{"game": index}]
+    return part
+
+
+def test_merger_folds_in_chunk_order_and_refuses_a_chunk_twice() -> None:
+    from clankwork.interpreter.stats import RunTotals
+    from clankwork.tools.simulate import ChunkMerger
+
+    seen: list[int] = []
+    merger = ChunkMerger(RunTotals(), progress=seen.append)
+    arrivals = [2, 0, 2, 3, 1, 0, 4, 3]  # out of order, with reruns of lost workers' chunks
+    accepted = [merger.offer(i, _part(i)) for i in arrivals]  # type: ignore[arg-type]
+    assert accepted == [True, True, False, True, True, False, True, False]
+    assert merger.merged == 5 and merger.totals.games == 5 * 25 and seen == [25] * 5
+    assert [r["game"] for r in merger.totals.records] == [0, 1, 2, 3, 4]
+    assert merger.totals.turns == 0 + 1 + 2 + 3 + 4
+
+
+def test_run_totals_do_not_grow_with_the_games() -> None:
+    import pickle
+
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import simulate
+
+    cat = prepare(load_ir(ROOT / "content" / "tutorial"), 0)
+    sizes = {}
+    for games in (30, 300):
+        totals = simulate({}, games, 2, 3, "greedy", catalog=cat, keep=10).totals
+        assert totals.games == games and len(totals.records) == 10
+        sizes[games] = len(pickle.dumps(totals))
+    # Ten times the games: a few more histogram keys, never ten times the size.
+    assert sizes[300] < 1.5 * sizes[30], sizes
+
+
+def test_report_lists_the_first_games_only(tmp_path: Path) -> None:
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import simulate
+
+    cat = prepare(load_ir(ROOT / "content" / "tutorial"), 0)
+    rep = simulate({}, 60, 2, 3, "greedy", catalog=cat, keep=20).report()
+    assert [g["game"] for g in rep["results"]] == list(range(20))
+    assert rep["results_omitted"] == 40
+    assert not list(Draft202012Validator(SCHEMA).iter_errors(rep))
+
+
+def test_until_ci_stops_on_its_own_and_the_half_width_is_met(tmp_path: Path) -> None:
+    from clankwork.interpreter.stats import wilson
+
+    args = [str(ROOT / "content" / "tutorial"), "-p", "2", "--bots", "greedy", "-n", "5000"]
+    texts = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"ci{jobs}.json"
+        code, stdout, stderr = run(*args, "--until-ci", "0.1", "--jobs", jobs, "--json", str(out))
+        assert code == 0, stderr
+        texts.append(out.read_text())
+    assert texts[0] == texts[1]  # where it stops depends on the games alone
+    rep = json.loads(texts[0])
+    assert not list(Draft202012Validator(SCHEMA).iter_errors(rep))
+    assert rep["stop"]["by"] == "until_ci" and rep["stop"]["until_ci"] == 0.1
+    assert 0 < rep["games"] < 5000 and rep["games"] % 25 == 0
+    for seat in rep["wins"]["by_seat"]:
+        low, high = wilson(seat["wins"], rep["games"])
+        assert (high - low) / 2 <= 0.1
+    assert rep["stop"]["seat_half_width"] <= 0.1
+    assert "stopped: every seat's win rate known to ±10.0%" in stdout
+
+
+def test_until_ci_says_when_games_ran_out_first(tmp_path: Path) -> None:
+    out = tmp_path / "ci.json"
+    code, stdout, stderr = run(
+        str(ROOT / "content" / "tutorial"), "-p", "2", "--bots", "greedy", "-n", "30",
+        "--until-ci", "0.01", "--json", str(out),
+    )  # fmt: skip
+    assert code == 0, stderr
+    rep = json.loads(out.read_text())
+    assert rep["games"] == 30 and rep["stop"]["by"] == "games"
+    assert rep["stop"]["seat_half_width"] > 0.01
+    assert "--games 30 reached first" in stdout
+
+
+def test_table_shows_rates_with_intervals(acqinc_report: tuple[dict, str, Path]) -> None:
+    import re
+
+    rep, stdout, _ = acqinc_report
+    assert re.search(r"\d+\.\d% \[\d+\.\d–\d+\.\d\]", stdout)
+    assert rep["wins"]["first_player"]["verdict"] in stdout
+    for seat in rep["wins"]["by_seat"]:
+        ci = seat["win_rate_ci"]
+        assert ci["low"] <= seat["win_rate"] <= ci["high"]
+        mean = seat["mean_score_ci"]
+        assert mean["low"] <= seat["mean_score"] <= mean["high"]
+    for card in rep["cards"]:
+        assert card["win_rate_ci"]["low"] <= card["win_rate"] <= card["win_rate_ci"]["high"]
+
+
+def test_dask_without_distributed_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    code, _, stderr = run(str(ROOT / "content" / "tutorial"), "-n", "5", "--dask", "local")
+    assert code != 0
+    assert "pip install 'clankwork[dask]'" in stderr
+    assert "Traceback" not in stderr
+
+
+def test_dask_address_is_checked_before_playing() -> None:
+    code, _, stderr = run(str(ROOT / "content" / "tutorial"), "-n", "5", "--dask", "nowhere")
+    assert code != 0 and "tcp://HOST:PORT" in stderr
+
+
+def test_merger_raises_the_first_failing_chunk_in_game_order() -> None:
+    from clankwork.interpreter.stats import RunTotals
+    from clankwork.tools.simulate import ChunkMerger
+
+    merger = ChunkMerger(RunTotals())
+    assert merger.offer(2, ValueError("chunk 2"))  # finished first, waits for its turn
+    assert merger.offer(1, _part(1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="chunk 0 failed"):
+        merger.offer(0, ValueError("chunk 0 failed"))
+    assert merger.done and merger.totals.games == 0
+
+
+def test_until_ci_without_games_is_not_capped_at_the_default(tmp_path: Path) -> None:
+    out = tmp_path / "ci.json"
+    tutorial = str(ROOT / "content" / "tutorial")
+    code, _, stderr = run(
+        tutorial, "-p", "2", "--bots", "greedy", "--until-ci", "0.05", "--json", str(out)
+    )
+    assert code == 0, stderr
+    rep = json.loads(out.read_text())
+    assert rep["stop"]["by"] == "until_ci" and rep["stop"]["games_ceiling"] == 1_000_000
+    assert rep["games"] > 100  # more than --games' default: the interval decided
