@@ -111,6 +111,7 @@ def strip_spans(node: Any) -> Any:
 
 def comments_of(text: str) -> list[tuple[int, str, bool]]:
     """Every comment of parseable ``text``: (line, text, alone on its line)."""
+    # Exact for text that parses: outside a string, "#" can only start a comment.
     out = []
     for n, line in enumerate(text.split("\n"), start=1):
         i = 0
@@ -125,7 +126,8 @@ def comments_of(text: str) -> list[tuple[int, str, bool]]:
             elif ch == '"':
                 in_string = True
             elif ch == "#":
-                out.append((n, line[i:].rstrip(), not line[:i].strip()))
+                # A ";" alone before it is no statement: the comment is on a line of its own.
+                out.append((n, line[i:].rstrip(), not line[:i].strip(" \t\f\r;")))
                 break
             i += 1
     return out
@@ -180,7 +182,7 @@ class _Formatter:
             if st.block is not None and st.block_span is not None:
                 self.note(st).inside_end = _trim_blanks(
                     self.attach_body(st.block, st.block_span.line, st.block_span.end_line),
-                    leading=True,
+                    leading=not st.block,  # no blank line right after "{"
                     trailing=True,
                 )
             prev = _end_line(st)
@@ -215,9 +217,7 @@ class _Formatter:
             if opening:
                 self.note(max(opening, key=lambda x: x[0])[1]).opener.append(c.text)
                 continue
-            inside = [
-                (d, st) for st, d in flat if st.span.line <= c.line <= st.span.end_line
-            ]
+            inside = [(d, st) for st, d in flat if st.span.line <= c.line <= st.span.end_line]
             if inside:
                 self.note(max(inside, key=lambda x: x[0])[1]).before.append(c.text)
             else:  # pragma: no cover - every line with code is in some statement

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from clankwork.dsl.diagnostics import Diagnostic, format_human, printable
-from clankwork.dsl.formatter import format_source, parse_for_format
+from clankwork.dsl.formatter import FormatterBug, format_source, parse_for_format
 from clankwork.dsl.limits import MAX_FILE_BYTES
 
 from .outputs import write_text
@@ -90,6 +90,7 @@ def command(paths: tuple[str, ...], check_only: bool, diff: bool) -> None:
     problems: list[Diagnostic] = []
     sources: dict[str, str] = {}
     changed: list[Path] = []
+    failed = False
     for path in files:
         name = str(path)
         text, problem = _read(path)
@@ -97,7 +98,12 @@ def command(paths: tuple[str, ...], check_only: bool, diff: bool) -> None:
             problems.append(problem)
             continue
         assert text is not None
-        formatted = format_source(text, name)
+        try:
+            formatted = format_source(text, name)
+        except FormatterBug as e:  # never write text that would mean something else
+            click.echo(f"error: {printable(str(e))}; the file is left as it is", err=True)
+            failed = True
+            continue
         if formatted is None:
             sources[name] = text
             problems.extend(parse_for_format(text, name)[1])
@@ -128,4 +134,4 @@ def command(paths: tuple[str, ...], check_only: bool, diff: bool) -> None:
     tail = f", {len(problems)} not formatted (errors above)" if problems else ""
     count = f"{len(files)} file" + ("" if len(files) == 1 else "s")
     click.echo(f"{count}: {verb} {len(changed)}{tail}", err=True)
-    sys.exit(1 if problems or ((check_only or diff) and changed) else 0)
+    sys.exit(1 if problems or failed or ((check_only or diff) and changed) else 0)

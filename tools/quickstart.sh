@@ -58,6 +58,7 @@ case "${1:-run}" in
   test)
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
+    .venv/bin/clankwork fmt --check content/
     .venv/bin/python -m pytest
     ;;
   *)
