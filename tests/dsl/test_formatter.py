@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from test_property import _PROGRAMS
 
 from clankwork.dsl.compiler import compile_pack, compile_text
@@ -72,12 +72,17 @@ def test_the_ir_of_each_bundled_pack_is_unchanged_by_a_messy_layout(
     assert irs[0][0]["cards"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(_PROGRAMS)
 def test_generated_programs_keep_their_ir_and_format_idempotently(text: str) -> None:
     out = format_source(text, "gen.clank")
-    assume(out is not None)
-    assert out is not None
+    if out is None:  # a syntax error: fmt reports it and leaves the text alone
+        assert compile_text(text, "gen.clank").diagnostics
+        return
     assert format_source(out, "gen.clank") == out
     before, after = compile_text(text, "gen.clank"), compile_text(out, "gen.clank")
     assert no_spans(before.ir) == no_spans(after.ir)
