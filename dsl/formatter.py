@@ -147,6 +147,7 @@ class _Formatter:
             self.by_line.setdefault(c.line, []).append(c)
         self.notes: dict[int, _Notes] = {}
         self.file_end: list[str | None] = []
+        self._covering: dict[int, tuple[int, Stmt]] | None = None
 
     def note(self, st: Stmt) -> _Notes:
         return self.notes.setdefault(id(st), _Notes())
@@ -199,29 +200,39 @@ class _Formatter:
                     walk(st.block, depth + 1)
 
         walk(self.stmts, 0)
+        # Indexed by line: a big file with a comment on every line stays linear.
+        ending: dict[int, tuple[int, int]] = {}  # line -> (depth, -index), outermost last
+        opening: dict[int, tuple[int, int]] = {}  # line -> (depth, index), innermost
+        for i, (st, d) in enumerate(flat):
+            end = _end_line(st)
+            if end not in ending or (-d, i) > ending[end]:
+                ending[end] = (-d, i)
+            if st.block_span is not None:
+                line = st.block_span.line
+                if line not in opening or (d, i) > opening[line]:
+                    opening[line] = (d, i)
         for c in self.comments:
             if c.used:
                 continue
             c.used = True
-            ending = [(d, i) for i, (st, d) in enumerate(flat) if _end_line(st) == c.line]
-            if ending:
-                depth = min(d for d, _ in ending)
-                st = flat[max(i for d, i in ending if d == depth)][0]
-                self.note(st).after.append(c.text)
-                continue
-            opening = [
-                (d, st)
-                for st, d in flat
-                if st.block_span is not None and st.block_span.line == c.line
-            ]
-            if opening:
-                self.note(max(opening, key=lambda x: x[0])[1]).opener.append(c.text)
-                continue
-            inside = [(d, st) for st, d in flat if st.span.line <= c.line <= st.span.end_line]
-            if inside:
-                self.note(max(inside, key=lambda x: x[0])[1]).before.append(c.text)
-            else:  # pragma: no cover - every line with code is in some statement
-                self.file_end.append(c.text)
+            if c.line in ending:
+                self.note(flat[ending[c.line][1]][0]).after.append(c.text)
+            elif c.line in opening:
+                self.note(flat[opening[c.line][1]][0]).opener.append(c.text)
+            else:
+                self.note(self._innermost(flat, c.line)).before.append(c.text)
+
+    def _innermost(self, flat: list[tuple[Stmt, int]], line: int) -> Stmt:
+        """The deepest statement whose lines include ``line`` (a comment inside it)."""
+        if self._covering is None:
+            # Built once, and only for files with such comments: each statement marks its
+            # lines, deeper ones later (blocks nest at most MAX_NESTING deep).
+            self._covering = {}
+            for st, d in flat:
+                for n in range(st.span.line, st.span.end_line + 1):
+                    if n not in self._covering or d >= self._covering[n][0]:
+                        self._covering[n] = (d, st)
+        return self._covering[line][1]
 
     # -- rendering ------------------------------------------------------------------------
 
