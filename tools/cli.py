@@ -6,6 +6,7 @@ import click
 
 from . import check as check_tool
 from . import docs as docs_tool
+from . import fmt as fmt_tool
 from . import lsp as lsp_tool
 from . import new as new_tool
 from . import play as play_tool
@@ -25,6 +26,7 @@ main.add_command(check_tool.check)
 main.add_command(check_tool.build)
 main.add_command(check_tool.schema)
 main.add_command(docs_tool.docs)
+main.add_command(fmt_tool.command)
 main.add_command(render_tool.render)
 main.add_command(simulate_tool.command)
 main.add_command(scenario_cmd.command)

@@ -4,6 +4,7 @@ registries so that what the docs say is what the compiler accepts."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -16,7 +17,8 @@ from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record
 from clankwork.interpreter.effects.registry import pretty_phrase, render_effects
 from clankwork.interpreter.rules import MAX_PLAYERS, ROUND_CAP_MAX, RULE_PARAMS
 
-from .outputs import prepare_dir, write_text
+from .outputs import check_file_target, prepare_dir, write_text
+from .textmate import GRAMMAR_PATH, grammar_text
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -282,28 +284,54 @@ GENERATED = {
 }
 
 
+def _targets(which: str | None) -> list[tuple[Path, Callable[[], str]]]:
+    """The generated files ``which`` names (all of them when None), with their makers."""
+    if which == "textmate":
+        return [(GRAMMAR_PATH, grammar_text)]
+    names = [f"{which}.md"] if which else list(GENERATED)
+    out = [(DOCS / name, GENERATED[name]) for name in names]
+    if which is None:
+        out.append((GRAMMAR_PATH, grammar_text))
+    return out
+
+
 @click.command()
-@click.option("--write", is_flag=True, help="Rewrite docs/ in this checkout.")
-@click.option("--check", "check_only", is_flag=True, help="Exit 1 if docs/ is stale.")
-@click.argument("which", required=False, type=click.Choice(["language", "diagnostics"]))
-def docs(write: bool, check_only: bool, which: str | None) -> None:
-    """Print (or --write) the language reference and the diagnostic codes."""
+@click.option(
+    "--write", is_flag=True, help="Rewrite docs/ (and the editor grammar) in this checkout."
+)
+@click.option("--check", "check_only", is_flag=True, help="Exit 1 if a generated file is stale.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the one document named by WHICH here instead of printing it.",
+)
+@click.argument("which", required=False, type=click.Choice(["language", "diagnostics", "textmate"]))
+def docs(write: bool, check_only: bool, output: str | None, which: str | None) -> None:
+    """Print (or --write) the language reference, the diagnostic codes or, with `textmate`,
+    the TextMate grammar for editors (editors/vscode/syntaxes/clank.tmLanguage.json).
+
+    With no WHICH, --write and --check cover docs/ and the grammar together."""
     if (write or check_only) and not (DOCS.parent / "pyproject.toml").is_file():
         raise click.ClickException("--write and --check work in a Clankwork checkout only")
-    names = [f"{which}.md"] if which else list(GENERATED)
+    if output is not None and (which is None or write or check_only):
+        raise click.UsageError("-o takes one document: `clankwork docs textmate -o FILE`")
     stale = []
-    for name in names:
-        text = GENERATED[name]()
-        target = DOCS / name
-        if write:
+    for target, make in _targets(which):
+        text = make()
+        if output is not None:
+            check_file_target(Path(output))
+            write_text(Path(output), text)
+            click.echo(f"wrote {output}", err=True)
+        elif write:
             prepare_dir(target.parent, "docs folder")
             write_text(target, text)
             click.echo(f"wrote {target}", err=True)
         elif check_only:
             if not target.exists() or target.read_text(encoding="utf-8") != text:
-                stale.append(name)
+                stale.append(target.relative_to(DOCS.parent).as_posix())
         else:
-            click.echo(text)
+            click.echo(text, nl=which != "textmate")
     if stale:
         click.echo(f"stale: {', '.join(stale)} (run `clankwork docs --write`)", err=True)
         sys.exit(1)

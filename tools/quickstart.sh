@@ -63,6 +63,7 @@ case "${1:-run}" in
     fi
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
+    .venv/bin/clankwork fmt --check content/
     .venv/bin/python -m pytest
     ;;
   *)
