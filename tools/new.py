@@ -16,6 +16,8 @@ from pathlib import Path
 
 import click
 
+from clankwork.dsl.formatter import format_source
+
 from .outputs import OutputError, check_dir, safe_filename, write_text
 
 PACK_TEMPLATE = """\
@@ -203,7 +205,12 @@ def skeleton(name: str, extends: str | None = None) -> dict[str, str]:
         "board.clank": BOARD,
         "scenarios/basics.clank": SCENARIO,
     }
-    return {path: text.replace("@NAME@", name) for path, text in files.items()}
+    out = {}
+    for path, text in files.items():
+        text = text.replace("@NAME@", name)
+        # Written in the canonical layout, so `clankwork fmt --check` passes as created.
+        out[path] = format_source(text, path) or text
+    return out
 
 
 def create_pack(parent: Path, name: str, extends: str | None = None) -> Path:

@@ -38,6 +38,8 @@ def test_new_pack_checks_tests_and_simulates(in_tmp: Path) -> None:
     code, out = _run("test", "mypack")
     assert code == 0, out
     assert "2 scenarios: 2 passed, 0 failed" in out
+    code, out = _run("fmt", "--check", "mypack")
+    assert code == 0, out
     code, out = _run("simulate", "mypack", "--games", "5", "--players", "2", "--json", "r.json")
     assert code == 0, out
     report = json.loads((in_tmp / "r.json").read_text())
