@@ -38,6 +38,7 @@ from clankwork.dsl.compiler import (
     parser,
 )
 from clankwork.dsl.diagnostics import Diagnostic, Span
+from clankwork.dsl.formatter import format_source
 from clankwork.dsl.phrases import leading_words
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
 from clankwork.interpreter.effects.registry import pretty_phrase
@@ -631,6 +632,20 @@ def build_server() -> ClankServer:
             codec = ls.workspace.position_codec
             out.append(lsp.Location(ls.uri_of(real), to_range(Span.from_ir(at), text, codec)))
         return out or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(
+        ls: ClankServer, params: lsp.DocumentFormattingParams
+    ) -> list[lsp.TextEdit] | None:
+        # `clankwork fmt`'s layout; a buffer that does not parse is left alone (its syntax
+        # errors are already published as diagnostics).
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        formatted = format_source(doc.source, doc.path)
+        if formatted is None or formatted == doc.source:
+            return []
+        lines = doc.source.split("\n")
+        end = lsp.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
+        return [lsp.TextEdit(lsp.Range(_zero(), end), formatted)]
 
     return server
 

@@ -226,6 +226,19 @@ def diagnostics_completion_hover_definition(client: Client, pack: Path) -> None:
     assert locs[0]["uri"] == (pack / "starting.clank").as_uri()
     assert locs[0]["range"]["start"]["line"] == decl_line
 
+    # Formatting gives `clankwork fmt`'s layout as one edit of the whole buffer.
+    messy = s_text.replace("play Burgle", "play   Burgle", 1)
+    client.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": s_uri, "version": 2}, "contentChanges": [{"text": messy}]},
+    )
+    edits = client.request(
+        "textDocument/formatting",
+        {"textDocument": {"uri": s_uri}, "options": {"tabSize": 2, "insertSpaces": True}},
+    )
+    assert len(edits) == 1 and edits[0]["range"]["start"] == {"line": 0, "character": 0}
+    assert edits[0]["newText"] == s_text  # the bundled file is already formatted
+
 
 def half_typed_text_answers(client: Client, pack: Path) -> None:
     """The buffer (open, with the CW103) goes through half-typed states, then is fixed."""
