@@ -105,7 +105,7 @@ token "Greater Treasure"  { major secret 2; gold 5 }
 
 token Lantern             { market 2; points 5 }
 
-token Idol                { artifact; points 10 }
+token "Sun Disc"               { artifact; points 10 }
 token Crown               { artifact; points 15 }
 token Chalice             { artifact; points 20 }
 
@@ -129,7 +129,7 @@ board cellar {
   space Millbrook       { town; at 470 200 }
   # A crystal cave stops movement too; this one holds a major secret.
   space "Crystal Cave"  { crystal cave; at 300 240; reward major secret }
-  space "Idol Shrine"   { artifact 10; at 80 330 }
+  space "Sun Temple"   { artifact 10; at 80 330 }
   space "Crown Vault"   { artifact 15; at 520 330 }
   # Knocked out in the danger zone, a player scores nothing.
   space "Deep Hall"     { danger zone; at 300 360 }
@@ -139,7 +139,7 @@ board cellar {
   path Stairs -- "Dark Forest"
   path Stairs -- Millbrook              { boots 2 }
   path Stairs -- "Crystal Cave"         { monsters 1 }
-  path "Dark Forest" -- "Idol Shrine"
+  path "Dark Forest" -- "Sun Temple"
   path "Dark Forest" -- "Deep Hall"     { boots 2 }
   path Millbrook -- "Crown Vault"
   path "Crystal Cave" -- "Deep Hall"
