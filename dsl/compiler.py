@@ -81,6 +81,43 @@ REWARDS = {
     ("healing",): ("heal", True),
 }
 
+# The property words of each declaration, beside the flag and kind tables above: the
+# compiler's did-you-mean hints, the language server's completion and the TextMate grammar
+# all read them from here.
+PROPERTIES: dict[str, tuple[str, ...]] = {
+    "pack": ("version", "title", "extends", "description"),
+    "card": (
+        "copies",
+        "cost",
+        "fight",
+        "points",
+        "starting",
+        "tag",
+        "faction",
+        "dragon attack",
+        "danger",
+        "only in",
+    ),
+    "token": ("points", "gold", "count", "type", "grants", "returns"),
+    "board": ("space", "path", "dead end", "module", "group", "area"),
+    "space": ("coach", "waypoint", "artifact", "reward", "at", "feature"),
+    "path": ("boots", "footprints", "monsters", "water", "mountain", "lock", "requires"),
+}
+
+
+def first_words(words: tuple[str, ...] | list[str]) -> list[str]:
+    """The first word of each property (what a did-you-mean compares a typed word with)."""
+    return [w.split()[0] for w in words]
+
+
+def property_words() -> list[str]:
+    """Every word or phrase that opens a property line in some declaration."""
+    out = {w for words in PROPERTIES.values() for w in words}
+    out |= set(CARD_FLAGS) | set(TRIGGERS)
+    for table in (TOKEN_KINDS, SPACE_FLAGS, REWARDS):
+        out |= {" ".join(k) for k in table}
+    return sorted(out)
+
 
 @dataclass
 class Source:
@@ -429,7 +466,7 @@ class _Compiler:
                     "CW102",
                     f"unknown pack property `{s.head_text()}`",
                     s.span,
-                    hint=did_you_mean(key, ["version", "title", "extends", "description"])
+                    hint=did_you_mean(key, PROPERTIES["pack"])
                     or 'a pack takes version "1.0", title "...", description "..." and extends',
                 )
         self.pack = pack
@@ -564,22 +601,7 @@ class _Compiler:
                 "CW102",
                 f"unknown card property `{s.head_text()}`",
                 s.head[0].span,
-                hint=did_you_mean(
-                    key,
-                    [
-                        "copies",
-                        "cost",
-                        "fight",
-                        "points",
-                        "starting",
-                        "tag",
-                        "faction",
-                        "dragon",
-                        "danger",
-                        "only",
-                        *CARD_FLAGS,
-                    ],
-                )
+                hint=did_you_mean(key, [*first_words(PROPERTIES["card"]), *CARD_FLAGS])
                 or "see docs/language.md for card properties",
             )
 
@@ -882,23 +904,7 @@ class _Compiler:
                     "CW102",
                     f"unknown token property `{s.head_text()}`",
                     s.head[0].span,
-                    hint=did_you_mean(
-                        key,
-                        [
-                            "major",
-                            "minor",
-                            "market",
-                            "artifact",
-                            "mug",
-                            "fruit",
-                            "points",
-                            "gold",
-                            "count",
-                            "type",
-                            "grants",
-                            "returns",
-                        ],
-                    )
+                    hint=did_you_mean(key, [*(k[0] for k in TOKEN_KINDS), *PROPERTIES["token"]])
                     or "see docs/language.md for token properties",
                 )
         self.tokens.append(tok)
@@ -939,7 +945,7 @@ class _Compiler:
                     "CW102",
                     f"unknown board statement `{s.head_text()}`",
                     s.head[0].span,
-                    hint=did_you_mean(key, ["space", "path", "dead", "module", "group"])
+                    hint=did_you_mean(key, first_words(PROPERTIES["board"]))
                     or "a board holds space, path, dead end and module statements",
                 )
 
@@ -1014,10 +1020,9 @@ class _Compiler:
                     s.head[0].span,
                     hint=did_you_mean(
                         " ".join(words),
-                        [" ".join(k) for k in SPACE_FLAGS]
-                        + ["coach", "waypoint", "artifact", "reward", "at", "feature"],
+                        [" ".join(k) for k in SPACE_FLAGS] + list(PROPERTIES["space"]),
                     )
-                    or did_you_mean(key, ["coach", "waypoint", "artifact", "reward", "feature"])
+                    or did_you_mean(key, PROPERTIES["space"])
                     or "see docs/language.md for space properties",
                 )
         board["spaces"].append(space)
@@ -1095,18 +1100,7 @@ class _Compiler:
                     "CW102",
                     f"unknown path property `{s.head_text()}`",
                     s.head[0].span,
-                    hint=did_you_mean(
-                        key,
-                        [
-                            "boots",
-                            "footprints",
-                            "monsters",
-                            "water",
-                            "mountain",
-                            "lock",
-                            "requires",
-                        ],
-                    )
+                    hint=did_you_mean(key, PROPERTIES["path"])
                     or "paths take boots N, monsters N, water, mountain, lock, requires WORD",
                 )
 

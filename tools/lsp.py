@@ -27,15 +27,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import PositionCodec
 
 from clankwork.dsl.compiler import (
-    CARD_FLAGS,
     DECL_KINDS,
     MANIFEST,
-    REWARDS,
-    SPACE_FLAGS,
-    TOKEN_KINDS,
-    TRIGGERS,
     compile_text,
     parser,
+    property_words,
 )
 from clankwork.dsl.diagnostics import Diagnostic, Span
 from clankwork.dsl.formatter import format_source
@@ -60,37 +56,7 @@ _SEVERITY = {
 _NODE_KEYS = {"op": EFFECTS, "cond": CONDITIONS, "count": COUNTS}
 
 # Words that open a property line inside a declaration (card, token, space, path).
-PROPERTY_WORDS = sorted(
-    {
-        "copies",
-        "cost",
-        "fight",
-        "points",
-        "starting",
-        "tag",
-        "faction",
-        "dragon attack",
-        "danger",
-        "only in",
-        "version",
-        "title",
-        "description",
-        "space",
-        "path",
-        "group",
-        "coach",
-        "waypoint",
-        "artifact",
-        "reward",
-        "at",
-        "feature",
-        *CARD_FLAGS,
-        *TRIGGERS,
-        *(" ".join(k) for k in TOKEN_KINDS),
-        *(" ".join(k) for k in SPACE_FLAGS),
-        *(" ".join(k) for k in REWARDS),
-    }
-)
+PROPERTY_WORDS = property_words()
 
 
 def find_pack(path: Path) -> Path | None:

@@ -16,6 +16,7 @@ from clankwork.dsl.compiler import (
     SPACE_FLAGS,
     TOKEN_KINDS,
     TRIGGERS,
+    property_words,
 )
 from clankwork.dsl.phrases import EFFECT_WORDS, leading_words
 from clankwork.dsl.scenarios import ACTIONS, GAME_FACTS, PLAYER_FACTS, SETUP_WORDS
@@ -36,38 +37,8 @@ _MORE_KINDS = ("scenario", "space", "path", "dead end", "module", "group", "area
 # The property words the compiler's declaration handlers test for by hand (compiler.py
 # `_card_prop`, `decl_token`, `decl_board`, the path and space blocks); flags and kinds come
 # from its tables below.
-_PROPERTIES = (
-    "copies",
-    "cost",
-    "fight",
-    "starting",
-    "points",
-    "per",
-    "tag",
-    "faction",
-    "dragon attack",
-    "danger",
-    "only in",
-    "count",
-    "type",
-    "grants",
-    "returns",
-    "coach",
-    "waypoint",
-    "artifact",
-    "reward",
-    "at",
-    "boots",
-    "monsters",
-    "water",
-    "mountain",
-    "requires",
-    "version",
-    "title",
-    "description",
-    "extends",
-    "expect",
-)
+# Property words of declarations (the compiler's table), plus `per` and the scenario `expect`.
+_PROPERTIES = ("per", "expect", *property_words())
 _NAME_EDGE_BEFORE = r"(?<![A-Za-z0-9_'.])"
 _NAME_EDGE_AFTER = r"(?![A-Za-z0-9_'.])"
 
