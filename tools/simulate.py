@@ -474,8 +474,9 @@ def _table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[s
     return out
 
 
-def format_report(rep: dict[str, Any], top: int = 10) -> str:
-    """The report as tables for the terminal (``top`` cards and spaces in the short lists)."""
+def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -> str:
+    """The report as tables for the terminal (``top`` cards and spaces in the short lists;
+    every card with ``all_cards``)."""
     games = rep["games"]
     pg = games * rep["players"] or 1
     head = f"{games} games, {rep['players']} players ({', '.join(rep['bots'])})"
@@ -602,7 +603,8 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
             f"cards by the win rate of the players who acquired them (any player: "
             f"{_pct(w['baseline_win_rate'])}); acquired by {enough}+ players"
         )
-        shown = ranked if len(ranked) <= 2 * top else ranked[:top] + ranked[-top:]
+        cut = not all_cards and len(ranked) > 2 * top
+        shown = ranked[:top] + ranked[-top:] if cut else ranked
         rows = [("card", "cost", "acquired", "players", "win rate")]
         rows += [
             (
@@ -615,8 +617,8 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
             for c in shown
         ]
         table = _table(rows)
-        if len(ranked) > 2 * top:
-            table.insert(top + 1, f"... ({len(ranked) - 2 * top} more)")
+        if cut:
+            table.insert(top + 1, f"... ({len(ranked) - 2 * top} more; --all shows every card)")
         lines += table
         if rare:
             lines.append(f"acquired by fewer players: {', '.join(rare)}")
@@ -630,6 +632,27 @@ def format_report(rep: dict[str, Any], top: int = 10) -> str:
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
     return "\n".join(lines)
+
+
+def setup_warnings(catalog: Catalog, players: int) -> list[str]:
+    """Setups that cannot work as the rules mean them, known before a game is played."""
+    out = []
+    artifacts = len(catalog.board.artifact_spaces)
+    if artifacts < players:
+        out.append(
+            f"the board has {artifacts} artifact space{'s' if artifacts != 1 else ''} for "
+            f"{players} players: some players can never take an artifact, so never escape "
+            "with one"
+        )
+    return out
+
+
+def result_warnings(rep: dict[str, Any]) -> list[str]:
+    """What the games showed that a designer should look at: cards nobody ever bought."""
+    never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
+    if never and rep["games"] >= 20:
+        return [f"never acquired in {rep['games']} games: {', '.join(never)}"]
+    return []
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -764,6 +787,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     is_flag=True,
     help="Check that cards, cubes and tokens are conserved after every turn (slower).",
 )
+@click.option("--all", "all_cards", is_flag=True, help="Every card in the card table, not 20.")
 def command(
     pack: Path | None,
     games: int,
@@ -778,6 +802,7 @@ def command(
     dask_address: str | None,
     until_ci: float | None,
     check: bool,
+    all_cards: bool,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
@@ -807,6 +832,8 @@ def command(
         raise click.BadParameter(str(e)) from None
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
+    for warning in setup_warnings(catalog, players):
+        click.echo(f"warning: {warning}", err=True)
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
@@ -840,7 +867,9 @@ def command(
     elapsed = time.perf_counter() - start
     rep = sim.report()
     played = rep["games"]
-    click.echo(format_report(rep))
+    click.echo(format_report(rep, all_cards=all_cards))
+    for warning in result_warnings(rep):
+        click.echo(f"warning: {warning}", err=True)
     where = f", {jobs} processes" if jobs > 1 and dask_address is None else ""
     if dask_address is not None:
         where = f", Dask {dask_address}"

@@ -1,0 +1,49 @@
+"""`simulate` warns of setups that cannot work and of cards nobody buys; `--all` shows every
+card of the table."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from clankwork.tools.simulate import command
+
+
+def _run(*args: str):
+    return CliRunner().invoke(command, list(args))
+
+
+def test_fewer_artifact_spaces_than_players_is_a_warning(
+    tmp_path: Path, tutorial_dir: Path
+) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(tutorial_dir, pack)
+    board = pack / "board.clank"
+    text = board.read_text(encoding="utf-8")
+    for value in ("5", "15"):  # four artifact spaces become two
+        text = text.replace(f"artifact {value}; ", "", 1)
+    board.write_text(text, encoding="utf-8")
+    result = _run(str(pack), "--games", "2", "--players", "4")
+    assert result.exit_code == 0, result.output
+    assert "warning: the board has 2 artifact spaces for 4 players" in result.stderr
+    quiet = _run(str(pack), "--games", "2", "--players", "2")
+    assert "artifact spaces" not in quiet.stderr
+
+
+def test_all_shows_every_card_and_the_cut_says_so() -> None:
+    cut = _run("--games", "40", "--players", "4", "--seed", "3")
+    assert cut.exit_code == 0, cut.output
+    assert "more; --all shows every card" in cut.stdout
+    full = _run("--games", "40", "--players", "4", "--seed", "3", "--all")
+    assert "more; --all" not in full.stdout
+    table = full.stdout.split("cards by the win rate")[1].split("\n\n")[0]
+    assert len([ln for ln in table.splitlines() if "%" in ln]) > 20
+
+
+def test_cards_never_acquired_are_named(tutorial_dir: Path) -> None:
+    result = _run(str(tutorial_dir), "--games", "40", "--players", "4")
+    assert result.exit_code == 0
+    never = [ln for ln in result.stderr.splitlines() if ln.startswith("warning: never acquired")]
+    assert never and "in 40 games:" in never[0]
