@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from clankwork.interpreter.effects.conditions import token_words
+
 from .diagnostics import Diagnostic, Span, did_you_mean
 
 
@@ -201,14 +203,6 @@ def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, 
                 yield owner, node["cond"]
 
 
-def _plurals(words: Iterable[str]) -> set[str]:
-    out: set[str] = set()
-    for w in words:
-        w = w.lower()
-        out |= {w, w[:-1] if w.endswith("s") else w + "s"}
-    return out
-
-
 def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     """Words that would mean nothing at run time: a condition naming no token or feature, an
     artifact value no token has, a trigger that can never fire, a reward given twice."""
@@ -217,11 +211,8 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     holdable: set[str] = set()
     shown: set[str] = set()  # the same words as written, for did-you-mean
     for t in ir["tokens"]:
-        words = [t["name"], t["type"], t["kind"], *t["grants"]]
-        if t["kind"] in ("major", "minor"):
-            words += [f"{t['kind']} secret", "secret"]
-        holdable |= _plurals(words)
-        shown |= set(words)
+        holdable |= token_words(t)
+        shown |= {t["name"], t["type"], t["kind"], *t["grants"]}
     if any("artifact" in s for s in spaces):
         holdable |= {"artifact", "artifacts"}
         shown.add("artifact")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
+from .effects.conditions import token_words
 from .rules import default_rules
 
 # A trigger ready to run: its condition node (or None) and its effect list.
@@ -74,16 +75,6 @@ class CardDef:
         return f"<card {self.name}>"
 
 
-def _plural_forms(words: list[str]) -> frozenset[str]:
-    # "you have any artifacts" and "you have an artifact" name the same thing.
-    out = set()
-    for w in words:
-        w = w.lower()
-        out.add(w)
-        out.add(w[:-1] if w.endswith("s") else w + "s")
-    return frozenset(out)
-
-
 @dataclass(eq=False, slots=True)
 class TokenDef:
     """One token design (a secret, market item, artifact, mug, fruit...)."""
@@ -109,9 +100,6 @@ class TokenDef:
         kind = t["kind"]
         typ = t.get("type") or t["name"].lower()
         grants = tuple(g.lower() for g in t.get("grants", ()))
-        words = [t["name"], typ, kind, *grants]
-        if kind in ("major", "minor"):
-            words += [f"{kind} secret", "secret"]
         return cls(
             name=t["name"],
             kind=kind,
@@ -124,7 +112,7 @@ class TokenDef:
             returns=bool(t.get("returns")),
             reveal=_triggers(t, "reveal"),
             use=_triggers(t, "use"),
-            match=_plural_forms(words),
+            match=token_words(t),
             implicit=implicit,
         )
 

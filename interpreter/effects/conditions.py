@@ -41,6 +41,22 @@ def in_play(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     )
 
 
+def token_words(token: dict[str, Any]) -> frozenset[str]:
+    """Every word `you have WORDS` finds a token by (an IR token): its name, type, kind and
+    grants, "secret" for secrets, each in the singular and the plural. The catalog matches
+    with it and the compiler checks conditions against it, so the two never disagree."""
+    kind = token["kind"]
+    typ = token.get("type") or token["name"]
+    words = [token["name"], typ, kind, *token.get("grants", ())]
+    if kind in ("major", "minor"):
+        words += [f"{kind} secret", "secret"]
+    out = set()
+    for w in words:
+        w = w.lower()
+        out |= {w, w[:-1] if w.endswith("s") else w + "s"}
+    return frozenset(out)
+
+
 @condition(
     "have",
     phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
