@@ -64,6 +64,9 @@ class Record:
     defaults: dict[str, Any] = field(default_factory=dict)
     # For payable effects: ``can_pay(game, ctx, node) -> bool``, asked before paying a price.
     can_pay: Callable[..., bool] | None = None
+    # What the node is worth to a bot, in points of final score: ``appraise(node, v) -> float``
+    # where ``v`` is a `Valuer` (see below). Every record carries one; a test fails without it.
+    appraise: Callable[[dict[str, Any], Any], float] | None = None
 
     def schema(self) -> dict[str, Any]:
         """The closed JSON Schema of this record's IR node."""
@@ -82,6 +85,39 @@ class Record:
             ],
             "additionalProperties": False,
         }
+
+
+class Valuer:
+    """What an appraisal may ask a bot (the bots implement it; see interpreter/bots.py).
+
+    An appraisal says what one IR node is worth to the player who gets it, in points of final
+    score, using only these questions, so a new op, trigger or action is valued by the bots
+    the moment it is registered, with no bot code that names it:
+
+    - ``v.unit(key)``: the worth of one unit of ``key``: a resource name ("skill", "swords",
+      "boots", "gold", "clank", or one a pack declares), or one of "draw", "heal", "damage",
+      "teleport", "discard", "trash", "minor secret", "major secret", "token", "rage",
+      "dragon attack", "points".
+    - ``v.effects(nodes)``: the worth of a nested effect list (for structural ops).
+    - ``v.chance(cond)``: how likely a condition node is to hold, 0..1.
+    - ``v.opponents(nodes)``: the worth to us of opponents getting ``nodes`` (usually < 0).
+    """
+
+    def unit(self, key: str) -> float:
+        """Worth of one unit of ``key``."""
+        raise NotImplementedError
+
+    def effects(self, nodes: list[dict[str, Any]]) -> float:
+        """Worth of an effect list."""
+        raise NotImplementedError
+
+    def chance(self, cond: dict[str, Any]) -> float:
+        """Likelihood that a condition node holds."""
+        raise NotImplementedError
+
+    def opponents(self, nodes: list[dict[str, Any]]) -> float:
+        """Worth to us of each opponent getting ``nodes``."""
+        raise NotImplementedError
 
 
 class Registry:
@@ -142,7 +178,7 @@ def effect(name: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[...,
     """Decorator: register the handler as effect op ``name``; its docstring is the op's doc.
 
     Keywords: ``phrases``, ``params``, ``render`` (required); ``required``, ``examples``,
-    ``payable``, ``structural``, ``defaults``, ``can_pay``.
+    ``payable``, ``structural``, ``defaults``, ``can_pay``, ``appraise``.
     """
 
     def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
