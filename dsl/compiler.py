@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
+from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import limits
@@ -40,7 +40,6 @@ DECL_KINDS = (
     "passage",
     "contract",
 )
-TRIGGERS = ("play", "acquire", "arrive", "defeat", "use", "reveal", "enter")
 CARD_FLAGS = {
     "companion": "companion",
     "gem": "gem",
@@ -100,7 +99,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns"),
     "board": ("space", "path", "dead end", "module", "group", "area"),
-    "space": ("coach", "waypoint", "artifact", "reward", "at", "feature"),
+    "space": ("coach", "waypoint", "artifact", "reward", "holds", "at", "feature"),
     "path": ("boots", "footprints", "monsters", "water", "mountain", "lock", "requires"),
 }
 
@@ -113,7 +112,7 @@ def first_words(words: tuple[str, ...] | list[str]) -> list[str]:
 def property_words() -> list[str]:
     """Every word or phrase that opens a property line in some declaration."""
     out = {w for words in PROPERTIES.values() for w in words}
-    out |= set(CARD_FLAGS) | set(TRIGGERS)
+    out |= set(CARD_FLAGS) | {p.split()[0] for r in TRIGGERS for p in r.phrases}
     for table in (TOKEN_KINDS, SPACE_FLAGS, REWARDS):
         out |= {" ".join(k) for k in table}
     return sorted(out)
@@ -340,6 +339,8 @@ class _Compiler:
         self.cards: list[dict[str, Any]] = []
         self.tokens: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
+        # The pack's own triggers (`rules { when you escape: ... }`).
+        self.triggers: list[dict[str, Any]] = []
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -504,7 +505,7 @@ class _Compiler:
         seen: dict[str, Span] = {}
         before = len(self.diags)
         # A reserve card becomes the reserve monster once it has `fight`.
-        allowed = {
+        selfs = {
             "acquire": ("play", "acquire", "arrive", "use")
             + (("defeat",) if deck == "reserve" else ()),
             "monster": ("defeat", "arrive"),
@@ -512,7 +513,7 @@ class _Compiler:
         }[type_]
         for s in st.block or []:
             if s.effects is not None:
-                trig = self._trigger(s, allowed)
+                trig = self._trigger(s, "card" if type_ == "acquire" else type_, selfs)
                 if trig is not None:
                     card["triggers"].append(trig)
                 continue
@@ -629,46 +630,67 @@ class _Compiler:
         if value is not None:
             owner["points"] = value
 
-    def _trigger(self, s: Stmt, allowed: tuple[str, ...]) -> dict[str, Any] | None:
+    def _trigger(self, s: Stmt, holder: str, selfs: tuple[str, ...] = ()) -> dict[str, Any] | None:
+        """A trigger line: `[once per turn|once per game] PHRASE [if CONDITION]: effects`.
+
+        ``holder`` is what carries it (card, token, space, rules); ``selfs`` are the
+        component's own moments it may use (`play`, `acquire`...)."""
         atoms = list(s.head)
-        if atoms and atoms[0].kind == "word" and atoms[0].text.lower() == "on":
-            atoms = atoms[1:]
-        if atoms and atoms[0].kind == "word" and atoms[0].text.lower() in TRIGGERS:
-            word = atoms[0].text.lower()
-            if word not in allowed:
-                self.error(
-                    "CW102",
-                    f"`{word}:` does not apply here",
-                    atoms[0].span,
-                    hint="this declaration takes " + ", ".join(f"`{a}:`" for a in allowed),
-                )
-                return None
-        if not atoms or atoms[0].kind != "word" or atoms[0].text.lower() not in allowed:
+        limit = None
+        low = [a.text.lower() if a.kind == "word" else None for a in atoms]
+        if low[:2] == ["once", "per"] and len(low) > 2 and low[2] in ("turn", "game"):
+            limit = low[2]
+            atoms, low = atoms[3:], low[3:]
+        if low[:1] == ["on"]:
+            atoms, low = atoms[1:], low[1:]
+        cond_atoms: list[Atom] | None = None
+        if "if" in low:
+            k = low.index("if")
+            atoms, cond_atoms = atoms[:k], atoms[k + 1 :]
+        allowed = [
+            r
+            for r in TRIGGERS
+            if (r.name in selfs if r.meta["who"] == "self" else holder in r.meta["holders"])
+        ]
+        node = resolve(TRIGGERS, atoms) if atoms else None
+        shown = [p for r in allowed for p in r.phrases[:1]]
+        if node is None:
             bad = atoms[0] if atoms else s.head[0]
+            text = " ".join(a.source() for a in atoms) or bad.source()
             self.error(
                 "CW102",
-                f"unknown trigger `{bad.text}`",
-                bad.span,
-                hint=did_you_mean(bad.text, allowed)
-                or f"triggers here are {', '.join(a + ':' for a in allowed)}",
+                f"unknown trigger `{text}`",
+                _phrase_span(atoms) if atoms else bad.span,
+                hint=did_you_mean(text.lower(), shown)
+                or did_you_mean(bad.text, [w.split()[0] for w in shown])
+                or f"triggers here are {', '.join(p + ':' for p in shown)}",
             )
             return None
-        trig: dict[str, Any] = {"on": atoms[0].text.lower(), "at": _at(s.span), "effects": []}
-        tail = atoms[1:]
-        if tail:
-            if tail[0].kind == "word" and tail[0].text.lower() == "if" and len(tail) > 1:
-                cond = self._condition(tail[1:])
-                if cond is None:
-                    return None
-                trig["if"] = cond
-            else:
+        record = TRIGGERS[node["on"]]
+        if record not in allowed:
+            self.error(
+                "CW102",
+                f"`{' '.join(a.source() for a in atoms)}:` does not apply to a {holder} here",
+                _phrase_span(atoms),
+                hint="this declaration takes " + ", ".join(f"`{p}:`" for p in shown),
+            )
+            return None
+        trig: dict[str, Any] = {"on": record.name, "at": _at(s.span), "effects": []}
+        if limit is not None:
+            trig["limit"] = limit
+        if cond_atoms is not None:
+            if not cond_atoms:
                 self.error(
                     "CW105",
-                    f"unexpected `{' '.join(a.source() for a in tail)}` after `{trig['on']}`",
-                    _phrase_span(tail),
-                    hint=f"write `{trig['on']}: effects` or `{trig['on']} if CONDITION: effects`",
+                    "`if` needs a condition",
+                    s.span,
+                    hint=f"write `{record.phrases[0]} if CONDITION: effects`",
                 )
                 return None
+            cond = self._condition(cond_atoms)
+            if cond is None:
+                return None
+            trig["if"] = cond
         effects = self.effects(s.effects or [])
         if effects is None:
             return None
@@ -868,7 +890,7 @@ class _Compiler:
         }
         for s in st.block or []:
             if s.effects is not None:
-                trig = self._trigger(s, ("reveal", "use"))
+                trig = self._trigger(s, "token", ("reveal", "use"))
                 if trig is not None:
                     tok["triggers"].append(trig)
                 continue
@@ -957,13 +979,19 @@ class _Compiler:
             "name": named[0],
             "features": [],
             "exhausts": False,
-            "rewards": [],
+            "triggers": [],
+            "holds": [],
             "at": _at(st.span),
         }
         if group:
             space["group"] = group
+        rewarded: dict[str, Span] = {}
         for s in st.block or []:
-            self._no_effects(s)
+            if s.effects is not None:
+                trig = self._trigger(s, "space")
+                if trig is not None:
+                    space["triggers"].append(trig)
+                continue
             words, rest = s.words, s.head[1:]
             flag = _match_words(words, SPACE_FLAGS)
             if flag is not None and flag[1] == len(words):
@@ -1002,7 +1030,21 @@ class _Compiler:
                 elif rkind == "gold":
                     self.error("CW105", "reward gold needs an amount", s.span, hint="reward gold 2")
                     continue
-                space["rewards"].append({"kind": rkind, "n": amount, "at": _at(s.span)})
+                if rkind in rewarded:
+                    self.diags.append(
+                        Diagnostic(
+                            "CW105",
+                            f"space {space['name']!r} gives `reward {rkind}` twice",
+                            s.span,
+                            hint="give one reward of each kind; for more, raise its amount "
+                            "(`reward gold 3`)",
+                            notes=(("the first is here", rewarded[rkind]),),
+                        )
+                    )
+                rewarded[rkind] = s.span
+                self._reward(space, rkind, amount, s.span)
+            elif key == "holds":
+                self._holds(space, s, rest)
             elif key == "at":
                 if len(rest) != 2 or any(a.kind not in ("number", "signed") for a in rest):
                     self.error("CW105", "at takes two numbers, x and y", s.span, hint="at 120 40")
@@ -1026,6 +1068,43 @@ class _Compiler:
                     or "see docs/language.md for space properties",
                 )
         board["spaces"].append(space)
+
+    def _reward(self, space: dict[str, Any], kind: str, n: int, span: Span) -> None:
+        """`reward KIND [N]`: sugar for a token held by the space (a major secret, a fruit)
+        and a `once per turn when you enter:` trigger that gives it."""
+        at = _at(span)
+        if kind in ("major secret", "fruit"):
+            what = "major" if kind == "major secret" else "fruit"
+            space["holds"].append({"what": what, "n": n, "at": at})
+            effects = [{"op": "take_here", "what": what, "at": at} for _ in range(n)]
+        elif kind == "minor secret":
+            effects = [{"op": "secret", "size": "minor", "at": at} for _ in range(n)]
+        elif kind == "gold":
+            effects = [{"op": "gain", "amount": n, "resource": "gold", "at": at}]
+        else:
+            effects = [{"op": kind, "n": n, "at": at}]
+        space["triggers"].append({"on": "enter", "limit": "turn", "effects": effects, "at": at})
+
+    def _holds(self, space: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
+        """`holds [N] WHAT`: N tokens matching WHAT (a kind, type or name) are placed on the
+        space at setup: secrets from the shuffled pile, other tokens from the supply."""
+        n = 1
+        if rest and rest[0].kind == "number":
+            got = self._int(s, rest[:1], "holds", "holds")
+            if got is None:
+                return
+            n, rest = got, rest[1:]
+        if not rest or any(a.kind not in ("word", "string") for a in rest):
+            self.error(
+                "CW105",
+                "holds takes a count and what the space holds",
+                s.span,
+                hint='write `holds 2 minor secrets` or `holds 3 "Monkey Idol"`',
+            )
+            return
+        self._clean(rest)
+        what = " ".join(a.text.lower() for a in rest)
+        space["holds"].append({"what": what, "n": n, "at": _at(s.span)})
 
     def _path(self, board: dict[str, Any], st: Stmt) -> None:
         h = st.head
@@ -1108,7 +1187,11 @@ class _Compiler:
     def decl_rules(self, st: Stmt) -> None:
         table = {tuple(p.words.split()): p for p in RULE_PARAMS}
         for s in st.block or []:
-            self._no_effects(s)
+            if s.effects is not None:
+                trig = self._trigger(s, "rules")
+                if trig is not None:
+                    self.triggers.append(trig)
+                continue
             hit = _match_words(s.words, table)
             if hit is None:
                 self.error(
@@ -1212,6 +1295,7 @@ class _Compiler:
             "cards": self.cards,
             "tokens": self.tokens,
             "boards": self.boards,
+            "triggers": self.triggers,
             **self.campaign,
         }
         if check:

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
-from clankwork.interpreter.effects.registry import RESOURCE_WORDS, pretty_phrase
+from clankwork.interpreter.effects.registry import FAMILY_KEY, RESOURCE_WORDS, pretty_phrase
 
 from .limits import EFFECT_AMOUNT_MAX, Range
 from .parser import Atom
@@ -173,7 +173,7 @@ def resolve(
 
 
 def _resolve(registry: Registry, atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    key = {"effect": "op", "condition": "cond", "count": "count"}[registry.family]
+    key = FAMILY_KEY[registry.family]
     for record in registry:
         if record.structural:
             continue

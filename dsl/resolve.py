@@ -42,9 +42,13 @@ def walk_effects(nodes: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 
 def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    for owner in [*ir["cards"], *ir["tokens"]]:
-        for trig in owner["triggers"]:
+    """Every trigger with what carries it: cards, tokens, spaces and the pack's rules."""
+    spaces = [s for b in ir["boards"] for s in b["spaces"]]
+    for owner in [*ir["cards"], *ir["tokens"], *spaces]:
+        for trig in owner.get("triggers", ()):
             yield owner, trig
+    for trig in ir.get("triggers", ()):
+        yield {"name": "rules"}, trig
 
 
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
@@ -247,6 +251,27 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     or "features: " + ", ".join(sorted(place_words)),
                 )
             )
+    # What a space holds, and what a `take ... here` takes, must be some token.
+    if not fragment:
+        wanted = [(s, h["what"], h.get("at"), "holds") for s in spaces for h in s.get("holds", ())]
+        wanted += [
+            (owner, n["what"], n.get("at"), "takes")
+            for owner, trig in _triggers(ir)
+            for n in walk_effects(trig["effects"])
+            if n["op"] == "take_here" and n["what"] not in ("token", "any token")
+        ]
+        for owner, what, at, verb in wanted:
+            if what.lower() not in holdable:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"{owner['name']!r} {verb} {what!r}, but no token of the pack is "
+                        "called that or is of that kind",
+                        _span(at),
+                        hint=did_you_mean(what, shown)
+                        or "name a token, its type, or a kind (major secret, fruit)",
+                    )
+                )
     # An artifact space holds the artifact token of its value.
     values = {t["points"] for t in ir["tokens"] if t["kind"] == "artifact"}
     for s in spaces:
@@ -278,19 +303,4 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                         hint="make it a `minor secret` or `major secret`, or use `use:`",
                     )
                 )
-    for s in spaces:
-        seen: dict[str, dict[str, Any]] = {}
-        for r in s["rewards"]:
-            if r["kind"] in seen:
-                diags.append(
-                    Diagnostic(
-                        "CW105",
-                        f"space {s['name']!r} gives `reward {r['kind']}` twice",
-                        _span(r["at"]),
-                        hint="give one reward of each kind; for more, raise its amount "
-                        "(`reward gold 3`)",
-                        notes=(("the first is here", _span(seen[r["kind"]]["at"])),),
-                    )
-                )
-            seen[r["kind"]] = r
     return diags

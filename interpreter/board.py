@@ -13,22 +13,30 @@ from typing import Any, NamedTuple
 
 import networkx as nx
 
+from .hooks import Hook, hooks
+
 # Distance to a space that cannot be reached; large enough to lose every comparison.
 UNREACHABLE = 10**6
 
 
 @dataclass(frozen=True, slots=True)
 class Space:
-    """One space: its index, name, features and what entering it gives."""
+    """One space: its index, name, features, its triggers and the tokens it holds."""
 
     index: int
     name: str
     features: frozenset[str]
     exhausts: bool
+    # What entering gives once a turn, summed up by kind for the bots and the renderer
+    # (read from the space's plain `once per turn when you enter:` triggers; see `_rewards`).
     rewards: tuple[tuple[str, int], ...]
     coach: int | None
     waypoint: int | None
     artifact: int | None
+    # The space's triggers by the event they watch.
+    on: dict[str, tuple[Hook, ...]]
+    # Tokens placed here at setup: (what they match, how many).
+    holds: tuple[tuple[str, int], ...]
 
     @property
     def hq(self) -> bool:
@@ -39,6 +47,29 @@ class Space:
     def danger_zone(self) -> bool:
         """True when a knock-out here scores nothing."""
         return "danger zone" in self.features
+
+
+def _rewards(enter: Any) -> tuple[tuple[str, int], ...]:
+    """What a space's plain once-a-turn entry triggers give, by kind: gold, draw, heal,
+    minor secret (from the bank), major secret and fruit (the tokens it holds)."""
+    out: dict[str, int] = {}
+    for h in enter:
+        if h.limit != "turn" or h.cond is not None or h.who != "you":
+            continue
+        for e in h.effects:
+            op = e["op"]
+            if op == "gain" and e["resource"] == "gold" and "per" not in e:
+                kind, n = "gold", e["amount"]
+            elif op in ("draw", "heal"):
+                kind, n = op, e["n"]
+            elif op == "secret" and e["size"] == "minor":
+                kind, n = "minor secret", 1
+            elif op == "take_here" and e["what"] in ("major", "fruit"):
+                kind, n = ("major secret" if e["what"] == "major" else "fruit"), 1
+            else:
+                continue
+            out[kind] = out.get(kind, 0) + n
+    return tuple(out.items())
 
 
 class Move(NamedTuple):
@@ -59,16 +90,21 @@ class Board:
         self.spaces: list[Space] = []
         self.index: dict[str, int] = {}
         for i, s in enumerate(board_ir["spaces"]):
+            on: dict[str, list[Hook]] = {}
+            for h in hooks(f"space:{s['name']}", s.get("triggers", ())):
+                on.setdefault(h.event, []).append(h)
             self.spaces.append(
                 Space(
                     index=i,
                     name=s["name"],
                     features=frozenset(f.lower() for f in s.get("features", ())),
                     exhausts=bool(s.get("exhausts")),
-                    rewards=tuple((r["kind"], r.get("n", 1)) for r in s.get("rewards", ())),
+                    rewards=_rewards(on.get("enter", ())),
                     coach=s.get("coach"),
                     waypoint=s.get("waypoint"),
                     artifact=s.get("artifact"),
+                    on={k: tuple(v) for k, v in on.items()},
+                    holds=tuple((h["what"], h.get("n", 1)) for h in s.get("holds", ())),
                 )
             )
             self.index[s["name"]] = i

@@ -988,7 +988,12 @@ class HeuristicBot:
         pos = p.pos
         visited = p.visited
         mx = info.most
-        majors = 4.0 * mx[0] if any(game.space_major[x] for x in info.major_spaces) else 0.0
+        held = game.space_tokens
+        majors = (
+            4.0 * mx[0]
+            if any(t.kind == "major" for x in info.major_spaces for t in held[x])
+            else 0.0
+        )
         top = majors + minor * mx[1] + heal_v * mx[2] + mx[3] + draw_v * mx[4] + 0.5 + crown
         for extra, (x, major, minor_k, heal, coins, draw, fruit, town) in self.routes.near(
             pos, goal, info.rewards
@@ -998,11 +1003,11 @@ class HeuristicBot:
             if x in visited:
                 continue
             gain = coins + minor * minor_k + draw_v * draw
-            if major and game.space_major[x]:
+            if major and any(t.kind == "major" for t in held[x]):
                 gain += 4.0
             if heal and damage:
                 gain += heal_v * min(heal, damage)
-            if fruit and game.space_fruit[x]:
+            if fruit and any(t.kind == "fruit" for t in held[x]):
                 gain += 0.5
             if town and crown:
                 gain += crown

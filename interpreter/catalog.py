@@ -12,6 +12,7 @@ from typing import Any
 
 from .board import Board
 from .effects.conditions import token_words
+from .hooks import Hook, hooks
 from .rules import default_rules
 
 # A trigger ready to run: its condition node (or None) and its effect list.
@@ -45,6 +46,8 @@ class CardDef:
     use: tuple[Trigger, ...]
     # Lower-case name and tags: what "companion in play" or "trash a Burgle" matches.
     match: frozenset[str]
+    # Triggers on events ("at the end of your turn"), live while the card is in play.
+    hooks: tuple[Hook, ...] = ()
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -69,6 +72,7 @@ class CardDef:
             arrive=_triggers(c, "arrive"),
             use=_triggers(c, "use"),
             match=frozenset((c["name"].lower(), *tags)),
+            hooks=hooks(f"card:{c['name']}", c.get("triggers", ())),
         )
 
     def __repr__(self) -> str:
@@ -93,6 +97,8 @@ class TokenDef:
     match: frozenset[str]
     # True for an artifact the pack did not declare (a space's value with no token of it).
     implicit: bool = False
+    # Triggers on events, live while a player holds the token.
+    hooks: tuple[Hook, ...] = ()
 
     @classmethod
     def from_ir(cls, t: dict[str, Any], implicit: bool = False) -> TokenDef:
@@ -114,6 +120,7 @@ class TokenDef:
             use=_triggers(t, "use"),
             match=token_words(t),
             implicit=implicit,
+            hooks=hooks(f"token:{t['name']}", t.get("triggers", ())),
         )
 
     def __repr__(self) -> str:
@@ -131,6 +138,11 @@ class Catalog:
     board: Board
     rules: dict[str, Any]
     by_name: dict[str, CardDef] = field(default_factory=dict)
+    # The pack's own triggers (`rules { when you escape: ... }`) by event.
+    rule_hooks: dict[str, tuple[Hook, ...]] = field(default_factory=dict)
+    # Events some card or token design watches: only these make the engine look at play
+    # areas and held tokens.
+    held_events: frozenset[str] = frozenset()
 
     @property
     def starting(self) -> list[CardDef]:
@@ -163,13 +175,20 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     rules = default_rules()
     rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]
+    tokens = [TokenDef.from_ir(t) for t in ir.get("tokens", ())]
     pack = ir.get("pack") or {}
+    rule_hooks: dict[str, list[Hook]] = {}
+    for h in hooks("rules", ir.get("triggers", ())):
+        rule_hooks.setdefault(h.event, []).append(h)
+    held = {h.event for d in (*cards, *tokens) for h in d.hooks}
     return Catalog(
         name=pack.get("name", "?"),
         version=pack.get("version", ""),
         cards=cards,
-        tokens=[TokenDef.from_ir(t) for t in ir.get("tokens", ())],
+        tokens=tokens,
         board=Board(board_ir),
         rules=rules,
         by_name={c.name.lower(): c for c in cards},
+        rule_hooks={k: tuple(v) for k, v in rule_hooks.items()},
+        held_events=frozenset(held),
     )

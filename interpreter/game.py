@@ -26,6 +26,8 @@ LOG_FORMAT = "clankwork-log/1"
 
 # Actions in one turn beyond which the game is stuck in a loop.
 MAX_STEPS = 5000
+# Triggers set off by triggers, at most this deep (a space whose entry teleports you).
+MAX_TRIGGER_DEPTH = 32
 
 
 class Game:
@@ -86,9 +88,18 @@ class Game:
 
         self.minor_bank: list[TokenDef] = []
         self.major_bank: list[TokenDef] = []
-        self.space_major: list[list[TokenDef]] = [[] for _ in self.board.spaces]
-        self.space_fruit: list[list[TokenDef]] = [[] for _ in self.board.spaces]
+        # Tokens a space holds (placed at setup by `holds`; the top of each is its end), and
+        # the artifact on an artifact space.
+        self.space_tokens: list[list[TokenDef]] = [[] for _ in self.board.spaces]
         self.space_artifact: list[TokenDef | None] = [None for _ in self.board.spaces]
+        # "once per turn" / "once per game" triggers: hook key (uid@seat) -> turn last fired.
+        self.used: dict[str, int] = {}
+        self._rule_on = self.catalog.rule_hooks
+        self._held = self.catalog.held_events
+        # Events something watches: any other event is emitted for nothing.
+        self._watched = frozenset(self._rule_on) | self._held
+        self._depth = 0
+        self._ending = False
         self.token_supply: dict[TokenDef, int] = {}
         self.box: list[TokenDef] = []
 
@@ -165,6 +176,7 @@ class Game:
         player.visited.clear()
         player.pending.clear()
         player.recounts.clear()
+        self.emit("turn start", player)
 
     def step(self, player: PlayerState) -> bool:
         """Ask for one action and do it; False once the turn is over."""
@@ -196,6 +208,9 @@ class Game:
 
     def end_turn(self, player: PlayerState) -> None:
         """The end-of-turn steps in the rulebook's order."""
+        self.emit("turn end", player)
+        if self.over:
+            return
         # 1. Contracts resolve here in the campaign; the base game has none.
         # 2. Clear the play area and draw a new hand (five more if cards are left).
         player.discard.extend(player.play)
@@ -229,11 +244,8 @@ class Game:
         player.status = ESCAPED
         player.supply += player.area
         player.area = 0
-        for tok, left in self.token_supply.items():
-            if tok.kind == "mug" and left:
-                self.token_supply[tok] = left - 1
-                player.tokens.append(tok)
-                break
+        # What escaping earns (a mug, a mastery token) is the pack's `when you escape:`.
+        self.emit("escape", player)
 
     def _refill_row(self) -> bool:
         """Fill the row up to its size; True when a newly added card has the dragon symbol."""
@@ -267,6 +279,11 @@ class Game:
             self._finish("all off the clock")
 
     def _finish(self, reason: str) -> None:
+        if not self._ending:
+            self._ending = True
+            self.emit("game end", None)
+            if self.over:
+                return  # a game-end trigger ended it already
         self.over = True
         self.end_reason = reason
         self.result = final_result(self)
@@ -366,6 +383,74 @@ class Game:
             if cond is None or self.holds(ctx, cond):
                 self.run(ctx, effects)
 
+    # -- events and triggers --------------------------------------------------------------
+
+    def emit(self, event: str, player: PlayerState | None, space: int | None = None) -> None:
+        """A rules step happened: fire the triggers that watch ``event``.
+
+        ``player`` is who it is about (None for the dragon and the game's end); ``space`` is
+        the space it happened on (default: the player's). Fires, in order: the space's
+        triggers, the pack's rules triggers, then cards in play and tokens held, player by
+        player from the active one."""
+        if self.over:
+            return
+        if player is not None:
+            sp = self.board.spaces[player.pos if space is None else space]
+            on = sp.on.get(event)
+            if on is not None and event != "enter":
+                ctx = Ctx(player, sp)
+                for hook in on:
+                    self.fire(hook, ctx)
+        if event not in self._watched:
+            return
+        rules = self._rule_on.get(event)
+        if rules:
+            ctx = Ctx(player if player is not None else self.active, None)
+            for hook in rules:
+                if hook.who != "other":
+                    self.fire(hook, ctx)
+        if event in self._held:
+            seats = self.order
+            start = seats.index(self.active.seat)
+            for k in range(len(seats)):
+                owner = self.players[seats[(start + k) % len(seats)]]
+                held = [*owner.play, *owner.tokens]
+                if owner.artifact is not None:
+                    held.append(owner.artifact)
+                for thing in dict.fromkeys(held):
+                    for hook in thing.hooks:
+                        if hook.event != event:
+                            continue
+                        who = hook.who
+                        if (
+                            who == "any"
+                            or (who == "you" and owner is player)
+                            or (who == "other" and player is not None and owner is not player)
+                        ):
+                            self.fire(hook, Ctx(owner, thing))
+
+    def fire(self, hook: Any, ctx: Ctx) -> None:
+        """Run one trigger for ``ctx`` if its limit and condition allow it now."""
+        if self.over or self._depth >= MAX_TRIGGER_DEPTH:
+            # A trigger whose effects set off itself again (enter: teleport, between two
+            # such spaces) stops here rather than recursing for ever.
+            return
+        key = None
+        if hook.limit is not None:
+            key = hook.keys[ctx.player.seat]
+            last = self.used.get(key)
+            if last is not None and (hook.limit == "game" or last == self.turn):
+                return
+        if hook.cond is not None and not self.holds(ctx, hook.cond):
+            return
+        if key is not None:
+            self.used[key] = self.turn
+        self._depth += 1
+        try:
+            self.run(ctx, hook.effects)
+        finally:
+            self._depth -= 1
+
     def play_card(self, player: PlayerState, card: CardDef) -> None:
         """Move a card from hand to play area and resolve its play lines."""
         player.hand.remove(card)
@@ -379,6 +464,7 @@ class Game:
                 player.pending.append((card, cond, effects))
             if self.over:
                 return
+        self.emit("play", player)
 
     def check_pending(self, player: PlayerState) -> None:
         """Fire each waiting "play if" line whose condition now holds (once each)."""
@@ -496,6 +582,8 @@ class Game:
         k = min(n, player.damage)
         player.damage -= k
         player.supply += k
+        if k:
+            self.emit("heal", player)
 
     def can_take_damage(self, player: PlayerState, n: int) -> bool:
         """Voluntary damage needs the cubes in supply and must not fill the health meter."""
@@ -510,10 +598,13 @@ class Game:
         player.damage += k
         if player.damage >= self.rules["health"]:
             self.knock_out(player)
+        elif k:
+            self.emit("damage", player)
 
     def knock_out(self, player: PlayerState) -> None:
         """The player's health meter is full: off the clock."""
         player.status = KNOCKED_OUT
+        self.emit("knocked out", player)
 
     def teleport(self, player: PlayerState) -> None:
         """Move to an adjacent space of the player's choice (arrows and icons ignored)."""
@@ -527,41 +618,44 @@ class Game:
         self.enter(player, targets[pick])
 
     def enter(self, player: PlayerState, space: int) -> None:
-        """Arrive on a space: exhaustion, the space's rewards (once per turn), escape."""
+        """Arrive on a space: leave the old one, exhaustion, the space's `when you enter:`
+        triggers (a reward is one, once per turn), the pack's, then escape."""
+        old = player.pos
+        if old != space and ("leave" in self._watched or "leave" in self.board.spaces[old].on):
+            self.emit("leave", player, old)
+            if self.over or not player.on_clock:
+                return
         player.pos = space
         if self.stats is not None:
             self.stats.on_enter(self, player, space)
         sp = self.board.spaces[space]
         if sp.exhausts:
             player.exhausted = True
-        if space not in player.visited:
-            player.visited.add(space)
-            for kind, n in sp.rewards:
-                self._reward(player, space, kind, n)
+        player.visited.add(space)
+        on = sp.on.get("enter")
+        if on is not None:
+            ctx = Ctx(player, sp)
+            for hook in on:
+                self.fire(hook, ctx)
                 if self.over or not player.on_clock:
                     return
+        if "enter" in self._watched:
+            self.emit("enter", player, space)
+            if self.over or not player.on_clock:
+                return
         if space == self.board.hq and player.artifact is not None:
             player.escaping = True
 
-    def _reward(self, player: PlayerState, space: int, kind: str, n: int) -> None:
-        if kind == "gold":
-            player.gold += n
-        elif kind == "minor secret":
-            for _ in range(n):
-                self.take_secret(player, "minor")
-        elif kind == "major secret":
-            # The space's own token only: none once it has been taken.
-            for _ in range(n):
-                if self.space_major[space]:
-                    self.reveal(player, self.space_major[space].pop())
-        elif kind == "fruit":
-            for _ in range(n):
-                if self.space_fruit[space]:
-                    player.tokens.append(self.space_fruit[space].pop())
-        elif kind == "draw":
-            self.draw(player, n)
-        elif kind == "heal":
-            self.heal(player, n)
+    def take_here(self, player: PlayerState, what: str) -> None:
+        """Take the top token matching ``what`` from the player's space (nothing if none)."""
+        want = what.lower()
+        here = self.space_tokens[player.pos]
+        for i in range(len(here) - 1, -1, -1):
+            tok = here[i]
+            if want in tok.match or want in ("token", "any token"):
+                del here[i]
+                self.reveal(player, tok)
+                return
 
     def can_discard(self, player: PlayerState, n: int) -> bool:
         """Whether the hand holds ``n`` unplayed cards."""
@@ -612,6 +706,8 @@ class Game:
             player.tokens.append(token)
         if token.reveal:
             self.run_triggers(Ctx(player, token), token.reveal)
+        if "reveal" in self._watched:
+            self.emit("reveal", player)
         if token.returns and token in player.tokens:
             player.tokens.remove(token)
             self.box.append(token)
@@ -640,6 +736,7 @@ class Game:
         if self.stats is not None:
             self.stats.on_attack(self, n, False)
         self._draw_cubes(n)
+        self.emit("dragon attack", None)
 
     def _area_into_bag(self) -> None:
         for p in self.players:

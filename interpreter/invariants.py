@@ -63,10 +63,8 @@ def check_invariants(game: Game) -> list[str]:
         everything += p.tokens
         if p.artifact is not None:
             everything.append(p.artifact)
-    for major, fruit, art in zip(
-        game.space_major, game.space_fruit, game.space_artifact, strict=True
-    ):
-        everything += major + fruit + ([art] if art is not None else [])
+    for held, art in zip(game.space_tokens, game.space_artifact, strict=True):
+        everything += held + ([art] if art is not None else [])
     for t in everything:
         tok_have[id(t)] += 1
     for t, left in game.token_supply.items():

@@ -284,7 +284,7 @@ def _check_holds(game: Game, p: PlayerState, step: dict[str, Any]) -> str | None
 
 def _space_tokens(game: Game, space: int) -> list[str]:
     art = game.space_artifact[space]
-    tokens = [*game.space_major[space], *game.space_fruit[space], *([art] if art else [])]
+    tokens = [*game.space_tokens[space], *([art] if art else [])]
     return [t.name for t in tokens]
 
 
@@ -438,17 +438,14 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
     for placed in sc.get("place", []):
         space = game.board.index[placed["space"]]
         if placed["token"] is None:
-            game.space_major[space] = []
-            game.space_fruit[space] = []
+            game.space_tokens[space] = []
             game.space_artifact[space] = None
             continue
         tok = _token(cat, placed["token"])
         if tok.kind == "artifact":
             game.space_artifact[space] = tok
-        elif tok.kind == "fruit":
-            game.space_fruit[space] = [tok]
         else:
-            game.space_major[space] = [tok]
+            game.space_tokens[space] = [tok]
     if "bag" in sc:
         for p in game.players:
             p.supply += game.bag.count(p.seat)

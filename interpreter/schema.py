@@ -10,7 +10,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from .effects import CONDITIONS, COUNTS, EFFECTS, Registry
+from .effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Registry
 from .rules import rules_schema
 
 SCHEMA_ID = "https://clankwork.invalid/schemas/pack.schema.json"
@@ -57,8 +57,9 @@ def pack_schema() -> dict[str, Any]:
     at = {"$ref": "#/$defs/span"}
     trigger = _closed(
         {
-            "on": {"enum": ["play", "acquire", "arrive", "defeat", "use", "reveal", "enter"]},
+            "on": {"enum": TRIGGERS.names()},
             "if": {"$ref": "#/$defs/condition"},
+            "limit": {"enum": ["turn", "game"]},
             "effects": {"$ref": "#/$defs/effects"},
             "at": at,
         },
@@ -103,20 +104,21 @@ def pack_schema() -> dict[str, Any]:
         },
         ["name", "kind", "count", "points", "gold", "type", "grants", "returns", "triggers", "at"],
     )
-    reward = _closed(
+    hold = _closed(
         {
-            "kind": {"enum": ["gold", "minor secret", "major secret", "fruit", "draw", "heal"]},
+            "what": {"type": "string", "minLength": 1},
             "n": {"type": "integer", "minimum": 1},
             "at": at,
         },
-        ["kind", "n", "at"],
+        ["what", "n", "at"],
     )
     space = _closed(
         {
             "name": name,
             "features": {"type": "array", "items": {"type": "string"}},
             "exhausts": {"type": "boolean"},
-            "rewards": {"type": "array", "items": reward},
+            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            "holds": {"type": "array", "items": hold},
             "coach": {"type": "integer", "minimum": 0},
             "waypoint": {"type": "integer", "minimum": 1},
             "artifact": {"type": "integer", "minimum": 1},
@@ -124,7 +126,7 @@ def pack_schema() -> dict[str, Any]:
             "group": {"type": "string"},
             "at": at,
         },
-        ["name", "features", "exhausts", "rewards", "at"],
+        ["name", "features", "exhausts", "triggers", "holds", "at"],
     )
     path = _closed(
         {
@@ -184,6 +186,7 @@ def pack_schema() -> dict[str, Any]:
                 "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
                 "tokens": {"type": "array", "items": {"$ref": "#/$defs/token"}},
                 "boards": {"type": "array", "items": board},
+                "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
                 "stickers": entries,
                 "passages": entries,
                 "contracts": entries,
@@ -195,6 +198,7 @@ def pack_schema() -> dict[str, Any]:
                 "cards",
                 "tokens",
                 "boards",
+                "triggers",
                 "stickers",
                 "passages",
                 "contracts",

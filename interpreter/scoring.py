@@ -113,8 +113,8 @@ def fingerprint(game: Game) -> str:
         "minor_bank": names(game.minor_bank),
         "major_bank": names(game.major_bank),
         "spaces": [
-            [names(m), names(f), a.name if a else None]
-            for m, f, a in zip(game.space_major, game.space_fruit, game.space_artifact, strict=True)
+            [names(t), a.name if a else None]
+            for t, a in zip(game.space_tokens, game.space_artifact, strict=True)
         ],
         "supply": [[t.name, n] for t, n in game.token_supply.items()],
         "players": [

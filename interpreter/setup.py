@@ -20,6 +20,20 @@ def implicit_artifact(value: int) -> TokenDef:
     )
 
 
+def _take_for_space(game: Game, majors: list[TokenDef], what: str) -> TokenDef | None:
+    """One token matching ``what`` for a space's `holds`: secrets from the top of their
+    shuffled piles (majors, then the minor bank), other tokens from the supply."""
+    for pile in (majors, game.minor_bank):
+        for i in range(len(pile) - 1, -1, -1):
+            if what in pile[i].match:
+                return pile.pop(i)
+    for tok, left in game.token_supply.items():
+        if left and what in tok.match:
+            game.token_supply[tok] = left - 1
+            return tok
+    return None
+
+
 def setup_game(game: Game) -> None:
     """Set up the bank, bag, reserve, row, tokens, decks, first player and hands."""
     rules, rng, board, cat = game.rules, game.rng, game.board, game.catalog
@@ -66,28 +80,21 @@ def setup_game(game: Game) -> None:
         game.adventure_deck.extend(aside)
         rng.shuffle(game.adventure_deck)
 
-    # 7. Tokens: mugs and market items in the supply, one major secret per major-secret
-    # space (extras to the bank), fruit on fruit spaces, artifacts on their values' spaces.
+    # 7. Tokens: mugs and market items in the supply; what each space holds (a major secret
+    # from the shuffled pile, extras to the bank; fruit from the supply); artifacts on their
+    # values' spaces.
     for t in cat.tokens:
         if t.kind in ("market", "mug", "other", "fruit"):
             game.token_supply[t] = t.count
     majors = [t for t in cat.tokens if t.kind == "major" for _ in range(t.count)]
     rng.shuffle(majors)
     for sp in board.spaces:
-        for kind, k in sp.rewards:
-            if kind == "major secret":
-                for _ in range(k):
-                    if majors:
-                        game.space_major[sp.index].append(majors.pop())
-            elif kind == "fruit":
-                for _ in range(k):
-                    fruit = next(
-                        (t for t, left in game.token_supply.items() if t.kind == "fruit" and left),
-                        None,
-                    )
-                    if fruit is not None:
-                        game.token_supply[fruit] -= 1
-                        game.space_fruit[sp.index].append(fruit)
+        here = game.space_tokens[sp.index]
+        for what, k in sp.holds:
+            for _ in range(k):
+                tok = _take_for_space(game, majors, what)
+                if tok is not None:
+                    here.append(tok)
     game.major_bank = majors
     artifacts = [t for t in cat.tokens if t.kind == "artifact" for _ in range(t.count)]
     for sp in board.spaces:

@@ -43,6 +43,8 @@ include "board.clank"
 # This board has three artifacts, so three players at most.
 rules {
   max players 3
+  # Escaping with an artifact earns a mug (tokens.clank) while they last.
+  when you escape: take Mug
 }
 """
 

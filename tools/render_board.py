@@ -20,6 +20,8 @@ from typing import Any
 import graphviz
 
 from clankwork.dsl.limits import MAX_DATA_BYTES
+from clankwork.interpreter.effects import TRIGGERS
+from clankwork.interpreter.effects.registry import render_effects
 
 from .render_cards import text_width
 
@@ -190,15 +192,32 @@ def _terrain(space: dict[str, Any]) -> tuple[str, str | None]:
     return PLAIN_FILL, None
 
 
-def _reward_text(reward: dict[str, Any]) -> str:
-    kind, n = reward["kind"], reward["n"]
-    if kind == "gold":
-        return f"+{n} gold"
-    if kind in ("draw", "heal"):
-        return f"{kind} {n}"
-    if kind == "fruit":
-        return "mystic fruit" if n == 1 else f"{n} mystic fruit"
-    return kind if n == 1 else f"{n} {kind}s"
+def _effect_text(e: dict[str, Any]) -> str:
+    """One effect of a space's entry reward, as short as the board can print it."""
+    op = e["op"]
+    if op == "gain" and e["resource"] == "gold" and "per" not in e:
+        return f"{e['amount']:+d} gold"
+    if op in ("draw", "heal"):
+        return f"{op} {e['n']}"
+    if op == "secret":
+        return f"{e['size']} secret"
+    if op == "take_here":
+        what = e["what"]
+        return {"major": "major secret", "minor": "minor secret", "fruit": "mystic fruit"}.get(
+            what, what
+        )
+    return render_effects([e])
+
+
+def _is_reward(t: dict[str, Any]) -> bool:
+    return t["on"] == "enter" and t.get("limit") == "turn" and "if" not in t
+
+
+def _trigger_text(t: dict[str, Any]) -> str:
+    """A space trigger: a once-a-turn entry reward as its effects, others in full."""
+    if _is_reward(t):
+        return " \u00b7 ".join(_effect_text(e) for e in t["effects"])
+    return TRIGGERS[t["on"]].render(t)
 
 
 def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
@@ -213,9 +232,15 @@ def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
         kinds.append("exhausts")
     if kinds:
         lines.append((" \u00b7 ".join(kinds), "#444444", False))
-    if space["rewards"]:
-        rewards = " \u00b7 ".join(_reward_text(r) for r in space["rewards"])
-        lines.append((rewards, REWARD_INK, False))
+    rewards = [_trigger_text(t) for t in space.get("triggers", ()) if _is_reward(t)]
+    if rewards:
+        lines.append((" \u00b7 ".join(rewards), REWARD_INK, False))
+    for t in space.get("triggers", ()):
+        if not _is_reward(t):
+            lines.append((_trigger_text(t), REWARD_INK, False))
+    for what, n in ((h["what"], h["n"]) for h in space.get("holds", ())):
+        if what not in ("major", "fruit"):
+            lines.append((f"holds {n} {what}", "#444444", False))
     if "coach" in space:
         lines.append((f"coach: {space['coach']} gold", COACH_INK, False))
     if "artifact" in space:
@@ -370,9 +395,9 @@ def legend_rows(
     known = {f for f, _c, _d in TERRAIN} | {"danger zone", "magic circle"}
     for other in sorted(feats - known):
         rows.append((ink("#444444", other), "a feature of the space (see the pack)"))
-    rewarded = [s for s in spaces if s["rewards"]]
+    rewarded = [t for s in spaces for t in s.get("triggers", ()) if _is_reward(t)]
     if rewarded:
-        sample = _reward_text(rewarded[0]["rewards"][0])
+        sample = _effect_text(rewarded[0]["effects"][0])
         rows.append((ink(REWARD_INK, sample), "reward on entering, once a turn"))
     if any("coach" in s for s in spaces):
         rows.append(

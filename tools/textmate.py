@@ -75,7 +75,9 @@ def grammar() -> dict[str, Any]:
         *_flat(GAME_FACTS),
     ]
     # Trigger words open a statement whose effects follow a colon ("play if ...: ...").
-    triggers = _alternation([*TRIGGERS, "on"])
+    triggers = _alternation(
+        [*(p for r in TRIGGERS for p in r.phrases), "on", "once per turn", "once per game"]
+    )
     return {
         "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
         "name": "Clankwork",

@@ -39,6 +39,9 @@ SLOT_KINDS = ("int", "signed", "resource", "name", "tag", "words", "cond", "coun
 
 SPAN_REF = {"$ref": "#/$defs/span"}
 
+# The IR key that names a node's record, by family: {"op": "draw"}, {"on": "enter"}...
+FAMILY_KEY = {"effect": "op", "condition": "cond", "count": "count", "trigger": "on"}
+
 
 @dataclass(frozen=True)
 class Record:
@@ -67,10 +70,12 @@ class Record:
     # What the node is worth to a bot, in points of final score: ``appraise(node, v) -> float``
     # where ``v`` is a `Valuer` (see below). Every record carries one; a test fails without it.
     appraise: Callable[[dict[str, Any], Any], float] | None = None
+    # Family-specific data (a trigger's event and whose turn it watches; see triggers.py).
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def schema(self) -> dict[str, Any]:
         """The closed JSON Schema of this record's IR node."""
-        key = {"effect": "op", "condition": "cond", "count": "count"}[self.family]
+        key = FAMILY_KEY[self.family]
         props: dict[str, Any] = {key: {"const": self.name}, "at": SPAN_REF}
         props.update(self.params)
         return {
@@ -153,6 +158,7 @@ class Registry:
 EFFECTS = Registry("effect")
 CONDITIONS = Registry("condition")
 COUNTS = Registry("count")
+TRIGGERS = Registry("trigger")
 
 
 def _register(registry: Registry, name: str, handler: Callable[..., Any], **kw: Any) -> None:

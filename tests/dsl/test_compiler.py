@@ -93,7 +93,9 @@ def test_board_ir() -> None:
     (board,) = ir["boards"]
     wood = board["spaces"][1]
     assert wood["exhausts"] and wood["features"] == ["forest"]
-    assert wood["rewards"][0]["kind"] == "gold" and wood["rewards"][0]["n"] == 2
+    (reward,) = wood["triggers"]
+    assert (reward["on"], reward["limit"]) == ("enter", "turn")
+    assert reward["effects"][0]["op"] == "gain" and reward["effects"][0]["amount"] == 2
     assert board["spaces"][0]["pos"] == [10, 20]
     assert board["spaces"][2]["coach"] == 3 and board["spaces"][2]["waypoint"] == 17
     two, one, dead = board["paths"]

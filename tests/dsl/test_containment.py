@@ -113,7 +113,7 @@ def test_directory_named_like_an_include(pack: Path) -> None:
     d = result.diagnostics[0]
     assert "directory" in d.message
     # The span is the include's file name, where the fix goes.
-    assert d.span.file.endswith("pack.clank") and d.span.line == 28
+    assert d.span.file.endswith("pack.clank") and d.span.line == 30
 
 
 def test_directory_named_like_a_scenario(pack: Path) -> None:
@@ -194,7 +194,7 @@ def test_missing_include_is_still_cw004(pack: Path) -> None:
     add_include(pack, "nope.clank")
     result = compile_pack(pack)
     assert codes(result.diagnostics) == ["CW004"]
-    assert result.diagnostics[0].span.line == 28
+    assert result.diagnostics[0].span.line == 30
 
 
 # -- limits -------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_file_larger_than_the_limit(pack: Path, monkeypatch: pytest.MonkeyPatch)
     assert codes(result.diagnostics) == ["CW006"]
     d = result.diagnostics[0]
     assert f"big.clank is larger than {limit:,} bytes, the limit for one file" in d.message
-    assert d.hint and d.span.line == 28
+    assert d.hint and d.span.line == 30
 
 
 def test_growing_file_is_read_to_the_limit_only(
@@ -338,7 +338,7 @@ def test_invalid_utf8_names_line_and_column(pack: Path) -> None:
     assert (d.span.line, d.span.col) == (2, 12)
     assert d.span.file.endswith("bad.clank")
     assert "line 2, column 12" in d.message and "byte" in d.message
-    assert d.notes and d.notes[0][1].line == 28  # the include that named it
+    assert d.notes and d.notes[0][1].line == 30  # the include that named it
 
 
 def test_utf8_error_position_counts_characters() -> None:

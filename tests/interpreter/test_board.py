@@ -20,7 +20,14 @@ def _path(a, b, **kw):
 
 
 def _space(name, *features, **kw):
-    return {"name": name, "features": list(features), "exhausts": False, "rewards": [], **kw}
+    return {
+        "name": name,
+        "features": list(features),
+        "exhausts": False,
+        "triggers": [],
+        "holds": [],
+        **kw,
+    }
 
 
 @pytest.fixture()

@@ -74,8 +74,8 @@ def test_setup(cat: Catalog, players: int, rage: int) -> None:
     assert g.space_artifact[b.index["Ring Cellar"]].name == "Ring"
     assert g.space_artifact[b.index["Ankh Vault"]].name == "Ankh"
     assert g.space_artifact[b.index["Dragon's Maw"]].name == "Chalice"
-    assert len(g.space_major[b.index["Goblin Warren"]]) == 1
-    assert len(g.space_major[b.index["Dragon's Maw"]]) == 1
+    assert len(g.space_tokens[b.index["Goblin Warren"]]) == 1
+    assert len(g.space_tokens[b.index["Dragon's Maw"]]) == 1
     assert len(g.major_bank) == 2 and len(g.minor_bank) == 12
     assert sum(g.reserve.values()) == 42 and [c.name for c in g.reserve_monsters] == ["Cultist"]
 
@@ -382,10 +382,10 @@ def test_major_secret_space_gives_its_token_only(cat: Catalog) -> None:
     warren = g.board.index["Goblin Warren"]
     place(g, p, "Crossroads")
     p.boots = 1
-    secret = g.space_major[warren][0]
+    secret = g.space_tokens[warren][0]
     bank = list(g.major_bank)
     g.act(p, "move to Goblin Warren")
-    assert g.space_major[warren] == [] and g.major_bank == bank
+    assert g.space_tokens[warren] == [] and g.major_bank == bank
     assert secret in p.tokens or secret in g.box
     p.hand = []
     g.end_turn(p)

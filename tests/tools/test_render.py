@@ -71,6 +71,7 @@ monster Grue { fight 5; only in crystal cave; defeat: +2 gold }
 reserve Lantern { copies 3; cost 2; companion; play: +1 skill }
 card Pickpocket { starting 10; play: +1 gold }
 token Relic { artifact; points 5 }
+token "Mystic Fruit" { fruit 1 }
 card "Wordy Scroll" {
   cost 2; points 1 per 5 gold; dragon attack; danger
   play: +1 skill, +1 boots, +1 swords, +1 gold, draw 1, heal 1, choose one (+1 gold | heal 1 |

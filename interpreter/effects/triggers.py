@@ -1,0 +1,264 @@
+"""Triggers: the phrases that attach effects to a rules event, one record each.
+
+Every rules step of the engine emits a typed event (`EVENTS`); a trigger is a record that
+names the event it watches, whose part of it (``who``) and which components may carry it
+(``holders``). Content writes a trigger as the head of a line, with its effects after ":":
+
+    space "Crystal Spring" { once per turn when you enter: heal 1 }
+    token "Lucky Charm" { at the start of your turn: +1 boots }
+    rules { when you escape: take "Mastery Token" }
+
+A line may start with ``once per turn`` or ``once per game`` and end with ``if CONDITION``.
+
+Who fires, and for whom the effects act:
+- ``self``: the component's own moment (a card's play or acquire, a token's reveal); the
+  engine runs these where they happen, as before.
+- ``you``: the player the event is about: on a space, a player entering it (or standing on
+  it, for turn events); on a card in play or a held token, its owner; in the rules, anyone.
+- ``other``: on a card in play or a held token, another player than its owner; the effects
+  act for the owner.
+- ``any``: an event about no one player (the dragon attacks); the effects act for the
+  owner of the card or token, or for the active player (rules).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .registry import TRIGGERS, Record, render_effects
+
+EVENTS: dict[str, str] = {
+    "turn start": "A player's turn begins (after the pool is emptied).",
+    "turn end": "A player's turn ends (before the play area is cleared).",
+    "enter": "A player arrives on a space (by a path, a teleport or a coach).",
+    "leave": "A player leaves a space.",
+    "move": "A player moves along a path.",
+    "play": "A player plays a card.",
+    "acquire": "A player acquires a card.",
+    "defeat": "A player defeats a monster.",
+    "reveal": "A player takes a token.",
+    "dragon attack": "The dragon attacks (the Clank! area goes into the bag, cubes are drawn).",
+    "damage": "A player takes damage.",
+    "heal": "A player heals.",
+    "escape": "A player escapes with an artifact.",
+    "knocked out": "A player's health meter fills up.",
+    "game end": "The game ends, before scoring.",
+}
+"""Every event the engine emits, with when it happens."""
+
+HOLDERS = ("card", "token", "space", "rules")
+
+_EFFECTS = {"$ref": "#/$defs/effects"}
+_PARAMS: dict[str, dict[str, Any]] = {
+    "effects": _EFFECTS,
+    "if": {"$ref": "#/$defs/condition"},
+    "limit": {"enum": ["turn", "game"]},
+}
+
+
+def _render(head: str) -> Any:
+    def render(n: dict[str, Any]) -> str:
+        limit = {"turn": "once per turn, ", "game": "once per game, "}.get(n.get("limit", ""), "")
+        return f"{limit}{head}: {render_effects(n['effects'])}"
+
+    return render
+
+
+def _trigger(
+    name: str,
+    event: str,
+    who: str,
+    phrases: tuple[str, ...],
+    holders: tuple[str, ...],
+    doc: str,
+    worth: float = 1.0,
+    examples: tuple[str, ...] = (),
+) -> None:
+    """Register one trigger record; ``worth`` scales its effects' appraisal (how often it
+    fires over a game, roughly, against once)."""
+    assert event in EVENTS, event
+    head = phrases[0]
+    TRIGGERS.add(
+        Record(
+            "trigger",
+            name,
+            phrases=phrases,
+            params=dict(_PARAMS),
+            required=("effects",),
+            doc=doc,
+            render=_render(head),
+            examples=examples,
+            appraise=lambda n, v, k=worth: k * v.effects(n["effects"]),
+            meta={"event": event, "who": who, "holders": holders},
+        )
+    )
+
+
+# A component's own moments: the engine runs them where they happen.
+_trigger(
+    "play",
+    "play",
+    "self",
+    ("play", "when you play this"),
+    ("card",),
+    "When the card is played from hand (`play if CONDITION:` waits for it this turn).",
+)
+_trigger(
+    "acquire",
+    "acquire",
+    "self",
+    ("acquire", "when you acquire this"),
+    ("card",),
+    "When the card is acquired (bought, or taken as a reward).",
+)
+_trigger(
+    "arrive",
+    "play",
+    "self",
+    ("arrive",),
+    ("card",),
+    "When the card is dealt into the row (an event's only text).",
+    worth=0.3,
+)
+_trigger("defeat", "defeat", "self", ("defeat",), ("card",), "When the monster is defeated.")
+_trigger(
+    "use",
+    "play",
+    "self",
+    ("use",),
+    ("card", "token"),
+    "When the device or token is used (a device as it is acquired).",
+)
+_trigger(
+    "reveal",
+    "reveal",
+    "self",
+    ("reveal", "when you take this"),
+    ("token",),
+    "When the token is taken or revealed.",
+)
+
+_ALL = ("card", "token", "space", "rules")
+_HELD = ("card", "token")
+_trigger(
+    "enter",
+    "enter",
+    "you",
+    ("when you enter", "whenever you enter", "enter"),
+    _ALL,
+    "When a player enters the space (on a space), or when the owner enters any space.",
+    examples=("once per turn when you enter: +2 gold",),
+)
+_trigger(
+    "other_enters",
+    "enter",
+    "other",
+    ("whenever another player enters", "when another player enters"),
+    _HELD,
+    "When another player than the owner enters a space; the effects act for the owner.",
+    worth=2.0,
+)
+_trigger(
+    "leave",
+    "leave",
+    "you",
+    ("when you leave", "whenever you leave"),
+    _ALL,
+    "When a player leaves the space (on a space), or the owner leaves any space.",
+)
+_trigger(
+    "turn_start",
+    "turn start",
+    "you",
+    ("at the start of your turn",),
+    _ALL,
+    "At the start of the owner's turn (on a space: of a player standing on it).",
+    worth=3.0,
+    examples=("at the start of your turn: +1 boots",),
+)
+_trigger(
+    "turn_end",
+    "turn end",
+    "you",
+    ("at the end of your turn",),
+    _ALL,
+    "At the end of the owner's turn, before the play area is cleared.",
+    worth=3.0,
+)
+_trigger(
+    "play_card",
+    "play",
+    "you",
+    ("whenever you play a card",),
+    ("token", "rules"),
+    "Whenever the owner plays a card.",
+    worth=5.0,
+)
+_trigger(
+    "acquire_card",
+    "acquire",
+    "you",
+    ("whenever you acquire a card", "when you acquire a card"),
+    _ALL,
+    "Whenever the owner acquires a card (on a space: while standing on it).",
+    worth=2.0,
+)
+_trigger(
+    "defeat_monster",
+    "defeat",
+    "you",
+    ("whenever you defeat a monster", "when you defeat a monster"),
+    _ALL,
+    "Whenever the owner defeats a monster (on a space: while standing on it).",
+)
+_trigger(
+    "dragon_attacks",
+    "dragon attack",
+    "any",
+    ("when the dragon attacks", "whenever the dragon attacks"),
+    ("card", "token", "rules"),
+    "Whenever the dragon attacks, after the cubes are drawn; the effects act for the "
+    "owner (rules: for the active player).",
+    worth=2.0,
+)
+_trigger(
+    "damaged",
+    "damage",
+    "you",
+    ("whenever you take damage", "when you take damage"),
+    ("card", "token", "rules"),
+    "Whenever the owner takes damage.",
+    worth=-0.0,
+)
+_trigger(
+    "healed",
+    "heal",
+    "you",
+    ("whenever you heal", "when you heal"),
+    ("card", "token", "rules"),
+    "Whenever the owner heals.",
+)
+_trigger(
+    "escape",
+    "escape",
+    "you",
+    ("when you escape",),
+    ("token", "rules"),
+    "When the owner escapes with an artifact (back on HQ at the end of the turn).",
+    worth=0.5,
+    examples=('when you escape: take "Mastery Token"',),
+)
+_trigger(
+    "knocked_out",
+    "knocked out",
+    "you",
+    ("when you are knocked out",),
+    ("token", "rules"),
+    "When the owner's health meter fills up.",
+    worth=0.2,
+)
+
+
+def trigger_event(name: str) -> str:
+    """The event a trigger record watches."""
+    return TRIGGERS[name].meta["event"]

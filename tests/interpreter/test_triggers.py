@@ -1,0 +1,211 @@
+"""Events and triggers: space triggers, tokens a space holds, held tokens, cards in play and
+the pack's own rules triggers, with their limits and conditions."""
+
+from __future__ import annotations
+
+import pytest
+
+from clankwork.dsl.compiler import compile_text
+from clankwork.interpreter.catalog import prepare
+from clankwork.interpreter.decisions import ScriptedBot
+from clankwork.interpreter.game import Game
+
+BASE = """
+pack t { version "0.1" }
+card Burgle { starting 10; play: +1 skill }
+token Relic { artifact; points 5 }
+token Mug { mug 2; points 20 }
+token "Monkey Idol" { count 3; points 5 }
+token Treasure { minor secret 4; gold 2 }
+token "Lucky Charm" { market 2; points 1; at the start of your turn: +1 boots }
+token Spyglass { market 2; whenever another player enters: +1 gold }
+card Lantern { cost 1; play: +1 skill; at the end of your turn: +1 gold }
+rules {
+  when you escape: take Mug
+  once per game when the dragon attacks: +5 gold
+}
+board b {
+  space HQ { hq }
+  space Fountain { once per turn when you enter: +2 gold }
+  space Spring { when you enter: +1 gold }
+  space Shrine { holds 3 "Monkey Idol"; once per turn when you enter: take "Monkey Idol" here }
+  space Vault { holds 2 minor secrets; when you enter: take a minor secret here }
+  space Rich { when you enter if you have a "Monkey Idol": +3 gold }
+  space Camp { at the end of your turn: heal 1 }
+  space Far { artifact 5 }
+  path HQ -- Fountain
+  path Fountain -- Spring
+  path Spring -- Shrine
+  path Shrine -- Vault
+  path Vault -- Rich
+  path Rich -- Camp
+  path Camp -- Far
+}
+"""
+
+
+def game(extra: str = "", players: int = 2) -> Game:
+    result = compile_text(BASE + extra, "t.clank")
+    assert result.ok, [d.message for d in result.diagnostics]
+    return Game(prepare(result.ir), [ScriptedBot([]) for _ in range(players)], seed=1)
+
+
+def at(g: Game, seat: int, space: str) -> None:
+    g.enter(g.players[seat], g.board.index[space])
+
+
+def test_once_per_turn_fires_once_each_turn() -> None:
+    g = game()
+    p = g.players[0]
+    g.begin_turn(p)
+    gold = p.gold
+    at(g, 0, "Fountain")
+    at(g, 0, "Spring")
+    at(g, 0, "Fountain")
+    assert p.gold == gold + 2 + 1
+    g.turn += 1  # the next turn
+    at(g, 0, "Fountain")
+    assert p.gold == gold + 2 + 1 + 2
+
+
+def test_a_trigger_without_a_limit_fires_at_every_entry() -> None:
+    g = game()
+    p = g.players[0]
+    gold = p.gold
+    for _ in range(3):
+        at(g, 0, "Fountain")
+        at(g, 0, "Spring")
+    assert p.gold == gold + 2 + 3
+
+
+def test_a_space_holds_tokens_placed_at_setup_and_taken_one_a_turn() -> None:
+    g = game()
+    shrine = g.board.index["Shrine"]
+    assert [t.name for t in g.space_tokens[shrine]] == ["Monkey Idol"] * 3
+    p = g.players[0]
+    at(g, 0, "Shrine")
+    at(g, 0, "Spring")
+    at(g, 0, "Shrine")
+    assert [t.name for t in p.tokens] == ["Monkey Idol"]
+    assert len(g.space_tokens[shrine]) == 2
+    for _ in range(3):
+        g.turn += 1
+        at(g, 0, "Shrine")
+    assert [t.name for t in p.tokens].count("Monkey Idol") == 3 and not g.space_tokens[shrine]
+
+
+def test_held_minor_secrets_come_from_the_bank() -> None:
+    g = game()
+    vault = g.board.index["Vault"]
+    assert [t.name for t in g.space_tokens[vault]] == ["Treasure", "Treasure"]
+    assert len(g.minor_bank) == 2  # four declared, two on the Vault
+    at(g, 0, "Vault")
+    assert [t.name for t in g.players[0].tokens] == ["Treasure"]
+
+
+def test_a_condition_is_tested_when_the_trigger_fires() -> None:
+    g = game()
+    p = g.players[0]
+    gold = p.gold
+    at(g, 0, "Rich")
+    assert p.gold == gold
+    at(g, 0, "Shrine")
+    at(g, 0, "Rich")
+    assert p.gold == gold + 3
+
+
+def test_a_held_token_fires_at_the_start_of_its_owners_turn_only() -> None:
+    g = game()
+    charm = next(t for t in g.catalog.tokens if t.name == "Lucky Charm")
+    g.players[1].tokens.append(charm)
+    g.begin_turn(g.players[0])
+    assert g.players[0].boots == 0
+    g.begin_turn(g.players[1])
+    assert g.players[1].boots == 1
+
+
+def test_another_player_entering_pays_the_owner() -> None:
+    g = game()
+    spy = next(t for t in g.catalog.tokens if t.name == "Spyglass")
+    owner, other = g.players
+    owner.tokens.append(spy)
+    gold = owner.gold
+    at(g, 0, "Spring")  # the owner's own move: nothing
+    assert owner.gold == gold + 1  # (the Spring itself)
+    at(g, 1, "Camp")
+    assert owner.gold == gold + 2 and other.gold == 0
+
+
+def test_a_card_in_play_fires_at_the_end_of_the_turn_and_a_space_for_who_stands_there() -> None:
+    g = game()
+    p = g.players[0]
+    lantern = g.catalog.by_name["lantern"]
+    g.begin_turn(p)
+    p.hand.append(lantern)
+    g.play_card(p, lantern)
+    p.damage, p.supply = 2, p.supply - 2
+    at(g, 0, "Camp")
+    gold = p.gold
+    g.end_turn(p)
+    assert p.gold == gold + 1 and p.damage == 1
+
+
+def test_rules_triggers_escape_and_once_per_game() -> None:
+    g = game()
+    p = g.players[0]
+    g.begin_turn(p)
+    p.artifact = g.space_artifact[g.board.index["Far"]]
+    at(g, 0, "HQ")
+    assert p.escaping
+    g.end_turn(p)
+    assert [t.name for t in p.tokens] == ["Mug"]
+    q = g.players[1]
+    gold = q.gold
+    g.active = q
+    g.dragon_attack()
+    g.dragon_attack()
+    assert q.gold == gold + 5
+
+
+def test_a_trigger_that_sets_itself_off_stops() -> None:
+    from clankwork.interpreter.bots import RandomBot
+
+    result = compile_text(
+        BASE
+        + """
+board loop {
+  space Home { hq }
+  space Ping { when you enter: teleport }
+  space Pong { when you enter: teleport }
+  path Home -> Ping
+  path Ping -- Pong
+}
+""",
+        "t.clank",
+    )
+    assert result.ok, [d.message for d in result.diagnostics]
+    g = Game(prepare(result.ir, "loop"), [RandomBot(1), RandomBot(2)], seed=3)
+    g.enter(g.players[0], g.board.index["Ping"])  # returns: the depth limit stops the bounce
+    assert g._depth == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "words"),
+    [
+        ("space X { whenever you enterr: +1 gold }", "CW102", "when you enter"),
+        ("space X { whenever another player enters: +1 gold }", "CW102", "does not apply"),
+        ("space X { holds 2 idols }", "CW107", "holds 'idols'"),
+        ("space X { when you enter: take a fruit here }", "CW107", "takes 'fruit'"),
+        ("space X { once per round when you enter: +1 gold }", "CW102", "unknown trigger"),
+        ("card Q { cost 1; when you escape: +1 gold }", "CW102", "does not apply"),
+    ],
+)
+def test_trigger_mistakes_are_diagnostics(line: str, code: str, words: str) -> None:
+    src = BASE.replace("  space Far { artifact 5 }", "  space Far { artifact 5 }\n" + "  " + line)
+    if line.startswith("card"):
+        src = BASE + line + "\n"
+    result = compile_text(src, "t.clank")
+    found = [d for d in result.diagnostics if d.code == code]
+    assert found, [d.message for d in result.diagnostics]
+    assert words in found[0].message + (found[0].hint or ""), found[0]
+    assert found[0].span is not None and found[0].span.file == "t.clank"
