@@ -341,6 +341,10 @@ class _Compiler:
         self.boards: list[dict[str, Any]] = []
         # The pack's own triggers (`rules { when you escape: ... }`).
         self.triggers: list[dict[str, Any]] = []
+        # Its changes to the steps of setup and the turn, in order.
+        self.steps: list[dict[str, Any]] = []
+        # Its counters (`counter countdown max 5`).
+        self.counters: list[dict[str, Any]] = []
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -1187,6 +1191,12 @@ class _Compiler:
     def decl_rules(self, st: Stmt) -> None:
         table = {tuple(p.words.split()): p for p in RULE_PARAMS}
         for s in st.block or []:
+            if s.words[0] == "step" or s.words[:2] == ["remove", "step"]:
+                self._step(s)
+                continue
+            if s.words[0] == "counter" and s.effects is None:
+                self._counter(s)
+                continue
             if s.effects is not None:
                 trig = self._trigger(s, "rules")
                 if trig is not None:
@@ -1205,6 +1215,78 @@ class _Compiler:
             param, n = hit
             rest = s.head[n:]
             self._rule_value(param, s, rest)
+
+    def _counter(self, s: Stmt) -> None:
+        """`counter NAME [max N]`: a marker on a track of the pack's own (a countdown)."""
+        h = s.head
+        top = 100
+        if len(h) == 4 and h[2].kind == "word" and h[2].text.lower() == "max":
+            got = self._int(s, h[3:], "counter max", "counter")
+            if got is None:
+                return
+            top = got
+        elif len(h) != 2:
+            self.error("CW105", "write `counter NAME` or `counter NAME max N`", s.span)
+            return
+        if h[1].kind not in ("word", "string"):
+            self.error("CW105", "a counter needs a name", h[1].span, hint="counter countdown max 5")
+            return
+        self._clean([h[1]])
+        self.counters.append({"name": h[1].text, "max": top, "at": _at(s.span)})
+
+    def _step(self, s: Stmt) -> None:
+        """`step NAME [before|after|replaces OTHER]: effects` or `remove step NAME`."""
+        removing = s.words[0] == "remove"
+        names = s.head[2:] if removing else s.head[1:]
+        form = (
+            "remove step NAME" if removing else "step NAME [before|after|replaces OTHER]: effects"
+        )
+        ok = (
+            len(names) == 1
+            if removing
+            else len(names) == 1
+            or (
+                len(names) == 3
+                and names[1].kind == "word"
+                and names[1].text.lower() in ("before", "after", "replaces")
+            )
+        )
+        if not ok or any(a.kind not in ("word", "string") for a in names[::2]):
+            self.error(
+                "CW105",
+                f"write `{form}`",
+                s.span,
+                hint="steps are named like end_of_turn.draw_hand",
+            )
+            return
+        change: dict[str, Any] = {
+            "change": "remove" if removing else "insert",
+            "step": names[0].text,
+            "at": _at(s.span),
+        }
+        if removing:
+            if s.effects is not None:
+                self.error("CW112", "`remove step` takes no effects", s.span)
+                return
+        else:
+            if len(names) == 3:
+                where = names[1].text.lower()
+                change[where] = names[2].text
+                if where == "replaces":
+                    change["change"] = "replace"
+            if s.effects is None:
+                self.error(
+                    "CW109",
+                    f"step {names[0].text!r} has no effects",
+                    s.span,
+                    hint=f"write `{s.head_text()}: EFFECTS`",
+                )
+                return
+            effects = self.effects(s.effects)
+            if effects is None:
+                return
+            change["effects"] = effects
+        self.steps.append(change)
 
     def _rule_value(self, param: Any, s: Stmt, rest: list[Atom]) -> None:
         players: str = "*"
@@ -1296,8 +1378,21 @@ class _Compiler:
             "tokens": self.tokens,
             "boards": self.boards,
             "triggers": self.triggers,
+            "steps": self.steps,
+            "counters": self.counters,
             **self.campaign,
         }
+        from clankwork.interpreter.steps import STEPS, plan_names
+
+        for i, problem in plan_names(self.steps)[1]:
+            bad = self.steps[i]
+            anchor = bad.get("before") or bad.get("after") or bad.get("replaces") or bad["step"]
+            self.error(
+                "CW107",
+                problem,
+                Span.from_ir(bad["at"]),
+                hint=did_you_mean(anchor, list(STEPS)) or "see docs/language.md, Steps",
+            )
         if check:
             self.diags.extend(check_references(ir))
         return ir

@@ -73,6 +73,7 @@ RANGES: dict[str, Range] = {
     "artifact": Range(1, 1000, "an artifact space's value"),
     "reward": Range(1, 100, "gold, cards or healing a space rewards"),
     "holds": Range(1, 30, "tokens a space holds at setup"),
+    "counter": Range(1, 1000, "the highest value of a pack's counter"),
     "boots": Range(1, 100, "footprints on a path"),
     "monsters": Range(0, 100, "monster icons on a path"),
     "position": Range(-100_000, 100_000, "each of the two numbers of `at X Y`"),

@@ -251,6 +251,25 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     or "features: " + ", ".join(sorted(place_words)),
                 )
             )
+    # A counter an effect or condition names must be declared.
+    counters = {c["name"] for c in ir.get("counters", ())}
+    for owner, trig in [*_triggers(ir), *(({"name": "rules"}, c) for c in ir.get("steps", ()))]:
+        nodes = list(walk_effects(trig.get("effects", [])))
+        tests = [trig.get("if"), *(n.get("cond") for n in nodes)]
+        named = [n for n in nodes if n["op"] == "counter"]
+        named += [t for t in tests if t and t.get("cond") == "counter"]
+        for n in named:
+            if n["name"] not in counters:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"{owner['name']!r} moves or reads counter {n['name']!r}, which the "
+                        "pack does not declare",
+                        _span(n.get("at")),
+                        hint=near_miss(n["name"], counters)
+                        or f"declare it in the rules: `counter {n['name']} max N`",
+                    )
+                )
     # What a space holds, and what a `take ... here` takes, must be some token.
     if not fragment:
         wanted = [(s, h["what"], h.get("at"), "holds") for s in spaces for h in s.get("holds", ())]

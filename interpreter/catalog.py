@@ -143,6 +143,10 @@ class Catalog:
     # Events some card or token design watches: only these make the engine look at play
     # areas and held tokens.
     held_events: frozenset[str] = frozenset()
+    # The steps of setup and the turn, by phase, after the pack's changes (steps.plan).
+    steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    # The pack's counters (`counter NAME max N` in its rules) and their maxima.
+    counters: dict[str, int] = field(default_factory=dict)
 
     @property
     def starting(self) -> list[CardDef]:
@@ -181,6 +185,8 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     for h in hooks("rules", ir.get("triggers", ())):
         rule_hooks.setdefault(h.event, []).append(h)
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
+    from .steps import plan  # steps imports setup, which imports this module
+
     return Catalog(
         name=pack.get("name", "?"),
         version=pack.get("version", ""),
@@ -191,4 +197,6 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         by_name={c.name.lower(): c for c in cards},
         rule_hooks={k: tuple(v) for k, v in rule_hooks.items()},
         held_events=frozenset(held),
+        steps=plan(ir.get("steps", [])),
+        counters={c["name"]: c["max"] for c in ir.get("counters", ())},
     )

@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from . import actions, setup
+from . import actions
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
-from .rules import ROUND_CAP_MAX, for_players
+from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
 from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
 from .stats import GameStats
@@ -100,6 +100,11 @@ class Game:
         self._watched = frozenset(self._rule_on) | self._held
         self._depth = 0
         self._ending = False
+        # The end-of-turn refill added a card with the dragon symbol (for the attack step).
+        self.new_dragon = False
+        # Seats in the order they went off the clock; the pack's counters by name.
+        self.left: list[int] = []
+        self.counters: dict[str, int] = {}
         self.token_supply: dict[TokenDef, int] = {}
         self.box: list[TokenDef] = []
 
@@ -122,7 +127,7 @@ class Game:
                 "rules": {k: v for k, v in sorted((rules or {}).items())},
             }
         ]
-        setup.setup_game(self)
+        self.run_phase("setup", self.active)
 
     # -- running the game -----------------------------------------------------------------
 
@@ -207,47 +212,50 @@ class Game:
         raise ValueError(f"{label!r} is not a legal action; legal: {[o.label for o in options]}")
 
     def end_turn(self, player: PlayerState) -> None:
-        """The end-of-turn steps in the rulebook's order."""
+        """The end-of-turn steps in the rulebook's order (the pack's `end_of_turn` phase)."""
         self.emit("turn end", player)
         if self.over:
             return
-        # 1. Contracts resolve here in the campaign; the base game has none.
-        # 2. Clear the play area and draw a new hand (five more if cards are left).
-        player.discard.extend(player.play)
-        player.play.clear()
-        player.skill = player.swords = player.boots = player.clank_debt = 0
-        player.pending.clear()
-        player.recounts.clear()
-        if player.on_clock:
-            self.draw(player, self.rules["hand_size"])
-        # An escape completes now, before the row is refilled.
-        if player.escaping and player.on_clock:
-            self._escape(player)
-        # 3. Refill the row; 4. one dragon attack if a new card shows the symbol.
-        if self._refill_row() and not self.over:
-            self.dragon_attack()
+        self.run_phase("end_of_turn", player)
         # Negative Clank! an event just gave is lost with the turn too; it must not cancel
         # Clank! that others give this player before their next turn.
         player.clank_debt = 0
         self._check_all_off()
 
+    def run_phase(self, phase: str, player: PlayerState) -> None:
+        """Run a phase's steps in order (engine steps, or a pack's effects) for ``player``."""
+        for planned in self.catalog.steps[phase]:
+            if self.over:
+                return
+            if planned.step is None:
+                self.run(Ctx(player, None), planned.effects or [])
+            elif phase == "setup":
+                planned.step.handler(self)
+                player = self.active  # the first player, once drawn
+            else:
+                planned.step.handler(self, player)
+
     def _off_clock_turn(self) -> None:
-        # Ignores rage and danger: exactly off_clock_draw cubes.
+        self.run_phase("off_clock", self.active)
+        self._check_all_off()
+
+    def off_clock_draw(self, n: int) -> None:
+        """The Clank! area goes into the bag and exactly ``n`` cubes are drawn."""
         self._area_into_bag()
-        n = for_players(self.rules["off_clock_draw"], len(self.players))
         if self.stats is not None:
             self.stats.on_attack(self, n, True)
         self._draw_cubes(n)
-        self._check_all_off()
 
-    def _escape(self, player: PlayerState) -> None:
+    def escape(self, player: PlayerState) -> None:
+        """The player escapes: off the clock, Clank! cubes back to the supply."""
         player.status = ESCAPED
+        self.left.append(player.seat)
         player.supply += player.area
         player.area = 0
         # What escaping earns (a mug, a mastery token) is the pack's `when you escape:`.
         self.emit("escape", player)
 
-    def _refill_row(self) -> bool:
+    def refill_row(self) -> bool:
         """Fill the row up to its size; True when a newly added card has the dragon symbol."""
         dragon = False
         reshuffled = False
@@ -604,6 +612,7 @@ class Game:
     def knock_out(self, player: PlayerState) -> None:
         """The player's health meter is full: off the clock."""
         player.status = KNOCKED_OUT
+        self.left.append(player.seat)
         self.emit("knocked out", player)
 
     def teleport(self, player: PlayerState) -> None:
@@ -721,6 +730,11 @@ class Game:
                 self.reveal(player, tok)
                 return
 
+    def move_counter(self, name: str, n: int) -> None:
+        """Move a counter the pack declares; it stays between 0 and its maximum."""
+        top = self.catalog.counters.get(name, 0)
+        self.counters[name] = max(0, min(top, self.counters.get(name, 0) + n))
+
     def advance_rage(self, n: int) -> None:
         """Move the dragon marker; it stays within the track."""
         self.rage = max(0, min(len(self.rules["rage_track"]) - 1, self.rage + n))
@@ -729,10 +743,11 @@ class Game:
         """Cubes an attack draws now: the rage value plus one per danger card in the row."""
         return self.rules["rage_track"][self.rage] + sum(1 for c in self.row if c.danger)
 
-    def dragon_attack(self) -> None:
-        """The Clank! area goes into the bag, then rage value + danger cubes are drawn."""
+    def dragon_attack(self, extra: int = 0) -> None:
+        """The Clank! area goes into the bag, then rage value + danger (+ ``extra``) cubes
+        are drawn."""
         self._area_into_bag()
-        n = self.attack_size()
+        n = self.attack_size() + extra
         if self.stats is not None:
             self.stats.on_attack(self, n, False)
         self._draw_cubes(n)

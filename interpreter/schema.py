@@ -104,6 +104,23 @@ def pack_schema() -> dict[str, Any]:
         },
         ["name", "kind", "count", "points", "gold", "type", "grants", "returns", "triggers", "at"],
     )
+    step_name = {"type": "string", "minLength": 1, "maxLength": 200}
+    step = _closed(
+        {
+            "change": {"enum": ["insert", "replace", "remove"]},
+            "step": step_name,
+            "before": step_name,
+            "after": step_name,
+            "replaces": step_name,
+            "effects": {"$ref": "#/$defs/effects"},
+            "at": at,
+        },
+        ["change", "step", "at"],
+    )
+    counter = _closed(
+        {"name": name, "max": {"type": "integer", "minimum": 1, "maximum": 1000}, "at": at},
+        ["name", "max", "at"],
+    )
     hold = _closed(
         {
             "what": {"type": "string", "minLength": 1},
@@ -187,6 +204,8 @@ def pack_schema() -> dict[str, Any]:
                 "tokens": {"type": "array", "items": {"$ref": "#/$defs/token"}},
                 "boards": {"type": "array", "items": board},
                 "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+                "steps": {"type": "array", "items": step},
+                "counters": {"type": "array", "items": counter},
                 "stickers": entries,
                 "passages": entries,
                 "contracts": entries,
@@ -199,6 +218,8 @@ def pack_schema() -> dict[str, Any]:
                 "tokens",
                 "boards",
                 "triggers",
+                "steps",
+                "counters",
                 "stickers",
                 "passages",
                 "contracts",

@@ -34,35 +34,41 @@ def _take_for_space(game: Game, majors: list[TokenDef], what: str) -> TokenDef |
     return None
 
 
-def setup_game(game: Game) -> None:
-    """Set up the bank, bag, reserve, row, tokens, decks, first player and hands."""
-    rules, rng, board, cat = game.rules, game.rng, game.board, game.catalog
+def first_player(game: Game) -> None:
+    """Setup 9, drawn first so that every later step can name the first player: a random
+    first player (a scenario may name one; the draw still happens, so the seed deals the
+    same), and the seating order from them."""
     n = len(game.players)
-
-    # 9 (drawn first so that every later step can name the first player).
-    first = rng.randrange(n)
+    first = game.rng.randrange(n)
     if game.first_player is not None:
-        first = game.first_player  # the draw still happens, so the seed deals the same
+        first = game.first_player
     game.order = [(first + k) % n for k in range(n)]
     game.active = game.players[first]
 
-    # 4. The bank: minor secrets shuffled face down.
-    game.minor_bank = [t for t in cat.tokens if t.kind == "minor" for _ in range(t.count)]
-    rng.shuffle(game.minor_bank)
 
-    # 5. The dragon bag and the rage track.
-    game.bag = [-1] * rules["dragon_cubes"]
+def bank(game: Game) -> None:
+    """Setup 4: the minor secrets shuffled face down into the bank."""
+    game.minor_bank = [t for t in game.catalog.tokens if t.kind == "minor" for _ in range(t.count)]
+    game.rng.shuffle(game.minor_bank)
+
+
+def dragon(game: Game) -> None:
+    """Setup 5: the black cubes into the dragon bag, the marker on its rage space."""
+    game.bag = [-1] * game.rules["dragon_cubes"]
     game.rage = 0
-    game.advance_rage(for_players(rules["rage_start"], n) - 1)
+    game.advance_rage(for_players(game.rules["rage_start"], len(game.players)) - 1)
 
-    # 6. Reserve piles (monsters there are never used up) and the adventure row, dealt
-    # without events or dragon-attack cards (set aside, then shuffled back).
-    for c in cat.reserve:
+
+def reserve_and_row(game: Game) -> None:
+    """Setup 6: reserve piles (monsters there are never used up) and the adventure row,
+    dealt without events or dragon-attack cards (set aside, then shuffled back)."""
+    rng = game.rng
+    for c in game.catalog.reserve:
         if c.type == "monster":
             game.reserve_monsters.append(c)
         else:
             game.reserve[c] = c.copies
-    game.adventure_deck = [c for c in cat.adventure for _ in range(c.copies)]
+    game.adventure_deck = [c for c in game.catalog.adventure for _ in range(c.copies)]
     rng.shuffle(game.adventure_deck)
     # Cards a scenario stacks on top, listed top first (the top of a pile is its end).
     for card in reversed(game.stacked_adventure):
@@ -70,7 +76,7 @@ def setup_game(game: Game) -> None:
             game.adventure_deck.remove(card)
         game.adventure_deck.append(card)
     aside = []
-    while len(game.row) < rules["row_size"] and game.adventure_deck:
+    while len(game.row) < game.rules["row_size"] and game.adventure_deck:
         card = game.adventure_deck.pop()
         if card.type == "event" or card.dragon:
             aside.append(card)
@@ -80,14 +86,17 @@ def setup_game(game: Game) -> None:
         game.adventure_deck.extend(aside)
         rng.shuffle(game.adventure_deck)
 
-    # 7. Tokens: mugs and market items in the supply; what each space holds (a major secret
-    # from the shuffled pile, extras to the bank; fruit from the supply); artifacts on their
-    # values' spaces.
+
+def tokens(game: Game) -> None:
+    """Setup 7: mugs and market items in the supply; what each space holds (a major secret
+    from the shuffled pile, extras to the bank; other tokens from the supply); artifacts on
+    their values' spaces, the others back in the box."""
+    cat, board = game.catalog, game.board
     for t in cat.tokens:
         if t.kind in ("market", "mug", "other", "fruit"):
             game.token_supply[t] = t.count
     majors = [t for t in cat.tokens if t.kind == "major" for _ in range(t.count)]
-    rng.shuffle(majors)
+    game.rng.shuffle(majors)
     for sp in board.spaces:
         here = game.space_tokens[sp.index]
         for what, k in sp.holds:
@@ -106,25 +115,32 @@ def setup_game(game: Game) -> None:
         else:
             artifacts.remove(tok)
         game.space_artifact[sp.index] = tok
-    # Artifacts without a space go back to the box.
     game.box.extend(artifacts)
 
-    # 8, 9. Cubes, figures on HQ, starting decks; starting Clank! by seat from the first player.
-    starting = [c for c in cat.starting for _ in range(c.copies)]
+
+def players(game: Game) -> None:
+    """Setup 8 and 9: cubes, figures on HQ, shuffled starting decks; starting Clank! by
+    seat from the first player."""
+    rules = game.rules
+    starting = [c for c in game.catalog.starting for _ in range(c.copies)]
     clank = rules["starting_clank"]
     for k, seat in enumerate(game.order):
         p = game.players[seat]
         p.supply = rules["player_cubes"]
-        p.pos = board.hq
+        p.pos = game.board.hq
         p.deck = list(starting)
-        rng.shuffle(p.deck)
+        game.rng.shuffle(p.deck)
         game.clank(p, clank[k] if k < len(clank) else 0)
 
-    # 11. Opening hands.
-    for seat in game.order:
-        game.draw(game.players[seat], rules["hand_size"])
 
-    # Arrive texts of the starting row happen before the first turn.
+def hands(game: Game) -> None:
+    """Setup 11: opening hands, in seating order."""
+    for seat in game.order:
+        game.draw(game.players[seat], game.rules["hand_size"])
+
+
+def arrive(game: Game) -> None:
+    """The arrive texts of the starting row happen before the first turn."""
     for card in list(game.row):
         if card.arrive:
             game.run_triggers(Ctx(game.active, card), card.arrive)

@@ -1,0 +1,188 @@
+"""Setup and the turn as named, ordered steps that a pack inserts, replaces or removes.
+
+The base rules are three phases of engine steps, in the rulebook's order:
+
+- ``setup``: first player, bank, dragon, reserve and row, tokens, players, hands, arrive;
+- ``end_of_turn``: clear the play area, draw a new hand, escape, refill the row, the
+  dragon attack a new dragon symbol calls for;
+- ``off_clock``: the turn of a player off the clock (Legacy: draw the off-the-clock cubes).
+
+A pack changes them in its rules block, by name (a step's name starts with its phase):
+
+    rules {
+      step off_clock.countdown replaces off_clock.draw_cubes: dragon attack
+      step end_of_turn.tithe after end_of_turn.draw_hand: pay 1 gold -> heal 1
+      remove step setup.arrive
+    }
+
+A content step runs its effects for the player whose turn it is (setup: the first player).
+The compiler checks the names against `STEPS`; `plan` applies the changes to the defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import setup
+from .rules import for_players
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import PlayerState
+
+PHASES = ("setup", "end_of_turn", "off_clock")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One engine step: its name (``phase.what``), its handler and what it does."""
+
+    name: str
+    handler: Callable[..., None]
+    doc: str
+
+    @property
+    def phase(self) -> str:
+        """The phase the step belongs to."""
+        return self.name.split(".", 1)[0]
+
+
+def _clear_play_area(game: Game, player: PlayerState) -> None:
+    """Discard the play area; the turn's skill, swords and boots are lost."""
+    player.discard.extend(player.play)
+    player.play.clear()
+    player.skill = player.swords = player.boots = player.clank_debt = 0
+    player.pending.clear()
+    player.recounts.clear()
+
+
+def _draw_hand(game: Game, player: PlayerState) -> None:
+    """Draw a new hand (five more if cards are left), if still on the clock."""
+    if player.on_clock:
+        game.draw(player, game.rules["hand_size"])
+
+
+def _escape(game: Game, player: PlayerState) -> None:
+    """A player back on HQ with an artifact escapes now, before the row is refilled."""
+    if player.escaping and player.on_clock:
+        game.escape(player)
+
+
+def _refill_row(game: Game, player: PlayerState) -> None:
+    """Refill the adventure row; remember whether a new card shows the dragon symbol."""
+    game.new_dragon = game.refill_row()
+
+
+def _dragon_attack(game: Game, player: PlayerState) -> None:
+    """One dragon attack if a card the refill added shows the dragon symbol."""
+    if game.new_dragon and not game.over:
+        game.dragon_attack()
+    game.new_dragon = False
+
+
+def _off_clock_draw(game: Game, player: PlayerState) -> None:
+    """Off the clock, the rage track and danger are ignored: the Clank! area goes into the
+    bag and exactly `off clock draw` cubes are drawn."""
+    game.off_clock_draw(for_players(game.rules["off_clock_draw"], len(game.players)))
+
+
+STEPS: dict[str, Step] = {}
+"""Every engine step by name, in the order of its phase."""
+
+
+def _add(name: str, handler: Callable[..., None]) -> None:
+    STEPS[name] = Step(name, handler, (handler.__doc__ or "").strip())
+
+
+for _name, _fn in (
+    ("setup.first_player", setup.first_player),
+    ("setup.bank", setup.bank),
+    ("setup.dragon", setup.dragon),
+    ("setup.reserve_and_row", setup.reserve_and_row),
+    ("setup.tokens", setup.tokens),
+    ("setup.players", setup.players),
+    ("setup.hands", setup.hands),
+    ("setup.arrive", setup.arrive),
+    ("end_of_turn.clear_play_area", _clear_play_area),
+    ("end_of_turn.draw_hand", _draw_hand),
+    ("end_of_turn.escape", _escape),
+    ("end_of_turn.refill_row", _refill_row),
+    ("end_of_turn.dragon_attack", _dragon_attack),
+    ("off_clock.draw_cubes", _off_clock_draw),
+):
+    _add(_name, _fn)
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A step of a phase as a game runs it: an engine step, or a pack's effects."""
+
+    name: str
+    step: Step | None
+    effects: list[dict[str, Any]] | None
+
+
+def defaults() -> dict[str, list[str]]:
+    """The base rules' step names by phase, in order."""
+    out: dict[str, list[str]] = {p: [] for p in PHASES}
+    for name, step in STEPS.items():
+        out[step.phase].append(name)
+    return out
+
+
+def plan_names(
+    changes: list[dict[str, Any]],
+) -> tuple[dict[str, list[str]], list[tuple[int, str]]]:
+    """The step names by phase after a pack's changes, and (index, problem) for each change
+    that does not fit (an unknown anchor or phase, a name used twice); those are skipped."""
+    phases = defaults()
+    problems: list[tuple[int, str]] = []
+    for i, c in enumerate(changes):
+        name = c["step"]
+        phase = name.split(".", 1)[0]
+        order = phases.get(phase)
+        if order is None:
+            problems.append(
+                (
+                    i,
+                    f"step {name!r} names no phase: start it with one of "
+                    + ", ".join(f"`{p}.`" for p in PHASES),
+                )
+            )
+            continue
+        anchor = c.get("before") or c.get("after") or c.get("replaces")
+        if c["change"] == "remove":
+            anchor = name
+        if anchor is not None and anchor not in order:
+            problems.append(
+                (i, f"there is no step {anchor!r} in {phase}: its steps are " + ", ".join(order))
+            )
+            continue
+        if c["change"] != "remove" and name in order and name != c.get("replaces"):
+            problems.append((i, f"step {name!r} is already in {phase}"))
+            continue
+        if c["change"] == "remove":
+            order.remove(name)
+        elif "replaces" in c:
+            order[order.index(c["replaces"])] = name
+        elif "before" in c:
+            order.insert(order.index(c["before"]), name)
+        elif "after" in c:
+            order.insert(order.index(c["after"]) + 1, name)
+        else:
+            order.append(name)
+    return phases, problems
+
+
+def plan(changes: list[dict[str, Any]]) -> dict[str, tuple[Planned, ...]]:
+    """The steps each phase runs, after a pack's changes (checked by the compiler)."""
+    phases, _problems = plan_names(changes)
+    content = {c["step"]: c.get("effects") for c in changes if c["change"] != "remove"}
+    return {
+        phase: tuple(
+            Planned(n, STEPS.get(n) if n not in content else None, content.get(n)) for n in names
+        )
+        for phase, names in phases.items()
+    }
