@@ -49,6 +49,9 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
             yield owner, trig
     for trig in ir.get("triggers", ()):
         yield {"name": "rules"}, trig
+    for change in ir.get("steps", ()):
+        if "effects" in change:
+            yield {"name": f"step {change['step']}"}, change
 
 
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
@@ -207,6 +210,14 @@ def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, 
                 yield owner, node["cond"]
 
 
+def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Every count node of the pack, with its owner: `points N per` and `per` in effects."""
+    for o in [*ir["cards"], *ir["tokens"]]:
+        yield o, [o.get("points_per", {}).get("per")]
+    for owner, trig in _triggers(ir):
+        yield owner, [n.get("per") for n in walk_effects(trig["effects"])]
+
+
 def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     """Words that would mean nothing at run time: a condition naming no token or feature, an
     artifact value no token has, a trigger that can never fire, a reward given twice."""
@@ -253,8 +264,8 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             )
     # A counter an effect or condition names must be declared.
     counters = {c["name"] for c in ir.get("counters", ())}
-    for owner, trig in [*_triggers(ir), *(({"name": "rules"}, c) for c in ir.get("steps", ()))]:
-        nodes = list(walk_effects(trig.get("effects", [])))
+    for owner, trig in _triggers(ir):
+        nodes = list(walk_effects(trig["effects"]))
         tests = [trig.get("if"), *(n.get("cond") for n in nodes)]
         named = [n for n in nodes if n["op"] == "counter"]
         named += [t for t in tests if t and t.get("cond") == "counter"]
@@ -277,7 +288,13 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             (owner, n["what"], n.get("at"), "takes")
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
-            if n["op"] == "take_here" and n["what"] not in ("token", "any token")
+            if n["op"] in ("take_here", "remove_random") and n["what"] not in ("token", "any token")
+        ]
+        wanted += [
+            (owner, t["what"], t.get("at"), "counts")
+            for owner, tests in _counts(ir)
+            for t in tests
+            if t and t.get("count") == "held"
         ]
         for owner, what, at, verb in wanted:
             if what.lower() not in holdable:

@@ -730,6 +730,36 @@ class Game:
                 self.reveal(player, tok)
                 return
 
+    def count_tokens(self, player: PlayerState, what: str) -> int:
+        """Tokens the player holds (the artifact included) matching ``what``."""
+        want = what.lower()
+        n = sum(1 for t in player.tokens if want in t.match)
+        art = player.artifact
+        return n + (1 if art is not None and want in art.match else 0)
+
+    def remove_random(self, what: str, n: int) -> None:
+        """Put ``n`` tokens matching ``what``, drawn at random from the board, in the box."""
+        want = what.lower()
+        for _ in range(n):
+            spots = [
+                (s, None) for s, t in enumerate(self.space_artifact) if t and want in t.match
+            ] + [
+                (s, i)
+                for s, held in enumerate(self.space_tokens)
+                for i, t in enumerate(held)
+                if want in t.match
+            ]
+            if not spots:
+                return
+            s, i = spots[self.rng.randrange(len(spots))]
+            if i is None:
+                tok = self.space_artifact[s]
+                self.space_artifact[s] = None
+            else:
+                tok = self.space_tokens[s].pop(i)
+            assert tok is not None
+            self.box.append(tok)
+
     def move_counter(self, name: str, n: int) -> None:
         """Move a counter the pack declares; it stays between 0 and its maximum."""
         top = self.catalog.counters.get(name, 0)

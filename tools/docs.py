@@ -13,9 +13,10 @@ from clankwork.dsl import limits
 from clankwork.dsl.compiler import CARD_FLAGS, DECL_KINDS, REWARDS, SPACE_FLAGS, compile_text
 from clankwork.dsl.diagnostics import CODES
 from clankwork.dsl.phrases import slot_range
-from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record
+from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record
 from clankwork.interpreter.effects.registry import pretty_phrase, render_effects
 from clankwork.interpreter.rules import MAX_PLAYERS, ROUND_CAP_MAX, RULE_PARAMS
+from clankwork.interpreter.steps import STEPS
 
 from .outputs import check_file_target, prepare_dir, write_text
 from .textmate import GRAMMAR_PATH, grammar_text
@@ -77,7 +78,8 @@ repeatable reserve monster). Properties:
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
 
-Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`; any trigger may be
+Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`, and the event triggers of
+[Triggers](#triggers) (live while the card is in play); any trigger may be
 `TRIGGER if CONDITION:`. A `play if` line waits for its condition for the rest of the turn and
 fires once, whatever order the cards were played in.
 
@@ -86,7 +88,8 @@ fires once, whatever order the cards were played in.
 `token NAME { ... }` with one kind: `major secret N`, `minor secret N`, `market N`, `artifact`,
 `mug N`, `fruit N` (N is the count), plus `points N`, `gold N` (counts as N gold),
 `type WORD` (market items: one of each type), `grants WORD` (e.g. `grants canoe`),
-`returns` (back to the box once revealed), and the triggers `on reveal:` and `use:`.
+`returns` (back to the box once revealed), and the triggers `on reveal:` and `use:`, and
+the event triggers of [Triggers](#triggers) (live while a player holds the token).
 
 ## Boards
 
@@ -104,11 +107,33 @@ board overworld {
 
 Space features: {space_flags}. Also `coach N` (gold), `waypoint N`, `artifact N` (value),
 `reward KIND [N]` with KIND one of {rewards}, `at X Y` (position, y downwards),
-`feature WORDS` (anything else cards can test). `forest`, `crystal cave`,
-`security checkpoint` and `exhausts` stop boot movement for the turn.
+`feature WORDS` (anything else cards can test), `holds [N] WHAT` (N tokens matching WHAT, a
+kind, type or name, placed on the space at setup: secrets from their shuffled pile, other
+tokens from the supply), and trigger lines (`once per turn when you enter: +2 gold`).
+`forest`, `crystal cave`, `security checkpoint` and `exhausts` stop boot movement for the turn.
+
+`reward KIND [N]` is shorthand for a trigger: `reward gold 2` is
+`once per turn when you enter: +2 gold`; `reward major secret` is `holds major secret` and
+`once per turn when you enter: take a major secret here`; `reward fruit` likewise with fruit;
+`reward minor secret` takes one from the bank.
+
+```
+space "Monkey Shrine" { holds 3 "Monkey Idol"; once per turn when you enter: take "Monkey Idol" here }
+space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
+```
 
 Paths: `A -- B` (both ways) or `A -> B` (one way); `boots N` (footprints), `monsters N`,
 `water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`.
+
+## Triggers
+
+A trigger line attaches effects to an event of the rules: `TRIGGER: EFFECTS`, optionally
+`once per turn TRIGGER:` or `once per game TRIGGER:` (kept per player), and
+`TRIGGER if CONDITION:` (tested when it fires). Cards carry them while in play, tokens while
+held, spaces for the player entering or standing on them, and the `rules` block for every
+player (`rules { when you escape: take Mug }`). Triggers set off by triggers stop 32 deep.
+
+{triggers}
 
 ## Effects
 
@@ -140,6 +165,33 @@ for one player count (`rage start 2 with 3 players`).
 | rule | default | meaning |
 | --- | --- | --- |
 {rules}
+
+The rules block also declares counters and the pack's own triggers:
+
+- `counter NAME [max N]`: a marker on a track of the pack's own, moved by
+  `counter NAME +N` and read by `if counter NAME is N` / `is at least N`.
+- trigger lines: `when you escape: take Mug`.
+
+## Steps
+
+Setup and the turn are named steps in three phases, run in this order. A pack changes them by
+name in its `rules` block:
+
+```
+rules {
+  step end_of_turn.tithe after end_of_turn.draw_hand: may pay 1 gold -> heal 1
+  step off_clock.countdown replaces off_clock.draw_cubes: if you left first (counter countdown +1)
+  remove step setup.arrive
+}
+```
+
+`step NAME before|after|replaces OTHER: EFFECTS` inserts or replaces; `step NAME: EFFECTS`
+appends to NAME's phase; `remove step NAME` removes. A step's effects act for the player
+whose turn it is (in setup, the first player).
+
+| step | what it does |
+| --- | --- |
+{steps}
 
 {limits}
 """
@@ -184,7 +236,19 @@ def language_reference() -> str:
             "\n".join(f"| `{p.words}` | `{_default(p.default)}` | {p.doc} |" for p in RULE_PARAMS),
         )
         .replace("{limits}", limits_reference())
+        .replace("{steps}", "\n".join(f"| `{n}` | {st.doc} |" for n, st in STEPS.items()))
+        .replace("{triggers}", _triggers_table())
     )
+
+
+def _triggers_table() -> str:
+    lines = ["| trigger | event | carried by | meaning |", "| --- | --- | --- | --- |"]
+    for r in TRIGGERS:
+        who = r.meta["who"]
+        holders = "the component itself" if who == "self" else ", ".join(r.meta["holders"])
+        written = " / ".join(f"`{p}:`" for p in r.phrases)
+        lines.append(f"| {written} | {r.meta['event']} | {holders} | {r.doc} |")
+    return "\n".join(lines)
 
 
 def _bytes(n: int) -> str:

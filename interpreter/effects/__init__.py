@@ -1,6 +1,7 @@
 """The effect ops, conditions and counts. Importing this package registers every record."""
 
 from . import (  # noqa: F401
+    components,
     conditions,
     dragon,
     places,

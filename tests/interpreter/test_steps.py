@@ -142,3 +142,59 @@ def test_a_countdown_game_plays_to_its_end() -> None:
         g = Game(cat, [make_bot("random", seed), make_bot("random", seed + 1)], seed=seed)
         result = g.play()
         assert g.over and result is not None
+
+
+FEWER = """
+token "Study Token" { count 4; type study; points 1 }
+token Scholar { market 1; points 2 per study token }
+rules {
+  step setup.fewer_artifacts after setup.tokens: if 2 players (remove 2 random artifacts),
+    if 3 players (remove 1 random artifact)
+}
+board big {
+  space HQ { hq }
+  space A { artifact 5 }
+  space B { artifact 7 }
+  space C { artifact 10 }
+  path HQ -- A
+  path A -- B
+  path B -- C
+}
+"""
+
+
+def test_fewer_artifacts_with_fewer_players_is_a_setup_step() -> None:
+    extra = "token Gem { artifact; points 7 }\ntoken Orb { artifact; points 10 }\n"
+    r = compiled(extra + FEWER)
+    assert r.ok, [d.message for d in r.diagnostics]
+    cat = prepare(r.ir, "big")
+    on_board = {}
+    for n in (2, 3, 4):
+        g = Game(cat, [ScriptedBot([]) for _ in range(n)], seed=4)
+        on_board[n] = sum(1 for t in g.space_artifact if t is not None)
+        assert len([t for t in g.box if t.kind == "artifact"]) == 3 - on_board[n]
+    assert on_board == {2: 1, 3: 2, 4: 3}
+
+
+def test_points_per_token_held() -> None:
+    r = compiled(FEWER.replace("  step setup", "  # step setup").replace("    if 3", "  #  if 3"))
+    assert r.ok, [d.message for d in r.diagnostics]
+    from clankwork.interpreter.scoring import score_player
+
+    g = Game(prepare(r.ir, "big"), [ScriptedBot([]), ScriptedBot([])], seed=1)
+    p = g.players[0]
+    study = next(t for t in g.catalog.tokens if t.name == "Study Token")
+    scholar = next(t for t in g.catalog.tokens if t.name == "Scholar")
+    p.artifact = g.space_artifact[g.board.index["A"]]
+    before = score_player(g, p)[1]["tokens"]
+    p.tokens += [study, study, study, scholar]
+    assert g.count_tokens(p, "study") == 3
+    assert score_player(g, p)[1]["tokens"] - before == 3 + 2 * 3
+
+
+def test_unknown_token_words_are_diagnostics() -> None:
+    r = compiled(
+        "token X { count 1; points 1 per magic token }\nrules { step setup.x: remove 1 random gizmos }\n"
+    )
+    msgs = [d.message for d in r.diagnostics if d.code == "CW107"]
+    assert any("counts 'magic'" in m for m in msgs) and any("'gizmos'" in m for m in msgs), msgs
