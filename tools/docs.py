@@ -118,7 +118,7 @@ tokens from the supply), and trigger lines (`once per turn when you enter: +2 go
 `reward minor secret` takes one from the bank.
 
 ```
-space "Monkey Shrine" { holds 3 "Monkey Idol"; once per turn when you enter: take "Monkey Idol" here }
+space Shrine { holds 3 "Monkey Idol"; once per turn when you enter: take "Monkey Idol" here }
 space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 ```
 

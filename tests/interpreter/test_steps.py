@@ -194,7 +194,8 @@ def test_points_per_token_held() -> None:
 
 def test_unknown_token_words_are_diagnostics() -> None:
     r = compiled(
-        "token X { count 1; points 1 per magic token }\nrules { step setup.x: remove 1 random gizmos }\n"
+        "token X { count 1; points 1 per magic token }\n"
+        "rules { step setup.x: remove 1 random gizmos }\n"
     )
     msgs = [d.message for d in r.diagnostics if d.code == "CW107"]
     assert any("counts 'magic'" in m for m in msgs) and any("'gizmos'" in m for m in msgs), msgs
