@@ -423,6 +423,12 @@ def _phrase_span(atoms: list[Atom]) -> Span:
     return _join(atoms[0].span, atoms[-1].span)
 
 
+def _new_only(diags: list[Diagnostic], first: int, start: int) -> list[Diagnostic]:
+    """The diagnostics from ``start`` on that are not among those from ``first`` to it."""
+    seen = set(diags[first:start])
+    return [d for d in diags[start:] if d not in seen]
+
+
 def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[Any, int] | None:
     """Longest key of ``table`` that ``words`` start with, and its length."""
     best = None
@@ -1371,12 +1377,16 @@ class _Compiler:
         if kind == "path":
             self._edit_path(st, verb, inner, board)
             return
+        at_name = len(self.diags)
         named = self._name(inner, kind)
         if named is None:
             return
         edit = ext.Edit(verb, kind, named[0], st.span, named[1], board=board)
+        named_at = len(self.diags)
         if verb == "replace":
             edit.item = self._compile_one(inner, kind)
+            # The declaration checks the name again: report a bad name once.
+            self.diags[named_at:] = _new_only(self.diags, at_name, named_at)
             if edit.item is None:
                 return
         elif verb == "change":
@@ -1384,7 +1394,9 @@ class _Compiler:
             # so "has no cost" (CW109) does not apply to it.
             before = len(self.diags)
             edit.item = self._compile_one(inner, kind)
-            self.diags[before:] = [d for d in self.diags[before:] if d.code != "CW109"]
+            self.diags[before:] = [
+                d for d in _new_only(self.diags, at_name, before) if d.code != "CW109"
+            ]
             if edit.item is None:
                 return
             before = len(self.diags)

@@ -375,3 +375,38 @@ def test_simulate_build_and_render_an_extension(at_root: Path, tmp_path: Path) -
     assert "Break Room" in (tmp_path / "b.svg").read_text()
     code, out = _run("check", "tests/fixtures/ext_acqinc", "tests/fixtures/ext_chain")
     assert code == 0, out
+
+
+def test_the_documented_example_is_the_fixture() -> None:
+    """docs/language.md's worked example is tests/fixtures/ext_acqinc, line for line."""
+    from clankwork.tools.docs import EXTENDS_DOC
+
+    fixture = "\n".join(
+        " ".join(line.split())
+        for f in sorted((FIXTURES / "ext_acqinc").glob("*.clank"))
+        for line in f.read_text().splitlines()
+    )
+    example = EXTENDS_DOC.split("### The base")[0]
+    blocks = example.split("```")[1::2]
+    shown = [" ".join(line.split()) for b in blocks for line in b.splitlines()]
+    code = [line for line in shown if line and not line.startswith("#")]
+    assert len(code) > 10
+    for line in code:
+        assert line in fixture, line
+
+
+def test_the_pack_block_may_follow_the_rules_block(tmp_path: Path) -> None:
+    text = "rules { market price 3 }\n" + _manifest("p", "acqinc")
+    _write(tmp_path / "p", {"pack.clank": text})
+    result = compile_pack(tmp_path / "p")
+    assert result.ok, result.diagnostics
+    assert result.ir["rules"]["market_price"] == 3
+    assert result.ir["rules"]["hand_size"] == 5  # acqinc's, not only the default
+
+
+def test_extends_outside_the_manifest_is_a_diagnostic(tmp_path: Path) -> None:
+    files = {"pack.clank": 'include "more.clank"\n', "more.clank": _manifest("p", "acqinc")}
+    _write(tmp_path / "p", files)
+    result = compile_pack(tmp_path / "p")
+    [d] = [d for d in result.diagnostics if d.severity == "error"]
+    assert d.code == "CW124" and d.span.file.endswith("more.clank")
