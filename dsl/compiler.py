@@ -323,8 +323,9 @@ def _compile_pack(
         files.update(reader.undecodable)  # to show the line of a CW004
 
     if "failed" in based:
-        diags.append(based["failed"])
-        return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
+        # No base: the extension's own declarations are still checked, its references not.
+        found = [*diags, based["failed"], *compiler.diags]
+        return CompileResult(None, sorted(found, key=Diagnostic.sort_key), files)
     base_result: CompileResult | None = based.get("result")
     if base_result is not None:
         files.update(base_result.sources)

@@ -111,8 +111,9 @@ class Edit:
 
 
 def bundled_packs() -> dict[str, Path]:
-    """The packs shipped with Clankwork: folder name → folder (the rule of
-    `tools.check.bundled_names`: real folders holding a pack.clank, no hidden ones)."""
+    """The packs shipped with Clankwork, folder name → folder: the real folders of the
+    installed `clankwork.content` that hold a pack.clank, hidden ones (`.`, `_`) left out.
+    `tools.check.bundled_names` lists these too, so a base and `--pack` agree."""
     root = Path(str(resources.files("clankwork.content")))
     return {
         p.name: p
@@ -465,6 +466,8 @@ class _Overlay:
             twin = have.get(name_key(item["name"]))
             if twin is None:
                 self.ir[key].append(item)
+                continue
+            if twin == item:  # a built-in entry every pack's IR holds, not a declaration
                 continue
             kind = verb_kind or (design_kind(twin) if key == "cards" else what)
             self._duplicate(item, twin, what, kind)

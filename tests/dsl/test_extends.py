@@ -410,3 +410,23 @@ def test_extends_outside_the_manifest_is_a_diagnostic(tmp_path: Path) -> None:
     result = compile_pack(tmp_path / "p")
     [d] = [d for d in result.diagnostics if d.severity == "error"]
     assert d.code == "CW124" and d.span.file.endswith("more.clank")
+
+
+def test_an_unknown_base_still_reports_the_extensions_own_mistakes(tmp_path: Path) -> None:
+    _write(tmp_path / "p", {"pack.clank": _manifest("p", "nosuchpack", "card X { cots 2 }\n")})
+    result = compile_pack(tmp_path / "p")
+    assert sorted(_codes(result.diagnostics)) == ["CW102", "CW120"]
+
+
+def test_the_language_server_places_an_extensions_diagnostics() -> None:
+    from clankwork.tools.lsp import analyse
+
+    pack = FIXTURES / "ext_lacks"
+    out = analyse(pack / "pack.clank", {})
+    mine = out.diagnostics[str((pack / "pack.clank").resolve())]
+    assert sorted(d.code for d in mine if d.severity == "error") == [
+        "CW122",
+        "CW122",
+        "CW122",
+        "CW123",
+    ]
