@@ -187,16 +187,20 @@ def find_base(atom: Atom, ext_root: Path, ext_shown: Path) -> Base | Diagnostic:
     real = Path(os.path.realpath(ext_root / ref))
     shown = Path(os.path.normpath(ext_shown / ref))
     if real == allowed or not _inside(real, allowed):
-        how = (
-            "leads through a link to a place"
-            if _inside(Path(os.path.normpath(ext_root / ref)), allowed)
-            and os.path.normpath(ext_root / ref) != str(allowed)
-            else "is"
-        )
+        lexical = Path(os.path.normpath(ext_root / ref))
+        if lexical != allowed and _inside(lexical, allowed):
+            message = (
+                f'`extends "{ref}"`: {_posix(shown)} is a link to a place outside the folder '
+                "that holds this pack; it is not read"
+            )
+        else:
+            message = (
+                f'`extends "{ref}"` leads to {_posix(shown)}, which is not inside the folder '
+                "that holds this pack; it is not read"
+            )
         return Diagnostic(
             "CW005",
-            f'`extends "{ref}"` {how} outside the folder that holds this pack ({_posix(shown)}); '
-            "it is not read",
+            message,
             atom.span,
             hint="a base pack is a bundled name or a folder beside this one (extends "
             '"../base"); copy the base next to this pack',
