@@ -7,6 +7,7 @@ all it finds; a later stage does not run on a pack whose earlier stage failed.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
+from . import extends as ext
 from . import limits
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
@@ -39,6 +41,9 @@ DECL_KINDS = (
     "sticker",
     "passage",
     "contract",
+    "replace",
+    "remove",
+    "change",
 )
 CARD_FLAGS = {
     "companion": "companion",
@@ -161,7 +166,26 @@ def compile_pack(
     Every file is read through `PackReader`: regular files inside the pack folder only,
     bounded in size and count; includes nest at most `limits.MAX_INCLUDE_DEPTH` deep.
     ``overrides`` (path inside the pack → text) replaces files' contents, for an editor's
-    unsaved buffers; see `PackReader`."""
+    unsaved buffers; see `PackReader`.
+
+    A pack that `extends` a base compiles the base first (with its own reader, rooted at the
+    base's folder; a base may extend another) and lays itself over it (`dsl.extends`): the
+    IR is the whole pack, base and extension, with spans in the files they come from."""
+    return _compile_pack(pack_dir, display_root, overrides, [], (0, 0), check=True)
+
+
+def _compile_pack(
+    pack_dir: str | Path,
+    display_root: str | Path | None,
+    overrides: Mapping[str, str] | None,
+    chain: list[tuple[Path, str, Span]],
+    used: tuple[int, int],
+    check: bool,
+) -> CompileResult:
+    """`compile_pack` for one pack of a chain of bases: ``chain`` holds the extensions
+    being compiled above this one (for cycles), ``used`` the bytes and files they read (the
+    pack limits cover a chain together); ``check`` runs the reference checks (only on the
+    whole pack: an extension may supply what its base refers to)."""
     # The folder the user names may be a link: resolve it once, containment is relative
     # to the real folder.
     root = Path(os.path.realpath(pack_dir))
@@ -205,7 +229,42 @@ def compile_pack(
                 out.append(target)
         return out
 
-    with PackReader(root, shown, overrides=overrides) as reader:
+    # The base, once the manifest's pack block names one: where it is, and what it compiled to.
+    based: dict[str, Any] = {}
+
+    with PackReader(root, shown, used[0], used[1], overrides=overrides) as reader:
+
+        def follow_base() -> None:
+            """Compile the base the pack block names, before anything else of this pack: the
+            rules block starts from the base's rules."""
+            assert compiler.extends is not None
+            found = ext.find_base(compiler.extends, root, shown)
+            if isinstance(found, Diagnostic):
+                based["failed"] = found
+                return
+            name = compiler.pack["name"] if compiler.pack else _show(shown)
+            problem = ext.cycle_or_depth(found, chain, root, name)
+            if problem is not None:
+                based["failed"] = problem
+                return
+            result = _compile_pack(
+                found.root,
+                found.shown,
+                None,
+                [*chain, (root, name, found.span)],
+                (reader.used_bytes, reader.used_files),
+                check=False,
+            )
+            reader.used_bytes += sum(
+                len(t.encode("utf-8", "surrogatepass")) for t in result.sources.values()
+            )
+            reader.used_files += len(result.sources)
+            based["base"], based["result"] = found, result
+            if result.ir is not None:
+                compiler.rules = copy.deepcopy(
+                    {k: v for k, v in result.ir["rules"].items() if k != "at"}
+                )
+                compiler.rules_at = dict(result.ir["rules"].get("at", {}))
 
         def load(named: str, via: Atom | None) -> list[Stmt] | None:
             """Read and parse one file; None when it is refused, unreadable or seen."""
@@ -222,8 +281,15 @@ def compile_pack(
             files[name] = text
             stmts, syntax = parser().parse(text, name)
             diags.extend(syntax)
-            for st in stmts:
+            ordered = stmts
+            if via is None:
+                # The manifest's pack block first, so its `extends` is followed before any
+                # other declaration (the pack block's place in the file means nothing).
+                ordered = sorted(stmts, key=lambda st: st.words[0] != "pack")
+            for st in ordered:
                 compiler.decl(st)
+                if via is None and compiler.extends is not None and not based:
+                    follow_base()
             return stmts
 
         # Depth first, in the order the includes are written (declaration order matters),
@@ -255,10 +321,26 @@ def compile_pack(
         diags.extend(reader.diags)
         files.update(reader.undecodable)  # to show the line of a CW004
 
+    if "failed" in based:
+        # No base: the extension's own declarations are still checked, its references not.
+        found = [*diags, based["failed"], *compiler.diags]
+        return CompileResult(None, sorted(found, key=Diagnostic.sort_key), files)
+    base_result: CompileResult | None = based.get("result")
+    if base_result is not None:
+        files.update(base_result.sources)
+        diags.extend(base_result.diagnostics)
     if any(d.code in ("CW004", "CW005", "CW006", "CW007") for d in diags):
         # A file is missing: every reference to what it declares would be a false alarm.
         return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
-    result = _compile_statements([], diags, files, compiler)
+    if base_result is None:
+        result = _compile_statements([], diags, files, compiler, check=check)
+    elif base_result.ir is None or has_errors(base_result.diagnostics):
+        # The base does not compile: the extension's every edit would be a false alarm.
+        result = CompileResult(
+            None, sorted([*diags, *compiler.diags], key=Diagnostic.sort_key), files
+        )
+    else:
+        result = _extend(base_result.ir, based["base"], diags, files, compiler, check)
     if result.ir is not None and "at" not in result.ir["pack"]:
         first_name = next(iter(files))
         result.diagnostics.insert(
@@ -274,6 +356,27 @@ def compile_pack(
     return result
 
 
+def _extend(
+    base_ir: dict[str, Any],
+    base: ext.Base,
+    diags: list[Diagnostic],
+    files: dict[str, str],
+    compiler: _Compiler,
+    check: bool,
+) -> CompileResult:
+    """Finish ``compiler`` (an extension) and lay it over ``base_ir``; the reference checks
+    (with ``check``) run on the whole pack."""
+    from .resolve import check_references
+
+    syntax_ok = not has_errors(diags)
+    own = compiler.finish(check=False)
+    ir, overlay = ext.apply_extension(base_ir, own, compiler.edits, base)
+    found = [*diags, *compiler.diags, *overlay]
+    if check and syntax_ok:
+        found.extend(check_references(ir))
+    return CompileResult(ir if syntax_ok else None, sorted(found, key=Diagnostic.sort_key), files)
+
+
 def compile_text(text: str, filename: str = "inline.clank") -> CompileResult:
     """Compile one piece of text as a whole pack (for tests and tools)."""
     stmts, diags = parser().parse(text, filename)
@@ -285,6 +388,7 @@ def _compile_statements(
     diags: list[Diagnostic],
     files: dict[str, str],
     compiler: _Compiler | None = None,
+    check: bool = True,
 ) -> CompileResult:
     """Compile every parsed file (or finish ``compiler``, which has compiled them already).
     Reference checks run unless a file failed to parse (its declarations are missing, so
@@ -298,8 +402,8 @@ def _compile_statements(
     for _name, stmts in order:
         for st in stmts:
             compiler.decl(st)
-    ir = compiler.finish(check=syntax_ok)
-    diags = sorted([*diags, *compiler.diags], key=Diagnostic.sort_key)
+    ir = compiler.finish(check=syntax_ok and check)
+    diags = sorted([*diags, *compiler.diags, *compiler.unbased()], key=Diagnostic.sort_key)
     return CompileResult(ir if syntax_ok else None, diags, files)
 
 
@@ -317,6 +421,12 @@ def _join(a: Span, b: Span) -> Span:
 
 def _phrase_span(atoms: list[Atom]) -> Span:
     return _join(atoms[0].span, atoms[-1].span)
+
+
+def _new_only(diags: list[Diagnostic], first: int, start: int) -> list[Diagnostic]:
+    """The diagnostics from ``start`` on that are not among those from ``first`` to it."""
+    seen = set(diags[first:start])
+    return [d for d in diags[start:] if d not in seen]
 
 
 def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[Any, int] | None:
@@ -350,6 +460,9 @@ class _Compiler:
             "passages": [],
             "contracts": [],
         }
+        # `replace`, `remove` and `change`, applied to the base by `extends.apply_extension`.
+        self.edits: list[ext.Edit] = []
+        self.extends: Atom | None = None  # the `extends` value, when the pack has one
 
     # -- helpers ---------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -462,8 +575,16 @@ class _Compiler:
                 pack["version"] = rest[0].text
             elif key == "title" and len(rest) == 1:
                 pack["title"] = rest[0].text
-            elif key == "extends" and rest:
-                pack["extends"] = [a.text for a in rest]
+            elif key == "extends" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+                # Followed by compile_pack; the IR records the base once it is compiled.
+                self.extends = rest[0]
+            elif key == "extends":
+                self.error(
+                    "CW105",
+                    "extends takes one base pack: a bundled pack's name or a quoted path",
+                    _phrase_span(rest) if rest else s.span,
+                    hint='write `extends acqinc` or `extends "../my-base"`',
+                )
             elif key == "description" and len(rest) == 1:
                 pack["description"] = rest[0].text
             else:
@@ -1361,6 +1482,174 @@ class _Compiler:
 
     def decl_contract(self, st: Stmt) -> None:
         self._campaign(st, "contracts")
+
+    # extensions: `replace`, `remove` and `change` what the base pack declares. Each is
+    # compiled here with the declaration's own code and applied to the base's IR by
+    # `extends.apply_extension` --------------------------------------------------------------
+    def decl_replace(self, st: Stmt) -> None:
+        self._edit(st, "replace")
+
+    def decl_remove(self, st: Stmt) -> None:
+        self._edit(st, "remove")
+
+    def decl_change(self, st: Stmt) -> None:
+        self._edit(st, "change")
+
+    def _edit(self, st: Stmt, verb: str) -> None:
+        kinds = ext.EDIT_KINDS[verb]
+        h = st.head
+        kind = h[1].text.lower() if len(h) > 1 and h[1].kind == "word" else None
+        if kind not in kinds:
+            bad = h[1] if len(h) > 1 else h[0]
+            self.error(
+                "CW105",
+                f"`{verb}` is followed by what it {verb}s: {', '.join(kinds)}",
+                bad.span,
+                hint=(did_you_mean(bad.text, kinds) if len(h) > 1 else None)
+                or f'write `{verb} card "Some Card"' + (" }" if verb == "remove" else " { ... }`"),
+            )
+            return
+        inner_head, board = h[1:], None
+        # `... in BOARD` chooses the board of a space or a path named on several boards.
+        if (
+            kind in ("space", "path")
+            and len(inner_head) >= 4
+            and inner_head[-2].kind == "word"
+            and inner_head[-2].text.lower() == "in"
+            and inner_head[-1].kind in ("word", "string")
+        ):
+            self._clean(inner_head[-1:])
+            board = inner_head[-1].text
+            inner_head = inner_head[:-2]
+        self._no_effects(st)
+        if verb == "remove" and st.block is not None:
+            self.error(
+                "CW112",
+                "`remove` takes no block",
+                st.block_span or st.span,
+                hint=f"write `remove {kind} NAME` on its own",
+            )
+            return
+        if verb != "remove" and st.block is None:
+            self.error(
+                "CW105",
+                f"`{verb} {kind}` needs a block with the "
+                + ("new declaration" if verb == "replace" else "properties it changes"),
+                st.span,
+                hint=f"write `{verb} {kind} NAME {{ ... }}`",
+            )
+            return
+        inner = Stmt(inner_head, st.span, None, st.block, st.block_span)
+        if kind == "path":
+            self._edit_path(st, verb, inner, board)
+            return
+        at_name = len(self.diags)
+        named = self._name(inner, kind)
+        if named is None:
+            return
+        edit = ext.Edit(verb, kind, named[0], st.span, named[1], board=board)
+        named_at = len(self.diags)
+        if verb == "replace":
+            edit.item = self._compile_one(inner, kind)
+            # The declaration checks the name again: report a bad name once.
+            self.diags[named_at:] = _new_only(self.diags, at_name, named_at)
+            if edit.item is None:
+                return
+        elif verb == "change":
+            # The body is compiled as a whole declaration; what it lacks comes from the base,
+            # so "has no cost" (CW109) does not apply to it.
+            before = len(self.diags)
+            edit.item = self._compile_one(inner, kind)
+            self.diags[before:] = [
+                d for d in _new_only(self.diags, at_name, before) if d.code != "CW109"
+            ]
+            if edit.item is None:
+                return
+            before = len(self.diags)
+            empty = self._compile_one(Stmt(inner_head, st.span, None, [], None), kind)
+            del self.diags[before:]
+            words = [s.words[0] for s in st.block or [] if s.effects is None]
+            edit.fields = ext.change_fields(kind, edit.item, empty or {}, words)
+        self.edits.append(edit)
+
+    def _compile_one(self, st: Stmt, kind: str) -> dict[str, Any] | None:
+        """Compile one declaration of ``kind`` (a card kind, token, board or space) and take
+        it back out of the pack: the compiled item, or None when it failed."""
+        if kind == "space":
+            scratch: dict[str, Any] = {"name": "", "spaces": [], "paths": [], "groups": []}
+            self._space(scratch, st, None)
+            return scratch["spaces"][0] if scratch["spaces"] else None
+        items = self.tokens if kind == "token" else self.boards if kind == "board" else self.cards
+        n = len(items)
+        self.decl(st)
+        return items.pop() if len(items) > n else None
+
+    def _edit_path(self, st: Stmt, verb: str, inner: Stmt, board: str | None) -> None:
+        h = inner.head
+        if (
+            len(h) != 4
+            or h[2].kind not in ("link", "arrow")
+            or any(a.kind not in ("word", "string") for a in (h[1], h[3]))
+        ):
+            self.error(
+                "CW105",
+                f"`{verb} path` names the path by its two spaces, as the base writes it",
+                st.span,
+                hint=f'write `{verb} path HQ -- "Whispering Wood"` (-> for a one-way path)',
+            )
+            return
+        self._clean([h[1], h[3]])
+        ends = (h[1].text, h[3].text, h[2].kind == "arrow")
+        name = f"{h[1].source()} {h[2].text if h[2].kind == 'arrow' else '--'} {h[3].source()}"
+        edit = ext.Edit(
+            verb, "path", name, st.span, _join(h[1].span, h[3].span), board=board, ends=ends
+        )
+        if verb == "change":
+            scratch: dict[str, Any] = {"name": "", "spaces": [], "paths": [], "groups": []}
+            self._path(scratch, inner)
+            self._path(scratch, Stmt(h, st.span, None, [], None))
+            if len(scratch["paths"]) != 2:
+                return
+            edit.item, empty = scratch["paths"]
+            words = [s.words[0] for s in st.block or [] if s.effects is None]
+            edit.fields = tuple(
+                f
+                for f in ext.change_fields("path", edit.item, empty, words)
+                if f not in ("from", "to", "oneway", "from_at", "to_at")
+            )
+        self.edits.append(edit)
+
+    def unbased(self) -> list[Diagnostic]:
+        """CW124 for `extends` and each edit when no base is followed (`compile_text`, or a
+        pack whose `extends` is not in its manifest)."""
+        out = []
+        if self.extends is not None:
+            out.append(
+                Diagnostic(
+                    "CW124",
+                    f"`extends {self.extends.source()}` is followed only from the pack block "
+                    "in a pack folder's pack.clank",
+                    self.extends.span,
+                    hint="move the pack block into pack.clank, and check the pack's folder "
+                    "(`clankwork check FOLDER`)",
+                )
+            )
+        for e in self.edits:
+            out.append(
+                Diagnostic(
+                    "CW124",
+                    f"`{e.verb} {e.kind}` edits a base pack, but this pack extends none",
+                    _join(e.span, e.name_span),
+                    hint='add `extends NAME` (a bundled pack) or `extends "../folder"` to '
+                    "the pack block in pack.clank"
+                    + (
+                        ""
+                        if e.verb == "remove"
+                        else f", or declare a new design without `{e.verb}`"
+                    ),
+                )
+            )
+        return out
 
     # resolve ---------------------------------------------------------------------------------
     def finish(self, check: bool = True) -> dict[str, Any]:

@@ -53,6 +53,25 @@ CODES: dict[str, tuple[str, str]] = {
         "An artifact space's value has no artifact token: the game places a nameless artifact "
         "worth that much.",
     ),
+    "CW120": (
+        "error",
+        "`extends` names no base pack: no bundled pack of that name, or no pack folder at "
+        "that path.",
+    ),
+    "CW121": ("error", "Packs extend each other in a cycle (a extends b extends a)."),
+    "CW122": (
+        "error",
+        "`replace`, `remove` or `change` names something the base pack does not have.",
+    ),
+    "CW123": (
+        "error",
+        "An extension declares a name its base already has (use `replace` or `change`).",
+    ),
+    "CW124": (
+        "error",
+        "An extension statement with no base: `replace`, `remove` or `change` in a pack that "
+        "extends none, or `extends` outside a pack folder's pack.clank.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

@@ -184,7 +184,19 @@ def pack_schema() -> dict[str, Any]:
             "version": {"type": "string"},
             "title": {"type": "string"},
             "description": {"type": "string"},
-            "extends": {"type": "array", "items": {"type": "string"}},
+            # The bases the pack is built on, its own base first (dsl/extends.py).
+            "extends": {
+                "type": "array",
+                "items": _closed(
+                    {
+                        "name": name,
+                        "version": {"type": "string"},
+                        "ref": {"type": "string"},
+                        "at": at,
+                    },
+                    ["name", "version", "ref"],
+                ),
+            },
             "at": at,
         },
         ["name", "version", "extends"],

@@ -27,6 +27,7 @@ from clankwork.dsl.diagnostics import (
     printable,
     summary_line,
 )
+from clankwork.dsl.extends import bundled_packs
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
@@ -39,15 +40,7 @@ FLAGSHIP = "acqinc"
 
 def bundled_names() -> list[str]:
     """The names of the packs shipped with Clankwork (folders of clankwork.content)."""
-    root = Path(str(resources.files("clankwork.content")))
-    return sorted(
-        p.name
-        for p in root.iterdir()
-        if p.is_dir()
-        and not p.is_symlink()
-        and (p / "pack.clank").is_file()
-        and not p.name.startswith((".", "_"))
-    )
+    return sorted(bundled_packs())
 
 
 def bundled_pack(name: str = FLAGSHIP) -> Path:

@@ -193,7 +193,126 @@ whose turn it is (in setup, the first player).
 | --- | --- |
 {steps}
 
+{extends}
+
 {limits}
+"""
+
+EXTENDS_DOC = """\
+## Packs that extend packs
+
+An expansion is a pack built on another: it starts from every card, token, board and rule of
+its base and says only what changes. The pack of `tests/fixtures/ext_acqinc`:
+
+```
+# pack.clank
+pack "acqinc-plus" {
+  version "0.2.0"
+  extends acqinc
+}
+include "cards.clank"
+include "board.clank"
+rules {
+  market price 6
+}
+```
+
+```
+# cards.clank
+card "Overtime Voucher" { copies 2; cost 4; play: +2 skill, +1 gold }
+replace card "Pocket Sand" { cost 3; points 2; play: +2 swords, +2 boots }
+change card "Petty Cash" { copies 4 }
+remove card "Lucky Paperclip"
+
+# board.clank
+board overworld {
+  space "Break Room" { at 620 100; reward heal 1 }
+  path "Front Gate" -- "Break Room"
+}
+change space "Loading Dock" { reward gold 2 }
+```
+
+It compiles to acqinc's designs in acqinc's order, without Lucky Paperclip, with the new
+Pocket Sand in its place and four copies of Petty Cash (cost and effects as acqinc has them),
+then Overtime Voucher; acqinc's board with one more space and path; acqinc's rules with a
+market price of 6. Its scenarios play with all of it: `player 1 { hand Burgle Burgle }` uses
+acqinc's starting card. `clankwork new NAME --extends acqinc` writes a small extension to
+start from.
+
+### The base
+
+`extends NAME`, a bare word, names a bundled pack (a folder of `content/` in the installed
+package; an unknown name lists them). `extends "../base"`, a quoted path, names a pack folder
+relative to the extension's folder. The path must lead, once links are resolved, to a folder
+inside the folder that holds the extension's folder: a sibling (`"../base"`), a folder below
+a sibling, or a folder below the extension itself. An absolute path, a path that climbs
+higher (`"../../x"`) or a link that leads out is refused (CW005) and nothing there is read.
+So packs kept side by side in a content repository can build on each other, and a pack from
+a pull request cannot make `clankwork check` read a folder outside the one holding it. The
+base's files are read like any pack's, from inside the base's folder only; the pack limits
+(file size, pack size, number of files) count an extension and all its bases together.
+
+`extends` belongs in the pack block of `pack.clank`. A base may extend another (up to 32
+deep, the include limit, CW007); packs that extend each other in a cycle are CW121.
+
+### What an extension says
+
+- A `card`, `monster`, `event`, `reserve`, `token` or `board` with a new name adds it; a name
+  the base has already is CW123.
+- `board NAME { ... }` with the name of a base board adds its spaces, paths and groups to
+  that board.
+- `replace KIND NAME { ... }` declares a base `card`, `monster`, `event`, `reserve`, `token`,
+  `board` or `space` again, whole, in the base's place (the deck's order, the board's group).
+- `change KIND NAME { ... }` changes only what it gives, on a `card`, `monster`, `event`,
+  `reserve`, `token`, `space` or `path`.
+- `remove KIND NAME` takes a design, a token, a board, a space or a path out; a removed space
+  takes its paths with it.
+- `rules { ... }` gives the rules that change; every other rule keeps the base's value.
+
+In a `change`, a value (`copies 4`, `cost 3`, `boots 2`, `at X Y`) replaces the base's; tags,
+features, `grants` and `requires` are added to the base's; a trigger (`play:`, `defeat:`...)
+replaces the base's triggers of that event; a `reward` replaces the base's reward of that
+kind. `change` names the design's kind (`change monster Dryad`); `replace` and `remove` find
+a card, monster, event or reserve card by its name whatever its kind.
+
+A space is named alone when one board has it (`change space "Loading Dock" { ... }`);
+`change space X in BOARD { ... }` chooses the board. A path is named by its two spaces:
+`A -- B` finds a two-way path written either way round, `A -> B` a one-way path.
+
+Edits apply to the base, in the order written, before the extension's own declarations are
+added: `remove card X` and then `card X { ... }` replaces X too.
+
+### Diagnostics
+
+Every diagnostic names the file it comes from, the extension's or a base's (a bundled base's
+files are shown as paths you can open: relative to the current folder when inside it, else
+where the package is installed).
+
+| code | when |
+| --- | --- |
+| CW120 | `extends nosuchpack`: no bundled pack of that name, no pack folder at the path |
+| CW121 | packs extend each other in a cycle (a extends b extends a) |
+| CW122 | `replace`, `remove` or `change` of a name the base lacks (with a did-you-mean) |
+| CW123 | a new declaration of a name the base has (the hint says `replace` or `change`) |
+| CW124 | `replace`, `remove` or `change` in a pack that extends none |
+
+```
+error[CW120]: `extends nosuchpack`: there is no bundled pack named 'nosuchpack'
+  --> tests/fixtures/ext_unknown/pack.clank:4:11
+   |
+ 4 |   extends nosuchpack
+   |           ^^^^^^^^^^
+  = help: bundled packs: acqinc, tutorial; a pack folder is given by a quoted path, e.g.
+    extends "../base"
+```
+
+### The IR
+
+The IR of an extension is a whole pack, base and extension together, and every `at` points at
+the file the declaration comes from. `pack.extends` lists the bases, its own base first:
+`[{"name": "acqinc", "version": "0.1.0", "ref": "acqinc", "at": {...}}]` (`ref` is the
+`extends` value as written). So `check`, `test`, `build`, `simulate`, `render` and `play` take
+an extension like any pack; `test` runs the extension's own `scenarios/`, not its base's.
 """
 
 
@@ -235,6 +354,7 @@ def language_reference() -> str:
             "{rules}",
             "\n".join(f"| `{p.words}` | `{_default(p.default)}` | {p.doc} |" for p in RULE_PARAMS),
         )
+        .replace("{extends}", EXTENDS_DOC.rstrip("\n"))
         .replace("{limits}", limits_reference())
         .replace("{steps}", "\n".join(f"| `{n}` | {st.doc} |" for n, st in STEPS.items()))
         .replace("{triggers}", _triggers_table())

@@ -5,6 +5,11 @@ and reserve (the tutorial's values), a few adventure cards and monsters, the tok
 hands out, a nine-space board with positions for `clankwork render board`, and one scenario.
 Its comments teach the designer what each part is, so the first edit is a small one.
 
+`--extends PACK` writes an extension instead: a manifest that extends PACK (a bundled pack's
+name, or a path to a pack folder beside the new one), one new card, one `change` of a card of
+PACK, and a scenario that plays the new card beside one of PACK's starting cards. PACK is
+compiled first, so the extension checks, tests and plays as written.
+
 NAME becomes a folder, so it must already be a plain file name (the rule of
 `outputs.safe_filename`): lower-case letters, digits and inner hyphens. Every file is written
 through `tools.outputs` (atomic, links never followed), into a folder this command creates.
@@ -12,12 +17,18 @@ through `tools.outputs` (atomic, links never followed), into a folder this comma
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
+from typing import Any
 
 import click
 
+from clankwork.dsl.compiler import compile_pack
+from clankwork.dsl.diagnostics import did_you_mean
 from clankwork.dsl.formatter import format_source
 
+from .check import bundled_names, bundled_pack, display_path
 from .outputs import OutputError, check_dir, safe_filename, write_text
 
 PACK_TEMPLATE = """\
@@ -30,7 +41,7 @@ pack "@NAME@" {
   version "0.1.0"
   title "@NAME@"
   description "A nine-space board, the base starting deck and reserve, a few cards."
-@EXTENDS@}
+}
 
 # Each included file is read as if it were written here; the split is only for people.
 include "starting.clank"
@@ -48,11 +59,56 @@ rules {
 }
 """
 
-EXTENDS_TEMPLATE = """\
-  # `extends` is recorded in the compiled pack (its "extends" list) but has no effect yet:
-  # packs will start from the packs they extend once rules and content can be inherited.
-  # Until then this pack must declare every card, token and board it uses itself.
-  extends "@EXTENDS_NAME@"
+EXTENDS_PACK = """\
+# The manifest of pack @NAME@, an extension of @BASE@: it starts from every card, token,
+# board and rule of @BASE@ and changes only what its own files say (docs/language.md,
+# "Packs that extend packs"). Check it with `clankwork check @NAME@`, run its scenarios with
+# `clankwork test @NAME@`, watch bots play it with `clankwork simulate @NAME@`.
+
+pack "@NAME@" {
+  version "0.1.0"
+  title "@NAME@"
+  description "@BASE@ with one new card."
+  # A bundled pack by its name, or a pack folder beside this one by a quoted path
+  # (extends "../my-base"). `clankwork build` records the base's name and version.
+  extends @BASE_REF@
+}
+
+include "cards.clank"
+
+# Rules given here replace @BASE@'s values; every other rule keeps @BASE@'s. For example:
+# rules { market price 6 }
+"""
+
+EXTENDS_CARDS = """\
+# New declarations add to @BASE@'s cards, tokens and boards; a name @BASE@ has already is
+# an error (CW123): replace or change it instead. `board NAME { ... }` with the name of one
+# of @BASE@'s boards adds spaces and paths to it.
+card "@NEW@" { copies 2; cost 3; play: +2 skill, +1 clank }
+@CHANGE@
+# `replace` declares one of @BASE@'s designs again, whole; `remove` takes one out:
+#   replace card "Some Card" { cost 2; play: +1 skill, +1 boots }
+#   remove card "Some Card"
+# Spaces and paths too: change space "Some Space" { reward gold 2 },
+# remove path "Some Space" -- "Another Space".
+"""
+
+EXTENDS_CHANGE = """
+# `change` keeps every property it does not give: one more copy of @CARD@.
+change card "@CARD@" { copies @COPIES@ }
+"""
+
+EXTENDS_SCENARIO = """\
+# Scenarios (docs/scenarios.md) use @BASE@'s cards as this pack's own.
+# `clankwork test @NAME@` runs every scenario in this folder.
+
+scenario "@NEW@ is played beside @BASE@'s @START@" {
+  players @PLAYERS@
+  player 1 { hand "@START@" "@NEW@" }
+  play "@NEW@"
+  expect player 1 skill 2
+  expect player 1 hand has "@START@"
+}
 """
 
 STARTING = """\
@@ -195,18 +251,23 @@ def name_problem(name: str) -> str | None:
     )
 
 
-def skeleton(name: str, extends: str | None = None) -> dict[str, str]:
-    """The files of a new pack, by path relative to its folder."""
-    ext = EXTENDS_TEMPLATE.replace("@EXTENDS_NAME@", extends) if extends else ""
-    files = {
-        "pack.clank": PACK_TEMPLATE.replace("@EXTENDS@", ext),
-        "starting.clank": STARTING,
-        "reserve.clank": RESERVE,
-        "adventure.clank": ADVENTURE,
-        "tokens.clank": TOKENS,
-        "board.clank": BOARD,
-        "scenarios/basics.clank": SCENARIO,
-    }
+def skeleton(
+    name: str, extends: str | None = None, base: dict[str, Any] | None = None
+) -> dict[str, str]:
+    """The files of a new pack, by path relative to its folder: a whole game, or (with
+    ``extends`` and the compiled ``base`` it names) an extension of that base."""
+    if extends is not None and base is not None:
+        files = _extension(extends, base)
+    else:
+        files = {
+            "pack.clank": PACK_TEMPLATE,
+            "starting.clank": STARTING,
+            "reserve.clank": RESERVE,
+            "adventure.clank": ADVENTURE,
+            "tokens.clank": TOKENS,
+            "board.clank": BOARD,
+            "scenarios/basics.clank": SCENARIO,
+        }
     out = {}
     for path, text in files.items():
         text = text.replace("@NAME@", name)
@@ -215,8 +276,89 @@ def skeleton(name: str, extends: str | None = None) -> dict[str, str]:
     return out
 
 
-def create_pack(parent: Path, name: str, extends: str | None = None) -> Path:
-    """Write the skeleton into a new folder ``parent/name``; `OutputError` if it exists."""
+def _plain(name: str) -> bool:
+    """True when ``name`` can be written in quotes as it is (no quote, backslash or control)."""
+    return not any(c in name for c in '"\\') and name.isprintable()
+
+
+def _extension(extends: str, base: dict[str, Any]) -> dict[str, str]:
+    """The files of an extension of ``base`` (compiled), named in the manifest as ``extends``:
+    a new card, a change of one of the base's cards, and a scenario with a base card."""
+    names = {c["name"] for c in base["cards"]}
+    new = next(n for n in (f"Night Shift{s}" for s in ("", " II", " III", " IV")) if n not in names)
+    starting = [c["name"] for c in base["cards"] if c["deck"] == "starting" and _plain(c["name"])]
+    changeable = [
+        c
+        for c in base["cards"]
+        if c["deck"] == "adventure" and c["type"] == "acquire" and _plain(c["name"])
+    ]
+    change = ""
+    if changeable:
+        card = changeable[0]
+        change = EXTENDS_CHANGE.replace("@CARD@", card["name"]).replace(
+            "@COPIES@", str(card["copies"] + 1)
+        )
+    ref = extends if extends in bundled_names() else f'"{extends}"'
+    files = {
+        "pack.clank": EXTENDS_PACK.replace("@BASE_REF@", ref),
+        "cards.clank": EXTENDS_CARDS.replace("@CHANGE@", change),
+    }
+    if starting:
+        files["scenarios/basics.clank"] = EXTENDS_SCENARIO.replace("@START@", starting[0]).replace(
+            "@PLAYERS@", str(max(2, base["rules"]["min_players"]))
+        )
+    return {
+        path: text.replace("@BASE@", base["pack"]["name"]).replace("@NEW@", new)
+        for path, text in files.items()
+    }
+
+
+def extends_problem(extends: str, folder: Path) -> tuple[str | None, dict[str, Any] | None]:
+    """Why ``extends`` cannot be the base of a new pack in ``folder`` (None when it can),
+    and the base's IR: a bundled pack's name, or a relative path (letters, digits, `.`, `-`,
+    `_` and `/` only, so it is written in the manifest as it is) to a pack folder beside
+    ``folder`` that compiles."""
+    names = bundled_names()
+    if extends in names:
+        pack = bundled_pack(extends)
+    elif (
+        "/" in extends
+        and re.fullmatch(r"[A-Za-z0-9._/-]+", extends)
+        and not extends.startswith("/")
+    ):
+        pack = folder / extends
+        allowed = Path(os.path.realpath(folder.parent))
+        real = Path(os.path.realpath(pack))
+        if real == allowed or not str(real).startswith(str(allowed) + os.sep):
+            return (
+                f"{extends!r} leads outside {folder.parent}: a base is a folder beside the new "
+                "pack (e.g. ../base)",
+                None,
+            )
+        if not (real / "pack.clank").is_file():
+            return (
+                f"there is no pack folder at {pack} (a base path is relative to the new pack)",
+                None,
+            )
+    else:
+        hint = did_you_mean(extends, names)
+        return (
+            f"no bundled pack named {extends!r}"
+            + (f" ({hint})" if hint else "")
+            + f" (bundled: {', '.join(names)}); a pack folder is given as a path, e.g. ../base",
+            None,
+        )
+    result = compile_pack(pack, display_root=display_path(pack))
+    if not result.ok or result.ir is None:
+        return f"the base {extends} does not compile: run `clankwork check {pack}`", None
+    return None, result.ir
+
+
+def create_pack(
+    parent: Path, name: str, extends: str | None = None, base: dict[str, Any] | None = None
+) -> Path:
+    """Write the skeleton into a new folder ``parent/name``; `OutputError` if it exists.
+    With ``extends``, ``base`` is the IR of the pack it names (see `extends_problem`)."""
     check_dir(parent, "parent folder")
     folder = parent / name
     try:
@@ -229,7 +371,7 @@ def create_pack(parent: Path, name: str, extends: str | None = None) -> Path:
         ) from None
     except OSError as e:
         raise OutputError(f"cannot create {folder}: {e.strerror or e}") from None
-    for path, text in skeleton(name, extends).items():
+    for path, text in skeleton(name, extends, base).items():
         write_text(folder / path, text)
     return folder
 
@@ -240,7 +382,8 @@ def create_pack(parent: Path, name: str, extends: str | None = None) -> Path:
     "--extends",
     "extends",
     metavar="PACK",
-    help="Write `extends PACK` in the manifest (recorded only: it has no effect yet).",
+    help="Write an extension of PACK (a bundled pack's name, or a path like ../base to a "
+    "pack folder beside the new one): one new card, one change, one scenario.",
 )
 @click.option(
     "--dir",
@@ -254,11 +397,12 @@ def command(name: str, extends: str | None, parent: Path) -> None:
     problem = name_problem(name)
     if problem:
         raise click.BadParameter(problem, param_hint="NAME")
+    base = None
     if extends is not None:
-        problem = name_problem(extends)
+        problem, base = extends_problem(extends, parent / name)
         if problem:
             raise click.BadParameter(problem, param_hint="--extends")
-    folder = create_pack(parent, name, extends)
+    folder = create_pack(parent, name, extends, base)
     click.echo(f"created pack {name} in {folder}")
     click.echo(f"  next: clankwork check {folder} && clankwork test {folder}")
     click.echo(f"  then: clankwork render board {folder}, clankwork play {folder}")

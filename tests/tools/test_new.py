@@ -68,16 +68,42 @@ def test_dir_option_and_teaching_comments(tmp_path: Path) -> None:
         assert f.read_text().startswith("#"), f
 
 
-def test_extends_is_written_and_recorded(tmp_path: Path) -> None:
+def test_extends_writes_a_working_extension(tmp_path: Path) -> None:
     code, out = _run("new", "child", "--extends", "tutorial", "--dir", str(tmp_path))
     assert code == 0, out
-    manifest = (tmp_path / "child" / "pack.clank").read_text()
-    assert 'extends "tutorial"' in manifest
-    assert "no effect yet" in manifest
-    code, out = _run("build", str(tmp_path / "child"), "-o", str(tmp_path / "child.json"))
+    child = tmp_path / "child"
+    manifest = (child / "pack.clank").read_text()
+    assert "extends tutorial" in manifest
+    assert "no effect yet" not in manifest
+    for args in (("check",), ("test",), ("fmt", "--check")):
+        code, out = _run(*args, str(child))
+        assert code == 0, (args, out)
+    code, out = _run("build", str(child), "-o", str(tmp_path / "child.json"))
     assert code == 0, out
     ir = json.loads((tmp_path / "child.json").read_text())
-    assert ir["pack"]["extends"] == ["tutorial"]
+    [base] = ir["pack"]["extends"]
+    assert (base["name"], base["ref"]) == ("tutorial", "tutorial")
+    # The tutorial's cards, plus the new one, with one changed.
+    names = {c["name"] for c in ir["cards"]}
+    assert {"Burgle", "Night Shift"} <= names
+    code, out = _run("simulate", str(child), "--games", "2", "--players", "2")
+    assert code == 0, out
+
+
+def test_extends_a_folder_beside_the_new_pack(tmp_path: Path) -> None:
+    assert _run("new", "base", "--dir", str(tmp_path))[0] == 0
+    code, out = _run("new", "child", "--extends", "../base", "--dir", str(tmp_path))
+    assert code == 0, out
+    assert 'extends "../base"' in (tmp_path / "child" / "pack.clank").read_text()
+    code, out = _run("test", str(tmp_path / "child"))
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("base", ["nosuchpack", "../nowhere", "../../escape", "/etc"])
+def test_extends_needs_a_pack_that_is_there(tmp_path: Path, base: str) -> None:
+    code, out = _run("new", "child", "--extends", base, "--dir", str(tmp_path))
+    assert code == 2, out
+    assert not (tmp_path / "child").exists()
 
 
 def test_existing_folder_is_refused(tmp_path: Path) -> None:
