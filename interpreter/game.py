@@ -15,6 +15,7 @@ from . import actions, setup
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
+from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX, for_players
 from .scoring import GameResult, final_result
 from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
@@ -92,6 +93,9 @@ class Game:
         self.token_supply: dict[TokenDef, int] = {}
         self.box: list[TokenDef] = []
 
+        # "This turn" effects of the active player and what they gained (effects/turn_modifiers).
+        self.turn_modifiers: list[dict[str, Any]] = []
+        self.turn_gained: dict[str, list[int]] = {}
         self.round = 0
         self.turn = 0
         self.over = False
@@ -165,6 +169,7 @@ class Game:
         player.visited.clear()
         player.pending.clear()
         player.recounts.clear()
+        self.turn_modifiers, self.turn_gained = [], {}
 
     def step(self, player: PlayerState) -> bool:
         """Ask for one action and do it; False once the turn is over."""
@@ -424,6 +429,12 @@ class Game:
             self.clank(player, amount)
         else:
             raise ValueError(f"unknown resource {resource!r}")
+        if amount > 0 and player is self.active:
+            got = self.turn_gained.setdefault(resource, [0, 0])
+            got[0] += amount
+            got[1] += 1
+            if self.turn_modifiers:
+                on_gain(self, player, resource, amount)
 
     def clank(self, player: PlayerState, amount: int) -> None:
         """Add or remove Clank! cubes; negative Clank! waits for later Clank! this turn."""
@@ -532,7 +543,7 @@ class Game:
         if self.stats is not None:
             self.stats.on_enter(self, player, space)
         sp = self.board.spaces[space]
-        if sp.exhausts:
+        if sp.exhausts and not (self.turn_modifiers and ignores_exhaustion(self)):
             player.exhausted = True
         if space not in player.visited:
             player.visited.add(space)
