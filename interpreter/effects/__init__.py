@@ -1,16 +1,9 @@
 """The effect ops, conditions and counts. Importing this package registers every record."""
 
-from . import (  # noqa: F401
-    conditions,
-    dragon,
-    player,
-    reserve_cards,
-    resources,
-    row_replacement,
-    structure,
-    token_counts,
-    turn_modifiers,
-)
+# Registration order is the order of the language reference and of phrase matching: the
+# base ops first, then the ops added for later packs (one module each).
+from . import conditions, dragon, player, resources, structure  # noqa: F401, I001
+from . import reserve_cards, row_replacement, token_counts, turn_modifiers  # noqa: F401
 from .registry import CONDITIONS, COUNTS, EFFECTS, Record, Registry
 
 __all__ = ["CONDITIONS", "COUNTS", "EFFECTS", "Record", "Registry"]

@@ -7,8 +7,8 @@ from typing import Any
 from .registry import effect
 
 
-def _plural(n: int, name: str) -> str:
-    return name if n == 1 else f"{n} {name}"
+def _copies(n: int, name: str) -> str:
+    return name if n == 1 else f"{n} copies of {name}"
 
 
 def _take_worth(node: dict[str, Any], v: Any) -> float:
@@ -28,7 +28,7 @@ def _take_worth(node: dict[str, Any], v: Any) -> float:
     params={"n": {"type": "integer", "minimum": 1, "maximum": 100}, "card": {"type": "string"}},
     required=("card",),
     defaults={"n": 1},
-    render=lambda n: f"take {_plural(n['n'], n['card'])} from the Reserve into your discard pile",
+    render=lambda n: f"take {_copies(n['n'], n['card'])} from the Reserve into your discard pile",
     examples=('pay 7 gold -> take 2 "Secret Tome" from the reserve',),
     appraise=_take_worth,
 )

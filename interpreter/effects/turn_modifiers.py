@@ -28,7 +28,6 @@ def _ignore_exhaustion_worth(node: dict[str, Any], v: Any) -> float:
     phrases=(
         "ignore exhaustion this turn",
         "exhausting spaces do not stop you this turn",
-        "crystal caves do not stop you this turn",
     ),
     params={},
     render=lambda n: "spaces that exhaust do not stop you this turn",
@@ -64,7 +63,6 @@ def _bonus_worth(node: dict[str, Any], v: Any) -> float:
         "{amount:signed} {resource:resource} whenever you gain {on:resource} this turn",
         "{amount:signed} {resource:resource} for each {on:resource} you gain this turn "
         "{per_unit=true}",
-        "{amount:signed} {resource:resource} per {on:resource} you make this turn {per_unit=true}",
     ),
     params={
         "amount": {"type": "integer", "minimum": -100, "maximum": 100},
