@@ -12,13 +12,13 @@ from .registry import count
     phrases=("{token:name} you hold", "{token:name} you have", "{token:name} tokens you hold"),
     params={"token": {"type": "string"}},
     render=lambda n: f"{n['token']} you hold",
-    examples=('points 10 per "Mastery Token" you hold',),
+    examples=("points 2 per crown you hold",),
     # Counts are appraised as the number a bot expects to see: about one held token.
     appraise=lambda node, v: 1.0,
 )
 def held(game: Any, player: Any, node: dict[str, Any]) -> int:
     """Tokens the player holds (the artifact included) whose name, type, kind or grant is
-    that word: `"Mastery Token" you hold`, `crown you hold`, `secret you hold`."""
+    that word: `"Gold Star" you hold`, `crown you hold`, `secret you hold`."""
     want = node["token"].lower()
     n = sum(1 for t in player.tokens if want in t.match)
     if player.artifact is not None and want in player.artifact.match:

@@ -94,8 +94,8 @@ def bonus_on_gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 
 def _give(game: Any, player: Any, node: dict[str, Any], k: int) -> None:
-    # With the modifiers set aside, a bonus never sets off another one (Search's extra Gold
-    # is no new gain of Gold for Search); it still counts in `turn_gained`.
+    # With the modifiers set aside, a bonus never sets off another one (an extra Gold
+    # is no new gain of Gold for the bonus that gave it); it still counts in `turn_gained`.
     mods, game.turn_modifiers = game.turn_modifiers, []
     try:
         game.gain(player, node["resource"], node["amount"] * k)
