@@ -426,7 +426,10 @@ class Game:
             else:
                 self._pay_gold(player, min(-amount, self.gold_of(player)))
         elif resource == "clank":
+            before = player.area
             self.clank(player, amount)
+            # Clank! made is what reached the area (debt and an empty supply take the rest).
+            amount = player.area - before
         else:
             raise ValueError(f"unknown resource {resource!r}")
         if amount > 0 and player is self.active:

@@ -95,3 +95,17 @@ def test_held_counts_tokens_and_the_artifact() -> None:
     assert game.count_of(p, node) == 2
     p.artifact = relic
     assert game.count_of(p, {"count": "held", "token": "artifact"}) == 1
+
+
+def test_sets_counts_complete_sets_of_different_tokens() -> None:
+    game, _ = _game()
+    p = game.active
+    star = next(t for t in game.catalog.tokens if t.name == "Gold Star")
+    relic = next(t for t in game.catalog.tokens if t.name == "Relic")
+    node = {"count": "sets", "n": 2, "among": 'Gold Star or relic or "Moon"'}
+    assert game.count_of(p, node) == 0
+    p.tokens += [star, star]  # two of one name: still one different
+    assert game.count_of(p, node) == 0
+    p.artifact = relic
+    assert game.count_of(p, node) == 1
+    assert game.count_of(p, {**node, "n": 1}) == 2

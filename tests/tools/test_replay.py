@@ -157,8 +157,8 @@ def _variant(src: Path, dst: Path, edit) -> Path:
         (
             "pack.jsonl",
             lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
-            r"names pack 'nosuch', which is not a bundled pack \(acqinc, clank, tutorial\): replay it "
-            r"with --pack PACK",
+            r"names pack 'nosuch', which is not a bundled pack \(acqinc, clank, tutorial\): "
+            r"replay it with --pack PACK",
         ),
         ("empty.jsonl", lambda ls: [""], r": the log is empty"),
     ],
