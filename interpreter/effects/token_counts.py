@@ -44,7 +44,7 @@ def _render_sets(node: dict[str, Any]) -> str:
         "among": {"type": "string"},
     },
     render=_render_sets,
-    examples=('points 4 per set of 2 among "Chalice" or "Dragon Egg" or "Monkey Idol"',),
+    examples=('points 4 per set of 2 among "Gold Star" or Moonstone or Sunstone',),
     # Sets are rare: a bot expects to complete about half of one.
     appraise=lambda node, v: 0.5,
 )
