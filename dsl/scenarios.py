@@ -45,6 +45,7 @@ SETUP_WORDS = (
     "place",
     "bag",
     "draws",
+    "counter",
     "player",
 )
 PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
@@ -64,8 +65,6 @@ ACTIONS = (
     "yes",
     "no",
 )
-# Token kinds `place TOKEN on SPACE` can put on a space.
-PLACEABLE = ("major", "fruit", "artifact")
 
 # Expectation facts: the words that name them, and the shape of the value after them.
 #   int   a number          bool   yes or no          word   on, escaped or knocked out
@@ -122,6 +121,7 @@ GAME_FACTS: dict[tuple[str, ...], str] = {
     ("trashed",): "int",
     ("winner",): "int",
     ("turn",): "int",
+    ("counter",): "counter int",
 }
 EXPECT_FORMS = (
     "expect player N FACT VALUE",
@@ -175,6 +175,7 @@ class _ScenarioCompiler:
         self.tokens = {t["name"]: t["name"] for t in pack["tokens"]}
         self.token_kind = {t["name"]: t["kind"] for t in pack["tokens"]}
         self.boards = {b["name"]: b for b in pack["boards"]}
+        self.counters = {c["name"]: c["name"] for c in pack.get("counters", ())}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -285,6 +286,11 @@ class _ScenarioCompiler:
                 sc[key] = value
         elif words == ["as", "dealt"]:
             sc["dealt"] = True
+        elif key == "counter" and len(rest) == 2 and rest[1].kind == "number":
+            name = self.ref(rest[0], self.counters, "counter")
+            value = self.number(s, rest[1:], "counter", "expected")
+            if name is not None and value is not None:
+                sc.setdefault("counters", {})[name] = value
         elif words[:2] == ["first", "player"]:
             value = self.number(s, s.head[2:], "first player", "seat")
             if value is not None:
@@ -374,14 +380,6 @@ class _ScenarioCompiler:
         if words[0] != "nothing":
             token = self.ref(rest[0], self.tokens, "token")
             if token is None:
-                return
-            if self.token_kind[token] not in PLACEABLE:
-                self.error(
-                    "CW105",
-                    f"{token!r} is not a token that lies on a space",
-                    rest[0].span,
-                    hint="place a major secret, a mystic fruit or an artifact",
-                )
                 return
         if space:
             sc.setdefault("place", []).append({"token": token, "space": space})
@@ -656,6 +654,19 @@ class _ScenarioCompiler:
                 return False
             step.update(fact=fact, card=name, value=value)
             return True
+        if shape == "counter int":
+            name_atom, n = args
+            name = self.ref(name_atom, self.counters, "counter")
+            if name is None:
+                return False
+            if n.kind != "number":
+                self.error("CW105", "expect counter NAME takes a number after the name", n.span)
+                return False
+            value = self.in_range(n, "expect counter", "expected")
+            if value is None:
+                return False
+            step.update(fact=fact, counter=name, value=value)
+            return True
         if shape == "seat int":
             seat, n = args
             if seat.kind != "number" or n.kind != "number":
@@ -704,6 +715,7 @@ def _shape_words(shape: str) -> str:
         "token?": "a token or none",
         "int card": "a number and a card",
         "card int": "a card and a number",
+        "counter int": "a counter and a number",
         "seat int": "a player number and a count",
     }[shape]
 
@@ -719,6 +731,7 @@ def _shape_example(shape: str) -> str:
         "token?": "none",
         "int card": "6 Burgle",
         "card int": "Explore 14",
+        "counter int": "countdown 2",
         "seat int": "1 3",
     }[shape]
 

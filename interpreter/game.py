@@ -15,6 +15,7 @@ from . import actions
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
+from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
 from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
@@ -108,6 +109,9 @@ class Game:
         self.token_supply: dict[TokenDef, int] = {}
         self.box: list[TokenDef] = []
 
+        # "This turn" effects of the active player and what they gained (effects/turn_modifiers).
+        self.turn_modifiers: list[dict[str, Any]] = []
+        self.turn_gained: dict[str, list[int]] = {}
         self.round = 0
         self.turn = 0
         self.over = False
@@ -181,6 +185,7 @@ class Game:
         player.visited.clear()
         player.pending.clear()
         player.recounts.clear()
+        self.turn_modifiers, self.turn_gained = [], {}
         self.emit("turn start", player)
 
     def step(self, player: PlayerState) -> bool:
@@ -252,7 +257,7 @@ class Game:
         self.left.append(player.seat)
         player.supply += player.area
         player.area = 0
-        # What escaping earns (a mug, a mastery token) is the pack's `when you escape:`.
+        # What escaping earns (a mug, a trophy) is the pack's `when you escape:`.
         self.emit("escape", player)
 
     def refill_row(self) -> bool:
@@ -515,9 +520,18 @@ class Game:
             else:
                 self._pay_gold(player, min(-amount, self.gold_of(player)))
         elif resource == "clank":
+            before = player.area
             self.clank(player, amount)
+            # Clank! made is what reached the area (debt and an empty supply take the rest).
+            amount = player.area - before
         else:
             raise ValueError(f"unknown resource {resource!r}")
+        if amount > 0 and player is self.active:
+            got = self.turn_gained.setdefault(resource, [0, 0])
+            got[0] += amount
+            got[1] += 1
+            if self.turn_modifiers:
+                on_gain(self, player, resource, amount)
 
     def clank(self, player: PlayerState, amount: int) -> None:
         """Add or remove Clank! cubes; negative Clank! waits for later Clank! this turn."""
@@ -638,7 +652,7 @@ class Game:
         if self.stats is not None:
             self.stats.on_enter(self, player, space)
         sp = self.board.spaces[space]
-        if sp.exhausts:
+        if sp.exhausts and not (self.turn_modifiers and ignores_exhaustion(self)):
             player.exhausted = True
         player.visited.add(space)
         on = sp.on.get("enter")

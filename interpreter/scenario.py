@@ -346,6 +346,9 @@ def game_fact(game: Game, fact: str, step: dict[str, Any] | None = None) -> Any:
         return game.bag.count(step["of"] - 1)
     if fact == "aside":
         return game.black_aside
+    if fact == "counter":
+        assert step is not None
+        return game.counters.get(step["counter"], 0)
     if fact == "row":
         return len(game.row)
     if fact == "adventure deck":
@@ -410,6 +413,9 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             p.area = 0
     if "rage" in sc:
         game.rage = max(0, min(sc["rage"] - 1, len(game.rules["rage_track"]) - 1))
+    for name, value in sc.get("counters", {}).items():
+        game.counters[name] = 0
+        game.move_counter(name, value)
     if "row" in sc:
         game.adventure_deck.extend(game.row)
         game.row = []
@@ -494,6 +500,9 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             p.status = {"escaped": ESCAPED, "knocked out": KNOCKED_OUT}.get(
                 entry["status"], ON_CLOCK
             )
+            if p.status != ON_CLOCK:
+                # Players listed off the clock left in the order they are listed.
+                game.left.append(p.seat)
             if p.status == ESCAPED:
                 # An escaped player's Clank! left the area with them.
                 p.supply += p.area

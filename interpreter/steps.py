@@ -10,7 +10,7 @@ The base rules are three phases of engine steps, in the rulebook's order:
 A pack changes them in its rules block, by name (a step's name starts with its phase):
 
     rules {
-      step off_clock.countdown replaces off_clock.draw_cubes: dragon attack
+      step off_clock.doom replaces off_clock.draw_cubes: dragon attack
       step end_of_turn.tithe after end_of_turn.draw_hand: pay 1 gold -> heal 1
       remove step setup.arrive
     }

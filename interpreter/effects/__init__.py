@@ -1,15 +1,17 @@
 """The effect ops, conditions and counts. Importing this package registers every record."""
 
+# Registration order is the order of the language reference and of phrase matching: the
+# base ops first, then the ops added for later packs (one module each).
+from . import conditions, dragon, player, resources, structure  # noqa: F401, I001
 from . import (  # noqa: F401
     components,
-    conditions,
-    dragon,
     places,
-    player,
-    resources,
-    structure,
+    reserve_cards,
+    row_replacement,
+    token_counts,
     tracks,
     triggers,
+    turn_modifiers,
 )
 from .registry import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
 

@@ -11,13 +11,14 @@ from .registry import condition, count, effect
 @count(
     "held",
     phrases=(
-        "{what:tag} token|tokens you hold",
-        "{what:tag} token|tokens",
+        "{what:name} token|tokens you hold",
+        "{what:name} token|tokens",
         "{what:name} you hold",
+        "{what:name} you have",
     ),
     params={"what": {"type": "string", "minLength": 1}},
     render=lambda n: f"{n['what']} token you hold",
-    examples=("points 1 per study token",),
+    examples=("points 1 per study token", "points 2 per crown you hold"),
     appraise=lambda n, v: 1.0,
 )
 def held(game: Any, player: Any, node: dict[str, Any]) -> int:

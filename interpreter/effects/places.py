@@ -21,7 +21,7 @@ def _what(n: dict[str, Any]) -> str:
     ),
     params={"what": {"type": "string", "minLength": 1}},
     render=lambda n: f"take {_what(n)} from this space",
-    examples=("take a major secret here", 'take a "Monkey Idol" here'),
+    examples=("take a major secret here", 'take a "Golden Statue" here'),
     appraise=lambda n, v: v.unit(
         "major secret"
         if n["what"] == "major"

@@ -1,4 +1,4 @@
-"""Counters a pack declares (a countdown, a track of any kind), and the effects a track's
+"""Counters a pack declares (a doom, a track of any kind), and the effects a track's
 spaces call for: a bigger dragon attack, a knock-out, who left the game first."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .registry import condition, effect
         "n": {"type": "integer", "minimum": -100, "maximum": 100},
     },
     render=lambda n: f"move the {n['name']} marker {n['n']:+d}",
-    examples=("counter countdown +1",),
+    examples=("counter doom +1",),
     appraise=lambda n, v: 0.0,
 )
 def counter(game: Any, ctx: Any, node: dict[str, Any]) -> None:
@@ -43,7 +43,7 @@ def counter(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         f"the {n['name']} marker is "
         + (f"at least {n['min']}" if "min" in n else f"on {n['exactly']}")
     ),
-    examples=("if counter countdown is 5 (each player (knocked out))",),
+    examples=("if counter doom is 5 (each player (knocked out))",),
     appraise=lambda n, v: 0.5,
 )
 def counter_is(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
@@ -57,7 +57,7 @@ def counter_is(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     phrases=("you left first", "you were the first to leave", "you left the game first"),
     params={},
     render=lambda n: "you were the first player off the clock",
-    examples=("if you left first (counter countdown +1)",),
+    examples=("if you left first (counter doom +1)",),
     appraise=lambda n, v: 0.3,
 )
 def left_first(game: Any, ctx: Any, node: dict[str, Any]) -> bool:

@@ -6,7 +6,7 @@ names the event it watches, whose part of it (``who``) and which components may 
 
     space "Crystal Spring" { once per turn when you enter: heal 1 }
     token "Lucky Charm" { at the start of your turn: +1 boots }
-    rules { when you escape: take "Mastery Token" }
+    rules { when you escape: take "Trophy" }
 
 A line may start with ``once per turn`` or ``once per game`` and end with ``if CONDITION``.
 
@@ -246,7 +246,7 @@ _trigger(
     ("token", "rules"),
     "When the owner escapes with an artifact (back on HQ at the end of the turn).",
     worth=0.5,
-    examples=('when you escape: take "Mastery Token"',),
+    examples=('when you escape: take "Trophy"',),
 )
 _trigger(
     "knocked_out",

@@ -42,7 +42,7 @@ def test_every_bundled_file_is_formatted_and_formatting_is_idempotent(path: Path
     assert [c for _, c, _ in comments_of(text)] == [c for _, c, _ in comments_of(once)]
 
 
-@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank"])
 def test_the_ir_of_each_bundled_pack_is_unchanged_by_a_messy_layout(
     pack: str, tmp_path: Path
 ) -> None:

@@ -34,6 +34,13 @@ def acqinc() -> Catalog:
     return prepare(result.ir)
 
 
+@pytest.fixture(scope="module")
+def clank() -> Catalog:
+    result = compile_pack(ROOT / "content" / "clank")
+    assert result.ok, result.diagnostics
+    return prepare(result.ir)
+
+
 class Watched(HeuristicBot):
     """A heuristic bot whose every answer is checked against what it was asked."""
 
@@ -64,7 +71,7 @@ def _check(game: Game) -> None:
     assert not problems, (game.seed, game.turn, problems)
 
 
-@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank"])
 def test_heuristic_answers_only_with_legal_options(pack: str, request) -> None:
     cat = request.getfixturevalue(pack)
     answers = 0
@@ -80,7 +87,7 @@ def test_heuristic_answers_only_with_legal_options(pack: str, request) -> None:
     assert answers > 24 * 100
 
 
-@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank"])
 def test_heuristic_games_end_like_peoples_games(pack: str, request) -> None:
     cat = request.getfixturevalue(pack)
     results = run_games(cat, 40, 4, seed=3, bots="heuristic")

@@ -67,7 +67,7 @@ def acqinc_ir() -> dict:
     return result.ir
 
 
-@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank"])
 def test_every_bundled_pack_matches_the_schema_by_jsonschema_itself(pack: str) -> None:
     # The reference validator, not the fast one: a compiler bug that breaks the schema fails
     # here in CI even if the fast validator had the same blind spot.

@@ -21,8 +21,8 @@ def test_every_effect_example_compiles() -> None:
         for example in record.examples:
             src = f"card X {{ cost 1; play: {example} }}\ncard Y {{ cost 1; tag companion }}\n"
             src += 'token "Mystic Fruit" { fruit 1 }\ntoken Relic { artifact; points 5 }\n'
-            src += 'token "Monkey Idol" { count 3 }\ntoken Egg { major secret 1 }\n'
-            src += "card Burgle { starting 10 }\nrules { counter countdown max 5 }\n"
+            src += 'token "Golden Statue" { count 3 }\ntoken Egg { major secret 1 }\n'
+            src += "card Burgle { starting 10 }\nrules { counter doom max 5 }\n"
             result = compile_text(src, "example.clank")
             assert result.ok, (record.name, example, result.diagnostics)
 

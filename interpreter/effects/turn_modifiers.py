@@ -1,0 +1,116 @@
+"""Effects that change the rest of the active player's turn ("this turn" effects).
+
+A played card may change how the turn goes from then on: exhausting spaces stop stopping you,
+a gain of one resource brings a bonus of another. Such a node joins `Game.turn_modifiers`
+(plain IR nodes, cleared when a turn begins), and the game consults the list where the rule
+applies: on entering a space, on each gain. What the player already gained this turn is in
+`Game.turn_gained` (resource -> [units, times]), so a modifier played late still counts the
+gains before it: "you get a card's effects regardless of the order in which you play your
+cards".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .registry import RESOURCES, effect
+
+_LABEL = {"skill": "Skill", "swords": "Swords", "boots": "Boots", "gold": "Gold", "clank": "Clank!"}
+
+
+def _ignore_exhaustion_worth(node: dict[str, Any], v: Any) -> float:
+    # A boot or two that a crystal cave would have wasted, on the turns it matters.
+    return 0.5 * v.unit("boots")
+
+
+@effect(
+    "ignore_exhaustion",
+    phrases=(
+        "ignore exhaustion this turn",
+        "exhausting spaces do not stop you this turn",
+    ),
+    params={},
+    render=lambda n: "spaces that exhaust do not stop you this turn",
+    examples=("ignore exhaustion this turn",),
+    appraise=_ignore_exhaustion_worth,
+)
+def ignore_exhaustion(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """For the rest of the turn, entering a space that exhausts (a crystal cave, a forest)
+    does not stop you using Boots; if one already stopped you this turn, you may go on."""
+    if ctx.player is not game.active:
+        return
+    ctx.player.exhausted = False
+    game.turn_modifiers.append(node)
+
+
+def _render_bonus(node: dict[str, Any]) -> str:
+    gets = f"{node['amount']:+d} {_LABEL[node['resource']]}"
+    on = _LABEL[node["on"]]
+    if node.get("per_unit"):
+        return f"{gets} for each {on} you gain this turn"
+    return f"{gets} whenever you gain {on} this turn"
+
+
+def _bonus_worth(node: dict[str, Any], v: Any) -> float:
+    # A turn holds a gain or two of the watched resource (per unit: two or three units).
+    times = 2.5 if node.get("per_unit") else 1.5
+    return node["amount"] * times * v.unit(node["resource"])
+
+
+@effect(
+    "bonus_on_gain",
+    phrases=(
+        "{amount:signed} {resource:resource} whenever you gain {on:resource} this turn",
+        "{amount:signed} {resource:resource} for each {on:resource} you gain this turn "
+        "{per_unit=true}",
+    ),
+    params={
+        "amount": {"type": "integer", "minimum": -100, "maximum": 100},
+        "resource": {"enum": list(RESOURCES)},
+        "on": {"enum": list(RESOURCES)},
+        "per_unit": {"type": "boolean"},
+    },
+    required=("amount", "resource", "on"),
+    defaults={"per_unit": False},
+    render=_render_bonus,
+    examples=(
+        "+1 gold whenever you gain gold this turn",
+        "+1 skill for each clank you gain this turn",
+    ),
+    appraise=_bonus_worth,
+)
+def bonus_on_gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Each time you gain the watched resource this turn (before or after this effect), gain
+    the bonus too: once per gain, or with "for each" once per unit gained. Bonuses do not
+    set off further bonuses."""
+    player = ctx.player
+    if player is not game.active:
+        return
+    units, times = game.turn_gained.get(node["on"], (0, 0))
+    earlier = units if node.get("per_unit") else times
+    game.turn_modifiers.append(node)
+    if earlier:
+        _give(game, player, node, earlier)
+
+
+def _give(game: Any, player: Any, node: dict[str, Any], k: int) -> None:
+    # With the modifiers set aside, a bonus never sets off another one (an extra Gold
+    # is no new gain of Gold for the bonus that gave it); it still counts in `turn_gained`.
+    mods, game.turn_modifiers = game.turn_modifiers, []
+    try:
+        game.gain(player, node["resource"], node["amount"] * k)
+    finally:
+        game.turn_modifiers = mods
+
+
+def on_gain(game: Any, player: Any, resource: str, amount: int) -> None:
+    """Called by `Game.gain` when the active player gains ``amount`` > 0 of ``resource``
+    while a modifier is in force: pay the bonuses that watch that resource."""
+    for node in list(game.turn_modifiers):
+        if node["op"] == "bonus_on_gain" and node["on"] == resource:
+            _give(game, player, node, amount if node.get("per_unit") else 1)
+
+
+def ignores_exhaustion(game: Any) -> bool:
+    """Whether the active player's exhausting spaces are ignored this turn."""
+    return any(n["op"] == "ignore_exhaustion" for n in game.turn_modifiers)

@@ -1,0 +1,20 @@
+"""The engine names no component of one game: classic Clank!'s countdown track, idols,
+Mastery tokens and Depths are content (content/clank), written with general records."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+INTERPRETER = Path(__file__).resolve().parents[2] / "interpreter"
+WORDS = re.compile(r"countdown|idol|mastery|depths", re.IGNORECASE)
+
+
+def test_interpreter_names_no_classic_mechanic() -> None:
+    hits = [
+        f"{path.relative_to(INTERPRETER)}:{n}: {line.strip()}"
+        for path in sorted(INTERPRETER.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if WORDS.search(line)
+    ]
+    assert not hits, "\n".join(hits)
