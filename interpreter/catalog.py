@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Board
+from .board import Board, Way
+from .content_actions import content_actions
 from .effects.conditions import token_words
+from .pools import Resource, declared
 from .rules import default_rules
 
 # A trigger ready to run: its condition node (or None) and its effect list.
@@ -91,6 +93,8 @@ class TokenDef:
     reveal: tuple[Trigger, ...]
     use: tuple[Trigger, ...]
     match: frozenset[str]
+    # `action ...:` lines: actions its holder may take (see actions.ContentAction).
+    actions: tuple[Any, ...] = ()
     # True for an artifact the pack did not declare (a space's value with no token of it).
     implicit: bool = False
 
@@ -113,6 +117,7 @@ class TokenDef:
             reveal=_triggers(t, "reveal"),
             use=_triggers(t, "use"),
             match=token_words(t),
+            actions=content_actions(t, "token", t["name"]),
             implicit=implicit,
         )
 
@@ -131,6 +136,8 @@ class Catalog:
     board: Board
     rules: dict[str, Any]
     by_name: dict[str, CardDef] = field(default_factory=dict)
+    # Declared resources by name (the base five are not listed).
+    resources: dict[str, Resource] = field(default_factory=dict)
 
     @property
     def starting(self) -> list[CardDef]:
@@ -169,7 +176,8 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         version=pack.get("version", ""),
         cards=cards,
         tokens=[TokenDef.from_ir(t) for t in ir.get("tokens", ())],
-        board=Board(board_ir),
+        board=Board(board_ir, {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}),
         rules=rules,
         by_name={c.name.lower(): c for c in cards},
+        resources=declared(ir),
     )
