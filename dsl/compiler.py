@@ -17,6 +17,7 @@ from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import limits
+from .declarations import Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .parser import Atom, Effect, Parser, Stmt
@@ -36,6 +37,8 @@ DECL_KINDS = (
     "token",
     "board",
     "rules",
+    "resource",
+    "way",
     "sticker",
     "passage",
     "contract",
@@ -101,7 +104,19 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     "token": ("points", "gold", "count", "type", "grants", "returns"),
     "board": ("space", "path", "dead end", "module", "group", "area"),
     "space": ("coach", "waypoint", "artifact", "reward", "at", "feature"),
-    "path": ("boots", "footprints", "monsters", "water", "mountain", "lock", "requires"),
+    "path": (
+        "boots",
+        "footprints",
+        "cost",
+        "monsters",
+        "water",
+        "mountain",
+        "lock",
+        "requires",
+        "way",
+    ),
+    "resource": ("per turn", "kept", "word"),
+    "way": ("paid in", "requires", "exhausts", "usable while exhausted", "teleport"),
 }
 
 
@@ -329,7 +344,7 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
-class _Compiler:
+class _Compiler(Declarations):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -340,6 +355,7 @@ class _Compiler:
         self.cards: list[dict[str, Any]] = []
         self.tokens: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
+        self._init_declarations()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -811,6 +827,7 @@ class _Compiler:
 
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []
+        atoms = self.resource_atoms(atoms)  # declared resources' words (declarations.py)
         node = resolve(EFFECTS, atoms, failures)
         span = _phrase_span(atoms)
         if node is not None and self._out_of_range(failures):
@@ -836,11 +853,12 @@ class _Compiler:
         if first.kind == "word":
             hint = did_you_mean(first.text, EFFECT_WORDS)
         elif first.kind in ("signed", "number") and len(atoms) >= 2 and atoms[1].kind == "word":
-            from clankwork.interpreter.effects.registry import RESOURCE_WORDS
-
-            hint = did_you_mean(atoms[1].text, RESOURCE_WORDS)
+            hint = did_you_mean(atoms[1].text, self.resource_names())
             if hint is None:
                 hint = "resources are skill, swords, boots, gold and clank"
+                if self.resources:
+                    hint += ", and the pack's " + ", ".join(r["name"] for r in self.resources)
+                hint += " (a pack's own resource is declared with `resource NAME` before use)"
         self.error(
             "CW103",
             f"unknown effect `{text}`",
@@ -867,6 +885,9 @@ class _Compiler:
             "at": _at(st.span),
         }
         for s in st.block or []:
+            if s.words[0] == "action":
+                self.action_line(tok, s)  # see declarations.py
+                continue
             if s.effects is not None:
                 trig = self._trigger(s, ("reveal", "use"))
                 if trig is not None:
@@ -963,6 +984,9 @@ class _Compiler:
         if group:
             space["group"] = group
         for s in st.block or []:
+            if s.words[0] == "action":
+                self.action_line(space, s)  # see declarations.py
+                continue
             self._no_effects(s)
             words, rest = s.words, s.head[1:]
             flag = _match_words(words, SPACE_FLAGS)
@@ -1080,10 +1104,14 @@ class _Compiler:
             self._no_effects(s)
             words, rest = s.words, s.head[1:]
             key = words[0]
-            if key in ("boots", "footprints", "monsters"):
+            if key in ("boots", "footprints", "monsters", "cost"):
                 value = self._int(s, rest, key, "monsters" if key == "monsters" else "boots")
                 if value is not None:
+                    # `cost N` is the price in the path's way's resource; the IR keeps it as
+                    # `boots` (what a tunnel, the default way, is paid in).
                     path["monsters" if key == "monsters" else "boots"] = value
+            elif self.path_way(path, s):
+                pass  # `way rope`, or a declared way's name (declarations.py)
             elif words == ["water"]:
                 path["features"].append("water")
                 path["requires"].append("canoe")
@@ -1101,7 +1129,9 @@ class _Compiler:
                     f"unknown path property `{s.head_text()}`",
                     s.head[0].span,
                     hint=did_you_mean(key, PROPERTIES["path"])
-                    or "paths take boots N, monsters N, water, mountain, lock, requires WORD",
+                    or did_you_mean(" ".join(words), [w["name"] for w in self.ways])
+                    or "paths take boots N, monsters N, water, mountain, lock, requires WORD, "
+                    "way WAY",
                 )
 
     # rules ---------------------------------------------------------------------------------
@@ -1212,8 +1242,11 @@ class _Compiler:
             "cards": self.cards,
             "tokens": self.tokens,
             "boards": self.boards,
+            "resources": self.resources,
+            "ways": self.ways,
             **self.campaign,
         }
         if check:
+            self.check_declarations(ir)
             self.diags.extend(check_references(ir))
         return ir

@@ -53,6 +53,18 @@ CODES: dict[str, tuple[str, str]] = {
         "An artifact space's value has no artifact token: the game places a nameless artifact "
         "worth that much.",
     ),
+    "CW125": (
+        "error",
+        "A resource declaration clashes with a base resource or another declaration, or a "
+        "word of it does.",
+    ),
+    "CW126": ("error", "An unknown resource (a way paid in a resource nobody declared)."),
+    "CW127": ("error", "An unknown way (a path naming an undeclared way), or one declared twice."),
+    "CW128": (
+        "error",
+        "A malformed `action` line (no effects, an unknown limit, a name that is no words).",
+    ),
+    "CW129": ("warning", "A declared resource that no effect of the pack gives."),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

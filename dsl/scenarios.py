@@ -59,6 +59,7 @@ ACTIONS = (
     "coach",
     "take artifact",
     "use",
+    "act",
     "end turn",
     "answer",
     "yes",
@@ -176,6 +177,14 @@ class _ScenarioCompiler:
         self.token_kind = {t["name"]: t["kind"] for t in pack["tokens"]}
         self.boards = {b["name"]: b for b in pack["boards"]}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
+        # A pack's declared resources are player facts too (`expect player 1 favour 2`).
+        self.resource_words = {
+            w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])
+        }
+        self.player_facts = {
+            **PLAYER_FACTS,
+            **{tuple(w.split()): "int" for w in self.resource_words},
+        }
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -504,6 +513,9 @@ class _ScenarioCompiler:
             if tok is None:
                 return None
             step.update(do=key, arg=tok)
+        elif key == "act" and rest:
+            # A pack's `action` line, by its label's start: `act pray`, `act at Shrine`.
+            step.update(do="act", arg=" ".join(a.text for a in rest))
         elif key == "answer" and len(rest) == 1:
             if rest[0].kind == "number":
                 n = self.in_range(rest[0], "an answer", "scenario amount")
@@ -564,8 +576,9 @@ class _ScenarioCompiler:
             if seat is None:
                 return
             step["seat"] = seat
-            if not self.fact(step, s, rest[2:], PLAYER_FACTS, f"player {step['seat']} "):
+            if not self.fact(step, s, rest[2:], self.player_facts, f"player {step['seat']} "):
                 return
+            step["fact"] = self.resource_words.get(step["fact"], step["fact"])
         elif not self.fact(step, s, rest, GAME_FACTS, ""):
             return
         sc["steps"].append(step)

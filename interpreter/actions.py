@@ -26,6 +26,7 @@ from .state import Ctx, PlayerState
 if TYPE_CHECKING:
     from .game import Game
 
+
 class ActionKind:
     """One kind of action. Subclasses override what applies to them; ``verb`` is the word a
     scenario step starts with (`move`, `acquire`...)."""

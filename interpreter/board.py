@@ -169,9 +169,7 @@ class Board:
             ):
                 j = self.index[to]
                 way = d["way"]
-                out.append(
-                    Move(key, j, d["boots"], d["monsters"], d["requires"], way, way.plain)
-                )
+                out.append(Move(key, j, d["boots"], d["monsters"], d["requires"], way, way.plain))
                 # Teleports ignore arrows: a one-way path links both its ends (but not a way
                 # a teleport may not cross).
                 if j != s.index and way.teleport:

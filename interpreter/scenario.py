@@ -318,6 +318,8 @@ def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | No
         if game.result is None:
             return score_player(game, p)[0]
         return game.result.scores[p.seat]
+    if fact in game.catalog.resources:
+        return p.pools.get(fact, 0)
     raise KeyError(fact)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import graphviz
 
 from clankwork.dsl.limits import MAX_DATA_BYTES
+from clankwork.interpreter.content_actions import render_action
 
 from .render_cards import text_width
 
@@ -39,6 +40,8 @@ PLAIN_FILL = "#ffffff"
 DANGER = "#b3261e"
 REWARD_INK = "#1c6b2a"
 COACH_INK = "#7a4a12"
+# Actions a pack declares on a space, and paths of a declared way.
+ACTION_INK = "#0b5f7a"
 ARTIFACT_INK = "#8a6400"
 WATER = "#1f6fd1"
 MOUNTAIN = "#8c8c8c"
@@ -220,6 +223,8 @@ def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
         lines.append((f"coach: {space['coach']} gold", COACH_INK, False))
     if "artifact" in space:
         lines.append((f"\u25c6 artifact {space['artifact']}", ARTIFACT_INK, True))
+    for action in space.get("actions", ()):
+        lines.append((render_action(action), ACTION_INK, False))
     return lines
 
 
@@ -284,7 +289,11 @@ def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
     parts = []
     if path["to"] is None:
         parts.append(("dead end", "#555555"))
-    if path["boots"] > 1:
+    if path.get("way"):
+        # A declared way (a rope...): its name, and its price when more than one.
+        cost = f" {path['boots']}" if path["boots"] > 1 else ""
+        parts.append((f"{path['way']}{cost}", ACTION_INK))
+    elif path["boots"] > 1:
         parts.append((f"{path['boots']} boots", "#111111"))
     if path["monsters"]:
         parts.append((MONSTER_ICON * path["monsters"], DANGER))
