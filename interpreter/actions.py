@@ -600,6 +600,8 @@ class _Listing:
 
     __slots__ = (
         "caches",
+        "least_cost",
+        "least_reserve_cost",
         "take",
         "act",
         "coach",
@@ -620,6 +622,12 @@ class _Listing:
 
     def __init__(self, game: Game) -> None:
         self.caches: dict[ActionKind, dict[Any, Option]] = {k: {} for k in ACTION_KINDS}
+        # The least skill any card of the row or of a reserve pile can cost: below it,
+        # neither acquiring kind is asked.
+        cards = game.catalog.cards
+        buy = [c for c in cards if c.type == "acquire"]
+        self.least_cost = min((c.cost for c in buy if c.deck == "adventure"), default=0)
+        self.least_reserve_cost = min((c.cost for c in buy if c.deck == "reserve"), default=0)
         # The same caches as attributes: the hot loop reads an attribute faster than a key.
         c = self.caches
         self.c_play, self.c_take, self.c_use, self.c_act = c[PLAY], c[TAKE], c[USE], c[ACT]
@@ -676,8 +684,9 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     repeated here where it is cheap (a kind with nothing to offer is not called), and kinds a
     board can never offer are skipped; the options are exactly those of asking every record.
     A new kind is added to `ACTION_KINDS` and here."""
-    here = game.board.spaces[p.pos]
-    made = _listing(game)
+    board = game.board
+    here = board.spaces[p.pos]
+    made: _Listing = _LAST[1] if _LAST[0] is board else _listing(game)  # type: ignore[assignment]
     out: list[Option] = []
     if p.hand:
         PLAY.legal(game, p, here, made.c_play, out)
@@ -688,15 +697,19 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     if made.act:
         ACT.legal(game, p, here, made.c_act, out)
     if not p.escaping:
-        MOVE.legal(game, p, here, made.c_move, out)
+        if (p.boots and not p.exhausted) or not board.plain:
+            MOVE.legal(game, p, here, made.c_move, out)
         if made.coach and here.coach is not None:
             COACH.legal(game, p, here, made.c_coach, out)
     if p.swords:
         FIGHT.legal(game, p, here, made.c_fight, out)
         if made.fight_reserve:
             FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
-    ACQUIRE.legal(game, p, here, made.c_acquire, out)
-    ACQUIRE_RESERVE.legal(game, p, here, made.c_acquire_reserve, out)
+    skill = p.skill
+    if skill >= made.least_cost:
+        ACQUIRE.legal(game, p, here, made.c_acquire, out)
+    if skill >= made.least_reserve_cost:
+        ACQUIRE_RESERVE.legal(game, p, here, made.c_acquire_reserve, out)
     if made.buy and "town" in here.features:
         BUY.legal(game, p, here, made.c_buy, out)
     if not p.hand:

@@ -45,7 +45,8 @@ class Space:
         return "danger zone" in self.features
 
 
-@dataclass(frozen=True, slots=True)
+# Compared by identity: a move's hash (the option caches' key) must stay cheap.
+@dataclass(frozen=True, slots=True, eq=False)
 class Way:
     """A kind of path (a "way to move"): what moving along it is paid in, what it needs and
     what it does to the mover. The base rules' tunnel is `TUNNEL`; a pack declares others
