@@ -36,7 +36,8 @@ class ActionKind:
     doc = ""
 
     def present(self, game: Game) -> bool:
-        """Whether the kind can ever be legal in this game (others are never listed)."""
+        """Whether the kind can ever be legal on this board with this pack (`legal_actions`
+        skips a kind that cannot; used for the kinds rarely legal)."""
         return True
 
     def legal(
@@ -106,9 +107,6 @@ class _Play(ActionKind):
 class _Take(ActionKind):
     name, verb = "take artifact", "take artifact"
     doc = "Take the artifact on the player's space (one artifact at a time); rage +1."
-
-    def present(self, game):
-        return bool(game.board.artifact_spaces)
 
     def legal(self, game, p, here, cache, out):
         tok = game.space_artifact[p.pos]
@@ -202,7 +200,8 @@ class _Act(ActionKind):
         value[1].take(game, p, value[2])
 
     def narrate(self, game, p, value):
-        return f"takes the action {value[1].label}"
+        a = value[1]
+        return f"takes the action {a.label}" if a.name else f"acts {a.label[4:]}"
 
     def script(self, step):
         arg = step.get("arg")
@@ -377,9 +376,6 @@ class _Fight(ActionKind):
             if reserve
             else "Defeat a monster of the dungeon row with swords; it goes to the discard pile."
         )
-
-    def present(self, game):
-        return not self.reserve or bool(game.reserve_monsters)
 
     def legal(self, game, p, here, cache, out):
         swords = p.swords
@@ -602,11 +598,9 @@ class _Listing:
         "caches",
         "least_cost",
         "least_reserve_cost",
-        "take",
         "act",
         "coach",
         "buy",
-        "fight_reserve",
         "c_play",
         "c_take",
         "c_use",
@@ -634,11 +628,11 @@ class _Listing:
         self.c_move, self.c_coach, self.c_fight = c[MOVE], c[COACH], c[FIGHT]
         self.c_fight_reserve, self.c_acquire = c[FIGHT_RESERVE], c[ACQUIRE]
         self.c_acquire_reserve, self.c_buy = c[ACQUIRE_RESERVE], c[BUY]
-        self.take = TAKE.present(game)
+        # Kinds the board (and the pack's tokens) can never offer; the others' guards are
+        # cheap enough to ask every time (a scenario may place an artifact anywhere).
         self.act = ACT.present(game)
         self.coach = COACH.present(game)
         self.buy = BUY.present(game)
-        self.fight_reserve = FIGHT_RESERVE.present(game)
 
 
 _LISTINGS: weakref.WeakKeyDictionary[Board, _Listing] = weakref.WeakKeyDictionary()
@@ -690,7 +684,7 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     out: list[Option] = []
     if p.hand:
         PLAY.legal(game, p, here, made.c_play, out)
-    if made.take and game.space_artifact[p.pos] is not None:
+    if game.space_artifact[p.pos] is not None:
         TAKE.legal(game, p, here, made.c_take, out)
     if p.tokens:
         USE.legal(game, p, here, made.c_use, out)
@@ -703,7 +697,7 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
             COACH.legal(game, p, here, made.c_coach, out)
     if p.swords:
         FIGHT.legal(game, p, here, made.c_fight, out)
-        if made.fight_reserve:
+        if game.reserve_monsters:
             FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
     skill = p.skill
     if skill >= made.least_cost:
