@@ -101,9 +101,9 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "danger",
         "only in",
     ),
-    "token": ("points", "gold", "count", "type", "grants", "returns"),
+    "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "module", "group", "area"),
-    "space": ("coach", "waypoint", "artifact", "reward", "at", "feature"),
+    "space": ("coach", "waypoint", "artifact", "reward", "at", "feature", "action"),
     "path": (
         "boots",
         "footprints",

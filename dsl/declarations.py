@@ -16,7 +16,7 @@ to the player on the space or holding the token; its price (`pay ... ->`) must b
 
 Codes: CW125 a resource declaration that clashes or is malformed, CW126 an unknown resource,
 CW127 an unknown or malformed way, CW128 a malformed `action` line, CW129 a declared resource
-nothing gives (warning).
+nothing gives, or a way's requirement no token grants (warning).
 """
 
 from __future__ import annotations
@@ -253,6 +253,18 @@ class Declarations:
                         Span.from_ir(at) if at else Span.from_ir(path["at"]),
                         hint=did_you_mean(path["way"], ways)
                         or f"declare it: `way {path['way']} {{ paid in boots }}`",
+                    )
+        granted = {g for t in ir.get("tokens", ()) for g in t.get("grants", ())}
+        for way in self.ways:
+            for need in way["requires"]:
+                if need not in granted:
+                    self.diags.append(
+                        Diagnostic(
+                            "CW129",
+                            f"no token grants `{need}`: way `{way['name']}` can never be taken",
+                            Span.from_ir(way["at"]),
+                            hint=f"give a token `grants {need}`, or remove the requirement",
+                        )
                     )
         given = _gained(ir)
         for res in self.resources:

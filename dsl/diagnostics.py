@@ -64,7 +64,11 @@ CODES: dict[str, tuple[str, str]] = {
         "error",
         "A malformed `action` line (no effects, an unknown limit, a name that is no words).",
     ),
-    "CW129": ("warning", "A declared resource that no effect of the pack gives."),
+    "CW129": (
+        "warning",
+        "A declared resource that no effect of the pack gives, or a way's requirement that no "
+        "token grants.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

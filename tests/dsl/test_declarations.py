@@ -125,3 +125,9 @@ def test_a_token_action() -> None:
     assert r.ok, r.diagnostics
     (a,) = r.ir["tokens"][0]["actions"]
     assert a == {**a, "limit": "game", "cost": []} and "name" not in a
+
+
+def test_cw129_a_way_requirement_no_token_grants_is_a_warning() -> None:
+    r = _compile("way gate { requires pass }", path="gate")
+    assert [(d.code, d.severity) for d in r.diagnostics] == [("CW129", "warning")]
+    assert "pass" in r.diagnostics[0].message
