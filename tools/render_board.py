@@ -389,6 +389,10 @@ def legend_rows(
         )
     if any("artifact" in s for s in spaces):
         rows.append((ink(ARTIFACT_INK, "\u25c6 artifact N", True), "artifact worth N points"))
+    if any(s.get("actions") for s in spaces):
+        rows.append(
+            (ink(ACTION_INK, "NAME: PRICE \u2192 EFFECTS"), "an action a player may take here")
+        )
     if any("waypoint" in s for s in spaces):
         badge = '<TD BGCOLOR="#111111"><FONT COLOR="#ffffff"><B> N </B></FONT></TD>'
         rows.append((badge, "waypoint: read passage N when you enter"))
@@ -401,8 +405,10 @@ def legend_rows(
             )
         )
     rows.append((ink(PATH_INK, "\u2014\u2014\u2014"), "path: 1 boot (two-way)"))
-    if any(p["boots"] > 1 for p in paths):
+    if any(p["boots"] > 1 and not p.get("way") for p in paths):
         rows.append((ink("#111111", "N boots"), "footprints: the path costs N boots"))
+    for way in sorted({p["way"] for p in paths if p.get("way")}):
+        rows.append((ink(ACTION_INK, f"{way} [N]"), f"a {way}: moved along as the pack's way says"))
     if any(p["monsters"] for p in paths):
         rows.append(
             (
