@@ -437,6 +437,12 @@ class _ScenarioCompiler:
                 value = self.number(p, rest, key, "scenario count")
                 if value is not None:
                     entry[key] = value
+            elif len(words) > 1 and " ".join(map(str, words[:-1])) in self.resource_words:
+                # A pack's declared resource: `favour 2`, `special moves 1`.
+                name = self.resource_words[" ".join(map(str, words[:-1]))]
+                value = self.number(p, p.head[-1:], name, "scenario count")
+                if value is not None:
+                    entry.setdefault("pools", {})[name] = value
             elif key == "at" and len(rest) == 1:
                 space = self.ref(rest[0], self.spaces, "space")
                 if space:
@@ -460,7 +466,7 @@ class _ScenarioCompiler:
                     "CW102",
                     f"unknown player setup `{p.head_text()}`",
                     p.head[0].span,
-                    hint=did_you_mean(key, [*PLAYER_SETUP, "in"])
+                    hint=did_you_mean(key, [*PLAYER_SETUP, "in", *self.resource_words])
                     or "player setup: " + ", ".join(PLAYER_SETUP),
                 )
         sc["setup"].append(entry)

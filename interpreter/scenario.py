@@ -468,6 +468,9 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             p.pos = game.board.index[entry["space"]]
         if "gold" in entry:
             p.gold = entry["gold"]
+        for name, n in entry.get("pools", {}).items():
+            if not game.catalog.resources[name].per_turn:
+                p.pools[name] = n
         if "damage" in entry:
             k = min(entry["damage"], p.supply)
             p.supply -= k
@@ -523,6 +526,8 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
             for res in ("skill", "swords", "boots"):
                 if res in pool:
                     setattr(first, res, pool[res])
+            # Declared resources: a turn's pool is stated like boots, a kept one like gold.
+            first.pools.update(pool.get("pools", {}))
             while game.step(first):
                 pass
             if not game.over:
