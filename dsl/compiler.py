@@ -19,6 +19,7 @@ from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import extends as ext
 from . import limits
+from .declarations import Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .parser import Atom, Effect, Parser, Stmt
@@ -38,6 +39,8 @@ DECL_KINDS = (
     "token",
     "board",
     "rules",
+    "resource",
+    "way",
     "sticker",
     "passage",
     "contract",
@@ -102,10 +105,22 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "danger",
         "only in",
     ),
-    "token": ("points", "gold", "count", "type", "grants", "returns"),
+    "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "module", "group", "area"),
-    "space": ("coach", "waypoint", "artifact", "reward", "holds", "at", "feature"),
-    "path": ("boots", "footprints", "monsters", "water", "mountain", "lock", "requires"),
+    "space": ("coach", "waypoint", "artifact", "reward", "holds", "at", "feature", "action"),
+    "path": (
+        "boots",
+        "footprints",
+        "cost",
+        "monsters",
+        "water",
+        "mountain",
+        "lock",
+        "requires",
+        "way",
+    ),
+    "resource": ("per turn", "kept", "word"),
+    "way": ("paid in", "requires", "exhausts", "usable while exhausted", "teleport"),
 }
 
 
@@ -438,7 +453,7 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
-class _Compiler:
+class _Compiler(Declarations):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -455,6 +470,7 @@ class _Compiler:
         self.steps: list[dict[str, Any]] = []
         # Its counters (`counter countdown max 5`).
         self.counters: list[dict[str, Any]] = []
+        self._init_declarations()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -958,6 +974,7 @@ class _Compiler:
 
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []
+        atoms = self.resource_atoms(atoms)  # declared resources' words (declarations.py)
         node = resolve(EFFECTS, atoms, failures)
         span = _phrase_span(atoms)
         if node is not None and self._out_of_range(failures):
@@ -983,11 +1000,12 @@ class _Compiler:
         if first.kind == "word":
             hint = did_you_mean(first.text, EFFECT_WORDS)
         elif first.kind in ("signed", "number") and len(atoms) >= 2 and atoms[1].kind == "word":
-            from clankwork.interpreter.effects.registry import RESOURCE_WORDS
-
-            hint = did_you_mean(atoms[1].text, RESOURCE_WORDS)
+            hint = did_you_mean(atoms[1].text, self.resource_names())
             if hint is None:
                 hint = "resources are skill, swords, boots, gold and clank"
+                if self.resources:
+                    hint += ", and the pack's " + ", ".join(r["name"] for r in self.resources)
+                hint += " (a pack's own resource is declared with `resource NAME` before use)"
         self.error(
             "CW103",
             f"unknown effect `{text}`",
@@ -1014,6 +1032,9 @@ class _Compiler:
             "at": _at(st.span),
         }
         for s in st.block or []:
+            if s.words[0] == "action":
+                self.action_line(tok, s)  # see declarations.py
+                continue
             if s.effects is not None:
                 trig = self._trigger(s, "token", ("reveal", "use"))
                 if trig is not None:
@@ -1112,6 +1133,9 @@ class _Compiler:
             space["group"] = group
         rewarded: dict[str, Span] = {}
         for s in st.block or []:
+            if s.words[0] == "action":
+                self.action_line(space, s)  # see declarations.py
+                continue
             if s.effects is not None:
                 trig = self._trigger(s, "space")
                 if trig is not None:
@@ -1284,10 +1308,14 @@ class _Compiler:
             self._no_effects(s)
             words, rest = s.words, s.head[1:]
             key = words[0]
-            if key in ("boots", "footprints", "monsters"):
+            if key in ("boots", "footprints", "monsters", "cost"):
                 value = self._int(s, rest, key, "monsters" if key == "monsters" else "boots")
                 if value is not None:
+                    # `cost N` is the price in the path's way's resource; the IR keeps it as
+                    # `boots` (what a tunnel, the default way, is paid in).
                     path["monsters" if key == "monsters" else "boots"] = value
+            elif self.path_way(path, s):
+                pass  # `way rope`, or a declared way's name (declarations.py)
             elif words == ["water"]:
                 path["features"].append("water")
                 path["requires"].append("canoe")
@@ -1305,7 +1333,9 @@ class _Compiler:
                     f"unknown path property `{s.head_text()}`",
                     s.head[0].span,
                     hint=did_you_mean(key, PROPERTIES["path"])
-                    or "paths take boots N, monsters N, water, mountain, lock, requires WORD",
+                    or did_you_mean(" ".join(words), [w["name"] for w in self.ways])
+                    or "paths take boots N, monsters N, water, mountain, lock, requires WORD, "
+                    "way WAY",
                 )
 
     # rules ---------------------------------------------------------------------------------
@@ -1669,6 +1699,8 @@ class _Compiler:
             "triggers": self.triggers,
             "steps": self.steps,
             "counters": self.counters,
+            "resources": self.resources,
+            "ways": self.ways,
             **self.campaign,
         }
         from clankwork.interpreter.steps import STEPS, plan_names
@@ -1683,5 +1715,6 @@ class _Compiler:
                 hint=did_you_mean(anchor, list(STEPS)) or "see docs/language.md, Steps",
             )
         if check:
+            self.check_declarations(ir)
             self.diags.extend(check_references(ir))
         return ir

@@ -72,6 +72,22 @@ CODES: dict[str, tuple[str, str]] = {
         "An extension statement with no base: `replace`, `remove` or `change` in a pack that "
         "extends none, or `extends` outside a pack folder's pack.clank.",
     ),
+    "CW125": (
+        "error",
+        "A resource declaration clashes with a base resource or another declaration, or a "
+        "word of it does.",
+    ),
+    "CW126": ("error", "An unknown resource (a way paid in a resource nobody declared)."),
+    "CW127": ("error", "An unknown way (a path naming an undeclared way), or one declared twice."),
+    "CW128": (
+        "error",
+        "A malformed `action` line (no effects, an unknown limit, a name that is no words).",
+    ),
+    "CW129": (
+        "warning",
+        "A declared resource that no effect of the pack gives, or a way's requirement that no "
+        "token grants.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

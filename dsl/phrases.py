@@ -99,6 +99,8 @@ def _match(
         out = {**out, ("atom", item.slot): a}
     elif item.kind == "resource" and _word(a) in RESOURCE_WORDS:
         value = RESOURCE_WORDS[_word(a)]  # type: ignore[index]
+    elif item.kind == "resource" and a.kind == "resource":
+        value = a.value  # a pack's declared resource (the compiler made the atom)
     elif item.kind == "name" and a.kind in ("string", "word"):
         value = a.text
     elif item.kind == "tag" and a.kind in ("word", "string"):

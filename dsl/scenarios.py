@@ -60,6 +60,7 @@ ACTIONS = (
     "coach",
     "take artifact",
     "use",
+    "act",
     "end turn",
     "answer",
     "yes",
@@ -177,6 +178,14 @@ class _ScenarioCompiler:
         self.boards = {b["name"]: b for b in pack["boards"]}
         self.counters = {c["name"]: c["name"] for c in pack.get("counters", ())}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
+        # A pack's declared resources are player facts too (`expect player 1 favour 2`).
+        self.resource_words = {
+            w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])
+        }
+        self.player_facts = {
+            **PLAYER_FACTS,
+            **{tuple(w.split()): "int" for w in self.resource_words},
+        }
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -426,6 +435,12 @@ class _ScenarioCompiler:
                 value = self.number(p, rest, key, "scenario count")
                 if value is not None:
                     entry[key] = value
+            elif len(words) > 1 and " ".join(map(str, words[:-1])) in self.resource_words:
+                # A pack's declared resource: `favour 2`, `special moves 1`.
+                name = self.resource_words[" ".join(map(str, words[:-1]))]
+                value = self.number(p, p.head[-1:], name, "scenario count")
+                if value is not None:
+                    entry.setdefault("pools", {})[name] = value
             elif key == "at" and len(rest) == 1:
                 space = self.ref(rest[0], self.spaces, "space")
                 if space:
@@ -449,7 +464,7 @@ class _ScenarioCompiler:
                     "CW102",
                     f"unknown player setup `{p.head_text()}`",
                     p.head[0].span,
-                    hint=did_you_mean(key, [*PLAYER_SETUP, "in"])
+                    hint=did_you_mean(key, [*PLAYER_SETUP, "in", *self.resource_words])
                     or "player setup: " + ", ".join(PLAYER_SETUP),
                 )
         sc["setup"].append(entry)
@@ -502,6 +517,9 @@ class _ScenarioCompiler:
             if tok is None:
                 return None
             step.update(do=key, arg=tok)
+        elif key == "act" and rest:
+            # A pack's `action` line, by its label's start: `act pray`, `act at Shrine`.
+            step.update(do="act", arg=" ".join(a.text for a in rest))
         elif key == "answer" and len(rest) == 1:
             if rest[0].kind == "number":
                 n = self.in_range(rest[0], "an answer", "scenario amount")
@@ -562,8 +580,9 @@ class _ScenarioCompiler:
             if seat is None:
                 return
             step["seat"] = seat
-            if not self.fact(step, s, rest[2:], PLAYER_FACTS, f"player {step['seat']} "):
+            if not self.fact(step, s, rest[2:], self.player_facts, f"player {step['seat']} "):
                 return
+            step["fact"] = self.resource_words.get(step["fact"], step["fact"])
         elif not self.fact(step, s, rest, GAME_FACTS, ""):
             return
         sc["steps"].append(step)

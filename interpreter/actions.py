@@ -1,8 +1,16 @@
-"""The actions of a turn: which are legal now, and doing one.
+"""The actions of a turn as records: which are legal now, doing one, its label, its worth.
 
-Options come in a fixed order (play, artifact, use, move, coach, fight, acquire, buy, end) and,
-inside each group, in hand, row, reserve or board order, so the same position always gives the
-same option list: the log of a seeded game replays exactly.
+Each kind of action is one `ActionKind` record (`PLAY`, `TAKE`, `USE`, `ACT`, `MOVE`, `COACH`,
+`FIGHT`, `FIGHT_RESERVE`, `ACQUIRE`, `ACQUIRE_RESERVE`, `BUY`, `END`, in `ACTION_KINDS`) holding
+everything about it: ``legal`` (its options now), ``apply``, ``label``, ``narrate`` (the replay's
+sentence), ``script`` (which labels a scenario step names) and ``appraise`` (a bot's estimate,
+against the `Valuer` protocol of the op registry). An option's value is a tuple whose first
+item is its record, so the engine, the bots, scenarios and the narrator ask the record and
+never match action names.
+
+Options come in the records' order and, inside each kind, in hand, row, reserve or board
+order, so the same position always gives the same option list: the log of a seeded game
+replays exactly.
 """
 
 from __future__ import annotations
@@ -10,68 +18,647 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from .board import Board
+from .board import Board, Move, Space
 from .decisions import Option
+from .effects.registry import Valuer
 from .state import Ctx, PlayerState
 
 if TYPE_CHECKING:
     from .game import Game
 
-END = Option("end turn", ("end",))
+
+class ActionKind:
+    """One kind of action. Subclasses override what applies to them; ``verb`` is the word a
+    scenario step starts with (`move`, `acquire`...)."""
+
+    name = ""
+    verb = ""
+    doc = ""
+
+    def present(self, game: Game) -> bool:
+        """Whether the kind can ever be legal on this board with this pack (`legal_actions`
+        skips a kind that cannot; used for the kinds rarely legal)."""
+        return True
+
+    def legal(
+        self, game: Game, p: PlayerState, here: Space, cache: dict[Any, Option], out: list[Option]
+    ) -> None:
+        """Append this kind's legal options for ``p`` now (cached Option objects)."""
+        raise NotImplementedError
+
+    def label(self, game: Game, value: tuple[Any, ...]) -> str:
+        """The label of the option with that value (what the log and scenarios read)."""
+        raise NotImplementedError
+
+    def apply(self, game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
+        """Do the action (a legal one)."""
+        raise NotImplementedError
+
+    def narrate(self, game: Game, p: PlayerState, value: tuple[Any, ...]) -> str:
+        """The replay's sentence for the action, said before it is done ("acquires X")."""
+        return self.label(game, value)
+
+    def lands(self, value: tuple[Any, ...]) -> int | None:
+        """The space the action takes the player to, when it moves them."""
+        return None
+
+    def script(self, step: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
+        """Labels a scenario step of this kind's verb names, in order of preference, and
+        whether a label may merely start with one."""
+        return ((f"{self.verb} {step.get('arg')}",), False)
+
+    def appraise(self, value: tuple[Any, ...], v: Valuer) -> float:
+        """What taking the option is worth to its player, in points (see `Valuer`)."""
+        return 0.0
+
+    def __repr__(self) -> str:
+        return f"<action {self.name}>"
 
 
-class _Options:
-    """Options already built for one board and its pack, by what they are about. An option is
-    immutable, so each is made once and reused by every later list (the hot loop)."""
+def _triggers_worth(triggers: Any, v: Valuer) -> float:
+    return sum(v.effects(eff) * (1.0 if cond is None else v.chance(cond)) for cond, eff in triggers)
 
-    __slots__ = (
-        "play",
-        "take",
-        "use",
-        "move",
-        "coach",
-        "fight",
-        "fight_reserve",
-        "acquire",
-        "acquire_reserve",
+
+class _Play(ActionKind):
+    name, verb = "play", "play"
+    doc = "Play a card from the hand: its `play:` lines run."
+
+    def legal(self, game, p, here, cache, out):
+        if p.hand:
+            for card in dict.fromkeys(p.hand):
+                o = cache.get(card)
+                if o is None:
+                    o = cache[card] = Option(f"play {card.name}", (self, card))
+                out.append(o)
+
+    def label(self, game, value):
+        return f"play {value[1].name}"
+
+    def apply(self, game, p, value):
+        game.play_card(p, value[1])
+
+    def narrate(self, game, p, value):
+        return f"plays {value[1].name}"
+
+    def appraise(self, value, v):
+        return _triggers_worth(value[1].play, v)
+
+
+class _Take(ActionKind):
+    name, verb = "take artifact", "take artifact"
+    doc = "Take the artifact on the player's space (one artifact at a time); rage +1."
+
+    def legal(self, game, p, here, cache, out):
+        tok = game.space_artifact[p.pos]
+        if tok is not None and p.artifact is None:
+            o = cache.get(tok)
+            if o is None:
+                o = cache[tok] = Option(f"take {tok.name}", (self, tok))
+            out.append(o)
+
+    def label(self, game, value):
+        return f"take {value[1].name}"
+
+    def apply(self, game, p, value):
+        p.artifact = game.space_artifact[p.pos]
+        game.space_artifact[p.pos] = None
+        game.advance_rage(1)
+
+    def narrate(self, game, p, value):
+        tok = value[1]
+        return f"takes the artifact {tok.name} ({tok.points} points)"
+
+    def script(self, step):
+        return (("take ",), True)
+
+    def appraise(self, value, v):
+        return value[1].points * v.unit("points") + v.unit("rage")
+
+
+class _Use(ActionKind):
+    name, verb = "use", "use"
+    doc = "Use a held token with `use:` lines; it goes back to the box."
+
+    def legal(self, game, p, here, cache, out):
+        if p.tokens:
+            for tok in dict.fromkeys(t for t in p.tokens if t.use):
+                o = cache.get(tok)
+                if o is None:
+                    o = cache[tok] = Option(f"use {tok.name}", (self, tok))
+                out.append(o)
+
+    def label(self, game, value):
+        return f"use {value[1].name}"
+
+    def apply(self, game, p, value):
+        tok = value[1]
+        p.tokens.remove(tok)
+        game.box.append(tok)
+        game.run_triggers(Ctx(p, tok), tok.use)
+
+    def narrate(self, game, p, value):
+        return f"uses {value[1].name}"
+
+    def appraise(self, value, v):
+        tok = value[1]
+        return _triggers_worth(tok.use, v) - tok.points * v.unit("points")
+
+
+class _Act(ActionKind):
+    """A pack's `action` line on the player's space or on a token they hold."""
+
+    name, verb = "act", "act"
+    doc = (
+        "Take an action the pack declares on the player's space or a token they hold "
+        "(`action [NAME] [once per turn|once per game]: PRICE -> EFFECTS`)."
     )
 
-    def __init__(self) -> None:
-        self.play: dict[Any, Option] = {}
-        self.take: dict[Any, Option] = {}
-        self.use: dict[Any, Option] = {}
-        self.move: dict[Any, Option] = {}
-        self.coach: dict[int, Option] = {}
-        self.fight: dict[Any, Option] = {}
-        self.fight_reserve: dict[Any, Option] = {}
-        self.acquire: dict[Any, Option] = {}
-        self.acquire_reserve: dict[Any, Option] = {}
+    def present(self, game):
+        return bool(game.board.action_spaces) or any(t.actions for t in game.catalog.tokens)
+
+    def legal(self, game, p, here, cache, out):
+        if here.actions:
+            for a in here.actions:
+                if a.open_to(game, p, here):
+                    o = cache.get(a)
+                    if o is None:
+                        o = cache[a] = Option(a.label, (self, a, here))
+                    out.append(o)
+        if p.tokens:
+            for tok in dict.fromkeys(t for t in p.tokens if t.actions):
+                for a in tok.actions:
+                    if a.open_to(game, p, tok):
+                        o = cache.get(a)
+                        if o is None:
+                            o = cache[a] = Option(a.label, (self, a, tok))
+                        out.append(o)
+
+    def label(self, game, value):
+        return value[1].label
+
+    def apply(self, game, p, value):
+        value[1].take(game, p, value[2])
+
+    def narrate(self, game, p, value):
+        a = value[1]
+        return f"takes the action {a.label}" if a.name else f"acts {a.label[4:]}"
+
+    def script(self, step):
+        arg = step.get("arg")
+        return ((f"{arg} at ", f"{arg} with ", f"{arg}"), True)
+
+    def appraise(self, value, v):
+        a = value[1]
+        return v.effects(list(a.cost)) + v.effects(list(a.effects))
 
 
-_OPTIONS: weakref.WeakKeyDictionary[Board, _Options] = weakref.WeakKeyDictionary()
+class _Move(ActionKind):
+    name, verb = "move", "move"
+    doc = (
+        "Move along a path: pay its cost in its way's resource (boots for a tunnel), meet "
+        "its requirements, and take a damage for each monster icon not paid with a sword."
+    )
+
+    def legal(self, game, p, here, cache, out):
+        if p.escaping:
+            return
+        board = game.board
+        walk = p.boots and not p.exhausted
+        if not walk and board.plain:
+            return
+        hq = board.hq
+        spaces = board.spaces
+        for m in board.moves[p.pos]:
+            if m.plain:
+                if not walk or m.boots > p.boots:
+                    continue
+            elif not can_take(game, p, m):
+                continue
+            if m.to == hq and p.artifact is None:
+                continue
+            if m.requires and not all(game.grants(p, r) for r in m.requires):
+                continue
+            if not m.monsters:
+                o = cache.get(m)
+                if o is None:
+                    o = cache[m] = Option(f"move to {spaces[m.to].name}", (self, m, 0))
+                out.append(o)
+                continue
+            for swords in range(min(p.swords, m.monsters), -1, -1):
+                hurt = m.monsters - swords
+                if hurt and not game.can_take_damage(p, hurt):
+                    continue
+                o = cache.get((m, swords))
+                if o is None:
+                    o = cache[(m, swords)] = Option(
+                        self.label(game, (self, m, swords)), (self, m, swords)
+                    )
+                out.append(o)
+
+    def label(self, game, value):
+        _, m, swords = value
+        name = game.board.spaces[m.to].name
+        if not m.monsters:
+            return f"move to {name}"
+        return f"move to {name} ({swords} swords, {m.monsters - swords} damage)"
+
+    def apply(self, game, p, value):
+        _, m, swords = value
+        if m.plain:
+            p.boots -= m.boots
+        else:
+            game.spend(p, m.way.paid_in, m.boots)
+        p.swords -= swords
+        hurt = m.monsters - swords
+        if hurt:
+            game.take_damage(p, hurt)
+        if p.on_clock:
+            if game.stats is not None:
+                game.stats.on_move(game, p, p.pos, m.to)
+            if m.way.exhausts:
+                p.exhausted = True
+            game.enter(p, m.to)
+
+    def narrate(self, game, p, value):
+        _, m, swords = value
+        hurt = m.monsters - swords
+        unit = m.way.paid_in
+        if unit == "boots":
+            unit = "boot" if m.boots == 1 else "boots"
+        how = [f"{m.boots} {unit}"] + ([f"{swords} swords"] if swords else [])
+        how += [f"{hurt} damage"] if hurt else []
+        return f"moves to {game.board.spaces[m.to].name} ({', '.join(how)})"
+
+    def lands(self, value):
+        return value[1].to
+
+    def script(self, step):
+        arg = step.get("arg")
+        if "swords" in step:
+            return ((f"move to {arg} ({step['swords']} swords",), True)
+        return ((f"move to {arg}", f"move to {arg} ("), True)
+
+    def appraise(self, value, v):
+        _, m, swords = value
+        return -(
+            m.boots * v.unit(m.way.paid_in)
+            + swords * v.unit("swords")
+            + (m.monsters - swords) * v.unit("damage")
+        )
 
 
-# The last board asked for, and its options: most calls in a row are for the same board.
-_LAST: tuple[Board | None, _Options] = (None, _Options())
+def can_take(game: Game, p: PlayerState, m: Move) -> bool:
+    """Whether ``p`` can pay for ``m`` and may take its way now (exhaustion included); the
+    requirements and the HQ rule are checked by the caller."""
+    way = m.way
+    if p.exhausted and not way.while_exhausted:
+        return False
+    return game.can_spend(p, way.paid_in, m.boots)
 
 
-def _options(board: Board) -> _Options:
+class _Coach(ActionKind):
+    name, verb = "coach", "coach"
+    doc = "Hire a coach: 1 boot and both spaces' fares in gold, to another coach space."
+
+    def present(self, game):
+        return bool(game.board.coach_spaces)
+
+    def legal(self, game, p, here, cache, out):
+        if p.escaping or here.coach is None or p.boots < 1:
+            return
+        board = game.board
+        spaces = board.spaces
+        gold = game.gold_of(p)
+        for s in board.coach_spaces:
+            if s == p.pos or (s == board.hq and p.artifact is None):
+                continue
+            fare = here.coach + spaces[s].coach
+            if fare <= gold:
+                o = cache.get((p.pos, s))
+                if o is None:
+                    o = cache[(p.pos, s)] = Option(
+                        f"hire a coach to {spaces[s].name}", (self, s, fare)
+                    )
+                out.append(o)
+
+    def label(self, game, value):
+        return f"hire a coach to {game.board.spaces[value[1]].name}"
+
+    def apply(self, game, p, value):
+        dest = value[1]
+        spaces = game.board.spaces
+        p.boots -= 1
+        game.spend(p, "gold", spaces[p.pos].coach + spaces[dest].coach)
+        game.enter(p, dest)
+
+    def narrate(self, game, p, value):
+        return f"hires a coach to {game.board.spaces[value[1]].name}"
+
+    def lands(self, value):
+        return value[1]
+
+    def script(self, step):
+        return ((f"hire a coach to {step.get('arg')}",), False)
+
+    def appraise(self, value, v):
+        return -(v.unit("boots") + value[2] * v.unit("gold"))
+
+
+class _Fight(ActionKind):
+    """Defeat a monster of the row (``reserve``: a reserve monster, which stays)."""
+
+    def __init__(self, reserve: bool) -> None:
+        self.reserve = reserve
+        self.name = "fight reserve" if reserve else "fight"
+        self.verb = "fight"
+        self.doc = (
+            "Defeat a reserve monster (it stays in the reserve) with swords."
+            if reserve
+            else "Defeat a monster of the dungeon row with swords; it goes to the discard pile."
+        )
+
+    def legal(self, game, p, here, cache, out):
+        swords = p.swords
+        if not swords:
+            return
+        if self.reserve:
+            for card in game.reserve_monsters:
+                if card.fight <= swords and allowed_here(card, here):
+                    o = cache.get(card)
+                    if o is None:
+                        o = cache[card] = Option(f"fight {card.name} (reserve)", (self, card))
+                    out.append(o)
+            return
+        row = game.row
+        for k, card in enumerate(row):
+            if card.type == "monster" and card.fight <= swords and allowed_here(card, here):
+                if row.index(card) != k:
+                    continue  # a second copy in the row: listed once
+                o = cache.get(card)
+                if o is None:
+                    o = cache[card] = Option(f"fight {card.name}", (self, card))
+                out.append(o)
+
+    def label(self, game, value):
+        return f"fight {value[1].name}" + (" (reserve)" if self.reserve else "")
+
+    def apply(self, game, p, value):
+        card = value[1]
+        p.swords -= card.fight
+        if game.stats is not None:
+            game.stats.on_defeat(game, p, card)
+        if not self.reserve:
+            game.row.remove(card)
+            game.adventure_discard.append(card)
+        game.run_triggers(Ctx(p, card), card.defeat)
+
+    def narrate(self, game, p, value):
+        card = value[1]
+        return f"defeats {card.name} ({card.fight} swords)"
+
+    def script(self, step):
+        arg = step.get("arg")
+        # A step names the card; the row's copy is preferred over the reserve's.
+        return ((f"fight {arg}", f"fight {arg} (reserve)"), False)
+
+    def appraise(self, value, v):
+        card = value[1]
+        return _triggers_worth(card.defeat, v) - card.fight * v.unit("swords")
+
+
+class _Acquire(ActionKind):
+    """Acquire a card of the row (``reserve``: from a reserve pile) with skill."""
+
+    def __init__(self, reserve: bool) -> None:
+        self.reserve = reserve
+        self.name = "acquire reserve" if reserve else "acquire"
+        self.verb = "acquire"
+        self.doc = (
+            "Acquire a card from a reserve pile with skill."
+            if reserve
+            else "Acquire a card of the dungeon row with skill; a device is used at once."
+        )
+
+    def legal(self, game, p, here, cache, out):
+        skill = p.skill
+        if self.reserve:
+            for card, left in game.reserve.items():
+                if left and card.cost <= skill and allowed_here(card, here):
+                    o = cache.get(card)
+                    if o is None:
+                        o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
+                    out.append(o)
+            return
+        row = game.row
+        for k, card in enumerate(row):
+            if card.type == "acquire" and card.cost <= skill and allowed_here(card, here):
+                if row.index(card) != k:
+                    continue  # a second copy in the row: listed once
+                o = cache.get(card)
+                if o is None:
+                    o = cache[card] = Option(f"acquire {card.name}", (self, card))
+                out.append(o)
+
+    def label(self, game, value):
+        return f"acquire {value[1].name}" + (" (reserve)" if self.reserve else "")
+
+    def apply(self, game, p, value):
+        card = value[1]
+        p.skill -= card.cost
+        if game.stats is not None:
+            game.stats.on_acquire(game, p, card)
+        if self.reserve:
+            game.reserve[card] -= 1
+        else:
+            game.row.remove(card)
+        ctx = Ctx(p, card)
+        game.run_triggers(ctx, card.acquire)
+        if card.use:
+            # A device is used as it is acquired and goes to the adventure discard.
+            game.run_triggers(ctx, card.use)
+            game.adventure_discard.append(card)
+        else:
+            p.discard.append(card)
+
+    def narrate(self, game, p, value):
+        card = value[1]
+        where = " from the reserve" if self.reserve else ""
+        return f"acquires {card.name}{where} ({card.cost} skill)"
+
+    def script(self, step):
+        arg = step.get("arg")
+        return ((f"acquire {arg}", f"acquire {arg} (reserve)"), False)
+
+    def appraise(self, value, v):
+        card = value[1]
+        return (
+            card.points * v.unit("points")
+            + _triggers_worth(card.acquire, v)
+            + _triggers_worth(card.use, v)
+            - card.cost * v.unit("skill")
+        )
+
+
+class _Buy(ActionKind):
+    name, verb = "buy", "buy"
+    doc = "Buy a market item in a town: the best one left of a type the player lacks."
+
+    def present(self, game):
+        return game.board.towns
+
+    def legal(self, game, p, here, cache, out):
+        if "town" not in here.features:
+            return
+        price = game.rules["market_price"]
+        if game.gold_of(p) < price:
+            return
+        held = {t.type for t in p.tokens if t.kind == "market"}
+        for typ in dict.fromkeys(
+            t.type for t, n in game.token_supply.items() if n and t.kind == "market"
+        ):
+            if typ not in held:
+                best = best_market_item(game, typ)
+                out.append(Option(f"buy {best.name}", (self, typ, best, price)))
+
+    def label(self, game, value):
+        return f"buy {best_market_item(game, value[1]).name}"
+
+    def apply(self, game, p, value):
+        tok = best_market_item(game, value[1])
+        game.spend(p, "gold", game.rules["market_price"])
+        game.token_supply[tok] -= 1
+        p.tokens.append(tok)
+
+    def narrate(self, game, p, value):
+        return f"buys {best_market_item(game, value[1]).name}"
+
+    def appraise(self, value, v):
+        return value[2].points * v.unit("points") - value[3] * v.unit("gold")
+
+
+class _End(ActionKind):
+    name, verb = "end turn", "end turn"
+    doc = "End the turn (only once every card of the hand is played)."
+
+    def legal(self, game, p, here, cache, out):
+        if not p.hand:
+            out.append(END)
+
+    def label(self, game, value):
+        return "end turn"
+
+    def apply(self, game, p, value):
+        pass  # the engine ends the turn: see Game.step
+
+    def narrate(self, game, p, value):
+        return "ends the turn"
+
+    def script(self, step):
+        return (("end turn",), False)
+
+
+PLAY = _Play()
+TAKE = _Take()
+USE = _Use()
+ACT = _Act()
+MOVE = _Move()
+COACH = _Coach()
+FIGHT = _Fight(reserve=False)
+FIGHT_RESERVE = _Fight(reserve=True)
+ACQUIRE = _Acquire(reserve=False)
+ACQUIRE_RESERVE = _Acquire(reserve=True)
+BUY = _Buy()
+END_TURN = _End()
+
+# Every kind, in the order their options are listed.
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    PLAY,
+    TAKE,
+    USE,
+    ACT,
+    MOVE,
+    COACH,
+    FIGHT,
+    FIGHT_RESERVE,
+    ACQUIRE,
+    ACQUIRE_RESERVE,
+    BUY,
+    END_TURN,
+)
+
+END = Option("end turn", (END_TURN,))
+
+
+class _Listing:
+    """For one board and its pack: each kind's cache of options, and which of the kinds that
+    are rarely legal can be legal here at all. An option is immutable, so each is made once
+    and reused by every later list (the hot loop)."""
+
+    __slots__ = (
+        "caches",
+        "least_cost",
+        "least_reserve_cost",
+        "act",
+        "coach",
+        "buy",
+        "c_play",
+        "c_take",
+        "c_use",
+        "c_act",
+        "c_move",
+        "c_coach",
+        "c_fight",
+        "c_fight_reserve",
+        "c_acquire",
+        "c_acquire_reserve",
+        "c_buy",
+    )
+
+    def __init__(self, game: Game) -> None:
+        self.caches: dict[ActionKind, dict[Any, Option]] = {k: {} for k in ACTION_KINDS}
+        # The least skill any card of the row or of a reserve pile can cost: below it,
+        # neither acquiring kind is asked.
+        cards = game.catalog.cards
+        buy = [c for c in cards if c.type == "acquire"]
+        self.least_cost = min((c.cost for c in buy if c.deck == "adventure"), default=0)
+        self.least_reserve_cost = min((c.cost for c in buy if c.deck == "reserve"), default=0)
+        # The same caches as attributes: the hot loop reads an attribute faster than a key.
+        c = self.caches
+        self.c_play, self.c_take, self.c_use, self.c_act = c[PLAY], c[TAKE], c[USE], c[ACT]
+        self.c_move, self.c_coach, self.c_fight = c[MOVE], c[COACH], c[FIGHT]
+        self.c_fight_reserve, self.c_acquire = c[FIGHT_RESERVE], c[ACQUIRE]
+        self.c_acquire_reserve, self.c_buy = c[ACQUIRE_RESERVE], c[BUY]
+        # Kinds the board (and the pack's tokens) can never offer; the others' guards are
+        # cheap enough to ask every time (a scenario may place an artifact anywhere).
+        self.act = ACT.present(game)
+        self.coach = COACH.present(game)
+        self.buy = BUY.present(game)
+
+
+_LISTINGS: weakref.WeakKeyDictionary[Board, _Listing] = weakref.WeakKeyDictionary()
+
+# The last board asked for, and its listing: most calls in a row are for the same board.
+_LAST: tuple[Board | None, _Listing | None] = (None, None)
+
+
+def _listing(game: Game) -> _Listing:
     global _LAST
+    board = game.board
     if _LAST[0] is board:
-        return _LAST[1]
-    made = _OPTIONS.get(board)
+        return _LAST[1]  # type: ignore[return-value]
+    made = _LISTINGS.get(board)
     if made is None:
-        made = _OPTIONS[board] = _Options()
+        made = _LISTINGS[board] = _Listing(game)
     _LAST = (board, made)
     return made
 
 
-def play_option(board: Board, card: Any) -> Option:
+def play_option(game: Game, card: Any) -> Option:
     """The option that plays ``card`` (the same object every time)."""
-    cache = _options(board).play
+    cache = _listing(game).caches[PLAY]
     o = cache.get(card)
     if o is None:
-        o = cache[card] = Option(f"play {card.name}", ("play", card))
+        o = cache[card] = Option(f"play {card.name}", (PLAY, card))
     return o
 
 
@@ -84,125 +671,54 @@ def teleport_targets(game: Game, p: PlayerState) -> list[int]:
 
 
 def legal_actions(game: Game, p: PlayerState) -> list[Option]:
-    """Every legal action for the active player ``p`` now."""
+    """Every legal action for the active player ``p`` now: each kind's options, in the order
+    of `ACTION_KINDS`.
+
+    This is the engine's hottest function, so the guard each kind's ``legal`` starts with is
+    repeated here where it is cheap (a kind with nothing to offer is not called), and kinds a
+    board can never offer are skipped; the options are exactly those of asking every record.
+    A new kind is added to `ACTION_KINDS` and here."""
     board = game.board
-    spaces = board.spaces
-    here = spaces[p.pos]
-    made = _options(board)
+    here = board.spaces[p.pos]
+    made: _Listing = _LAST[1] if _LAST[0] is board else _listing(game)  # type: ignore[assignment]
     out: list[Option] = []
-
     if p.hand:
-        cache = made.play
-        for card in dict.fromkeys(p.hand):
-            o = cache.get(card)
-            if o is None:
-                o = play_option(board, card)
-            out.append(o)
-
-    tok = game.space_artifact[p.pos]
-    if tok is not None and p.artifact is None:
-        o = made.take.get(tok)
-        if o is None:
-            o = made.take[tok] = Option(f"take {tok.name}", ("artifact",))
-        out.append(o)
-
+        PLAY.legal(game, p, here, made.c_play, out)
+    if game.space_artifact[p.pos] is not None:
+        TAKE.legal(game, p, here, made.c_take, out)
     if p.tokens:
-        cache = made.use
-        for tok in dict.fromkeys(t for t in p.tokens if t.use):
-            o = cache.get(tok)
-            if o is None:
-                o = cache[tok] = Option(f"use {tok.name}", ("use", tok))
-            out.append(o)
-
+        USE.legal(game, p, here, made.c_use, out)
+    if made.act:
+        ACT.legal(game, p, here, made.c_act, out)
     if not p.escaping:
-        if p.boots and not p.exhausted:
-            hq = board.hq
-            cache = made.move
-            for m in board.moves[p.pos]:
-                if m.boots > p.boots or (m.to == hq and p.artifact is None):
-                    continue
-                if m.requires and not all(game.grants(p, r) for r in m.requires):
-                    continue
-                if not m.monsters:
-                    o = cache.get(m)
-                    if o is None:
-                        o = cache[m] = Option(f"move to {spaces[m.to].name}", ("move", m, 0))
-                    out.append(o)
-                    continue
-                for swords in range(min(p.swords, m.monsters), -1, -1):
-                    hurt = m.monsters - swords
-                    if hurt and not game.can_take_damage(p, hurt):
-                        continue
-                    o = cache.get((m, swords))
-                    if o is None:
-                        o = cache[(m, swords)] = Option(
-                            f"move to {spaces[m.to].name} ({swords} swords, {hurt} damage)",
-                            ("move", m, swords),
-                        )
-                    out.append(o)
-        if here.coach is not None and p.boots >= 1:
-            gold = game.gold_of(p)
-            for s in board.coach_spaces:
-                if s == p.pos or (s == board.hq and p.artifact is None):
-                    continue
-                if here.coach + spaces[s].coach <= gold:
-                    o = made.coach.get(s)
-                    if o is None:
-                        o = made.coach[s] = Option(
-                            f"hire a coach to {spaces[s].name}", ("coach", s)
-                        )
-                    out.append(o)
-
-    row = dict.fromkeys(game.row)
-    swords = p.swords
-    if swords:
-        cache = made.fight
-        for card in row:
-            if card.type == "monster" and card.fight <= swords and allowed_here(card, here):
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(f"fight {card.name}", ("fight", card))
-                out.append(o)
-        cache = made.fight_reserve
-        for card in game.reserve_monsters:
-            if card.fight <= swords and allowed_here(card, here):
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(
-                        f"fight {card.name} (reserve)", ("fight reserve", card)
-                    )
-                out.append(o)
-
-    cache = made.acquire
+        if (p.boots and not p.exhausted) or not board.plain:
+            MOVE.legal(game, p, here, made.c_move, out)
+        if made.coach and here.coach is not None:
+            COACH.legal(game, p, here, made.c_coach, out)
+    if p.swords:
+        FIGHT.legal(game, p, here, made.c_fight, out)
+        if game.reserve_monsters:
+            FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
     skill = p.skill
-    for card in row:
-        if card.type == "acquire" and card.cost <= skill and allowed_here(card, here):
-            o = cache.get(card)
-            if o is None:
-                o = cache[card] = Option(f"acquire {card.name}", ("acquire", card))
-            out.append(o)
-    cache = made.acquire_reserve
-    for card, left in game.reserve.items():
-        if left and card.cost <= skill and allowed_here(card, here):
-            o = cache.get(card)
-            if o is None:
-                o = cache[card] = Option(
-                    f"acquire {card.name} (reserve)", ("acquire reserve", card)
-                )
-            out.append(o)
-
-    if "town" in here.features:
-        price = game.rules["market_price"]
-        if game.gold_of(p) >= price:
-            held = {t.type for t in p.tokens if t.kind == "market"}
-            for typ in dict.fromkeys(
-                t.type for t, n in game.token_supply.items() if n and t.kind == "market"
-            ):
-                if typ not in held:
-                    out.append(Option(f"buy {best_market_item(game, typ).name}", ("buy", typ)))
-
+    if skill >= made.least_cost:
+        ACQUIRE.legal(game, p, here, made.c_acquire, out)
+    if skill >= made.least_reserve_cost:
+        ACQUIRE_RESERVE.legal(game, p, here, made.c_acquire_reserve, out)
+    if made.buy and "town" in here.features:
+        BUY.legal(game, p, here, made.c_buy, out)
     if not p.hand:
         out.append(END)
+    return out
+
+
+def kinds_legal(game: Game, p: PlayerState) -> list[Option]:
+    """The same options as `legal_actions`, by asking every record in turn (the reference
+    the fast function is tested against)."""
+    here = game.board.spaces[p.pos]
+    caches = _listing(game).caches
+    out: list[Option] = []
+    for kind in ACTION_KINDS:
+        kind.legal(game, p, here, caches[kind], out)
     return out
 
 
@@ -222,65 +738,12 @@ def best_market_item(game: Game, typ: str) -> Any:
 
 def apply_action(game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
     """Do one legal action for ``p``."""
-    kind = value[0]
-    if kind == "play":
-        game.play_card(p, value[1])
-    elif kind == "move":
-        _, m, swords = value
-        p.boots -= m.boots
-        p.swords -= swords
-        hurt = m.monsters - swords
-        if hurt:
-            game.take_damage(p, hurt)
-        if p.on_clock:
-            if game.stats is not None:
-                game.stats.on_move(game, p, p.pos, m.to)
-            game.enter(p, m.to)
-    elif kind == "acquire" or kind == "acquire reserve":
-        card = value[1]
-        p.skill -= card.cost
-        if game.stats is not None:
-            game.stats.on_acquire(game, p, card)
-        if kind == "acquire":
-            game.row.remove(card)
-        else:
-            game.reserve[card] -= 1
-        ctx = Ctx(p, card)
-        game.run_triggers(ctx, card.acquire)
-        if card.use:
-            # A device is used as it is acquired and goes to the adventure discard.
-            game.run_triggers(ctx, card.use)
-            game.adventure_discard.append(card)
-        else:
-            p.discard.append(card)
-    elif kind == "fight" or kind == "fight reserve":
-        card = value[1]
-        p.swords -= card.fight
-        if game.stats is not None:
-            game.stats.on_defeat(game, p, card)
-        if kind == "fight":
-            game.row.remove(card)
-            game.adventure_discard.append(card)
-        game.run_triggers(Ctx(p, card), card.defeat)
-    elif kind == "artifact":
-        p.artifact = game.space_artifact[p.pos]
-        game.space_artifact[p.pos] = None
-        game.advance_rage(1)
-    elif kind == "use":
-        tok = value[1]
-        p.tokens.remove(tok)
-        game.box.append(tok)
-        game.run_triggers(Ctx(p, tok), tok.use)
-    elif kind == "buy":
-        tok = best_market_item(game, value[1])
-        game.spend(p, "gold", game.rules["market_price"])
-        game.token_supply[tok] -= 1
-        p.tokens.append(tok)
-    elif kind == "coach":
-        dest = value[1]
-        spaces = game.board.spaces
-        p.boots -= 1
-        game.spend(p, "gold", spaces[p.pos].coach + spaces[dest].coach)
-        game.enter(p, dest)
-    else:
-        raise ValueError(f"unknown action {value!r}")
+    value[0].apply(game, p, value)
+
+
+def kind_of(option: Option) -> ActionKind | None:
+    """The record of an action option (None for an effect decision's option)."""
+    value = option.value
+    if isinstance(value, tuple) and value and isinstance(value[0], ActionKind):
+        return value[0]
+    return None

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import networkx as nx
 
+from .content_actions import content_actions
 from .hooks import Hook, hooks
 
 # Distance to a space that cannot be reached; large enough to lose every comparison.
@@ -37,6 +38,8 @@ class Space:
     on: dict[str, tuple[Hook, ...]]
     # Tokens placed here at setup: (what they match, how many).
     holds: tuple[tuple[str, int], ...]
+    # `action ...:` lines declared on the space (content_actions.ContentAction).
+    actions: tuple[Any, ...] = ()
 
     @property
     def hq(self) -> bool:
@@ -72,21 +75,68 @@ def _rewards(enter: Any) -> tuple[tuple[str, int], ...]:
     return tuple(out.items())
 
 
+# Compared by identity: a move's hash (the option caches' key) must stay cheap.
+@dataclass(frozen=True, slots=True, eq=False)
+class Way:
+    """A kind of path (a "way to move"): what moving along it is paid in, what it needs and
+    what it does to the mover. The base rules' tunnel is `TUNNEL`; a pack declares others
+    (`way rope { paid in special moves }`) and a path names its way.
+
+    ``requires`` are words a held token must grant (a canoe's "canoe"), on top of the path's
+    own; ``exhausts``: arriving along it exhausts the mover; ``while_exhausted``: it may be
+    taken by an exhausted player; ``teleport``: a teleport may cross it.
+    """
+
+    name: str
+    paid_in: str = "boots"
+    requires: tuple[str, ...] = ()
+    exhausts: bool = False
+    while_exhausted: bool = False
+    teleport: bool = True
+
+    @classmethod
+    def from_ir(cls, w: dict[str, Any]) -> Way:
+        """Build a way from its IR declaration."""
+        return cls(
+            name=w["name"],
+            paid_in=w.get("paid_in", "boots"),
+            requires=tuple(r.lower() for r in w.get("requires", ())),
+            exhausts=bool(w.get("exhausts")),
+            while_exhausted=bool(w.get("while_exhausted")),
+            teleport=bool(w.get("teleport", True)),
+        )
+
+    @property
+    def plain(self) -> bool:
+        """True for a way that works like the base tunnel (the hot loop's fast case)."""
+        return self.paid_in == "boots" and not self.while_exhausted and not self.exhausts
+
+
+# The base rules' path: paid in boots, closed to an exhausted player, crossed by teleports.
+TUNNEL = Way("tunnel")
+
+
 class Move(NamedTuple):
-    """One way out of a space along a path: its cost, icons and requirements."""
+    """One way out of a space along a path: its cost (``boots``, in the way's resource),
+    icons, requirements and the way it is (`Way`)."""
 
     path: int
     to: int
     boots: int
     monsters: int
     requires: tuple[str, ...]
+    way: Way = TUNNEL
+    # ``way.plain``, kept on the move so the hot loop reads one field.
+    plain: bool = True
 
 
 class Board:
     """A board prepared for play (read-only once built; shared by every game)."""
 
-    def __init__(self, board_ir: dict[str, Any]) -> None:
+    def __init__(self, board_ir: dict[str, Any], ways: dict[str, Way] | None = None) -> None:
         self.name: str = board_ir["name"]
+        # The pack's declared ways by name; a path naming none is a tunnel.
+        self.ways: dict[str, Way] = dict(ways or {})
         self.spaces: list[Space] = []
         self.index: dict[str, int] = {}
         for i, s in enumerate(board_ir["spaces"]):
@@ -105,6 +155,7 @@ class Board:
                     artifact=s.get("artifact"),
                     on={k: tuple(v) for k, v in on.items()},
                     holds=tuple((h["what"], h.get("n", 1)) for h in s.get("holds", ())),
+                    actions=content_actions(s, "space", s["name"]),
                 )
             )
             self.index[s["name"]] = i
@@ -128,12 +179,17 @@ class Board:
             if p.get("to") is None:
                 self.dead_ends.append(p)
                 continue
+            way = self.ways.get(p["way"], TUNNEL) if p.get("way") else TUNNEL
+            if p.get("way") and p["way"] not in self.ways:
+                raise ValueError(f"board {self.name!r}: path way {p['way']!r} is not declared")
+            requires = tuple(r.lower() for r in p.get("requires", ()))
             attrs = {
                 "boots": p.get("boots", 1),
                 "monsters": p.get("monsters", 0),
-                "requires": tuple(r.lower() for r in p.get("requires", ())),
+                "requires": requires + tuple(r for r in way.requires if r not in requires),
                 "features": tuple(p.get("features", ())),
                 "oneway": bool(p.get("oneway")),
+                "way": way,
             }
             self.graph.add_edge(p["from"], p["to"], key=k, **attrs)
             if not attrs["oneway"]:
@@ -148,9 +204,11 @@ class Board:
                 self.graph.out_edges(s.name, keys=True, data=True), key=lambda e: (e[2], e[1])
             ):
                 j = self.index[to]
-                out.append(Move(key, j, d["boots"], d["monsters"], d["requires"]))
-                # Teleports ignore arrows: a one-way path links both its ends.
-                if j != s.index:
+                way = d["way"]
+                out.append(Move(key, j, d["boots"], d["monsters"], d["requires"], way, way.plain))
+                # Teleports ignore arrows: a one-way path links both its ends (but not a way
+                # a teleport may not cross).
+                if j != s.index and way.teleport:
                     adjacent[s.index][j] = None
                     adjacent[j][s.index] = None
             self.moves.append(tuple(out))
@@ -161,8 +219,14 @@ class Board:
         self.artifact_spaces: tuple[int, ...] = tuple(
             s.index for s in self.spaces if s.artifact is not None
         )
+        self.action_spaces: tuple[int, ...] = tuple(s.index for s in self.spaces if s.actions)
+        self.towns: bool = any("town" in s.features for s in self.spaces)
 
-        # Shortest boots over paths needing no item, and over every path.
+        # Whether every path works like the base tunnel (the legal-move loop's fast case).
+        self.plain: bool = all(m.plain for ms in self.moves for m in ms)
+
+        # Shortest boots over paths needing no item, and over every path (paths paid in
+        # other resources are left out: boots cannot take them).
         self.dist: list[list[int]] = self._distances(allow_requirements=False)
         self.dist_any: list[list[int]] = self._distances(allow_requirements=True)
         self.dist_to_hq: list[int] = [row[self.hq] for row in self.dist]
@@ -173,6 +237,8 @@ class Board:
         for i, moves in enumerate(self.moves):
             for m in moves:
                 if m.requires and not allow_requirements:
+                    continue
+                if m.way.paid_in != "boots":
                     continue
                 if not g.has_edge(i, m.to) or g[i][m.to]["w"] > m.boots:
                     g.add_edge(i, m.to, w=m.boots)

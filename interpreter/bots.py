@@ -25,10 +25,26 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .actions import allowed_here, best_market_item
+from .actions import (
+    ACQUIRE,
+    ACQUIRE_RESERVE,
+    ACT,
+    BUY,
+    COACH,
+    END_TURN,
+    FIGHT,
+    FIGHT_RESERVE,
+    MOVE,
+    PLAY,
+    TAKE,
+    USE,
+    allowed_here,
+    best_market_item,
+)
 from .board import UNREACHABLE, Board, Move
 from .catalog import CardDef
 from .decisions import Decision, Option
+from .effects.registry import Valuer
 from .rules import for_players
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
@@ -44,9 +60,9 @@ def effect_value(node: dict[str, Any]) -> float:
     """A rough worth of one effect node (positive is good for its player)."""
     op = node["op"]
     if op == "gain":
-        return WEIGHTS[node["resource"]] * node["amount"] * (1.5 if "per" in node else 1)
+        return WEIGHTS.get(node["resource"], 0.5) * node["amount"] * (1.5 if "per" in node else 1)
     if op == "spend":
-        return -WEIGHTS[node["resource"]] * node["amount"]
+        return -WEIGHTS.get(node["resource"], 0.5) * node["amount"]
     simple = {
         "draw": 1.2,
         "heal": 0.7,
@@ -86,6 +102,29 @@ def triggers_value(triggers: Any) -> float:
     return sum(effects_value(eff) * (1.0 if cond is None else 0.6) for cond, eff in triggers)
 
 
+class _EffectsWorth(Valuer):
+    """The `Valuer` an action record's appraisal asks, over one bot's effect valuation."""
+
+    def __init__(self, worth: Callable[[list[dict[str, Any]]], float]) -> None:
+        self.worth = worth
+
+    def unit(self, key: str) -> float:
+        """Worth of one unit of a resource (0 for the other keys)."""
+        return self.worth([{"op": "gain", "amount": 1, "resource": key}])
+
+    def effects(self, nodes: list[dict[str, Any]]) -> float:
+        """Worth of an effect list."""
+        return self.worth(nodes)
+
+    def chance(self, cond: dict[str, Any]) -> float:
+        """A condition holds a little over half the time."""
+        return 0.6
+
+    def opponents(self, nodes: list[dict[str, Any]]) -> float:
+        """What opponents get counts a little against us."""
+        return -0.3 * self.worth(nodes)
+
+
 class RandomBot:
     """Picks uniformly at random, but ends a turn a third of the time once it may.
 
@@ -100,7 +139,7 @@ class RandomBot:
     def choose(self, view: Any, decision: Decision) -> int:
         """A random legal option."""
         options = decision.options
-        if decision.kind == "action" and options[-1].value[0] == "end":
+        if decision.kind == "action" and options[-1].value[0] is END_TURN:
             if len(options) == 1 or self.rng.random() < 1 / 3:
                 return len(options) - 1
             return self.rng.randrange(len(options) - 1)
@@ -233,14 +272,19 @@ class GreedyBot:
         for i, o in enumerate(d.options):
             groups.setdefault(o.value[0], []).append(i)
         opts = d.options
-        if "play" in groups:
-            return groups["play"][0]
+        if PLAY in groups:
+            return groups[PLAY][0]
 
         goal = self.goal(game, p)
-        if "artifact" in groups and (goal == p.pos or goal is None):
-            return groups["artifact"][0]
+        if TAKE in groups and (goal == p.pos or goal is None):
+            return groups[TAKE][0]
 
-        for i in groups.get("use", ()):
+        worth = _EffectsWorth(effects_value)
+        for i in groups.get(ACT, ()):
+            if ACT.appraise(opts[i].value, worth) > 0:
+                return i
+
+        for i in groups.get(USE, ()):
             tok = opts[i].value[1]
             heals = sum(e.get("n", 1) for _, eff in tok.use for e in eff if e["op"] == "heal")
             if heals:
@@ -249,41 +293,41 @@ class GreedyBot:
             elif p.artifact is not None:
                 return i
 
-        if "move" in groups and goal is not None:
-            i = self._move(game, p, goal, [(i, opts[i].value) for i in groups["move"]])
+        if MOVE in groups and goal is not None:
+            i = self._move(game, p, goal, [(i, opts[i].value) for i in groups[MOVE]])
             if i is not None:
                 return i
 
-        if "coach" in groups and goal is not None:
+        if COACH in groups and goal is not None:
             dist = game.board.dist
             spaces = game.board.spaces
             here = dist[p.pos][goal]
-            for i in groups["coach"]:
+            for i in groups[COACH]:
                 dest = opts[i].value[1]
                 saving = here - dist[dest][goal]
                 cost = spaces[p.pos].coach + spaces[dest].coach
                 if saving >= 3 and cost <= 2 * saving:
                     return i
 
-        if "fight" in groups:
-            return max(groups["fight"], key=lambda i: triggers_value(opts[i].value[1].defeat))
+        if FIGHT in groups:
+            return max(groups[FIGHT], key=lambda i: triggers_value(opts[i].value[1].defeat))
 
-        if "acquire" in groups or "acquire reserve" in groups:
-            cands = groups.get("acquire", []) + groups.get("acquire reserve", [])
+        if ACQUIRE in groups or ACQUIRE_RESERVE in groups:
+            cands = groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
             scores = [self.card_score(game, p, opts[i].value[1]) for i in cands]
             best = max(scores)
             if best >= 1.5:
                 return cands[scores.index(best)]
 
-        if "fight reserve" in groups:
-            return groups["fight reserve"][0]
+        if FIGHT_RESERVE in groups:
+            return groups[FIGHT_RESERVE][0]
 
         price = game.rules["market_price"]
-        for i in groups.get("buy", ()):
+        for i in groups.get(BUY, ()):
             if best_market_item(game, opts[i].value[1]).points > price:
                 return i
 
-        return groups["end"][0] if "end" in groups else 0
+        return groups[END_TURN][0] if END_TURN in groups else 0
 
     def _move(
         self, game: Any, p: Any, goal: int, moves: list[tuple[int, tuple[Any, ...]]]
@@ -337,9 +381,9 @@ def _profile(nodes: Sequence[dict[str, Any]], scale: float, out: list[float]) ->
         op = n["op"]
         if op == "gain":
             amount = n["amount"] * (1.5 if "per" in n else 1.0)
-            out[_RES[n["resource"]]] += amount * scale
+            out[_RES.get(n["resource"], OTHER)] += amount * scale
         elif op == "spend":
-            out[_RES[n["resource"]]] -= n["amount"] * scale
+            out[_RES.get(n["resource"], OTHER)] -= n["amount"] * scale
         elif op == "draw":
             out[DRAW] += n.get("n", 1) * scale
         elif op == "heal":
@@ -373,9 +417,9 @@ def _value(nodes: Sequence[dict[str, Any]], w: Sequence[float], bot: Any) -> flo
     for n in nodes:
         op = n["op"]
         if op == "gain":
-            v += w[_RES[n["resource"]]] * n["amount"] * (1.5 if "per" in n else 1.0)
+            v += w[_RES.get(n["resource"], OTHER)] * n["amount"] * (1.5 if "per" in n else 1.0)
         elif op == "spend":
-            v -= w[_RES[n["resource"]]] * n["amount"]
+            v -= w[_RES.get(n["resource"], OTHER)] * n["amount"]
         elif op == "draw":
             v += w[DRAW] * n.get("n", 1)
         elif op == "heal":
@@ -1137,7 +1181,7 @@ class HeuristicBot:
                 groups[o.value[0]] = [i]
             else:
                 g.append(i)
-        plays = groups.get("play")
+        plays = groups.get(PLAY)
         if plays:
             card = self._choose_play(game, p)
             if card is not None:
@@ -1145,42 +1189,49 @@ class HeuristicBot:
                     if opts[i].value[1] is card:
                         return i
 
-        uses = groups.get("use")
+        uses = groups.get(USE)
         if uses:
             i = self._pick_use(game, p, opts, uses)
             if i is not None:
                 return i
 
-        if "artifact" in groups:
+        acts = groups.get(ACT)
+        if acts:
+            worth = _EffectsWorth(lambda nodes: _value(nodes, self.w, self))
+            for i in acts:
+                if ACT.appraise(opts[i].value, worth) > 0:
+                    return i
+
+        if TAKE in groups:
             if self.target != p.pos and self._looked != (game.turn, p.pos):
                 # Arrived on another artifact: is this one the best now?
                 self._looked = (game.turn, p.pos)
                 self._choose_target(game, p)
             if self.target == p.pos:
-                return groups["artifact"][0]
+                return groups[TAKE][0]
         if p.artifact is not None and self.target != game.board.hq:
             self._replan(game, p)
 
-        buys = groups.get("buy")
+        buys = groups.get(BUY)
         if buys:
             i = self._pick_buy(game, p, opts, buys)
             if i is not None:
                 return i
 
-        if "coach" in groups and self._goal(game, p) is not None and self.coach_to is not None:
-            for i in groups["coach"]:
+        if COACH in groups and self._goal(game, p) is not None and self.coach_to is not None:
+            for i in groups[COACH]:
                 if opts[i].value[1] == self.coach_to:
                     self.coach_to = self.waypoint = None
                     return i
 
-        fights = groups.get("fight", []) + groups.get("fight reserve", [])
+        fights = groups.get(FIGHT, []) + groups.get(FIGHT_RESERVE, [])
         if fights:
             spare = p.swords - self._icons_ahead(game, p)
             i = self._pick_fight(game, p, opts, fights, spare, self.SWORD_VALUE)
             if i is not None:
                 return i
 
-        moves = groups.get("move")
+        moves = groups.get(MOVE)
         if moves:
             i = self._pick_move(game, p, opts, moves)
             if i is not None:
@@ -1191,7 +1242,7 @@ class HeuristicBot:
             if i is not None:
                 return i
 
-        acquires = groups.get("acquire", []) + groups.get("acquire reserve", [])
+        acquires = groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
         if acquires:
             i = self._pick_acquire(game, p, opts, acquires)
             if i is not None:
@@ -1199,7 +1250,7 @@ class HeuristicBot:
 
         if plays:
             return plays[0]  # a card that waited for a space, now that the walking is done
-        return groups["end"][0] if "end" in groups else 0
+        return groups[END_TURN][0] if END_TURN in groups else 0
 
     def _choose_play(self, game: Any, p: Any) -> CardDef | None:
         """Discard-to-draw cards while there is a weak card to discard, then other draws, then
@@ -1398,7 +1449,7 @@ class HeuristicBot:
             if card.fight > swords:
                 continue
             v = _value(self.info.effects(card, "defeat"), self.w, self)
-            if card.danger and kind == "fight":
+            if card.danger and kind is FIGHT:
                 v += 1.0
             v -= per_sword * card.fight
             if v > best_v:
@@ -1426,7 +1477,7 @@ class HeuristicBot:
             v = self.card_value(game, p, card)
             if v <= 0.05:
                 continue
-            if kind == "acquire":
+            if kind is ACQUIRE:
                 copies = game.row.count(card)
             else:
                 copies = min(game.reserve[card], budget // max(1, card.cost))

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Board
+from .board import Board, Way
+from .content_actions import content_actions
 from .effects.conditions import token_words
 from .hooks import Hook, hooks
+from .pools import Resource, declared
 from .rules import default_rules
 
 # A trigger ready to run: its condition node (or None) and its effect list.
@@ -95,6 +97,8 @@ class TokenDef:
     reveal: tuple[Trigger, ...]
     use: tuple[Trigger, ...]
     match: frozenset[str]
+    # `action ...:` lines: actions its holder may take (see actions.ContentAction).
+    actions: tuple[Any, ...] = ()
     # True for an artifact the pack did not declare (a space's value with no token of it).
     implicit: bool = False
     # Triggers on events, live while a player holds the token.
@@ -119,6 +123,7 @@ class TokenDef:
             reveal=_triggers(t, "reveal"),
             use=_triggers(t, "use"),
             match=token_words(t),
+            actions=content_actions(t, "token", t["name"]),
             implicit=implicit,
             hooks=hooks(f"token:{t['name']}", t.get("triggers", ())),
         )
@@ -147,6 +152,8 @@ class Catalog:
     steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     # The pack's counters (`counter NAME max N` in its rules) and their maxima.
     counters: dict[str, int] = field(default_factory=dict)
+    # Declared resources by name (the base five are not listed).
+    resources: dict[str, Resource] = field(default_factory=dict)
 
     @property
     def starting(self) -> list[CardDef]:
@@ -192,11 +199,12 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         version=pack.get("version", ""),
         cards=cards,
         tokens=tokens,
-        board=Board(board_ir),
+        board=Board(board_ir, {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}),
         rules=rules,
         by_name={c.name.lower(): c for c in cards},
         rule_hooks={k: tuple(v) for k, v in rule_hooks.items()},
         held_events=frozenset(held),
         steps=plan(ir.get("steps", [])),
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
+        resources=declared(ir),
     )

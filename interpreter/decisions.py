@@ -6,10 +6,9 @@ decision of kind ``action``; effects ask decisions of kind ``choose``, ``may``, 
 ``trash`` and ``teleport``. A decision with a single option of a kind other than ``action`` or
 ``may`` is forced and is not asked (nor logged).
 
-Action values are tuples whose first item names the action:
-``("play", card)``, ``("acquire", card)``, ``("acquire reserve", card)``, ``("fight", card)``,
-``("fight reserve", card)``, ``("move", Move, swords)``, ``("buy", token type)``,
-``("coach", space)``, ``("artifact",)``, ``("use", token name)``, ``("end",)``.
+Action values are tuples whose first item is the action's record (`actions.ActionKind`:
+``(PLAY, card)``, ``(MOVE, Move, swords)``, ``(END_TURN,)``...); ask the record (its label,
+narration, appraisal) rather than matching names. See interpreter/actions.py.
 Effect decisions carry the option index as value, or the card / space chosen.
 """
 

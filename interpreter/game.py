@@ -186,25 +186,26 @@ class Game:
         player.pending.clear()
         player.recounts.clear()
         self.turn_modifiers, self.turn_gained = [], {}
+        self.clear_turn_pools(player)
         self.emit("turn start", player)
 
     def step(self, player: PlayerState) -> bool:
         """Ask for one action and do it; False once the turn is over."""
         card = self._play_first(player)
         if card is not None:
-            self.apply(player, ("play", card))
+            self.apply(player, (actions.PLAY, card))
             return player.on_clock and not self.over
         options = actions.legal_actions(self, player)
         choice = self.decide(player, ACTION, options, prompt="your action")
         value = options[choice].value
-        if value[0] == "end":
+        if value[0] is actions.END_TURN:
             return False
         self.apply(player, value)
         return player.on_clock and not self.over
 
     def apply(self, player: PlayerState, value: tuple[Any, ...]) -> None:
         """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
-        actions.apply_action(self, player, value)
+        value[0].apply(self, player, value)  # the action's record (actions.ActionKind)
         self.check_pending(player)
 
     def act(self, player: PlayerState, label: str) -> None:
@@ -354,7 +355,7 @@ class Game:
         plays = list(dict.fromkeys(player.hand))
         if card not in plays:
             raise RuntimeError(f"bot {self.bots[player.seat]!r} played {card!r}, not in hand")
-        label = actions.play_option(self.board, card).label
+        label = actions.play_option(self, card).label
         self._log_decision(player, ACTION, plays.index(card), label)
         return card
 
@@ -524,6 +525,9 @@ class Game:
             self.clank(player, amount)
             # Clank! made is what reached the area (debt and an empty supply take the rest).
             amount = player.area - before
+        elif resource in self.catalog.resources:
+            pools = player.pools
+            pools[resource] = max(0, pools.get(resource, 0) + amount)
         else:
             raise ValueError(f"unknown resource {resource!r}")
         if amount > 0 and player is self.active:
@@ -532,6 +536,24 @@ class Game:
             got[1] += 1
             if self.turn_modifiers:
                 on_gain(self, player, resource, amount)
+
+    def clear_turn_pools(self, player: PlayerState) -> None:
+        """Empty the player's declared resources that last one turn (like boots)."""
+        if player.pools:
+            resources = self.catalog.resources
+            for name in player.pools:
+                if resources[name].per_turn:
+                    player.pools[name] = 0
+
+    def pool(self, player: PlayerState, resource: str) -> int:
+        """How much of a resource the player has now (gold counts gold-valued tokens)."""
+        if resource == "gold":
+            return self.gold_of(player)
+        if resource == "clank":
+            return player.area
+        if resource in ("skill", "swords", "boots"):
+            return int(getattr(player, resource))
+        return player.pools.get(resource, 0)
 
     def clank(self, player: PlayerState, amount: int) -> None:
         """Add or remove Clank! cubes; negative Clank! waits for later Clank! this turn."""
@@ -552,11 +574,7 @@ class Game:
 
     def can_spend(self, player: PlayerState, resource: str, n: int) -> bool:
         """Whether the player can pay ``n`` of a resource."""
-        if resource == "gold":
-            return self.gold_of(player) >= n
-        if resource == "clank":
-            return player.area >= n
-        return getattr(player, resource) >= n
+        return self.pool(player, resource) >= n
 
     def spend(self, player: PlayerState, resource: str, n: int) -> None:
         """Pay ``n`` of a resource (the caller checked `can_spend`)."""
@@ -565,8 +583,10 @@ class Game:
         elif resource == "clank":
             player.area -= n
             player.supply += n
-        else:
+        elif resource in ("skill", "swords", "boots"):
             setattr(player, resource, getattr(player, resource) - n)
+        else:
+            player.pools[resource] -= n
 
     def _pay_gold(self, player: PlayerState, n: int) -> None:
         # Coins first; then gold-valued tokens, smallest first, with change in coins.

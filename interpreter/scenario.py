@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import legal_actions
+from .actions import ACTION_KINDS, MOVE, legal_actions
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
@@ -129,7 +129,7 @@ def _step_text(step: dict[str, Any]) -> str:
 
 
 def _match_action(step: dict[str, Any], labels: list[str]) -> int | None:
-    do, arg = step["do"], step.get("arg")
+    do = step["do"]
     low = [label.lower() for label in labels]
 
     def first(*cands: str, prefix: bool = False) -> int | None:
@@ -139,24 +139,12 @@ def _match_action(step: dict[str, Any], labels: list[str]) -> int | None:
                     return i
         return None
 
-    if do == "play":
-        return first(f"play {arg}")
-    if do in ("acquire", "fight"):
-        return first(f"{do} {arg}", f"{do} {arg} (reserve)")
-    if do == "move":
-        if "swords" in step:
-            return first(f"move to {arg} ({step['swords']} swords", prefix=True)
-        return first(f"move to {arg}", f"move to {arg} (", prefix=True)
-    if do == "coach":
-        return first(f"hire a coach to {arg}")
-    if do == "buy":
-        return first(f"buy {arg}")
-    if do == "use":
-        return first(f"use {arg}")
-    if do == "take artifact":
-        return first("take ", prefix=True)
-    if do == "end turn":
-        return first("end turn")
+    # The first kind whose verb the step uses says which labels it names (acquire and fight
+    # have a row and a reserve kind with the same verb and the same candidates).
+    for kind in ACTION_KINDS:
+        if kind.verb == do:
+            cands, prefix = kind.script(step)
+            return first(*cands, prefix=prefix)
     return None
 
 
@@ -181,7 +169,7 @@ def check(game: Game, step: dict[str, Any]) -> str | None:
         return _check_can(game, step)
     if fact == "moves":
         got = sorted(
-            {o.value[1].to for o in legal_actions(game, game.active) if o.value[0] == "move"}
+            {o.value[1].to for o in legal_actions(game, game.active) if o.value[0] is MOVE}
         )
         names = [game.board.spaces[s].name for s in got]
         if sorted(names) == want:
@@ -330,6 +318,8 @@ def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | No
         if game.result is None:
             return score_player(game, p)[0]
         return game.result.scores[p.seat]
+    if fact in game.catalog.resources:
+        return p.pools.get(fact, 0)
     raise KeyError(fact)
 
 
@@ -481,6 +471,9 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             p.pos = game.board.index[entry["space"]]
         if "gold" in entry:
             p.gold = entry["gold"]
+        for name, n in entry.get("pools", {}).items():
+            if not game.catalog.resources[name].per_turn:
+                p.pools[name] = n
         if "damage" in entry:
             k = min(entry["damage"], p.supply)
             p.supply -= k
@@ -539,6 +532,8 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
             for res in ("skill", "swords", "boots"):
                 if res in pool:
                     setattr(first, res, pool[res])
+            # Declared resources: a turn's pool is stated like boots, a kept one like gold.
+            first.pools.update(pool.get("pools", {}))
             while game.step(first):
                 pass
             if not game.over:

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from .effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Registry
+from .effects.registry import RESOURCES
 from .rules import rules_schema
 
 SCHEMA_ID = "https://clankwork.invalid/schemas/pack.schema.json"
@@ -69,6 +70,39 @@ def pack_schema() -> dict[str, Any]:
         {"points": {"type": "integer"}, "per": {"$ref": "#/$defs/count"}}, ["points", "per"]
     )
     name = {"type": "string", "minLength": 1}
+    # `action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` on a space or token.
+    action = _closed(
+        {
+            "name": name,
+            "limit": {"enum": ["turn", "game"]},
+            "cost": {"$ref": "#/$defs/effects"},
+            "effects": {"$ref": "#/$defs/effects"},
+            "at": at,
+        },
+        ["cost", "effects", "at"],
+    )
+    actions = {"type": "array", "items": {"$ref": "#/$defs/action"}}
+    resource = _closed(
+        {
+            "name": name,
+            "keep": {"enum": ["turn", "game"]},
+            "words": {"type": "array", "items": {"type": "string"}},
+            "at": at,
+        },
+        ["name", "keep", "words", "at"],
+    )
+    way = _closed(
+        {
+            "name": name,
+            "paid_in": name,
+            "requires": {"type": "array", "items": {"type": "string"}},
+            "exhausts": {"type": "boolean"},
+            "while_exhausted": {"type": "boolean"},
+            "teleport": {"type": "boolean"},
+            "at": at,
+        },
+        ["name", "paid_in", "requires", "exhausts", "while_exhausted", "teleport", "at"],
+    )
     card = _closed(
         {
             "name": name,
@@ -100,6 +134,7 @@ def pack_schema() -> dict[str, Any]:
             "grants": {"type": "array", "items": {"type": "string"}},
             "returns": {"type": "boolean"},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            "actions": actions,
             "at": at,
         },
         ["name", "kind", "count", "points", "gold", "type", "grants", "returns", "triggers", "at"],
@@ -141,6 +176,7 @@ def pack_schema() -> dict[str, Any]:
             "artifact": {"type": "integer", "minimum": 1},
             "pos": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
             "group": {"type": "string"},
+            "actions": actions,
             "at": at,
         },
         ["name", "features", "exhausts", "triggers", "holds", "at"],
@@ -150,7 +186,9 @@ def pack_schema() -> dict[str, Any]:
             "from": name,
             "to": {"type": ["string", "null"]},
             "oneway": {"type": "boolean"},
+            # The price in the way's resource (boots for a tunnel, the default way).
             "boots": {"type": "integer", "minimum": 1},
+            "way": name,
             "monsters": {"type": "integer", "minimum": 0},
             "requires": {"type": "array", "items": {"type": "string"}},
             "features": {"type": "array", "items": {"type": "string"}},
@@ -218,6 +256,8 @@ def pack_schema() -> dict[str, Any]:
                 "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
                 "steps": {"type": "array", "items": step},
                 "counters": {"type": "array", "items": counter},
+                "resources": {"type": "array", "items": resource},
+                "ways": {"type": "array", "items": way},
                 "stickers": entries,
                 "passages": entries,
                 "contracts": entries,
@@ -244,6 +284,7 @@ def pack_schema() -> dict[str, Any]:
             "condition": _chain(CONDITIONS, "cond"),
             "count": _chain(COUNTS, "count"),
             "trigger": trigger,
+            "action": action,
             "card": card,
             "token": token,
             "rules": rules_schema(),
@@ -282,8 +323,42 @@ def validate_ir(ir: dict[str, Any]) -> list[tuple[str, str]]:
     confirmed by `fast_validator`; only a document it rejects goes through jsonschema, which
     has the final word and the messages the rest of Clankwork quotes."""
     if fast_validator().is_valid(ir):
-        return []
-    return reference_errors(ir)
+        return resource_errors(ir)
+    return reference_errors(ir) or resource_errors(ir)
+
+
+def resource_errors(ir: dict[str, Any]) -> list[tuple[str, str]]:
+    """Effect nodes and ways naming a resource that is neither a base one nor one of the
+    pack's `resources`, and paths naming an undeclared way (a schema cannot tie them
+    together), as (JSON path, message)."""
+    known = set(RESOURCES) | {r.get("name") for r in ir.get("resources", ()) if isinstance(r, dict)}
+    out: list[tuple[str, str]] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            res = node.get("resource") if "op" in node else None
+            if isinstance(res, str) and res not in known:
+                out.append((f"{path}/resource", f"{res!r} is not a resource of the pack"))
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    walk(v, f"{path}/{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}/{i}")
+
+    for key in ("cards", "tokens", "boards"):
+        walk(ir.get(key), key)
+    ways = {w.get("name") for w in ir.get("ways", ()) if isinstance(w, dict)}
+    for b, board in enumerate(ir.get("boards", ())):
+        for k, p in enumerate(board.get("paths", ()) if isinstance(board, dict) else ()):
+            if isinstance(p, dict) and "way" in p and p["way"] not in ways:
+                out.append((f"boards/{b}/paths/{k}/way", f"{p['way']!r} is not a way of the pack"))
+    for i, way in enumerate(ir.get("ways", ())):
+        if isinstance(way, dict) and way.get("paid_in") not in known:
+            out.append(
+                (f"ways/{i}/paid_in", f"{way.get('paid_in')!r} is not a resource of the pack")
+            )
+    return out
 
 
 def reference_errors(ir: dict[str, Any]) -> list[tuple[str, str]]:

@@ -49,6 +49,11 @@ class PlayerState:
     pending: list[tuple[CardDef, dict[str, Any], list[dict[str, Any]]]] = field(
         default_factory=list
     )
+    # Declared resources (see pools.py) by name; the base ones are the fields above.
+    pools: dict[str, int] = field(default_factory=dict)
+    # Content actions used, by action key: the turn number of the last use (once per turn
+    # compares it with the game's turn; once per game only asks whether the key is here).
+    used: dict[str, int] = field(default_factory=dict)
     # "+N RESOURCE per TAG in play" gains of cards played this turn, as [ctx, node, given]:
     # cards played later raise the count, and the difference is given then.
     recounts: list[list[Any]] = field(default_factory=list)

@@ -54,6 +54,7 @@ def _clear_play_area(game: Game, player: PlayerState) -> None:
     player.discard.extend(player.play)
     player.play.clear()
     player.skill = player.swords = player.boots = player.clank_debt = 0
+    game.clear_turn_pools(player)
     player.pending.clear()
     player.recounts.clear()
 

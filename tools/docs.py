@@ -123,7 +123,30 @@ space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 ```
 
 Paths: `A -- B` (both ways) or `A -> B` (one way); `boots N` (footprints), `monsters N`,
-`water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`.
+`water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`, `way WAY` (or
+the way's bare name) and `cost N` (its price in the way's resource).
+
+## Resources, ways and actions
+
+```
+resource "special moves" { per turn; word "special move" }
+resource favour { kept }
+way rope { paid in special moves; usable while exhausted; teleport can }
+path Ledge -- Summit { rope }
+space Shrine { action pray once per game: pay 2 boots -> +3 gold }
+token "Grappling Hook" { minor secret; action once per game: +1 special moves }
+```
+
+A `resource` is a number each player has: lost at the end of the turn (`per turn`, the
+default) or `kept` like gold. Effects name it like a base resource (`+1 special moves`,
+`pay 2 favour -> ...`) once it is declared, so declare it before the cards that use it;
+`word` adds other words for it. A `way` is a kind of path: `paid in RESOURCE` (boots when
+left out; a path without a way is a tunnel paid in boots), `requires WORD` (a held token must
+grant it), `exhausts` (arriving along it exhausts the mover), `usable while exhausted`, and
+`teleport can` / `teleport can't` (whether a teleport may cross it). An
+`action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` line in a space or a token is
+offered to a player on that space or holding that token, when its limit allows and its price
+can be paid; each player has their own uses.
 
 ## Triggers
 

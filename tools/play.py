@@ -379,7 +379,10 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
     feats = sorted(here.features - {"hq"}) + (["HQ"] if here.hq else [])
     lines.append(f"You are at {here.name}" + (f" ({', '.join(feats)})" if feats else ""))
     for m in game.board.moves[me.pos]:
-        how = [f"{m.boots} boot{'s' if m.boots != 1 else ''}"]
+        if m.way.paid_in == "boots":
+            how = [f"{m.boots} boot{'s' if m.boots != 1 else ''}"]
+        else:
+            how = [f"{m.way.name}: {m.boots} {m.way.paid_in}"]
         if m.monsters:
             how.append(f"{m.monsters} monster{'s' if m.monsters != 1 else ''}")
         how += list(m.requires)

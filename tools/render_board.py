@@ -20,6 +20,7 @@ from typing import Any
 import graphviz
 
 from clankwork.dsl.limits import MAX_DATA_BYTES
+from clankwork.interpreter.content_actions import render_action
 from clankwork.interpreter.effects import TRIGGERS
 from clankwork.interpreter.effects.registry import render_effects
 
@@ -41,6 +42,8 @@ PLAIN_FILL = "#ffffff"
 DANGER = "#b3261e"
 REWARD_INK = "#1c6b2a"
 COACH_INK = "#7a4a12"
+# Actions a pack declares on a space, and paths of a declared way.
+ACTION_INK = "#0b5f7a"
 ARTIFACT_INK = "#8a6400"
 WATER = "#1f6fd1"
 MOUNTAIN = "#8c8c8c"
@@ -245,6 +248,8 @@ def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
         lines.append((f"coach: {space['coach']} gold", COACH_INK, False))
     if "artifact" in space:
         lines.append((f"\u25c6 artifact {space['artifact']}", ARTIFACT_INK, True))
+    for action in space.get("actions", ()):
+        lines.append((render_action(action), ACTION_INK, False))
     return lines
 
 
@@ -309,7 +314,11 @@ def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
     parts = []
     if path["to"] is None:
         parts.append(("dead end", "#555555"))
-    if path["boots"] > 1:
+    if path.get("way"):
+        # A declared way (a rope...): its name, and its price when more than one.
+        cost = f" {path['boots']}" if path["boots"] > 1 else ""
+        parts.append((f"{path['way']}{cost}", ACTION_INK))
+    elif path["boots"] > 1:
         parts.append((f"{path['boots']} boots", "#111111"))
     if path["monsters"]:
         parts.append((MONSTER_ICON * path["monsters"], DANGER))
@@ -405,6 +414,10 @@ def legend_rows(
         )
     if any("artifact" in s for s in spaces):
         rows.append((ink(ARTIFACT_INK, "\u25c6 artifact N", True), "artifact worth N points"))
+    if any(s.get("actions") for s in spaces):
+        rows.append(
+            (ink(ACTION_INK, "NAME: PRICE \u2192 EFFECTS"), "an action a player may take here")
+        )
     if any("waypoint" in s for s in spaces):
         badge = '<TD BGCOLOR="#111111"><FONT COLOR="#ffffff"><B> N </B></FONT></TD>'
         rows.append((badge, "waypoint: read passage N when you enter"))
@@ -417,8 +430,10 @@ def legend_rows(
             )
         )
     rows.append((ink(PATH_INK, "\u2014\u2014\u2014"), "path: 1 boot (two-way)"))
-    if any(p["boots"] > 1 for p in paths):
+    if any(p["boots"] > 1 and not p.get("way") for p in paths):
         rows.append((ink("#111111", "N boots"), "footprints: the path costs N boots"))
+    for way in sorted({p["way"] for p in paths if p.get("way")}):
+        rows.append((ink(ACTION_INK, f"{way} [N]"), f"a {way}: moved along as the pack's way says"))
     if any(p["monsters"] for p in paths):
         rows.append(
             (

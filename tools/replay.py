@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from clankwork.dsl.limits import MAX_DATA_BYTES
-from clankwork.interpreter.actions import best_market_item
+from clankwork.interpreter.actions import END_TURN, PLAY, TAKE, kind_of
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import Game
@@ -125,46 +125,25 @@ class Narrator(GameStats):
             self._effect_decision(game, p, decision, option.label)
             return
         value = option.value
-        act = value[0]
-        spaces = game.board.spaces
-        if act == "play":
+        act = kind_of(option)
+        if act is None:
+            self._item(game, option.label, p)
+        elif act is PLAY:
             name = value[1].name
             if self.items and self.items[0][0].startswith("plays ") and self.items[0][1] is p:
                 self.items[0][0] += f", {name}"
             else:
-                self._item(game, f"plays {name}", p)
-        elif act == "move":
-            m, swords = value[1], value[2]
-            hurt = m.monsters - swords
-            how = [f"{m.boots} boot{'s' if m.boots != 1 else ''}"] + (
-                [f"{swords} swords"] if swords else []
-            )
-            how += [f"{hurt} damage"] if hurt else []
-            self.expect = m.to
-            self._item(game, f"moves to {spaces[m.to].name} ({', '.join(how)})", p)
-        elif act == "coach":
-            self.expect = value[1]
-            self._item(game, f"hires a coach to {spaces[value[1]].name}", p)
-        elif act in ("acquire", "acquire reserve"):
-            card = value[1]
-            where = " from the reserve" if act == "acquire reserve" else ""
-            self._item(game, f"acquires {card.name}{where} ({card.cost} skill)", p)
-        elif act in ("fight", "fight reserve"):
-            card = value[1]
-            self._item(game, f"defeats {card.name} ({card.fight} swords)", p)
-        elif act == "artifact":
-            tok = game.space_artifact[p.pos]
-            self._item(game, f"takes the artifact {tok.name} ({tok.points} points)", p)
-            gold, damage, tokens, _, hand = self.items[0][2]
-            self.items[0][2] = (gold, damage, tokens, tok, hand)  # said already
-        elif act == "use":
-            self._item(game, f"uses {value[1].name}", p)
-        elif act == "buy":
-            self._item(game, f"buys {best_market_item(game, value[1]).name}", p)
-        elif act == "end":
+                self._item(game, act.narrate(game, p, value), p)
+        elif act is END_TURN:
             self._close(game)
         else:
-            self._item(game, option.label, p)
+            lands = act.lands(value)
+            if lands is not None:
+                self.expect = lands
+            self._item(game, act.narrate(game, p, value), p)
+            if act is TAKE:
+                gold, damage, tokens, _, hand = self.items[0][2]
+                self.items[0][2] = (gold, damage, tokens, value[1], hand)  # said already
 
     def _effect_decision(self, game: Game, p: PlayerState, d: Decision, label: str) -> None:
         if p is game.active:

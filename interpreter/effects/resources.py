@@ -6,12 +6,14 @@ from typing import Any
 
 from .registry import RESOURCES, effect, render_count
 
-_RESOURCE = {"enum": list(RESOURCES)}
+# A base resource or one the pack declares (`resource NAME`): any name of the pack's
+# `resources`, which the compiler checks.
+_RESOURCE = {"type": "string", "minLength": 1, "examples": list(RESOURCES)}
 _LABEL = {"skill": "Skill", "swords": "Swords", "boots": "Boots", "gold": "Gold", "clank": "Clank!"}
 
 
 def _render_gain(node: dict[str, Any]) -> str:
-    text = f"{node['amount']:+d} {_LABEL[node['resource']]}"
+    text = f"{node['amount']:+d} {_LABEL.get(node['resource'], node['resource'])}"
     if "per" in node:
         text += f" per {render_count(node['per'])}"
     return text
@@ -60,7 +62,7 @@ def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     "spend",
     phrases=("pay {amount:int} {resource:resource}", "spend {amount:int} {resource:resource}"),
     params={"amount": {"type": "integer", "minimum": 0, "maximum": 100}, "resource": _RESOURCE},
-    render=lambda n: f"pay {n['amount']} {_LABEL[n['resource']]}",
+    render=lambda n: f"pay {n['amount']} {_LABEL.get(n['resource'], n['resource'])}",
     examples=("pay 2 gold -> heal 1",),
     payable=True,
     can_pay=_can_spend,

@@ -1,0 +1,365 @@
+"""The rules a pack declares as data: resources, ways to move, and `action` lines.
+
+    resource "special moves" { per turn; word "special move" }
+    resource favour { kept }
+    way rope { paid in special moves; usable while exhausted; teleport can }
+    path A -- B { rope }                      (or `way rope`; `cost 2` for its price)
+    space Shrine { action pray once per game: pay 2 boots -> +3 gold }
+    token Hook { action once per game: +1 special moves }
+
+A resource is a number per player, lost at the end of the turn (`per turn`, the default) or
+kept (`kept`); effects name it like a base resource (`+1 special moves`, `pay 2 favour`) once
+it is declared (declare it before the cards that use it: files compile in include order). A
+way says what moving along its paths is paid in, what it requires, whether it exhausts the
+mover, may be taken while exhausted, and whether a teleport may cross it. An action is offered
+to the player on the space or holding the token; its price (`pay ... ->`) must be payable.
+
+Codes: CW125 a resource declaration that clashes or is malformed, CW126 an unknown resource,
+CW127 an unknown or malformed way, CW128 a malformed `action` line, CW129 a declared resource
+nothing gives, or a way's requirement no token grants (warning).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clankwork.interpreter.effects.registry import RESOURCE_WORDS
+
+from .diagnostics import Diagnostic, Span, did_you_mean
+from .limits import bad_name_char
+from .parser import Atom, Stmt
+
+RESOURCE_PROPS = ("per turn", "kept", "word")
+WAY_PROPS = ("paid in", "requires", "exhausts", "usable while exhausted", "teleport")
+LIMIT_WORDS = {("once", "per", "turn"): "turn", ("once", "per", "game"): "game"}
+
+
+def _at(span: Span) -> dict[str, Any]:
+    return span.to_ir()
+
+
+def _span_of(atoms: list[Atom]) -> Span:
+    a, b = atoms[0].span, atoms[-1].span
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+def _text(atoms: list[Atom]) -> str:
+    return " ".join(a.text.lower() if a.kind == "word" else a.text for a in atoms)
+
+
+class Declarations:
+    """The `_Compiler` mixin for resource and way declarations and `action` lines; it uses
+    the compiler's ``diags``, ``error``, ``_name``, ``_clean``, ``_no_effects`` and
+    ``effects``."""
+
+    diags: list[Diagnostic]
+    resources: list[dict[str, Any]]
+    ways: list[dict[str, Any]]
+    # Every word an effect may call a declared resource by, to its name.
+    resource_words: dict[str, str]
+
+    def _init_declarations(self) -> None:
+        self.resources = []
+        self.ways = []
+        self.resource_words = {}
+
+    # resources -------------------------------------------------------------------------
+    def decl_resource(self, st: Stmt) -> None:
+        """`resource NAME { per turn | kept; word WORDS }`."""
+        named = self._name(st, "resource")  # type: ignore[attr-defined]
+        if named is None:
+            return
+        self._no_effects(st)  # type: ignore[attr-defined]
+        name = named[0].lower()
+        res: dict[str, Any] = {"name": name, "keep": "turn", "words": [], "at": _at(st.span)}
+        clash = RESOURCE_WORDS.get(name)
+        if clash is not None:
+            self.error(  # type: ignore[attr-defined]
+                "CW125",
+                f"`{named[0]}` is a base resource ({clash}); a pack cannot declare it again",
+                named[1],
+                hint="give the new resource another name",
+            )
+            return
+        if name in self.resource_words:
+            self.error(  # type: ignore[attr-defined]
+                "CW125",
+                f"resource `{named[0]}` is declared twice",
+                named[1],
+                hint="keep one declaration",
+            )
+            return
+        for s in st.block or []:
+            self._no_effects(s)  # type: ignore[attr-defined]
+            words, rest = s.words, s.head[1:]
+            if words in (["per", "turn"], ["lost", "at", "end", "of", "turn"]):
+                res["keep"] = "turn"
+            elif words in (["kept"], ["kept", "across", "turns"], ["kept", "like", "gold"]):
+                res["keep"] = "game"
+            elif words[0] in ("word", "words") and rest:
+                if not self._clean(rest):  # type: ignore[attr-defined]
+                    continue
+                for a in rest:
+                    word = a.text.lower()
+                    if word in RESOURCE_WORDS:
+                        self.error(  # type: ignore[attr-defined]
+                            "CW125",
+                            f"`{a.text}` already names the base resource {RESOURCE_WORDS[word]}",
+                            a.span,
+                            hint="choose a word no base resource uses",
+                        )
+                    else:
+                        res["words"].append(word)
+            else:
+                self.error(  # type: ignore[attr-defined]
+                    "CW102",
+                    f"unknown resource property `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(" ".join(words), RESOURCE_PROPS)
+                    or "a resource takes `per turn` (the default), `kept` and `word WORD`",
+                )
+        for word in (name, *res["words"]):
+            self.resource_words[word] = name
+        self.resources.append(res)
+
+    def resource_atoms(self, atoms: list[Atom]) -> list[Atom]:
+        """``atoms`` with each declared resource's words after a number made one atom of kind
+        "resource" (its name), which the effect phrases' resource slot accepts."""
+        if not self.resource_words:
+            return atoms
+        out: list[Atom] = []
+        i = 0
+        longest = max(len(w.split()) for w in self.resource_words)
+        while i < len(atoms):
+            a = atoms[i]
+            if out and out[-1].kind in ("number", "signed") and a.kind in ("word", "string"):
+                for n in range(min(longest, len(atoms) - i), 0, -1):
+                    run = atoms[i : i + n]
+                    if any(x.kind not in ("word", "string") for x in run):
+                        continue
+                    hit = self.resource_words.get(_text(run))
+                    if hit is not None:
+                        out.append(Atom("resource", hit, _span_of(run)))
+                        i += n
+                        break
+                else:
+                    out.append(a)
+                    i += 1
+                continue
+            out.append(a)
+            i += 1
+        return out
+
+    def resource_names(self) -> list[str]:
+        """Every resource word an effect may use now (base and declared)."""
+        return [*RESOURCE_WORDS, *self.resource_words]
+
+    # ways ------------------------------------------------------------------------------
+    def decl_way(self, st: Stmt) -> None:
+        """`way NAME { paid in RESOURCE; requires WORD; exhausts; usable while exhausted;
+        teleport can|can't }`."""
+        named = self._name(st, "way")  # type: ignore[attr-defined]
+        if named is None:
+            return
+        self._no_effects(st)  # type: ignore[attr-defined]
+        way: dict[str, Any] = {
+            "name": named[0].lower(),
+            "paid_in": "boots",
+            "requires": [],
+            "exhausts": False,
+            "while_exhausted": False,
+            "teleport": True,
+            "at": _at(st.span),
+        }
+        if any(w["name"] == way["name"] for w in self.ways):
+            self.error(  # type: ignore[attr-defined]
+                "CW127", f"way `{named[0]}` is declared twice", named[1], hint="keep one"
+            )
+            return
+        for s in st.block or []:
+            self._no_effects(s)  # type: ignore[attr-defined]
+            words, rest = s.words, s.head[1:]
+            if words[:2] == ["paid", "in"] and len(words) > 2:
+                way["paid_in"] = _text(s.head[2:])
+                way["paid_at"] = _at(_span_of(s.head[2:]))
+            elif words[0] == "requires" and rest:
+                if self._clean(rest):  # type: ignore[attr-defined]
+                    way["requires"].append(_text(rest))
+            elif words == ["exhausts"]:
+                way["exhausts"] = True
+            elif words in (["usable", "while", "exhausted"], ["while", "exhausted"]):
+                way["while_exhausted"] = True
+            elif words in (["teleport", "can"], ["teleports", "can"]):
+                way["teleport"] = True
+            elif words in (
+                ["teleport", "can't"],
+                ["teleport", "cannot"],
+                ["teleports", "can't"],
+                ["no", "teleport"],
+            ):
+                way["teleport"] = False
+            else:
+                self.error(  # type: ignore[attr-defined]
+                    "CW102",
+                    f"unknown way property `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(" ".join(words), WAY_PROPS)
+                    or "a way takes `paid in RESOURCE`, `requires WORD`, `exhausts`, "
+                    "`usable while exhausted` and `teleport can` / `teleport can't`",
+                )
+        self.ways.append(way)
+
+    def path_way(self, path: dict[str, Any], s: Stmt) -> bool:
+        """A path property naming its way (`way rope`, or a declared way's bare name); True
+        when ``s`` was one. Unknown ways are reported when the pack is finished."""
+        words = s.words
+        if words[0] == "way" and len(words) > 1:
+            path["way"] = _text(s.head[1:])
+            path["way_at"] = _at(_span_of(s.head[1:]))
+            return True
+        if any(w["name"] == " ".join(words) for w in self.ways):
+            path["way"] = " ".join(words)
+            path["way_at"] = _at(s.span)
+            return True
+        return False
+
+    def check_declarations(self, ir: dict[str, Any]) -> None:
+        """Once every file is compiled: ways paid in unknown resources, paths of unknown
+        ways, declared resources nothing gives."""
+        known = {*RESOURCE_WORDS.values(), *(r["name"] for r in self.resources)}
+        for way in self.ways:
+            at = way.pop("paid_at", None)
+            word = way["paid_in"]
+            name = RESOURCE_WORDS.get(word) or self.resource_words.get(word)
+            if name is None:
+                self.error(  # type: ignore[attr-defined]
+                    "CW126",
+                    f"way `{way['name']}` is paid in `{word}`, which is no resource",
+                    Span.from_ir(at) if at else Span.from_ir(way["at"]),
+                    hint=did_you_mean(word, self.resource_names())
+                    or f"resources: {', '.join(sorted(known))} (declare others with "
+                    "`resource NAME`)",
+                )
+            else:
+                way["paid_in"] = name
+        ways = {w["name"] for w in self.ways}
+        for board in ir.get("boards", ()):
+            for path in board["paths"]:
+                at = path.pop("way_at", None)
+                if "way" in path and path["way"] not in ways:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW127",
+                        f"path way `{path['way']}` is not declared",
+                        Span.from_ir(at) if at else Span.from_ir(path["at"]),
+                        hint=did_you_mean(path["way"], ways)
+                        or f"declare it: `way {path['way']} {{ paid in boots }}`",
+                    )
+        granted = {g for t in ir.get("tokens", ()) for g in t.get("grants", ())}
+        for way in self.ways:
+            for need in way["requires"]:
+                if need not in granted:
+                    self.diags.append(
+                        Diagnostic(
+                            "CW129",
+                            f"no token grants `{need}`: way `{way['name']}` can never be taken",
+                            Span.from_ir(way["at"]),
+                            hint=f"give a token `grants {need}`, or remove the requirement",
+                        )
+                    )
+        given = _gained(ir)
+        for res in self.resources:
+            if res["name"] not in given:
+                self.diags.append(
+                    Diagnostic(
+                        "CW129",
+                        f"nothing gives the resource `{res['name']}`: no effect gains it",
+                        Span.from_ir(res["at"]),
+                        hint=f"give it with an effect such as `+1 {res['name']}`, or remove "
+                        "the declaration",
+                    )
+                )
+
+    # actions ---------------------------------------------------------------------------
+    def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
+        """`action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` in a space or a
+        token: appended to ``owner["actions"]``."""
+        head = s.head[1:]
+        if s.block is not None:
+            self.error(  # type: ignore[attr-defined]
+                "CW128", "an action does not take a block", s.block_span, hint="remove { }"
+            )
+            return
+        if s.effects is None:
+            self.error(  # type: ignore[attr-defined]
+                "CW128",
+                "an action needs its effects after a colon",
+                s.span,
+                hint="write `action once per game: pay 2 boots -> +3 gold`",
+            )
+            return
+        node: dict[str, Any] = {"at": _at(s.span)}
+        words = [a.text.lower() if a.kind == "word" else None for a in head]
+        for key, limit in LIMIT_WORDS.items():
+            n = len(key)
+            if tuple(words[-n:]) == key:
+                node["limit"] = limit
+                head, words = head[:-n], words[:-n]
+                break
+        if "once" in words:
+            k = words.index("once")
+            bad = head[k:]
+            self.error(  # type: ignore[attr-defined]
+                "CW128",
+                f"unknown limit `{' '.join(a.source() for a in bad)}`",
+                _span_of(bad),
+                hint=did_you_mean(_text(bad), [" ".join(k) for k in LIMIT_WORDS])
+                or "an action's limit is `once per turn` or `once per game`",
+            )
+            return
+        if head:
+            for a in head:
+                if a.kind not in ("word", "string") or bad_name_char(str(a.value)) is not None:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW128",
+                        f"`{' '.join(a.source() for a in head)}` cannot name an action",
+                        _span_of(head),
+                        hint='name it with words or a quoted name: `action "Pray" once per '
+                        "game: ...`",
+                    )
+                    return
+            node["name"] = " ".join(a.text for a in head)
+        effects = self.effects(s.effects)  # type: ignore[attr-defined]
+        if effects is None:
+            return
+        if not effects:
+            self.error("CW128", "an action needs at least one effect", s.span)  # type: ignore[attr-defined]
+            return
+        # A price the player must pay (`pay 2 boots -> ...`) decides whether the action is
+        # offered at all: kept apart from the effects it buys.
+        if len(effects) == 1 and effects[0]["op"] == "pay" and not effects[0]["optional"]:
+            node["cost"], node["effects"] = effects[0]["cost"], effects[0]["then"]
+        else:
+            node["cost"], node["effects"] = [], effects
+        owner.setdefault("actions", []).append(node)
+
+
+def _gained(ir: dict[str, Any]) -> set[str]:
+    """Resources some effect of the pack gains (cards, tokens, spaces' actions)."""
+    out: set[str] = set()
+
+    def walk(nodes: Any) -> None:
+        if isinstance(nodes, dict):
+            if nodes.get("op") == "gain" and nodes.get("amount", 0) > 0:
+                out.add(nodes["resource"])
+            for v in nodes.values():
+                if isinstance(v, (list, dict)):
+                    walk(v)
+        elif isinstance(nodes, list):
+            for n in nodes:
+                walk(n)
+
+    walk(ir.get("cards"))
+    walk(ir.get("tokens"))
+    for board in ir.get("boards", ()):
+        walk([s.get("actions", []) for s in board["spaces"]])
+    return out

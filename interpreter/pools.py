@@ -1,0 +1,43 @@
+"""Resources: the base ones (skill, swords, boots, gold, Clank!) and those a pack declares.
+
+A declared resource (`resource "special moves" { per turn }`) is a number per player kept in
+`PlayerState.pools`, a plain dict the state snapshot walks; it is gained with `+N RESOURCE`,
+paid with `pay N RESOURCE` and spent by the ways paid in it. The base resources stay player
+attributes: the hot loop reads them on every step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .effects.registry import RESOURCES
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A declared resource: its name, whether it is lost at the end of each turn (like
+    boots) or kept (like gold), and the words effects may call it by."""
+
+    name: str
+    per_turn: bool = True
+    words: tuple[str, ...] = ()
+
+    @classmethod
+    def from_ir(cls, r: dict[str, Any]) -> Resource:
+        """Build a resource from its IR declaration."""
+        return cls(
+            name=r["name"],
+            per_turn=r.get("keep", "turn") == "turn",
+            words=tuple(r.get("words", ())),
+        )
+
+
+def declared(ir: dict[str, Any]) -> dict[str, Resource]:
+    """The pack's declared resources by name (the base ones are not listed)."""
+    return {r["name"]: Resource.from_ir(r) for r in ir.get("resources", ())}
+
+
+def is_base(name: str) -> bool:
+    """True for skill, swords, boots, gold and clank."""
+    return name in RESOURCES
