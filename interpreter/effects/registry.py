@@ -105,6 +105,8 @@ class Valuer:
     - ``v.chance(cond)``: how likely a condition node is to hold, 0..1.
     - ``v.opponents(nodes)``: the worth to us of opponents getting ``nodes`` (usually < 0).
     - ``v.count(node)``: the expected value of a count node ("per ..."), when it is applied.
+    - ``v.pays(cost)``: how likely the player pays a price (an effect list) when it is asked,
+      0..1: 1 when deciding on the spot, less when reading what a card gives on average.
     - ``v.where(feature)``: how likely the player is on a space with that feature (forest,
       town...) when the effect happens, 0..1; bots also learn from it that a card pays off
       on some spaces only.
@@ -137,6 +139,10 @@ class Valuer:
     def count(self, node: dict[str, Any]) -> float:
         """Expected value of a count node (by default: its record's appraisal)."""
         return COUNTS[node["count"]].appraise(node, self)
+
+    def pays(self, cost: list[dict[str, Any]]) -> float:
+        """Likelihood of paying the price ``cost`` when it is asked."""
+        return 1.0
 
     def where(self, feature: str) -> float:
         """Likelihood of standing on a space with ``feature`` when the effect happens."""

@@ -20,7 +20,7 @@ def _appraise_each(node: dict[str, Any], v: Any) -> float:
 
 
 def _appraise_pay(node: dict[str, Any], v: Any) -> float:
-    net = v.effects(node["cost"]) + v.effects(node["then"])
+    net = v.pays(node["cost"]) * (v.effects(node["cost"]) + v.effects(node["then"]))
     # An optional price is paid only when it is worth it.
     return max(0.0, net) if node["optional"] else net
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
-from clankwork.interpreter.effects.registry import SLOT_KINDS
+from clankwork.interpreter.effects.registry import SLOT_KINDS, Valuer
 
 RECORDS = [*EFFECTS, *CONDITIONS, *COUNTS]
 ITEM = re.compile(r"^(\{\w+:\w+\}|\{\w+=[^}]+\}|\[[\w!'|]+\]|[\w!'|+-]+)$")
@@ -60,26 +60,14 @@ def test_every_record_of_every_registry_has_a_bot_appraisal() -> None:
     assert not missing, f"records without a bot appraisal (appraise=): {missing}"
 
 
-class _Probe:
+class _Probe(Valuer):
     """A Valuer whose every unit is worth 1: each appraisal must come back a finite number."""
 
     def unit(self, key: str) -> float:
         return 1.0
 
-    def effects(self, nodes) -> float:
-        return sum(EFFECTS[n["op"]].appraise(n, self) for n in nodes)
-
-    def chance(self, cond) -> float:
-        return CONDITIONS[cond["cond"]].appraise(cond, self)
-
     def opponents(self, nodes) -> float:
         return -0.5 * self.effects(nodes)
-
-    def count(self, node) -> float:
-        return COUNTS[node["count"]].appraise(node, self)
-
-    def where(self, feature: str) -> float:
-        return 0.5
 
 
 def test_appraisals_of_the_bundled_packs_are_numbers() -> None:
