@@ -1,13 +1,16 @@
 """How strong the heuristic bot is against the heuristic bot of another commit.
 
 Run: .venv/bin/python benchmarks/bot_strength.py [--old COMMIT] [--games N] [--pack acqinc]
+     [--speed-games M]
 
 The old bot is interpreter/bots.py as it was at ``--old`` (default: main), read with
 ``git show`` and loaded as a module inside this checkout's package, so both bots play on the
 same engine and only the bots differ. Two-player games; each seed is played twice with the
 seats swapped, so seat order and deck luck cancel out. A win counts 1, a shared win 1/2, a
 game nobody wins 1/2. The new bot's win rate is printed with its 95% Wilson interval; the
-score difference with a normal 95% interval.
+score difference with a normal 95% interval. Then, side by side in the same process, the
+player-turns a second of four-player games with every seat the old bot and every seat the new
+one (the same seeds, best of five interleaved runs of ``--speed-games`` games).
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ def main() -> None:
     ap.add_argument("--pack", default="acqinc", help="a bundled pack under content/")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bot", default="heuristic", help="the bot name compared")
+    ap.add_argument("--speed-games", type=int, default=40, help="games a speed run (0: none)")
     args = ap.parse_args()
 
     result = compile_pack(ROOT / "content" / args.pack)
@@ -103,6 +107,28 @@ def main() -> None:
     print(f"new {args.bot} win rate: {points / n:.3f}  (95% CI {lo:.3f}-{hi:.3f})")
     print(f"score new - old: {mean:+.2f}  (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
     print(f"{time.perf_counter() - t0:.1f} s")
+    if args.speed_games:
+        speed(cat, old, args)
+
+
+def speed(cat: object, old: ModuleType, args: argparse.Namespace) -> None:
+    """Player-turns a second, four old bots against four new ones on the same seeds."""
+    seeds = game_seeds(args.seed + 1, args.speed_games)
+    makers = {"old": old.make_bot, "new": make_bot}
+    best: dict[str, float] = {}
+    for _ in range(5):
+        for name, make in makers.items():
+            t0 = time.perf_counter()
+            turns = 0
+            for s in seeds:
+                seats = [make(args.bot, bot_seed(s, k)) for k in range(4)]
+                turns += Game(cat, seats, s).play().turns
+            tps = turns / (time.perf_counter() - t0)
+            best[name] = max(best.get(name, 0.0), tps)
+    print(
+        f"4 players, {args.speed_games} games, best of 5: old {best['old']:.0f}, "
+        f"new {best['new']:.0f} player-turns/s (new/old {best['new'] / best['old']:.3f})"
+    )
 
 
 if __name__ == "__main__":

@@ -772,10 +772,19 @@ def _board_info(game: Any) -> _BoardInfo:
 def _weighted(amounts: Sequence[float], weights: Sequence[float]) -> float:
     """The value of a resource profile: each amount times its weight, summed left to right
     (the same order of float additions every time, so bots stay deterministic)."""
-    total = 0.0
-    for x, y in zip(amounts, weights, strict=True):
-        total += x * y
-    return total
+    a, w = amounts, weights
+    # Unrolled for speed (a profile has nine entries); the additions stay left to right.
+    return (
+        a[0] * w[0]
+        + a[1] * w[1]
+        + a[2] * w[2]
+        + a[3] * w[3]
+        + a[4] * w[4]
+        + a[5] * w[5]
+        + a[6] * w[6]
+        + a[7] * w[7]
+        + a[8] * w[8]
+    )
 
 
 class HeuristicBot(_Appraiser):
@@ -824,6 +833,9 @@ class HeuristicBot(_Appraiser):
     # Sword in a card's profile.
     SWORD_VALUE = 0.35
     W_SWORDS = 0.7
+    # The most points an item that opens paths is taken to add (a route it makes possible at
+    # all would otherwise be worth the unreachable distance).
+    ENABLE_CAP = 20.0
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -849,6 +861,8 @@ class HeuristicBot(_Appraiser):
         self._power: dict[CardDef, float] = {}
         self._worth: dict[CardDef, float] = {}
         self._lw: dict[tuple[Any, str], float] = {}
+        # What each market item that grants a path requirement adds this turn (`_enabling`).
+        self._enable: dict[Any, float] = {}
         # What one unit of each key is worth this turn (the Valuer's answers).
         self._units: dict[str, float] = {}
         # The turn and space where the bot last weighed the artifact it stands on.
@@ -927,6 +941,7 @@ class HeuristicBot(_Appraiser):
         self._power = {}
         self._worth = {}
         self._lw = {}
+        self._enable = {}
         self._sort = {}
         self._order = None
         self._buys = None
@@ -981,7 +996,6 @@ class HeuristicBot(_Appraiser):
         """The artifact to go for (by expected final score), or HQ once holding one."""
         board = game.board
         hq = board.hq
-        left = self.health_left
         stake = self._stake(game, p)
         supply = game.token_supply
         mug = max((t.points for t in self.info.mugs if supply[t]), default=0)
@@ -992,6 +1006,18 @@ class HeuristicBot(_Appraiser):
             self.lam = self.dmg_round * self.turns_left
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
+        best, _, best_info = self._best_target(game, p, self.routes, stake, mug)
+        self.target = best
+        self.turns_left, self.lam, self.stake = best_info
+
+    def _best_target(
+        self, game: Any, p: Any, r: _Routes, stake: float, mug: float, stick: bool = True
+    ) -> tuple[int | None, float, tuple[float, float, float]]:
+        """The artifact with the best expected final score along the routes ``r``: (its
+        space, that score, (turns left, expected damage, score if the player escapes))."""
+        board = game.board
+        hq = board.hq
+        left = self.health_left
         rate = self.dmg_round
         # Taking an artifact moves the rage marker: more cubes an attack on the way home.
         k = game.attack_size()
@@ -1018,7 +1044,6 @@ class HeuristicBot(_Appraiser):
                 d = dist[q.pos][aim]
                 claimed[aim] = min(d, claimed.get(aim, d))
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
-        r = self.routes
         mu, cost, icons = r.mu, r.cost, r.icons
         home_cost, home_icons = cost[hq], icons[hq]
         b0 = self.boots_turn
@@ -1065,12 +1090,47 @@ class HeuristicBot(_Appraiser):
                     others = [t for _, t, _ in direct if t != s][:2]
                     other = max((trip(s, t, lead, icons[s][pos])[0] for t in others), default=0)
                     ev = (1 - lose) * ev + lose * max(0.0, other)
-            if s == self.target:
+            if stick and s == self.target:
                 ev += self.STICK
             if ev > best_ev:
                 best, best_ev, best_info = s, ev, est
-        self.target = best
-        self.turns_left, self.lam, self.stake = best_info
+        return best, best_ev, best_info
+
+    def _enabling(self, game: Any, p: Any, tok: Any) -> float:
+        """Points an item adds by the paths it opens (a canoe's water, a key's locked doors):
+        the time its routes save on the way still to go, or, before the artifact, the best
+        trip with it against the best without, when a better artifact needs it (remembered
+        for the turn)."""
+        if not tok.grants:
+            return 0.0
+        v = self._enable.get(tok)
+        if v is not None:
+            return v
+        v = 0.0
+        r = self.routes
+        with_item = self.info.table(self._grants(p) | frozenset(tok.grants), r.mu)
+        if with_item is not r:
+            hq, pos = game.board.hq, p.pos
+            if p.artifact is not None:
+                saved = r.cost[hq][pos] - with_item.cost[hq][pos]
+                v = min(self.ENABLE_CAP, saved * self.boot_value)
+            else:
+                t = self.target
+                if t is not None:
+                    saved = r.cost[t][pos] + r.cost[hq][t]
+                    saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
+                    v = saved * self.boot_value
+                stake = self._stake(game, p)
+                supply = game.token_supply
+                mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
+                b1, ev1, _ = self._best_target(game, p, with_item, stake, mug, stick=False)
+                if b1 is not None and b1 != t:
+                    # A route the item opens leads to a better artifact.
+                    b0, ev0, _ = self._best_target(game, p, r, stake, mug, stick=False)
+                    v = max(v, ev1 - (ev0 if b0 is not None else 0.0))
+                v = min(self.ENABLE_CAP, v)
+        self._enable[tok] = v
+        return v
 
     def _weights(self, game: Any, avg: list[float]) -> None:
         """What a unit of each resource, a point of health and a card draw are worth now."""
@@ -1146,8 +1206,8 @@ class HeuristicBot(_Appraiser):
         if gold >= price:
             held = {t.type for t in p.tokens if t.kind == "market"}
             for t in info.market:
-                if game.token_supply[t] and t.type not in held and not t.grants:
-                    crown = max(crown, t.points - price)
+                if game.token_supply[t] and t.type not in held:
+                    crown = max(crown, t.points - price + self._enabling(game, p, t))
         heal_v = self.health_value if damage else 0.0
         draw_v = 0.5 * self.avg_power
         best, best_net = None, 0.3
@@ -1630,16 +1690,7 @@ class HeuristicBot(_Appraiser):
         best, best_v = None, 0.0
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
-            v = tok.points - price
-            if tok.grants and p.artifact is None and self.target is not None:
-                # A canoe: what its water paths save on the round trip still to go.
-                grants = frozenset(self._grants(p) | set(tok.grants))
-                with_item = self.info.table(grants, self.routes.mu)
-                r = self.routes
-                hq, t, pos = game.board.hq, self.target, p.pos
-                saved = r.cost[t][pos] + r.cost[hq][t]
-                saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
-                v += saved * self.boot_value
+            v = tok.points - price + self._enabling(game, p, tok)
             if v > best_v:
                 best, best_v = i, v
         if best is not None:

@@ -174,3 +174,50 @@ def test_heuristic_takes_the_artifact_it_walks_to(acqinc: Catalog) -> None:
         taken += [p.artifact.points for p in g.players if p.artifact is not None]
     # Two players on a board of seven artifacts go deep, not for the nearest one.
     assert statistics.mean(taken) >= 15
+
+
+def _canoe_board_pack(tmp_path: Path) -> Catalog:
+    """The tutorial pack with Mirror Lake (the Idol, 15) reachable by water only."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    board = pack / "board.clank"
+    text = board.read_text()
+    for old, new in (
+        ('  path Lakeshore -- "Mirror Lake"\n', ""),
+        ('  dead end "Mirror Lake" { boots 2 }\n', ""),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    board.write_text(text)
+    result = compile_pack(pack)
+    assert result.ok, result.diagnostics
+    return prepare(result.ir)
+
+
+def test_heuristic_buys_a_canoe_when_its_best_route_needs_one(tmp_path: Path) -> None:
+    from clankwork.interpreter.actions import legal_actions
+
+    cat = _canoe_board_pack(tmp_path)
+    bot = HeuristicBot(1)
+    g = Game(cat, [bot, make_bot("heuristic", 2)], 5)
+    p = g.players[0]
+    s = {sp.name: sp.index for sp in g.board.spaces}
+    p.pos = s["Bramblecrest"]  # a town
+    p.hand = []
+    p.gold = g.rules["market_price"]
+    # The deep artifacts are gone: the Ring (5) by land, or the Idol (15) by water.
+    g.space_artifact[s["Dragon's Maw"]] = g.space_artifact[s["Ankh Vault"]] = None
+    canoe = next(t for t in cat.tokens if t.grants)
+    bot._begin(g, p)
+    assert bot.target == s["Ring Cellar"]
+    gain = bot._enabling(g, p, canoe)
+    assert gain > g.rules["market_price"] - canoe.points
+    opts = [o for o in legal_actions(g, p) if o.value[0] in ("buy", "end")]
+    buys = [o for o in opts if o.value == ("buy", canoe.type)]
+    assert buys, [o.label for o in opts]
+    pick = bot.choose(
+        g, Decision(p.seat, "action", [buys[0], *[o for o in opts if o.value[0] == "end"]])
+    )
+    assert pick == 0
