@@ -893,6 +893,8 @@ class HeuristicBot(_Appraiser):
         self.in_bag = 24.0
         self.lam = 0.0
         self.stake = 0.0
+        # The expected final score of the trip to the target (`_choose_target`).
+        self._ev = 0.0
 
     # -- estimates ----------------------------------------------------------------------------
 
@@ -1006,15 +1008,16 @@ class HeuristicBot(_Appraiser):
             self.lam = self.dmg_round * self.turns_left
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
-        best, _, best_info = self._best_target(game, p, self.routes, stake, mug)
+        best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug)
         self.target = best
         self.turns_left, self.lam, self.stake = best_info
 
     def _best_target(
         self, game: Any, p: Any, r: _Routes, stake: float, mug: float, stick: bool = True
     ) -> tuple[int | None, float, tuple[float, float, float]]:
-        """The artifact with the best expected final score along the routes ``r``: (its
-        space, that score, (turns left, expected damage, score if the player escapes))."""
+        """The artifact with the best expected final score along the routes ``r`` (the current
+        target gets STICK more, with ``stick``): (its space, that score without STICK, (turns
+        left, expected damage, score if the player escapes))."""
         board = game.board
         hq = board.hq
         left = self.health_left
@@ -1080,6 +1083,7 @@ class HeuristicBot(_Appraiser):
                 direct.append((ev, s, est))
         direct.sort(key=lambda d: -d[0])
         best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
+        raw = -_INF
         for ev, s, est in direct:
             if s in claimed:
                 lose = 1 / (1 + math.exp((claimed[s] - mine[s]) / self.RIVAL_SPREAD))
@@ -1090,11 +1094,12 @@ class HeuristicBot(_Appraiser):
                     others = [t for _, t, _ in direct if t != s][:2]
                     other = max((trip(s, t, lead, icons[s][pos])[0] for t in others), default=0)
                     ev = (1 - lose) * ev + lose * max(0.0, other)
+            held = ev
             if stick and s == self.target:
                 ev += self.STICK
             if ev > best_ev:
-                best, best_ev, best_info = s, ev, est
-        return best, best_ev, best_info
+                best, best_ev, best_info, raw = s, ev, est, held
+        return best, raw, best_info
 
     def _enabling(self, game: Any, p: Any, tok: Any) -> float:
         """Points an item adds by the paths it opens (a canoe's water, a key's locked doors):
@@ -1120,14 +1125,24 @@ class HeuristicBot(_Appraiser):
                     saved = r.cost[t][pos] + r.cost[hq][t]
                     saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
                     v = saved * self.boot_value
-                stake = self._stake(game, p)
-                supply = game.token_supply
-                mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
-                b1, ev1, _ = self._best_target(game, p, with_item, stake, mug, stick=False)
-                if b1 is not None and b1 != t:
-                    # A route the item opens leads to a better artifact.
-                    b0, ev0, _ = self._best_target(game, p, r, stake, mug, stick=False)
-                    v = max(v, ev1 - (ev0 if b0 is not None else 0.0))
+                # Only a trip the item shortens can make another artifact the better one.
+                left = game.space_artifact
+                if any(
+                    left[s]
+                    and s != t
+                    and with_item.cost[s][pos] + with_item.cost[hq][s]
+                    < r.cost[s][pos] + r.cost[hq][s] - 1e-9
+                    for s in game.board.artifact_spaces
+                ):
+                    stake = self._stake(game, p)
+                    supply = game.token_supply
+                    mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
+                    b1, ev1, _ = self._best_target(game, p, with_item, stake, mug, stick=False)
+                    if b1 is not None and b1 != t:
+                        # A route the item opens leads to a better artifact: worth what it
+                        # adds beyond what would make the bot change its target.
+                        ev0 = self._ev + self.STICK if t is not None else 0.0
+                        v = max(v, ev1 - ev0)
                 v = min(self.ENABLE_CAP, v)
         self._enable[tok] = v
         return v
