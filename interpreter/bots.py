@@ -94,6 +94,16 @@ class _Appraiser(Valuer):
             total = total + self.line(cond) * self.effects(eff)
         return total
 
+    def hooks(self, thing: Any) -> Any:
+        """Worth of a card's triggers on events ("at the end of your turn: ..."), each line by
+        its condition's chance. A card is in play for one turn, so each fires about once
+        for a play: its effects are taken once (a trigger record's own appraisal counts how
+        often it fires over a game, which is for held tokens and spaces)."""
+        total = 0.0
+        for h in getattr(thing, "hooks", ()):
+            total = total + self.line(h.cond) * self.effects(h.effects)
+        return total
+
 
 def _effect_lists(node: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The effect lists a structural node holds (what a "may" decision does when taken)."""
@@ -151,6 +161,12 @@ def effects_value(nodes: list[dict[str, Any]]) -> float:
 def triggers_value(triggers: Any) -> float:
     """Worth of a card's trigger list for the greedy bot; conditional lines count less."""
     return _GREEDY.lines(triggers)
+
+
+def play_value(card: Any) -> float:
+    """Worth of playing a card for the greedy bot: its play lines and its triggers on events
+    while it is in play."""
+    return _GREEDY.lines(card.play) + _GREEDY.hooks(card)
 
 
 class _Worth:
@@ -255,7 +271,7 @@ class GreedyBot:
         """What playing the card is worth (cached per design)."""
         v = self._power.get(card)
         if v is None:
-            v = triggers_value(card.play)
+            v = play_value(card)
             self._power[card] = v
         return v
 
@@ -522,9 +538,11 @@ class _Reading:
 
     __slots__ = ("profile", "terms", "asked", "places")
 
-    def __init__(self, triggers: Any) -> None:
+    def __init__(self, triggers: Any, design: Any = None) -> None:
         pr = _Profiler()
         worth = pr.lines(triggers)
+        if design is not None:
+            worth = worth + pr.hooks(design)
         terms = worth.terms if isinstance(worth, _Worth) else {"": float(worth)}
         out = [0.0] * 9
         for key, x in terms.items():
@@ -711,10 +729,14 @@ class _BoardInfo:
 
     def profile(self, card: CardDef) -> tuple[float, ...]:
         """What playing the card gives, by resource (conditional lines count by their
-        chance)."""
+        chance), its triggers on events while in play included."""
         v = self.profiles.get(card)
         if v is None:
-            v = self.profiles[card] = _reading_of(card.play, lines=True).profile
+            if getattr(card, "hooks", ()):
+                v = _Reading(card.play, card).profile
+            else:
+                v = _reading_of(card.play, lines=True).profile
+            self.profiles[card] = v
         return v
 
     def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:

@@ -221,3 +221,20 @@ def test_heuristic_buys_a_canoe_when_its_best_route_needs_one(tmp_path: Path) ->
         g, Decision(p.seat, "action", [buys[0], *[o for o in opts if o.value[0] == "end"]])
     )
     assert pick == 0
+
+
+def test_a_cards_triggers_on_events_count_in_what_it_gives() -> None:
+    """A card that gives gold at the end of the turn it is played in is worth that gold to
+    both bots, though no bot code names the trigger or the op."""
+    from types import SimpleNamespace
+
+    from clankwork.interpreter.bots import GOLD, SKILL, _Reading, play_value
+
+    gold = {"op": "gain", "amount": 1, "resource": "gold"}
+    skill = {"op": "gain", "amount": 1, "resource": "skill"}
+    hook = SimpleNamespace(on="turn_end", cond=None, effects=[gold])
+    lantern = SimpleNamespace(play=((None, [skill]),), hooks=(hook,))
+    plain = SimpleNamespace(play=((None, [skill]),), hooks=())
+    profile = _Reading(lantern.play, lantern).profile
+    assert profile[SKILL] == 1.0 and profile[GOLD] == 1.0
+    assert play_value(lantern) > play_value(plain)
