@@ -215,6 +215,12 @@ class _Worth:
     def __float__(self) -> float:
         return float(self.value)
 
+    def __bool__(self) -> bool:
+        return self.value != 0
+
+    def __abs__(self) -> _Worth:
+        return self._scaled(-1.0) if self.value < 0 else self
+
     def _v(self, other: Any) -> float:
         return other.value if isinstance(other, _Worth) else other
 
@@ -1341,12 +1347,9 @@ class HeuristicBot(_Appraiser):
         else:
             points = float(card.points)
             if card.points_per:
+                # What it counts now, and what its record expects it to add by the end.
                 per = card.points_per
-                if per["per"].get("count") == "gold":
-                    gold = game.gold_of(p) + 0.5 * self.turns_left
-                    points += per["points"] * gold / per["per"].get("every", 1)
-                else:
-                    points += per["points"] * (1 + game.count_of(p, per["per"]))
+                points += per["points"] * (game.count_of(p, per["per"]) + self.count(per["per"]))
             ct = self.cards_turn
             plays = max(0.0, self.turns_left - len(p.deck) / ct) * ct / (self._deck_n + 1)
             v = self.POINTS_SHARE * points + plays * (self.power(card) - self.avg_power) + acq

@@ -238,3 +238,15 @@ def test_a_cards_triggers_on_events_count_in_what_it_gives() -> None:
     profile = _Reading(lantern.play, lantern).profile
     assert profile[SKILL] == 1.0 and profile[GOLD] == 1.0
     assert play_value(lantern) > play_value(plain)
+
+
+def test_no_bot_code_names_an_op() -> None:
+    """The bots value effects through the records only: no test of an op, condition or
+    count name in interpreter/bots.py (issue 7: a new op is worth something the moment it
+    is registered)."""
+    import re
+
+    src = (ROOT / "interpreter" / "bots.py").read_text()
+    named = re.findall(r'\[\s*"(?:op|cond|count)"\s*\]\s*(?:==|!=|in\b)|\bop\s*(?:==|!=|in\b)', src)
+    named += re.findall(r'\.get\(\s*"(?:op|cond|count)"\s*\)\s*(?:==|!=|in\b)', src)
+    assert not named, named
