@@ -68,8 +68,9 @@ class ActionKind:
         return ((f"{self.verb} {step.get('arg')}",), False)
 
     def appraise(self, value: tuple[Any, ...], v: Valuer) -> float:
-        """What taking the option is worth to its player, in points (see `Valuer`)."""
-        return 0.0
+        """What taking the option is worth to its player, in points (see `Valuer`). Every
+        kind answers (tests/interpreter/test_registry.py fails on one that does not)."""
+        raise NotImplementedError(f"action kind {self.name!r} has no bot appraisal")
 
     def __repr__(self) -> str:
         return f"<action {self.name}>"
@@ -555,6 +556,9 @@ class _End(ActionKind):
 
     def script(self, step):
         return (("end turn",), False)
+
+    def appraise(self, value, v):
+        return 0.0  # what ending gives is the next turn's hand, which no option here changes
 
 
 PLAY = _Play()

@@ -44,85 +44,212 @@ from .actions import (
 from .board import UNREACHABLE, Board, Move
 from .catalog import CardDef
 from .decisions import Decision, Option
-from .effects.registry import Valuer
+from .effects.registry import EFFECTS, Valuer
 from .rules import for_players
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
 
+# -- valuation: every bot is a `Valuer` and asks the op records what a node is worth ---------
+#
+# No bot code names an op, a condition or a count: each record's ``appraise`` says what its
+# node is worth through the Valuer questions, and a bot answers them with its own weights.
+# What a card *gives* (its resource profile: boots, skill, draws...) is read the same way, by
+# a Valuer whose units remember what they are made of (`_Worth`).
 
-def effects_value(nodes: list[dict[str, Any]]) -> float:
-    """A rough worth of an effect list for the player who gets it."""
-    return sum(effect_value(n) for n in nodes)
+_APPRAISE: dict[str, Callable[[dict[str, Any], Any], Any]] = {}
 
 
-def effect_value(node: dict[str, Any]) -> float:
-    """A rough worth of one effect node (positive is good for its player)."""
-    op = node["op"]
-    if op == "gain":
-        return WEIGHTS.get(node["resource"], 0.5) * node["amount"] * (1.5 if "per" in node else 1)
-    if op == "spend":
-        return -WEIGHTS.get(node["resource"], 0.5) * node["amount"]
-    simple = {
+def _nothing(node: dict[str, Any], v: Any) -> float:
+    return 0.0
+
+
+def _appraiser(op: str) -> Callable[[dict[str, Any], Any], Any]:
+    """The appraisal of op ``op`` (remembered; an op without one is worth nothing, which
+    tests/interpreter/test_registry.py does not let through)."""
+    f = _APPRAISE.get(op)
+    if f is None:
+        f = _APPRAISE[op] = EFFECTS[op].appraise or _nothing
+    return f
+
+
+class _Appraiser(Valuer):
+    """The part of the Valuer every bot shares: effect lists summed record by record, card
+    lines weighed by how likely their condition is, opponents' gains as a share of ours."""
+
+    # What an opponent getting something is worth to us, as a share of its worth to them.
+    OPPONENT_SHARE = -0.3
+
+    def unit(self, key: str) -> float:
+        """Worth of one unit of ``key`` (subclasses answer)."""
+        raise NotImplementedError
+
+    def effects(self, nodes: Sequence[dict[str, Any]]) -> Any:
+        """Worth of an effect list: the sum of each node's appraisal."""
+        total = 0.0
+        for n in nodes:
+            op = n["op"]
+            f = _APPRAISE.get(op) or _appraiser(op)
+            total = total + f(n, self)
+        return total
+
+    def opponents(self, nodes: Sequence[dict[str, Any]]) -> Any:
+        """Worth to us of each opponent getting ``nodes``."""
+        return self.OPPONENT_SHARE * self.effects(nodes)
+
+    def line(self, cond: dict[str, Any] | None) -> float:
+        """How much a card line counts: a line's condition waits for the rest of the turn,
+        so it holds a little more often than an ``if`` tested at once."""
+        return 1.0 if cond is None else min(1.0, 1.2 * self.chance(cond))
+
+    def lines(self, triggers: Any) -> Any:
+        """Worth of a card's or token's trigger list, each line by its chance."""
+        total = 0.0
+        for cond, eff in triggers:
+            total = total + self.line(cond) * self.effects(eff)
+        return total
+
+    def hooks(self, thing: Any) -> Any:
+        """Worth of a card's triggers on events ("at the end of your turn: ..."), each line by
+        its condition's chance. A card is in play for one turn, so each fires about once
+        for a play: its effects are taken once (a trigger record's own appraisal counts how
+        often it fires over a game, which is for held tokens and spaces)."""
+        total = 0.0
+        for h in getattr(thing, "hooks", ()):
+            total = total + self.line(h.cond) * self.effects(h.effects)
+        return total
+
+
+def _effect_lists(node: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The effect lists a structural node holds (what a "may" decision does when taken)."""
+    return [
+        x
+        for k, x in node.items()
+        if k != "at" and isinstance(x, list) and x and isinstance(x[0], dict) and "op" in x[0]
+    ]
+
+
+class _GreedyValuer(_Appraiser):
+    """The greedy bot's fixed worths, in skill."""
+
+    OPPONENT_SHARE = -0.5
+    UNITS = {
+        **WEIGHTS,
         "draw": 1.2,
         "heal": 0.7,
         "damage": -1.0,
         "discard": -0.8,
         "trash": 0.4,
         "rage": -1.0,
+        "teleport": 1.0,
+        "minor secret": 1.5,
+        "major secret": 3.0,
+        "token": 1.0,
+        "dragon attack": -2.0,
+        "bag cube": 0.2,
+        "points": 1.0,
     }
-    if op in simple:
-        return simple[op] * node.get("n", 1)
-    if op == "teleport":
-        return 1.0
-    if op == "secret":
-        return 3.0 if node["size"] == "major" else 1.5
-    if op == "token":
-        return 1.0
-    if op == "dragon_attack":
-        return -2.0
-    if op == "each":
-        inner = effects_value(node["do"])
-        # What opponents get counts against us.
-        return inner if node["who"] == "player" else -0.5 * inner
-    if op == "choose":
-        return max(effects_value(o) for o in node["options"])
-    if op == "may":
-        return max(0.0, effects_value(node["do"]))
-    if op == "if":
-        return 0.6 * effects_value(node["do"])
-    if op == "pay":
-        net = effects_value(node["cost"]) + effects_value(node["then"])
-        return max(0.0, net) if node.get("optional") else 0.7 * net
-    return 0.0
+
+    def __init__(self, hurt: bool = True) -> None:
+        self.units = dict(self.UNITS)
+        if not hurt:
+            self.units["heal"] = 0.0  # healing an unhurt player does nothing
+
+    def unit(self, key: str) -> float:
+        """Worth of one unit of ``key`` (an unknown key: a little, like a new resource)."""
+        return self.units.get(key, 0.5)
+
+    def pays(self, cost: Sequence[dict[str, Any]]) -> float:
+        """A price counts for a little less than it says: it may not be payable then."""
+        return 0.7
+
+
+_GREEDY = _GreedyValuer()
+_GREEDY_UNHURT = _GreedyValuer(hurt=False)
+
+
+def effects_value(nodes: list[dict[str, Any]]) -> float:
+    """A rough worth of an effect list for the player who gets it (the greedy bot's)."""
+    return _GREEDY.effects(nodes)
 
 
 def triggers_value(triggers: Any) -> float:
-    """Worth of a card's trigger list; conditional lines count a little over half."""
-    return sum(effects_value(eff) * (1.0 if cond is None else 0.6) for cond, eff in triggers)
+    """Worth of a card's trigger list for the greedy bot; conditional lines count less."""
+    return _GREEDY.lines(triggers)
 
 
-class _EffectsWorth(Valuer):
-    """The `Valuer` an action record's appraisal asks, over one bot's effect valuation."""
+def play_value(card: Any) -> float:
+    """Worth of playing a card for the greedy bot: its play lines and its triggers on events
+    while it is in play."""
+    return _GREEDY.lines(card.play) + _GREEDY.hooks(card)
 
-    def __init__(self, worth: Callable[[list[dict[str, Any]]], float]) -> None:
-        self.worth = worth
 
-    def unit(self, key: str) -> float:
-        """Worth of one unit of a resource (0 for the other keys)."""
-        return self.worth([{"op": "gain", "amount": 1, "resource": key}])
+class _Worth:
+    """A worth that remembers the units it is made of: ``value`` in points, ``terms`` the
+    amount of each unit key ("" for worth that came as a plain number). Appraisals only add,
+    scale, negate and compare, so handing them these instead of floats reads a card's
+    profile with the same code that values it."""
 
-    def effects(self, nodes: list[dict[str, Any]]) -> float:
-        """Worth of an effect list."""
-        return self.worth(nodes)
+    __slots__ = ("value", "terms")
 
-    def chance(self, cond: dict[str, Any]) -> float:
-        """A condition holds a little over half the time."""
-        return 0.6
+    def __init__(self, value: float, terms: dict[str, float]) -> None:
+        self.value = value
+        self.terms = terms
 
-    def opponents(self, nodes: list[dict[str, Any]]) -> float:
-        """What opponents get counts a little against us."""
-        return -0.3 * self.worth(nodes)
+    def _scaled(self, k: float) -> _Worth:
+        return _Worth(self.value * k, {key: x * k for key, x in self.terms.items()})
+
+    def __add__(self, other: Any) -> _Worth:
+        terms = dict(self.terms)
+        if isinstance(other, _Worth):
+            for key, x in other.terms.items():
+                terms[key] = terms.get(key, 0.0) + x
+            return _Worth(self.value + other.value, terms)
+        terms[""] = terms.get("", 0.0) + other
+        return _Worth(self.value + other, terms)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> _Worth:
+        return self._scaled(-1.0)
+
+    def __sub__(self, other: Any) -> _Worth:
+        return self + -other
+
+    def __rsub__(self, other: Any) -> _Worth:
+        return -self + other
+
+    def __mul__(self, other: Any) -> _Worth:
+        return self._scaled(other.value if isinstance(other, _Worth) else other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> _Worth:
+        return self._scaled(1.0 / (other.value if isinstance(other, _Worth) else other))
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __bool__(self) -> bool:
+        return self.value != 0
+
+    def __abs__(self) -> _Worth:
+        return self._scaled(-1.0) if self.value < 0 else self
+
+    def _v(self, other: Any) -> float:
+        return other.value if isinstance(other, _Worth) else other
+
+    def __lt__(self, other: Any) -> bool:
+        return self.value < self._v(other)
+
+    def __le__(self, other: Any) -> bool:
+        return self.value <= self._v(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self.value > self._v(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return self.value >= self._v(other)
 
 
 class RandomBot:
@@ -165,7 +292,7 @@ class GreedyBot:
         """What playing the card is worth (cached per design)."""
         v = self._power.get(card)
         if v is None:
-            v = triggers_value(card.play)
+            v = play_value(card)
             self._power[card] = v
         return v
 
@@ -243,28 +370,22 @@ class GreedyBot:
     def _want(self, game: Any, p: Any, node: Any) -> bool:
         if not isinstance(node, dict):
             return True
-        if node.get("op") == "pay":
-            for c in node["cost"]:
-                if c["op"] == "damage" and game.rules["health"] - p.damage - c["n"] <= 4:
-                    return False
-            return effects_value(node["cost"]) + effects_value(node["then"]) > 0
-        if node.get("op") == "may":
-            return effects_value(node["do"]) > 0
-        return True
+        lists = _effect_lists(node)
+        if not lists:
+            return True
+        # Never take damage that would leave the player nearly knocked out.
+        hurt = -sum(_reading_of(lst).terms.get("damage", 0.0) for lst in lists)
+        if hurt and game.rules["health"] - p.damage - hurt <= 4:
+            return False
+        return sum(_GREEDY.effects(lst) for lst in lists) > 0
 
     def _pick_effects(self, game: Any, p: Any, decision: Decision) -> int:
         node = decision.detail
         if not isinstance(node, dict) or "options" not in node:
             return 0
 
-        def worth(effects: list[dict[str, Any]]) -> float:
-            v = effects_value(effects)
-            if p.damage == 0:
-                # Healing an unhurt player does nothing.
-                v -= sum(0.7 * e.get("n", 1) for e in effects if e["op"] == "heal")
-            return v
-
-        values = [worth(o) for o in node["options"]]
+        valuer = _GREEDY if p.damage else _GREEDY_UNHURT
+        values = [valuer.effects(o) for o in node["options"]]
         return values.index(max(values))
 
     def _action(self, game: Any, p: Any, d: Decision) -> int:
@@ -279,14 +400,13 @@ class GreedyBot:
         if TAKE in groups and (goal == p.pos or goal is None):
             return groups[TAKE][0]
 
-        worth = _EffectsWorth(effects_value)
         for i in groups.get(ACT, ()):
-            if ACT.appraise(opts[i].value, worth) > 0:
+            if ACT.appraise(opts[i].value, _GREEDY) > 0:
                 return i
 
         for i in groups.get(USE, ()):
             tok = opts[i].value[1]
-            heals = sum(e.get("n", 1) for _, eff in tok.use for e in eff if e["op"] == "heal")
+            heals = _reading_of(tok.use, lines=True).terms.get("heal", 0.0)
             if heals:
                 if p.damage >= heals:
                     return i
@@ -375,86 +495,110 @@ _INF = float(UNREACHABLE)
 _REWARD_KINDS = ("major secret", "minor secret", "heal", "gold", "draw", "fruit")
 
 
-def _profile(nodes: Sequence[dict[str, Any]], scale: float, out: list[float]) -> None:
-    """Add what an effect list gives its player to ``out`` (a resource profile)."""
-    for n in nodes:
-        op = n["op"]
-        if op == "gain":
-            amount = n["amount"] * (1.5 if "per" in n else 1.0)
-            out[_RES.get(n["resource"], OTHER)] += amount * scale
-        elif op == "spend":
-            out[_RES.get(n["resource"], OTHER)] -= n["amount"] * scale
-        elif op == "draw":
-            out[DRAW] += n.get("n", 1) * scale
-        elif op == "heal":
-            out[HEAL] += n.get("n", 1) * scale
-        elif op == "teleport":
-            out[TELEPORT] += scale
-        elif op == "if":
-            _profile(n["do"], 0.5 * scale, out)
-        elif op == "each":
-            if n["who"] == "player":
-                _profile(n["do"], scale, out)
+# The resources a pool gains (and a token's "use" may give).
+_GAINS = {"skill": SKILL, "swords": SWORDS, "boots": BOOTS, "gold": GOLD}
+# Profile dimensions of the unit keys; "discard" is a card drawn the other way.
+_DIM = {
+    "skill": SKILL,
+    "swords": SWORDS,
+    "boots": BOOTS,
+    "gold": GOLD,
+    "clank": CLANK,
+    "draw": DRAW,
+    "heal": HEAL,
+    "teleport": TELEPORT,
+}
+# Worths used to read a card once, before any game (the base weights above, and for what
+# goes into OTHER its worth in points).
+_BASE_UNITS = {
+    **{k: _BASE_W[i] for k, i in _DIM.items()},
+    "damage": -1.0,
+    "discard": -1.0,
+    "trash": 0.5,
+    "minor secret": 2.0,
+    "major secret": 4.0,
+    "token": 1.0,
+    "rage": -2.0,
+    "dragon attack": -2.0,
+    "bag cube": 0.3,
+    "points": 1.0,
+}
+# A unit key no bot knows (a resource a pack declares, a new op's word): worth a little.
+_UNKNOWN_UNIT = 0.5
+
+
+class _Profiler(_Appraiser):
+    """Reads what effects give, by unit, with the base weights deciding the choices (the best
+    option, a "may" only when it pays); what opponents get counts as OTHER. It remembers
+    every unit asked about and every space feature a condition needs."""
+
+    def __init__(self) -> None:
+        self.asked: set[str] = set()
+        self.places: list[str] = []
+
+    def unit(self, key: str) -> _Worth:
+        """One unit of ``key``, worth its base weight."""
+        self.asked.add(key)
+        return _Worth(_BASE_UNITS.get(key, _UNKNOWN_UNIT), {key: 1.0})
+
+    def opponents(self, nodes: Sequence[dict[str, Any]]) -> _Worth:
+        """What opponents get, as plain worth (it is not in our pool)."""
+        worth = float(self.OPPONENT_SHARE * self.effects(nodes))
+        return _Worth(worth, {"": worth})
+
+    def pays(self, cost: Sequence[dict[str, Any]]) -> float:
+        """A price is not always there to pay (no card to discard, no gold yet): what it
+        buys counts for a little over half of a turn's profile."""
+        return 0.6
+
+    def where(self, feature: str) -> float:
+        """Half the time, and the card is marked as paying off on such spaces."""
+        self.places.append(feature)
+        return 0.5
+
+
+class _Reading:
+    """What a list of card lines gives: the profile (see SKILL...OTHER), the amount of each
+    unit key, every unit key its effects mention and the space features they need."""
+
+    __slots__ = ("profile", "terms", "asked", "places")
+
+    def __init__(self, triggers: Any, design: Any = None) -> None:
+        pr = _Profiler()
+        worth = pr.lines(triggers)
+        if design is not None:
+            worth = worth + pr.hooks(design)
+        terms = worth.terms if isinstance(worth, _Worth) else {"": float(worth)}
+        out = [0.0] * 9
+        for key, x in terms.items():
+            i = _DIM.get(key)
+            if i is not None:
+                out[i] += x
+            elif key == "discard":
+                out[DRAW] -= x
+            elif key == "":
+                out[OTHER] += x
             else:
-                out[OTHER] -= 0.3 * scale * _value(n["do"], _BASE_W, None)
-        elif op == "choose":
-            best = max(n["options"], key=lambda o: _value(o, _BASE_W, None))
-            _profile(best, scale, out)
-        elif op == "may":
-            if _value(n["do"], _BASE_W, None) > 0:
-                _profile(n["do"], scale, out)
-        elif op == "pay":
-            if not n["optional"] or _value([n], _BASE_W, None) > 0:
-                _profile(n["cost"], 0.6 * scale, out)
-                _profile(n["then"], 0.6 * scale, out)
-        else:
-            out[OTHER] += scale * _value([n], _BASE_W, None)
+                out[OTHER] += x * _BASE_UNITS.get(key, _UNKNOWN_UNIT)
+        self.profile = tuple(out)
+        self.terms = terms
+        self.asked = frozenset(pr.asked)
+        self.places = tuple(pr.places)
 
 
-def _value(nodes: Sequence[dict[str, Any]], w: Sequence[float], bot: Any) -> float:
-    """Worth of an effect list, in points, with resource weights ``w``."""
-    v = 0.0
-    for n in nodes:
-        op = n["op"]
-        if op == "gain":
-            v += w[_RES.get(n["resource"], OTHER)] * n["amount"] * (1.5 if "per" in n else 1.0)
-        elif op == "spend":
-            v -= w[_RES.get(n["resource"], OTHER)] * n["amount"]
-        elif op == "draw":
-            v += w[DRAW] * n.get("n", 1)
-        elif op == "heal":
-            v += w[HEAL] * n.get("n", 1)
-        elif op == "damage":
-            v -= (bot.health_value if bot else 1.0) * n["n"]
-        elif op == "teleport":
-            v += w[TELEPORT]
-        elif op == "discard":
-            v -= (bot.discard_cost if bot else 1.0) * n.get("n", 1)
-        elif op == "trash":
-            v += (bot.trash_value(n.get("card")) if bot else 0.5) * n.get("n", 1)
-        elif op == "secret":
-            v += 4.0 if n["size"] == "major" else 2.0
-        elif op == "token":
-            v += 1.0
-        elif op == "rage":
-            v -= 2.0 * n["n"]
-        elif op == "dragon_attack":
-            v -= bot.attack_cost if bot else 2.0
-        elif op == "return_cubes":
-            v += 0.3 * n["n"]
-        elif op == "each":
-            inner = _value(n["do"], w, bot)
-            v += inner if n["who"] == "player" else -0.3 * inner
-        elif op == "choose":
-            v += max(_value(o, w, bot) for o in n["options"])
-        elif op == "may":
-            v += max(0.0, _value(n["do"], w, bot))
-        elif op == "if":
-            v += 0.5 * _value(n["do"], w, bot)
-        elif op == "pay":
-            net = _value(n["cost"], w, bot) + _value(n["then"], w, bot)
-            v += max(0.0, net) if n["optional"] else net
-    return v
+# Readings by the id of the list read; the list itself is kept with it, so its id is never
+# reused by another list while the entry lives.
+_READINGS: dict[int, tuple[Any, _Reading]] = {}
+
+
+def _reading_of(nodes: Any, lines: bool = False) -> _Reading:
+    """The reading of an effect list (or, with ``lines``, of a list of card lines)."""
+    hit = _READINGS.get(id(nodes))
+    if hit is not None and hit[0] is nodes:
+        return hit[1]
+    reading = _Reading(nodes if lines else [(None, nodes)])
+    _READINGS[id(nodes)] = (nodes, reading)
+    return reading
 
 
 _TAILS: dict[tuple[int, int], float] = {}
@@ -572,7 +716,7 @@ class _BoardInfo:
         attack_events = sum(
             c.copies
             for c in adventure
-            if c.type == "event" and any(e["op"] == "dragon_attack" for _, t in c.arrive for e in t)
+            if c.type == "event" and "dragon attack" in _reading_of(c.arrive, lines=True).asked
         )
         # Chance that one card revealed into the row starts an attack.
         self.deck_cards = cards + events
@@ -583,15 +727,7 @@ class _BoardInfo:
         self.mugs = [t for t in tokens if t.kind == "mug"]
         self.market = [t for t in tokens if t.kind == "market"]
         # Spaces worth a stop: (space, major, minor, heal, gold, draw, fruit, town).
-        self.rewards: list[tuple[int, int, int, int, int, int, int, bool]] = []
-        for sp in board.spaces:
-            got = dict.fromkeys(_REWARD_KINDS, 0)
-            for kind, k in sp.rewards:
-                if kind in got:
-                    got[kind] += k
-            town = "town" in sp.features
-            if town or any(got.values()):
-                self.rewards.append((sp.index, *got.values(), town))
+        self.rewards = _stops(board)
         self.major_spaces = [r[0] for r in self.rewards if r[1]]
         # The most of each reward one space gives (bounds the worth of a stop).
         self.most = [max((r[i] for r in self.rewards), default=0) for i in range(1, 6)]
@@ -617,13 +753,15 @@ class _BoardInfo:
         return r
 
     def profile(self, card: CardDef) -> tuple[float, ...]:
-        """What playing the card gives, by resource (conditional lines count half)."""
+        """What playing the card gives, by resource (conditional lines count by their
+        chance), its triggers on events while in play included."""
         v = self.profiles.get(card)
         if v is None:
-            out = [0.0] * 9
-            for cond, effects in card.play:
-                _profile(effects, 1.0 if cond is None else 0.6, out)
-            v = self.profiles[card] = tuple(out)
+            if getattr(card, "hooks", ()):
+                v = _Reading(card.play, card).profile
+            else:
+                v = _reading_of(card.play, lines=True).profile
+            self.profiles[card] = v
         return v
 
     def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:
@@ -640,18 +778,32 @@ class _BoardInfo:
         k = self.kinds.get(card)
         if k is None:
             k = 0
-            prof = self.profile(card)
-            for _, eff in card.play:
-                for e in eff:
-                    if e["op"] == "if" and e["cond"]["cond"] == "at" and prof[BOOTS] <= 0:
-                        self.place[card] = e["cond"]["feature"]
-                        k = 3
-                    elif e["op"] == "pay" and any(c["op"] == "discard" for c in e["cost"]):
-                        k = max(k, 2)
-            if k == 0 and prof[DRAW] > 0:
+            reading = _reading_of(card.play, lines=True)
+            prof = reading.profile
+            if reading.places and prof[BOOTS] <= 0:
+                self.place[card] = reading.places[0]
+                k = 3
+            elif "discard" in reading.asked:
+                k = 2
+            elif prof[DRAW] > 0:
                 k = 1
             self.kinds[card] = k
         return k
+
+
+def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]:
+    """The spaces worth a stop, from their rewards: (space, major, minor, heal, gold, draw,
+    fruit, town). The only place the bot reads `Space.rewards`."""
+    out = []
+    for sp in board.spaces:
+        got = dict.fromkeys(_REWARD_KINDS, 0)
+        for kind, k in sp.rewards:
+            if kind in got:
+                got[kind] += k
+        town = "town" in sp.features
+        if town or any(got.values()):
+            out.append((sp.index, *got.values(), town))
+    return out
 
 
 _INFO: weakref.WeakKeyDictionary[Board, _BoardInfo] = weakref.WeakKeyDictionary()
@@ -667,13 +819,22 @@ def _board_info(game: Any) -> _BoardInfo:
 def _weighted(amounts: Sequence[float], weights: Sequence[float]) -> float:
     """The value of a resource profile: each amount times its weight, summed left to right
     (the same order of float additions every time, so bots stay deterministic)."""
-    total = 0.0
-    for x, y in zip(amounts, weights, strict=True):
-        total += x * y
-    return total
+    a, w = amounts, weights
+    # Unrolled for speed (a profile has nine entries); the additions stay left to right.
+    return (
+        a[0] * w[0]
+        + a[1] * w[1]
+        + a[2] * w[2]
+        + a[3] * w[3]
+        + a[4] * w[4]
+        + a[5] * w[5]
+        + a[6] * w[6]
+        + a[7] * w[7]
+        + a[8] * w[8]
+    )
 
 
-class HeuristicBot:
+class HeuristicBot(_Appraiser):
     """Plays like people: an artifact worth its risk, a planned route there and home, a deck
     built for the trip, points once the trip is nearly over, and an eye on its health.
 
@@ -719,6 +880,9 @@ class HeuristicBot:
     # Sword in a card's profile.
     SWORD_VALUE = 0.35
     W_SWORDS = 0.7
+    # The most points an item that opens paths is taken to add (a route it makes possible at
+    # all would otherwise be worth the unreachable distance).
+    ENABLE_CAP = 20.0
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -743,6 +907,11 @@ class HeuristicBot:
         self._tot: list[float] = [0.0] * 9
         self._power: dict[CardDef, float] = {}
         self._worth: dict[CardDef, float] = {}
+        self._lw: dict[tuple[Any, str], float] = {}
+        # What each market item that grants a path requirement adds this turn (`_enabling`).
+        self._enable: dict[Any, float] = {}
+        # What one unit of each key is worth this turn (the Valuer's answers).
+        self._units: dict[str, float] = {}
         # The turn and space where the bot last weighed the artifact it stands on.
         self._looked: tuple[int, int] | None = None
         # Each card's place in the play order this turn (see `_play_order`).
@@ -771,6 +940,8 @@ class HeuristicBot:
         self.in_bag = 24.0
         self.lam = 0.0
         self.stake = 0.0
+        # The expected final score of the trip to the target (`_choose_target`).
+        self._ev = 0.0
 
     # -- estimates ----------------------------------------------------------------------------
 
@@ -818,6 +989,8 @@ class HeuristicBot:
         self._detoured = False
         self._power = {}
         self._worth = {}
+        self._lw = {}
+        self._enable = {}
         self._sort = {}
         self._order = None
         self._buys = None
@@ -872,7 +1045,6 @@ class HeuristicBot:
         """The artifact to go for (by expected final score), or HQ once holding one."""
         board = game.board
         hq = board.hq
-        left = self.health_left
         stake = self._stake(game, p)
         supply = game.token_supply
         mug = max((t.points for t in self.info.mugs if supply[t]), default=0)
@@ -883,6 +1055,19 @@ class HeuristicBot:
             self.lam = self.dmg_round * self.turns_left
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
+        best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug)
+        self.target = best
+        self.turns_left, self.lam, self.stake = best_info
+
+    def _best_target(
+        self, game: Any, p: Any, r: _Routes, stake: float, mug: float, stick: bool = True
+    ) -> tuple[int | None, float, tuple[float, float, float]]:
+        """The artifact with the best expected final score along the routes ``r`` (the current
+        target gets STICK more, with ``stick``): (its space, that score without STICK, (turns
+        left, expected damage, score if the player escapes))."""
+        board = game.board
+        hq = board.hq
+        left = self.health_left
         rate = self.dmg_round
         # Taking an artifact moves the rage marker: more cubes an attack on the way home.
         k = game.attack_size()
@@ -909,7 +1094,6 @@ class HeuristicBot:
                 d = dist[q.pos][aim]
                 claimed[aim] = min(d, claimed.get(aim, d))
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
-        r = self.routes
         mu, cost, icons = r.mu, r.cost, r.icons
         home_cost, home_icons = cost[hq], icons[hq]
         b0 = self.boots_turn
@@ -946,6 +1130,7 @@ class HeuristicBot:
                 direct.append((ev, s, est))
         direct.sort(key=lambda d: -d[0])
         best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
+        raw = -_INF
         for ev, s, est in direct:
             if s in claimed:
                 lose = 1 / (1 + math.exp((claimed[s] - mine[s]) / self.RIVAL_SPREAD))
@@ -956,12 +1141,58 @@ class HeuristicBot:
                     others = [t for _, t, _ in direct if t != s][:2]
                     other = max((trip(s, t, lead, icons[s][pos])[0] for t in others), default=0)
                     ev = (1 - lose) * ev + lose * max(0.0, other)
-            if s == self.target:
+            held = ev
+            if stick and s == self.target:
                 ev += self.STICK
             if ev > best_ev:
-                best, best_ev, best_info = s, ev, est
-        self.target = best
-        self.turns_left, self.lam, self.stake = best_info
+                best, best_ev, best_info, raw = s, ev, est, held
+        return best, raw, best_info
+
+    def _enabling(self, game: Any, p: Any, tok: Any) -> float:
+        """Points an item adds by the paths it opens (a canoe's water, a key's locked doors):
+        the time its routes save on the way still to go, or, before the artifact, the best
+        trip with it against the best without, when a better artifact needs it (remembered
+        for the turn)."""
+        if not tok.grants:
+            return 0.0
+        v = self._enable.get(tok)
+        if v is not None:
+            return v
+        v = 0.0
+        r = self.routes
+        with_item = self.info.table(self._grants(p) | frozenset(tok.grants), r.mu)
+        if with_item is not r:
+            hq, pos = game.board.hq, p.pos
+            if p.artifact is not None:
+                saved = r.cost[hq][pos] - with_item.cost[hq][pos]
+                v = min(self.ENABLE_CAP, saved * self.boot_value)
+            else:
+                t = self.target
+                if t is not None:
+                    saved = r.cost[t][pos] + r.cost[hq][t]
+                    saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
+                    v = saved * self.boot_value
+                # Only a trip the item shortens can make another artifact the better one.
+                left = game.space_artifact
+                if any(
+                    left[s]
+                    and s != t
+                    and with_item.cost[s][pos] + with_item.cost[hq][s]
+                    < r.cost[s][pos] + r.cost[hq][s] - 1e-9
+                    for s in game.board.artifact_spaces
+                ):
+                    stake = self._stake(game, p)
+                    supply = game.token_supply
+                    mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
+                    b1, ev1, _ = self._best_target(game, p, with_item, stake, mug, stick=False)
+                    if b1 is not None and b1 != t:
+                        # A route the item opens leads to a better artifact: worth what it
+                        # adds beyond what would make the bot change its target.
+                        ev0 = self._ev + self.STICK if t is not None else 0.0
+                        v = max(v, ev1 - ev0)
+                v = min(self.ENABLE_CAP, v)
+        self._enable[tok] = v
+        return v
 
     def _weights(self, game: Any, avg: list[float]) -> None:
         """What a unit of each resource, a point of health and a card draw are worth now."""
@@ -988,6 +1219,19 @@ class HeuristicBot:
         w[DRAW] = self.discard_cost = self.avg_power
         self.attack_cost = game.attack_size() * self.dmg_round / max(0.1, self.cubes_round)
         self.attack_cost *= self.health_value
+        units = self._units = {k: w[i] for k, i in _DIM.items()}
+        units.update(
+            damage=-self.health_value,
+            discard=-self.discard_cost,
+            trash=self.trash_value(None),
+            rage=-2.0,
+            token=1.0,
+            points=1.0,
+        )
+        units["minor secret"] = 2.0
+        units["major secret"] = 4.0
+        units["dragon attack"] = -self.attack_cost
+        units["bag cube"] = 0.3
 
     def _goal(self, game: Any, p: Any) -> int | None:
         """Where to walk now: a detour stop, else the target."""
@@ -1024,8 +1268,8 @@ class HeuristicBot:
         if gold >= price:
             held = {t.type for t in p.tokens if t.kind == "market"}
             for t in info.market:
-                if game.token_supply[t] and t.type not in held and not t.grants:
-                    crown = max(crown, t.points - price)
+                if game.token_supply[t] and t.type not in held:
+                    crown = max(crown, t.points - price + self._enabling(game, p, t))
         heal_v = self.health_value if damage else 0.0
         draw_v = 0.5 * self.avg_power
         best, best_net = None, 0.3
@@ -1086,6 +1330,19 @@ class HeuristicBot:
             self.waypoint = best_c[0] if best_c[0] != pos else None
             self.coach_to = best_c[1]
 
+    def unit(self, key: str) -> float:
+        """Worth of one unit of ``key`` this turn, in points (see `_weights`)."""
+        return self._units.get(key, _UNKNOWN_UNIT)
+
+    def _lines_worth(self, thing: Any, on: str) -> float:
+        """Worth of every effect of a card's or token's triggers of one kind, taken as one
+        list (remembered for the turn: the weights change only between turns)."""
+        key = (thing, on)
+        v = self._lw.get(key)
+        if v is None:
+            v = self._lw[key] = self.effects(self.info.effects(thing, on))
+        return v
+
     def trash_value(self, name: str | None) -> float:
         """Worth of trashing one card (the weakest one the player could pick)."""
         return 1.0 if name is None else 0.6
@@ -1108,19 +1365,15 @@ class HeuristicBot:
         v = self._worth.get(card)
         if v is not None:
             return v
-        w = self.w
-        acq = _value(self.info.effects(card, "acquire"), w, self) if card.acquire else 0.0
+        acq = self._lines_worth(card, "acquire") if card.acquire else 0.0
         if card.use:
-            v = acq + _value(self.info.effects(card, "use"), w, self)
+            v = acq + self._lines_worth(card, "use")
         else:
             points = float(card.points)
             if card.points_per:
+                # What it counts now, and what its record expects it to add by the end.
                 per = card.points_per
-                if per["per"].get("count") == "gold":
-                    gold = game.gold_of(p) + 0.5 * self.turns_left
-                    points += per["points"] * gold / per["per"].get("every", 1)
-                else:
-                    points += per["points"] * (1 + game.count_of(p, per["per"]))
+                points += per["points"] * (game.count_of(p, per["per"]) + self.count(per["per"]))
             ct = self.cards_turn
             plays = max(0.0, self.turns_left - len(p.deck) / ct) * ct / (self._deck_n + 1)
             v = self.POINTS_SHARE * points + plays * (self.power(card) - self.avg_power) + acq
@@ -1149,16 +1402,13 @@ class HeuristicBot:
         if kind == "may":
             node = decision.detail
             if isinstance(node, dict):
-                if node.get("op") == "pay":
-                    v = _value(node["cost"], self.w, self) + _value(node["then"], self.w, self)
-                else:
-                    v = _value(node.get("do", ()), self.w, self)
+                v = sum(self.effects(lst) for lst in _effect_lists(node))
                 return 0 if v > 0 else 1
             return 0
         if kind == "choose":
             node = decision.detail
             if isinstance(node, dict) and "options" in node:
-                values = [_value(o, self.w, self) for o in node["options"]]
+                values = [self.effects(o) for o in node["options"]]
                 return values.index(max(values))
             return 0
         if kind == "discard":
@@ -1197,9 +1447,8 @@ class HeuristicBot:
 
         acts = groups.get(ACT)
         if acts:
-            worth = _EffectsWorth(lambda nodes: _value(nodes, self.w, self))
             for i in acts:
-                if ACT.appraise(opts[i].value, worth) > 0:
+                if ACT.appraise(opts[i].value, self) > 0:
                     return i
 
         if TAKE in groups:
@@ -1306,24 +1555,25 @@ class HeuristicBot:
     def _pick_use(self, game: Any, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
         for i in uses:
             tok = opts[i].value[1]
-            nodes = [e for _, eff in tok.use for e in eff]
-            ops = {e["op"] for e in nodes}
-            if "heal" in ops:
-                heal = sum(e.get("n", 1) for e in nodes if e["op"] == "heal")
+            nodes = self.info.effects(tok, "use")
+            reading = _reading_of(nodes)
+            asked, terms = reading.asked, reading.terms
+            if "heal" in asked:
+                heal = max(1.0, terms.get("heal", 0.0))
                 if p.damage >= heal or (p.damage and self.health_left <= 4):
                     return i
-            elif "trash" in ops:
+            elif "trash" in asked:
                 if any(self._keep(c) < 0.8 for c in (*p.discard, *p.play)):
                     return i
-            elif ops == {"gain"}:
-                res = {e["resource"] for e in nodes}
-                if "boots" in res and self._needs_boot(game, p):
+            elif asked and asked <= _GAINS.keys() and all(terms.get(k, 0) > 0 for k in asked):
+                # Only resources, all gained: use it when they help.
+                if "boots" in asked and self._needs_boot(game, p):
                     return i
-                if "swords" in res and self._needs_swords(game, p):
+                if "swords" in asked and self._needs_swords(game, p):
                     return i
-                if "skill" in res or "gold" in res:
+                if "skill" in asked or "gold" in asked:
                     return i
-            elif _value(nodes, self.w, self) > 0:
+            elif self._lines_worth(tok, "use") > 0:
                 return i
         return None
 
@@ -1349,7 +1599,7 @@ class HeuristicBot:
                 continue
             if not allowed_here(card, here):
                 continue
-            if _value([e for _, eff in card.defeat for e in eff], self.w, self) >= 2.5:
+            if self._lines_worth(card, "defeat") >= 2.5:
                 return True
         return False
 
@@ -1448,7 +1698,7 @@ class HeuristicBot:
             kind, card = opts[i].value
             if card.fight > swords:
                 continue
-            v = _value(self.info.effects(card, "defeat"), self.w, self)
+            v = self._lines_worth(card, "defeat")
             if card.danger and kind is FIGHT:
                 v += 1.0
             v -= per_sword * card.fight
@@ -1510,16 +1760,7 @@ class HeuristicBot:
         best, best_v = None, 0.0
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
-            v = tok.points - price
-            if tok.grants and p.artifact is None and self.target is not None:
-                # A canoe: what its water paths save on the round trip still to go.
-                grants = frozenset(self._grants(p) | set(tok.grants))
-                with_item = self.info.table(grants, self.routes.mu)
-                r = self.routes
-                hq, t, pos = game.board.hq, self.target, p.pos
-                saved = r.cost[t][pos] + r.cost[hq][t]
-                saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
-                v += saved * self.boot_value
+            v = tok.points - price + self._enabling(game, p, tok)
             if v > best_v:
                 best, best_v = i, v
         if best is not None:

@@ -6,6 +6,11 @@ from typing import Any
 
 from .registry import condition, count
 
+# What the bots assume without looking at the game: a condition holds half the time, and a
+# count ("+1 swords per companion in play") comes to one or two when its effect is applied.
+_EVEN = 0.5
+_EXPECTED = 1.5
+
 
 def _article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
@@ -13,6 +18,7 @@ def _article(noun: str) -> str:
 
 @condition(
     "in_play",
+    appraise=lambda n, v: _EVEN,
     phrases=(
         "another {tag:tag} in play {other=true}",
         "another {tag:tag} in your play area {other=true}",
@@ -59,6 +65,7 @@ def token_words(token: dict[str, Any]) -> frozenset[str]:
 
 @condition(
     "have",
+    appraise=lambda n, v: _EVEN,
     phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
     params={"what": {"type": "string"}},
     render=lambda n: f"you have {_article(n['what'])}",
@@ -71,6 +78,7 @@ def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 
 @condition(
     "at",
+    appraise=lambda n, v: v.where(n["feature"]),
     phrases=("you are in|on|at a|an {feature:words}", "you are in|on|at {feature:words}"),
     params={"feature": {"type": "string"}},
     render=lambda n: f"you are in {_article(n['feature'])}",
@@ -83,6 +91,7 @@ def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 
 @count(
     "gold",
+    appraise=lambda n, v: _EXPECTED,
     phrases=("{every:int} gold", "gold"),
     params={"every": {"type": "integer", "minimum": 1, "maximum": 1000}},
     defaults={"every": 1},
@@ -96,6 +105,7 @@ def gold(game: Any, player: Any, node: dict[str, Any]) -> int:
 
 @count(
     "in_play",
+    appraise=lambda n, v: _EXPECTED,
     phrases=("{tag:tag} in play", "other {tag:tag} in play"),
     params={"tag": {"type": "string"}},
     render=lambda n: f"{n['tag']} in your play area",
@@ -108,6 +118,7 @@ def in_play_count(game: Any, player: Any, node: dict[str, Any]) -> int:
 
 @count(
     "owned",
+    appraise=lambda n, v: _EXPECTED,
     phrases=("{card:name} you own", "{card:name} in your deck", "{card:name}"),
     params={"card": {"type": "string"}},
     render=lambda n: f"{n['card']} you own",

@@ -12,6 +12,7 @@ BLACK = -1
 
 @effect(
     "rage",
+    appraise=lambda n, v: n["n"] * v.unit("rage"),
     phrases=("rage {n:signed}", "advance rage {n:int}", "advance the rage track {n:int}"),
     params={"n": {"type": "integer", "minimum": -30, "maximum": 30}},
     render=lambda n: f"rage {n['n']:+d}",
@@ -24,6 +25,7 @@ def rage(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "dragon_attack",
+    appraise=lambda n, v: v.unit("dragon attack"),
     phrases=("dragon attack", "dragon attacks", "trigger a dragon attack"),
     params={},
     render=lambda n: "the dragon attacks",
@@ -36,6 +38,7 @@ def dragon_attack(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "return_cubes",
+    appraise=lambda n, v: n["n"] * v.unit("bag cube"),
     phrases=(
         "return up to {n:int} dragon cubes [to] [the] [bag]",
         "return {n:int} dragon cubes [to] [the] [bag]",

@@ -13,6 +13,7 @@ def _plural(n: int, word: str) -> str:
 
 @effect(
     "draw",
+    appraise=lambda n, v: n["n"] * v.unit("draw"),
     phrases=("draw {n:int} [card|cards]", "draw a|one card"),
     params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     defaults={"n": 1},
@@ -26,6 +27,7 @@ def draw(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "heal",
+    appraise=lambda n, v: n["n"] * v.unit("heal"),
     phrases=("heal {n:int} [damage]", "heal"),
     params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     defaults={"n": 1},
@@ -43,6 +45,7 @@ def _can_damage(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 
 @effect(
     "damage",
+    appraise=lambda n, v: n["n"] * v.unit("damage"),
     phrases=("take {n:int} damage", "{n:int} damage"),
     params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     render=lambda n: f"take {n['n']} damage",
@@ -57,6 +60,7 @@ def damage(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "teleport",
+    appraise=lambda n, v: v.unit("teleport"),
     phrases=("teleport", "teleport to an|a adjacent space|room"),
     params={},
     render=lambda n: "teleport to an adjacent space",
@@ -73,6 +77,7 @@ def _can_discard(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 
 @effect(
     "discard",
+    appraise=lambda n, v: n["n"] * v.unit("discard"),
     phrases=("discard {n:int} [card|cards]", "discard a card"),
     params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
     defaults={"n": 1},
@@ -88,6 +93,7 @@ def discard(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "trash",
+    appraise=lambda n, v: n["n"] * v.unit("trash") * (0.6 if "card" in n else 1.0),
     phrases=(
         "trash {n:int} card|cards",
         "trash a card",
@@ -111,6 +117,7 @@ def trash(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "secret",
+    appraise=lambda n, v: v.unit(f"{n['size']} secret"),
     phrases=("take a|an|one {size:tag} secret", "take {size:tag} secret"),
     params={"size": {"enum": ["minor", "major"]}},
     render=lambda n: f"take a {n['size']} secret",
@@ -123,6 +130,7 @@ def secret(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "token",
+    appraise=lambda n, v: v.unit("token"),
     phrases=("gain {token:name}", "take {token:name}"),
     params={"token": {"type": "string"}},
     render=lambda n: f"take {n['token']}",

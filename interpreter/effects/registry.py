@@ -96,16 +96,30 @@ class Valuer:
     """What an appraisal may ask a bot (the bots implement it; see interpreter/bots.py).
 
     An appraisal says what one IR node is worth to the player who gets it, in points of final
-    score, using only these questions, so a new op, trigger or action is valued by the bots
-    the moment it is registered, with no bot code that names it:
+    score, using only these questions and arithmetic (+, -, *, /, max, min, comparisons), so a
+    new op, trigger or action is valued by the bots the moment it is registered, with no bot
+    code that names it:
 
-    - ``v.unit(key)``: the worth of one unit of ``key``: a resource name ("skill", "swords",
-      "boots", "gold", "clank", or one a pack declares), or one of "draw", "heal", "damage",
-      "teleport", "discard", "trash", "minor secret", "major secret", "token", "rage",
-      "dragon attack", "points".
+    - ``v.unit(key)``: the worth of one unit of ``key``, signed (damage is worth less than
+      nothing): a resource name ("skill", "swords", "boots", "gold", "clank", or one a pack
+      declares), or one of "draw", "heal", "damage", "teleport", "discard", "trash",
+      "minor secret", "major secret", "token", "rage", "dragon attack", "bag cube" (a black
+      cube back into the dragon bag), "points". A key a bot does not know is worth a little,
+      like a resource it has never seen.
     - ``v.effects(nodes)``: the worth of a nested effect list (for structural ops).
     - ``v.chance(cond)``: how likely a condition node is to hold, 0..1.
     - ``v.opponents(nodes)``: the worth to us of opponents getting ``nodes`` (usually < 0).
+    - ``v.count(node)``: the expected value of a count node ("per ..."), when it is applied.
+    - ``v.pays(cost)``: how likely the player pays a price (an effect list) when it is asked,
+      0..1: 1 when deciding on the spot, less when reading what a card gives on average.
+    - ``v.where(feature)``: how likely the player is on a space with that feature (forest,
+      town...) when the effect happens, 0..1; bots also learn from it that a card pays off
+      on some spaces only.
+
+    Condition records appraise to a likelihood (0..1) and count records to an expected count,
+    both usually asked through ``v.chance`` and ``v.count``. Appraisals must not look at the
+    game: bots cache what a card is worth, and one bot (the profile reader) answers ``unit``
+    with numbers that also remember which units they are made of.
     """
 
     def unit(self, key: str) -> float:
@@ -113,16 +127,31 @@ class Valuer:
         raise NotImplementedError
 
     def effects(self, nodes: list[dict[str, Any]]) -> float:
-        """Worth of an effect list."""
-        raise NotImplementedError
+        """Worth of an effect list (by default: the sum of each record's appraisal)."""
+        total = 0.0
+        for n in nodes:
+            total = total + EFFECTS[n["op"]].appraise(n, self)
+        return total
 
     def chance(self, cond: dict[str, Any]) -> float:
-        """Likelihood that a condition node holds."""
-        raise NotImplementedError
+        """Likelihood that a condition node holds (by default: its record's appraisal)."""
+        return CONDITIONS[cond["cond"]].appraise(cond, self)
 
     def opponents(self, nodes: list[dict[str, Any]]) -> float:
         """Worth to us of each opponent getting ``nodes``."""
         raise NotImplementedError
+
+    def count(self, node: dict[str, Any]) -> float:
+        """Expected value of a count node (by default: its record's appraisal)."""
+        return COUNTS[node["count"]].appraise(node, self)
+
+    def pays(self, cost: list[dict[str, Any]]) -> float:
+        """Likelihood of paying the price ``cost`` when it is asked."""
+        return 1.0
+
+    def where(self, feature: str) -> float:
+        """Likelihood of standing on a space with ``feature`` when the effect happens."""
+        return 0.5
 
 
 class Registry:

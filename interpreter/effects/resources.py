@@ -19,8 +19,14 @@ def _render_gain(node: dict[str, Any]) -> str:
     return text
 
 
+def _appraise_gain(node: dict[str, Any], v: Any) -> float:
+    worth = node["amount"] * v.unit(node["resource"])
+    return worth * v.count(node["per"]) if "per" in node else worth
+
+
 @effect(
     "gain",
+    appraise=_appraise_gain,
     phrases=(
         "{amount:signed} {resource:resource} per {per:count}",
         "{amount:signed} {resource:resource}",
@@ -60,6 +66,7 @@ def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
 
 @effect(
     "spend",
+    appraise=lambda n, v: -n["amount"] * v.unit(n["resource"]),
     phrases=("pay {amount:int} {resource:resource}", "spend {amount:int} {resource:resource}"),
     params={"amount": {"type": "integer", "minimum": 0, "maximum": 100}, "resource": _RESOURCE},
     render=lambda n: f"pay {n['amount']} {_LABEL.get(n['resource'], n['resource'])}",

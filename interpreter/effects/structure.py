@@ -13,8 +13,21 @@ from .registry import EFFECTS, effect, render_condition, render_effects
 _EFFECTS = {"$ref": "#/$defs/effects"}
 
 
+def _appraise_each(node: dict[str, Any], v: Any) -> float:
+    # What the opponents get counts for (or against) us too.
+    theirs = v.opponents(node["do"])
+    return v.effects(node["do"]) + theirs if node["who"] == "player" else theirs
+
+
+def _appraise_pay(node: dict[str, Any], v: Any) -> float:
+    net = v.pays(node["cost"]) * (v.effects(node["cost"]) + v.effects(node["then"]))
+    # An optional price is paid only when it is worth it.
+    return max(0.0, net) if node["optional"] else net
+
+
 @effect(
     "each",
+    appraise=_appraise_each,
     phrases=("each {who:tag}", "each other player", "each of your opponents"),
     params={"who": {"enum": ["player", "opponent"]}, "do": _EFFECTS},
     render=lambda n: f"each {n['who']}: {render_effects(n['do'])}",
@@ -30,6 +43,7 @@ def each(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "choose",
+    appraise=lambda n, v: max(v.effects(o) for o in n["options"]),
     phrases=("choose one", "choose"),
     params={"options": {"type": "array", "items": _EFFECTS, "minItems": 2}},
     render=lambda n: "choose one: " + " or ".join(render_effects(o) for o in n["options"]),
@@ -56,6 +70,7 @@ def _can_pay_all(game: Any, ctx: Any, effects: list[dict[str, Any]]) -> bool:
 
 @effect(
     "if",
+    appraise=lambda n, v: v.chance(n["cond"]) * v.effects(n["do"]),
     phrases=("if {cond:cond}",),
     params={"cond": {"$ref": "#/$defs/condition"}, "do": _EFFECTS},
     render=lambda n: f"if {render_condition(n['cond'])}: {render_effects(n['do'])}",
@@ -71,6 +86,7 @@ def if_(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "may",
+    appraise=lambda n, v: max(0.0, v.effects(n["do"])),
     phrases=("may",),
     params={"do": _EFFECTS},
     render=lambda n: f"you may {render_effects(n['do'])}",
@@ -85,6 +101,7 @@ def may(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "pay",
+    appraise=_appraise_pay,
     phrases=("may {cost} -> {then}", "{cost} -> {then}"),
     params={"cost": _EFFECTS, "then": _EFFECTS, "optional": {"type": "boolean"}},
     render=lambda n: (

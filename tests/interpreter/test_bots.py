@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter.actions import BUY, END_TURN
 from clankwork.interpreter.bots import BOTS, HeuristicBot, _Routes, make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
@@ -54,7 +55,7 @@ class Watched(HeuristicBot):
         if decision.kind == "action":
             value = decision.options[index].value
             p = view.players[decision.player]
-            assert value[0] != "end" or not p.hand
+            assert value[0] is not END_TURN or not p.hand
         self.answers += 1
         return index
 
@@ -181,3 +182,79 @@ def test_heuristic_takes_the_artifact_it_walks_to(acqinc: Catalog) -> None:
         taken += [p.artifact.points for p in g.players if p.artifact is not None]
     # Two players on a board of seven artifacts go deep, not for the nearest one.
     assert statistics.mean(taken) >= 15
+
+
+def _canoe_board_pack(tmp_path: Path) -> Catalog:
+    """The tutorial pack with Mirror Lake (the Idol, 15) reachable by water only."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    board = pack / "board.clank"
+    text = board.read_text()
+    for old, new in (
+        ('  path Lakeshore -- "Mirror Lake"\n', ""),
+        ('  dead end "Mirror Lake" { boots 2 }\n', ""),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    board.write_text(text)
+    result = compile_pack(pack)
+    assert result.ok, result.diagnostics
+    return prepare(result.ir)
+
+
+def test_heuristic_buys_a_canoe_when_its_best_route_needs_one(tmp_path: Path) -> None:
+    from clankwork.interpreter.actions import legal_actions
+
+    cat = _canoe_board_pack(tmp_path)
+    bot = HeuristicBot(1)
+    g = Game(cat, [bot, make_bot("heuristic", 2)], 5)
+    p = g.players[0]
+    s = {sp.name: sp.index for sp in g.board.spaces}
+    p.pos = s["Bramblecrest"]  # a town
+    p.hand = []
+    p.gold = g.rules["market_price"]
+    # The deep artifacts are gone: the Ring (5) by land, or the Idol (15) by water.
+    g.space_artifact[s["Dragon's Maw"]] = g.space_artifact[s["Ankh Vault"]] = None
+    canoe = next(t for t in cat.tokens if t.grants)
+    bot._begin(g, p)
+    assert bot.target == s["Ring Cellar"]
+    gain = bot._enabling(g, p, canoe)
+    assert gain > g.rules["market_price"] - canoe.points
+    opts = [o for o in legal_actions(g, p) if o.value[0] in (BUY, END_TURN)]
+    buys = [o for o in opts if o.value[:2] == (BUY, canoe.type)]
+    assert buys, [o.label for o in opts]
+    pick = bot.choose(
+        g, Decision(p.seat, "action", [buys[0], *[o for o in opts if o.value[0] is END_TURN]])
+    )
+    assert pick == 0
+
+
+def test_a_cards_triggers_on_events_count_in_what_it_gives() -> None:
+    """A card that gives gold at the end of the turn it is played in is worth that gold to
+    both bots, though no bot code names the trigger or the op."""
+    from types import SimpleNamespace
+
+    from clankwork.interpreter.bots import GOLD, SKILL, _Reading, play_value
+
+    gold = {"op": "gain", "amount": 1, "resource": "gold"}
+    skill = {"op": "gain", "amount": 1, "resource": "skill"}
+    hook = SimpleNamespace(on="turn_end", cond=None, effects=[gold])
+    lantern = SimpleNamespace(play=((None, [skill]),), hooks=(hook,))
+    plain = SimpleNamespace(play=((None, [skill]),), hooks=())
+    profile = _Reading(lantern.play, lantern).profile
+    assert profile[SKILL] == 1.0 and profile[GOLD] == 1.0
+    assert play_value(lantern) > play_value(plain)
+
+
+def test_no_bot_code_names_an_op() -> None:
+    """The bots value effects through the records only: no test of an op, condition or
+    count name in interpreter/bots.py (issue 7: a new op is worth something the moment it
+    is registered)."""
+    import re
+
+    src = (ROOT / "interpreter" / "bots.py").read_text()
+    named = re.findall(r'\[\s*"(?:op|cond|count)"\s*\]\s*(?:==|!=|in\b)|\bop\s*(?:==|!=|in\b)', src)
+    named += re.findall(r'\.get\(\s*"(?:op|cond|count)"\s*\)\s*(?:==|!=|in\b)', src)
+    assert not named, named

@@ -1,0 +1,135 @@
+"""How strong the heuristic bot is against the heuristic bot of another commit.
+
+Run: .venv/bin/python benchmarks/bot_strength.py [--old COMMIT] [--games N] [--pack acqinc]
+     [--speed-games M]
+
+The old bot is interpreter/bots.py as it was at ``--old`` (default: main), read with
+``git show`` and loaded as a module inside this checkout's package, so both bots play on the
+same engine and only the bots differ. Two-player games; each seed is played twice with the
+seats swapped, so seat order and deck luck cancel out. A win counts 1, a shared win 1/2, a
+game nobody wins 1/2. The new bot's win rate is printed with its 95% Wilson interval; the
+score difference with a normal 95% interval. Then, side by side in the same process, the
+player-turns a second of four-player games with every seat the old bot and every seat the new
+one (the same seeds, best of five interleaved runs of ``--speed-games`` games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.catalog import prepare
+from clankwork.interpreter.game import Game
+from clankwork.tools.simulate import bot_seed, game_seeds
+
+ROOT = Path(__file__).resolve().parent.parent
+Z95 = 1.959963984540054
+
+
+def old_bots(commit: str) -> ModuleType:
+    """interpreter/bots.py at ``commit``, loaded as clankwork.interpreter._old_bots (its
+    relative imports then reach this checkout's engine)."""
+    text = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{commit}:interpreter/bots.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="old-bots-")) / "_old_bots.py"
+    path.write_text(text)
+    name = "clankwork.interpreter._old_bots"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate of ``wins`` in ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", default="main", help="the commit whose bot plays against this one")
+    ap.add_argument("--games", type=int, default=2000, help="games (an even number: seat pairs)")
+    ap.add_argument("--pack", default="acqinc", help="a bundled pack under content/")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--bot", default="heuristic", help="the bot name compared")
+    ap.add_argument("--speed-games", type=int, default=40, help="games a speed run (0: none)")
+    args = ap.parse_args()
+
+    result = compile_pack(ROOT / "content" / args.pack)
+    if not result.ok:
+        raise SystemExit(f"{args.pack}: the pack does not compile")
+    cat = prepare(result.ir)
+    old = old_bots(args.old)
+    pairs = max(1, args.games // 2)
+    points = 0.0
+    diffs: list[int] = []
+    t0 = time.perf_counter()
+    for s in game_seeds(args.seed, pairs):
+        for new_seat in (0, 1):
+            seats = [
+                make_bot(args.bot, bot_seed(s, k))
+                if k == new_seat
+                else old.make_bot(args.bot, bot_seed(s, k))
+                for k in range(2)
+            ]
+            r = Game(cat, seats, s).play()
+            if r.winners:
+                points += (new_seat in r.winners) / len(r.winners)
+            else:
+                points += 0.5
+            diffs.append(r.scores[new_seat] - r.scores[1 - new_seat])
+    n = len(diffs)
+    lo, hi = wilson(points, n)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    print(f"{args.pack}, 2 players, {n} games ({pairs} seeds, seats swapped), old = {args.old}")
+    print(f"new {args.bot} win rate: {points / n:.3f}  (95% CI {lo:.3f}-{hi:.3f})")
+    print(f"score new - old: {mean:+.2f}  (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
+    print(f"{time.perf_counter() - t0:.1f} s")
+    if args.speed_games:
+        speed(cat, old, args)
+
+
+def speed(cat: object, old: ModuleType, args: argparse.Namespace) -> None:
+    """Player-turns a second, four old bots against four new ones on the same seeds."""
+    seeds = game_seeds(args.seed + 1, args.speed_games)
+    makers = {"old": old.make_bot, "new": make_bot}
+    best: dict[str, float] = {}
+    for _ in range(5):
+        for name, make in makers.items():
+            t0 = time.perf_counter()
+            turns = 0
+            for s in seeds:
+                seats = [make(args.bot, bot_seed(s, k)) for k in range(4)]
+                turns += Game(cat, seats, s).play().turns
+            tps = turns / (time.perf_counter() - t0)
+            best[name] = max(best.get(name, 0.0), tps)
+    print(
+        f"4 players, {args.speed_games} games, best of 5: old {best['old']:.0f}, "
+        f"new {best['new']:.0f} player-turns/s (new/old {best['new'] / best['old']:.3f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
