@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 from . import actions, setup
 from .catalog import CardDef, Catalog, TokenDef, prepare
@@ -17,7 +17,7 @@ from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Opt
 from .effects import CONDITIONS, COUNTS, EFFECTS
 from .rules import ROUND_CAP_MAX, for_players
 from .scoring import GameResult, final_result
-from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
+from .state import DESIGNS, ESCAPED, KNOCKED_OUT, SEAT, Ctx, PlayerState
 from .stats import GameStats
 
 BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
@@ -30,6 +30,58 @@ MAX_STEPS = 5000
 
 class Game:
     """One game: state, rules procedures and the API the effect handlers use."""
+
+    # The game's state: every attribute a game changes, with its type (marks in state.py).
+    # interpreter/snapshot.py writes and reads it; the fingerprint and the invariant checks
+    # walk it. A new field of the game is one line here (a test fails on an attribute that is
+    # in neither STATE nor NOT_STATE); every dataclass field of PlayerState is state.
+    STATE: ClassVar[dict[str, Any]] = {
+        "round": int,
+        "turn": int,
+        "over": bool,
+        "capped": bool,
+        "end_reason": str,
+        "rules": dict[str, Any],
+        "rng": random.Random,
+        "order": list[int],
+        "active": Annotated[PlayerState, SEAT],
+        "players": list[PlayerState],
+        "row": list[CardDef],
+        "adventure_deck": list[CardDef],
+        "adventure_discard": list[CardDef],
+        "reserve": dict[CardDef, int],
+        "reserve_monsters": Annotated[list[CardDef], DESIGNS],
+        "trashed": list[CardDef],
+        "rage": int,
+        "bag": list[int],
+        "black_aside": int,
+        "stacked_draws": list[int],
+        "minor_bank": list[TokenDef],
+        "major_bank": list[TokenDef],
+        "space_major": list[list[TokenDef]],
+        "space_fruit": list[list[TokenDef]],
+        "space_artifact": list[TokenDef | None],
+        "token_supply": dict[TokenDef, int],
+        "box": list[TokenDef],
+    }
+    # What is not state: the pack, the players' bots, setup inputs, counters, lookup tables,
+    # and the log and result (a snapshot carries the log beside the state).
+    NOT_STATE: ClassVar[frozenset[str]] = frozenset(
+        (
+            "catalog",
+            "board",
+            "bots",
+            "seed",
+            "first_player",
+            "stacked_adventure",
+            "stats",
+            "_effect",
+            "_condition",
+            "_count",
+            "log",
+            "result",
+        )
+    )
 
     def __init__(
         self,
@@ -737,6 +789,12 @@ class Game:
     def decision_log(self) -> list[dict[str, Any]]:
         """The decision records of the log."""
         return [r for r in self.log if r["type"] == "decision"]
+
+    def snapshot(self, *, mid_turn: bool = False) -> dict[str, Any]:
+        """The game as plain JSON data (see `interpreter.snapshot.snapshot`)."""
+        from .snapshot import snapshot
+
+        return snapshot(self, mid_turn=mid_turn)
 
     def __repr__(self) -> str:
         return f"<game seed={self.seed} round={self.round} turn={self.turn}>"
