@@ -1140,6 +1140,11 @@ class HeuristicBot:
             self.routes = self.info.table(frozenset(grants), mu)
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
+        # The play order was worked out with the board's per-design tables, which a restored
+        # game's board may not have filled yet.
+        if self.info is not None:
+            for card in self._order or ():
+                self.info.play_kind(card)
 
     # -- decisions ----------------------------------------------------------------------------
 

@@ -126,6 +126,8 @@ def _find(where: Any, node: Any, path: list[Any]) -> list[Any] | None:
 
 
 def _node_ref(node: Any, design: Any) -> Any:
+    if node is None:
+        return None
     if dataclasses.is_dataclass(design):
         for name, part in _design_parts(design):
             found = _find(part, node, [name])
@@ -136,6 +138,8 @@ def _node_ref(node: Any, design: Any) -> Any:
 
 
 def _node_load(data: Any, design: Any) -> Any:
+    if data is None:
+        return None
     if isinstance(data, dict):
         return data["$ir"]
     here = getattr(design, data[0])
