@@ -165,8 +165,18 @@ def _sorted_items(items: list[Any]) -> list[Any]:
     return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
 
 
+_PLAIN = frozenset((type(None), bool, int, str))
+
+
 def encode_any(v: Any) -> Any:
     """Any value the engine or a bot holds, as JSON data with ``$`` tags for what JSON lacks."""
+    t = type(v)
+    if t in _PLAIN:
+        return v
+    if t is list:  # the common case first (the fingerprint walks the rules each time)
+        return [x if type(x) in _PLAIN else encode_any(x) for x in v]
+    if t is dict and all(type(k) is str and k[:1] != "$" for k in v):
+        return {k: x if type(x) in _PLAIN else encode_any(x) for k, x in v.items()}
     if v is None or isinstance(v, (bool, int, str)):
         return v
     if isinstance(v, float):

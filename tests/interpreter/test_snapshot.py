@@ -127,6 +127,24 @@ def test_a_snapshot_between_actions_plays_on_to_the_same_end(
         assert restored.log == reference.log
 
 
+def test_a_snapshot_without_its_log_and_one_of_an_ended_game() -> None:
+    ir = _ir("tutorial")
+    game = Game(prepare(ir), _bots("random", 3, 6), 6)
+    saved: list[dict[str, Any]] = []
+    result = game.play(
+        after_turn=lambda g: saved.append(snap.snapshot(g, log=False)) if g.turn == 7 else None
+    )
+    (data,) = saved
+    assert data["log"] == [game.log[0]]
+    restored, again = snap.resume(ir, _through_json(data), _bots("random", 3, 6))
+    assert again == result
+    assert restored.log[1:] == game.log[-(len(restored.log) - 1) :]
+
+    ended = snap.restore(ir, _through_json(game.snapshot()), _bots("random", 3, 6))
+    assert ended.over and snap.play_on(ended) == result
+    assert ended.log == game.log
+
+
 def test_a_snapshot_is_plain_json_data() -> None:
     game = Game(prepare(_ir("acqinc")), _bots("heuristic", 4, 5), 5)
     data, _ = _play_to_action(game, 9, 3)
