@@ -3,9 +3,8 @@
 The uninterrupted game is the reference: its result and its log from the snapshot on must be
 those of the restored game, played by fresh bots (which take up the carried bot state). The
 snapshot's schema is generated (`interpreter.snapshot.snapshot_schema`); after a change to the
-declared state, regenerate the committed file with:
-
-    UPDATE_GOLDEN=1 .venv/bin/pytest tests/interpreter/test_snapshot.py
+declared state, regenerate the committed file with `clankwork schema --write` (or
+``UPDATE_GOLDEN=1 .venv/bin/pytest tests/interpreter/test_snapshot.py``).
 """
 
 from __future__ import annotations
@@ -290,7 +289,6 @@ def test_the_snapshot_schema_file_is_generated() -> None:
         SCHEMA.write_text(text, encoding="utf-8")
         return
     assert SCHEMA.read_text(encoding="utf-8") == text, (
-        "schemas/snapshot.schema.json is stale: UPDATE_GOLDEN=1 .venv/bin/pytest "
-        "tests/interpreter/test_snapshot.py"
+        "schemas/snapshot.schema.json is stale: run `clankwork schema --write`"
     )
     Draft202012Validator.check_schema(json.loads(text))
