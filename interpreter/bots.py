@@ -263,6 +263,20 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
+    # -- carried state (interpreter/snapshot.py) -------------------------------------------
+
+    def bot_state(self) -> dict[str, Any]:
+        """What the bot carries from one decision to the next (its RNG), as plain data."""
+        from .snapshot import encode_any
+
+        return {"rng": encode_any(self.rng)}
+
+    def load_bot_state(self, game: Any, state: dict[str, Any]) -> None:
+        """Carry on from `bot_state` in a restored game."""
+        from .snapshot import load_attributes
+
+        load_attributes(self, game, state)
+
     def choose(self, view: Any, decision: Decision) -> int:
         """A random legal option."""
         options = decision.options
@@ -285,6 +299,15 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._power: dict[CardDef, float] = {}
+
+    # -- carried state (interpreter/snapshot.py) -------------------------------------------
+
+    def bot_state(self) -> dict[str, Any]:
+        """Nothing: the bot reads everything from the game (its cache is per design)."""
+        return {}
+
+    def load_bot_state(self, game: Any, state: dict[str, Any]) -> None:
+        """Nothing to load (see `bot_state`)."""
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -1381,6 +1404,49 @@ class HeuristicBot(_Appraiser):
             v += 1.0  # one cube less in every attack while it would have waited in the row
         self._worth[card] = v
         return v
+
+    # -- carried state (interpreter/snapshot.py) ---------------------------------------------
+
+    # Rebuilt from the game on load rather than written: the game the estimates are for, the
+    # board's tables, the route table (written as its key) and the deck count's game id.
+    _REBUILT = ("_game", "info", "routes", "_deck_key")
+
+    def bot_state(self) -> dict[str, Any]:
+        """Every attribute the bot carries between decisions (plans, estimates, the running
+        deck totals whose float sums depend on their history), as plain data."""
+        from .snapshot import encode_any
+
+        state = {k: encode_any(v) for k, v in vars(self).items() if k not in self._REBUILT}
+        routes = None
+        if self.routes is not None and self.info is not None:
+            key = next(k for k, r in self.info.routes.items() if r is self.routes)
+            routes = [sorted(key[0]), key[1]]
+        state["$rebuilt"] = {
+            "game": self._game is not None,
+            "routes": routes,
+            "deck_key": None if self._deck_key is None else list(self._deck_key[1:]),
+        }
+        return state
+
+    def load_bot_state(self, game: Any, state: dict[str, Any]) -> None:
+        """Carry on from `bot_state` in a restored game."""
+        from .snapshot import load_attributes
+
+        rebuilt = state["$rebuilt"]
+        load_attributes(self, game, {k: v for k, v in state.items() if k != "$rebuilt"})
+        self._game = game if rebuilt["game"] else None
+        self.info = _board_info(game) if rebuilt["game"] else None
+        self.routes = None
+        if rebuilt["routes"] is not None and self.info is not None:
+            grants, mu = rebuilt["routes"]
+            self.routes = self.info.table(frozenset(grants), mu)
+        key = rebuilt["deck_key"]
+        self._deck_key = None if key is None else (id(game), *key)
+        # The play order was worked out with the board's per-design tables, which a restored
+        # game's board may not have filled yet.
+        if self.info is not None:
+            for card in self._order or ():
+                self.info.play_kind(card)
 
     # -- decisions ----------------------------------------------------------------------------
 

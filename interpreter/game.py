@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 from . import actions
 from .catalog import CardDef, Catalog, TokenDef, prepare
@@ -18,7 +18,7 @@ from .effects import CONDITIONS, COUNTS, EFFECTS
 from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
-from .state import ESCAPED, KNOCKED_OUT, Ctx, PlayerState
+from .state import DESIGNS, ESCAPED, KNOCKED_OUT, SEAT, Ctx, Nodes, PlayerState
 from .stats import GameStats
 
 BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
@@ -33,6 +33,71 @@ MAX_TRIGGER_DEPTH = 32
 
 class Game:
     """One game: state, rules procedures and the API the effect handlers use."""
+
+    # The game's state: every attribute a game changes, with its type (marks in state.py).
+    # interpreter/snapshot.py writes and reads it; the fingerprint and the invariant checks
+    # walk it. A new field of the game is one line here (a test fails on an attribute that is
+    # in neither STATE nor NOT_STATE); every dataclass field of PlayerState is state.
+    STATE: ClassVar[dict[str, Any]] = {
+        "round": int,
+        "turn": int,
+        "over": bool,
+        "capped": bool,
+        "end_reason": str,
+        "rules": dict[str, Any],
+        "rng": random.Random,
+        "order": list[int],
+        "active": Annotated[PlayerState, SEAT],
+        "players": list[PlayerState],
+        "row": list[CardDef],
+        "adventure_deck": list[CardDef],
+        "adventure_discard": list[CardDef],
+        "reserve": dict[CardDef, int],
+        "reserve_monsters": Annotated[list[CardDef], DESIGNS],
+        "trashed": list[CardDef],
+        "rage": int,
+        "bag": list[int],
+        "black_aside": int,
+        "stacked_draws": list[int],
+        "minor_bank": list[TokenDef],
+        "major_bank": list[TokenDef],
+        "space_tokens": list[list[TokenDef]],
+        "space_artifact": list[TokenDef | None],
+        "token_supply": dict[TokenDef, int],
+        "box": list[TokenDef],
+        # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn).
+        "used": dict[str, int],
+        "new_dragon": bool,
+        "left": list[int],
+        "counters": dict[str, int],
+        "turn_modifiers": Nodes,
+        "turn_gained": dict[str, list[int]],
+    }
+    # What is not state: the pack, the players' bots, setup inputs, counters, lookup tables,
+    # and the log and result (a snapshot carries the log beside the state).
+    NOT_STATE: ClassVar[frozenset[str]] = frozenset(
+        (
+            "catalog",
+            "board",
+            "bots",
+            "seed",
+            "first_player",
+            "stacked_adventure",
+            "stats",
+            "_effect",
+            "_condition",
+            "_count",
+            "log",
+            "result",
+            # The pack's trigger tables, and the trigger depth and game-end guard, which are
+            # back to 0 and False whenever a decision is asked between actions.
+            "_rule_on",
+            "_held",
+            "_watched",
+            "_depth",
+            "_ending",
+        )
+    )
 
     def __init__(
         self,
@@ -913,6 +978,12 @@ class Game:
     def decision_log(self) -> list[dict[str, Any]]:
         """The decision records of the log."""
         return [r for r in self.log if r["type"] == "decision"]
+
+    def snapshot(self, *, mid_turn: bool = False) -> dict[str, Any]:
+        """The game as plain JSON data (see `interpreter.snapshot.snapshot`)."""
+        from .snapshot import snapshot
+
+        return snapshot(self, mid_turn=mid_turn)
 
     def __repr__(self) -> str:
         return f"<game seed={self.seed} round={self.round} turn={self.turn}>"

@@ -1,6 +1,7 @@
 """Conservation checks on a game state: nothing is created or lost, health stays in bounds.
 
 Used by the tests after every turn of many random games, and by anyone fuzzing new content.
+Cards and tokens are found by walking the declared state (`interpreter.snapshot.components`).
 """
 
 from __future__ import annotations
@@ -8,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from .catalog import CardDef
 from .game import BLACK
+from .snapshot import components
 from .state import KNOCKED_OUT
 
 if TYPE_CHECKING:
@@ -22,20 +25,21 @@ def check_invariants(game: Game) -> list[str]:
     cat = game.catalog
     n = len(game.players)
 
-    # Cards: every copy is in exactly one zone (reserve piles counted by number).
+    # Cards and tokens: every copy is in exactly one zone. The zones are those of the declared
+    # state (`Game.STATE`, PlayerState's fields), so a new zone is counted once declared.
+    have: Counter[str] = Counter()
+    tok_have: Counter[int] = Counter()
+    for _, thing, k in components(game):
+        if isinstance(thing, CardDef):
+            have[thing.name] += k
+        else:
+            tok_have[id(thing)] += k
     want: Counter[str] = Counter()
     for c in cat.cards:
         if c.deck == "starting":
             want[c.name] += c.copies * n
         elif c.deck == "adventure" or (c.deck == "reserve" and c.type != "monster"):
             want[c.name] += c.copies
-    have: Counter[str] = Counter()
-    zones = [game.row, game.adventure_deck, game.adventure_discard, game.trashed]
-    zones += [p.cards() for p in game.players]
-    for zone in zones:
-        have.update(c.name for c in zone)
-    for c, left in game.reserve.items():
-        have[c.name] += left
     if have != want:
         problems.append(f"cards not conserved: {dict(have - want)} extra, {dict(want - have)} lost")
 
@@ -56,19 +60,7 @@ def check_invariants(game: Game) -> list[str]:
     if black != rules["dragon_cubes"]:
         problems.append(f"{black} black cubes, not {rules['dragon_cubes']}")
 
-    # Tokens: every token is in the supply, a bank, on a space, with a player, or boxed.
-    tok_have: Counter[int] = Counter()
-    everything = [*game.minor_bank, *game.major_bank, *game.box]
-    for p in game.players:
-        everything += p.tokens
-        if p.artifact is not None:
-            everything.append(p.artifact)
-    for held, art in zip(game.space_tokens, game.space_artifact, strict=True):
-        everything += held + ([art] if art is not None else [])
-    for t in everything:
-        tok_have[id(t)] += 1
-    for t, left in game.token_supply.items():
-        tok_have[id(t)] += left
+    # Tokens (counted with the cards above): as many of each design as the pack declares.
     for t in cat.tokens:
         if tok_have[id(t)] != t.count:
             problems.append(f"token {t.name}: {tok_have[id(t)]} found, {t.count} declared")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import snapshot
 from .state import ESCAPED, KNOCKED_OUT, PlayerState
 
 if TYPE_CHECKING:
@@ -94,49 +93,12 @@ def _per(game: Game, p: PlayerState, per: dict[str, Any] | None) -> int:
 
 
 def fingerprint(game: Game) -> str:
-    """A digest of the whole game state: equal states give equal digests."""
+    """A digest of the whole game state: equal states give equal digests.
 
-    def names(cards: list[Any]) -> list[str]:
-        return [c.name for c in cards]
-
-    state = {
-        "round": game.round,
-        "turn": game.turn,
-        "rage": game.rage,
-        "bag": sorted(game.bag),
-        "black_aside": game.black_aside,
-        "row": names(game.row),
-        "adventure_deck": names(game.adventure_deck),
-        "adventure_discard": names(game.adventure_discard),
-        "reserve": [[c.name, n] for c, n in game.reserve.items()],
-        "trashed": names(game.trashed),
-        "minor_bank": names(game.minor_bank),
-        "major_bank": names(game.major_bank),
-        "spaces": [
-            [names(t), a.name if a else None]
-            for t, a in zip(game.space_tokens, game.space_artifact, strict=True)
-        ],
-        "supply": [[t.name, n] for t, n in game.token_supply.items()],
-        "players": [
-            {
-                "deck": names(p.deck),
-                "hand": names(p.hand),
-                "discard": names(p.discard),
-                "play": names(p.play),
-                "gold": p.gold,
-                "supply": p.supply,
-                "area": p.area,
-                "damage": p.damage,
-                "pos": p.pos,
-                "artifact": p.artifact.name if p.artifact else None,
-                "tokens": names(p.tokens),
-                "status": p.status,
-            }
-            for p in game.players
-        ],
-    }
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    It is the digest of the snapshot's state (interpreter/snapshot.py), so every declared
+    field counts, the RNG state included.
+    """
+    return snapshot.fingerprint(game)
 
 
 def final_result(game: Game) -> GameResult:

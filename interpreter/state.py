@@ -8,13 +8,23 @@ always split between supply, Clank! area, dragon bag (counted by the game) and h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from .catalog import CardDef, TokenDef
 
 ON_CLOCK = "on"
 ESCAPED = "escaped"
 KNOCKED_OUT = "knocked out"
+
+# Marks on the types of declared state (`Game.STATE`, PlayerState's fields), read by
+# interpreter/snapshot.py, the fingerprint and the invariant checks. An unmarked list or count
+# of cards or tokens is a zone: where those components are.
+SEAT = "seat"  # a PlayerState named by its seat (a reference, not the player's state)
+IR = "ir"  # an IR node of some design's text: written as where it lies in that design
+REF = "ref"  # names components that lie in some zone: not a zone itself
+DESIGNS = "designs"  # one entry per design, not per copy (piles that never run out)
+Node = Annotated[dict[str, Any], IR]
+Nodes = Annotated[list[dict[str, Any]], IR]
 
 
 @dataclass(eq=False, slots=True)
@@ -46,9 +56,7 @@ class PlayerState:
     escaping: bool = False
     status: str = ON_CLOCK
     # "play if ..." lines still waiting for their condition this turn: (card, cond, effects).
-    pending: list[tuple[CardDef, dict[str, Any], list[dict[str, Any]]]] = field(
-        default_factory=list
-    )
+    pending: list[Annotated[tuple[CardDef, Node, Nodes], REF]] = field(default_factory=list)
     # Declared resources (see pools.py) by name; the base ones are the fields above.
     pools: dict[str, int] = field(default_factory=dict)
     # Content actions used, by action key: the turn number of the last use (once per turn
@@ -56,7 +64,8 @@ class PlayerState:
     used: dict[str, int] = field(default_factory=dict)
     # "+N RESOURCE per TAG in play" gains of cards played this turn, as [ctx, node, given]:
     # cards played later raise the count, and the difference is given then.
-    recounts: list[list[Any]] = field(default_factory=list)
+    # (A list, as item[2] changes; written as the tuple of the mark.)
+    recounts: list[Annotated[list[Any], REF, tuple[Ctx, Node, int]]] = field(default_factory=list)
 
     @property
     def on_clock(self) -> bool:

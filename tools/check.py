@@ -249,15 +249,25 @@ def build(pack: str | None, output: str | None) -> None:
 
 
 @click.command()
-@click.option("--write", is_flag=True, help="Rewrite schemas/pack.schema.json in this checkout.")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Rewrite schemas/pack.schema.json (and snapshot.schema.json) in this checkout.",
+)
 def schema(write: bool) -> None:
     """Print the pack IR JSON Schema generated from the op registry."""
+    from clankwork.interpreter import snapshot
+
     text = schema_text()
     if write:
         target = Path(str(resources.files("clankwork.schemas") / "pack.schema.json"))
         if not (target.parent.parent / "pyproject.toml").is_file():
             raise click.ClickException("--write works in a Clankwork checkout only")
         write_text(target, text)
+        click.echo(f"wrote {target}", err=True)
+        # The snapshot's schema is generated from the declared game state.
+        target = target.with_name("snapshot.schema.json")
+        write_text(target, snapshot.schema_text())
         click.echo(f"wrote {target}", err=True)
     else:
         click.echo(text, nl=False)

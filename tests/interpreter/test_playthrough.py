@@ -76,7 +76,7 @@ def playthrough(pack: str) -> str:
     )
 
 
-@pytest.mark.parametrize("pack", ["tutorial", "acqinc"])
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank"])
 def test_the_golden_playthrough_is_unchanged(pack: str) -> None:
     text = playthrough(pack)
     path = GOLDEN / f"playthrough-{pack}.jsonl"
