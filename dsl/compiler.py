@@ -76,6 +76,19 @@ SPACE_FLAGS = {
     ("depths",): ("danger zone", False),
     ("exhausts",): (None, True),
 }
+# A feature named by one of its space-flag words ("depths", "market", "mushroom forest")
+# means the feature that flag gives, wherever a card's `only in` or a condition names it.
+FEATURE_WORDS = {" ".join(k): v[0] for k, v in SPACE_FLAGS.items() if v[0] is not None}
+
+
+def feature_name(words: str) -> str:
+    """The feature a space flag's words give, else the words themselves; a leading "the"
+    is the sentence's, not the feature's ("you are in the depths")."""
+    if words[:4].lower() == "the " and len(words) > 4:
+        words = words[4:]
+    return FEATURE_WORDS.get(words.lower(), words)
+
+
 REWARDS = {
     ("gold",): ("gold", True),
     ("minor", "secret"): ("minor secret", False),
@@ -737,7 +750,7 @@ class _Compiler(Declarations):
             card["danger"] = True
         elif words[:2] == ["only", "in"] and len(words) > 2:
             self._clean(s.head[2:])
-            card["only_in"] = " ".join(words[2:])
+            card["only_in"] = feature_name(" ".join(words[2:]))
         else:
             self.error(
                 "CW102",
@@ -853,6 +866,8 @@ class _Compiler(Declarations):
                 "`you are in a forest`",
             )
             return None
+        if node["cond"] == "at":
+            node["feature"] = feature_name(node["feature"])
         node["at"] = _at(_phrase_span(atoms))
         return node
 
@@ -1064,7 +1079,8 @@ class _Compiler(Declarations):
                 tok["type"] = " ".join(a.text.lower() for a in rest)
             elif key == "grants" and rest:
                 self._clean(rest)
-                tok["grants"].extend(a.text.lower() for a in rest)
+                # One grant per line, of one or more words (`grants artifact slot`).
+                tok["grants"].append(" ".join(a.text.lower() for a in rest))
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
             else:

@@ -308,6 +308,29 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                         or "name a token, its type, or a kind (major secret, fruit)",
                     )
                 )
+    # A card taken from the reserve (`take 2 "Secret Tome" from the reserve`) must be a
+    # reserve pile's (a trashed card's name is checked with the other card references).
+    if not fragment:
+        by_key = {c["name"].lower(): c for c in ir["cards"]}
+        reserve = [c["name"] for c in ir["cards"] if c["deck"] == "reserve"]
+        for owner, trig in _triggers(ir):
+            for n in walk_effects(trig["effects"]):
+                if n["op"] != "take_from_reserve":
+                    continue
+                card = by_key.get(n["card"].lower())
+                if card is None or card["deck"] != "reserve":
+                    problem = "no pile of the reserve" if card is None else "not a reserve card"
+                    diags.append(
+                        Diagnostic(
+                            "CW107",
+                            f"{owner['name']!r} takes {n['card']!r} from the reserve, but it is "
+                            f"{problem}",
+                            _span(n.get("at")),
+                            hint=did_you_mean(n["card"], reserve)
+                            or "reserve piles: " + (", ".join(sorted(reserve)) or "none"),
+                        )
+                    )
+
     # An artifact space holds the artifact token of its value.
     values = {t["points"] for t in ir["tokens"] if t["kind"] == "artifact"}
     for s in spaces:

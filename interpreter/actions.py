@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .board import Board, Move, Space
 from .decisions import Option
 from .effects.registry import Valuer
+from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .state import Ctx, PlayerState
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ class ActionKind:
         return f"<action {self.name}>"
 
 
+def _price(game: Game, card: Any) -> int:
+    # A card's cost in Skill, less this turn's discounts (effects/turn_modifiers.py).
+    return price(game, card) if game.turn_modifiers else card.cost
+
+
 def _triggers_worth(triggers: Any, v: Valuer) -> float:
     return sum(v.effects(eff) * (1.0 if cond is None else v.chance(cond)) for cond, eff in triggers)
 
@@ -107,11 +113,15 @@ class _Play(ActionKind):
 
 class _Take(ActionKind):
     name, verb = "take artifact", "take artifact"
-    doc = "Take the artifact on the player's space (one artifact at a time); rage +1."
+    doc = (
+        "Take the artifact on the player's space; rage +1. A player carries one artifact, and "
+        "one more for each held token that grants `artifact slot` (the extra ones are held "
+        "with the tokens and score as tokens)."
+    )
 
     def legal(self, game, p, here, cache, out):
         tok = game.space_artifact[p.pos]
-        if tok is not None and p.artifact is None:
+        if tok is not None and (p.artifact is None or game.artifact_room(p)):
             o = cache.get(tok)
             if o is None:
                 o = cache[tok] = Option(f"take {tok.name}", (self, tok))
@@ -121,7 +131,11 @@ class _Take(ActionKind):
         return f"take {value[1].name}"
 
     def apply(self, game, p, value):
-        p.artifact = game.space_artifact[p.pos]
+        tok = game.space_artifact[p.pos]
+        if p.artifact is None:
+            p.artifact = tok
+        else:
+            p.tokens.append(tok)  # carried in an extra slot
         game.space_artifact[p.pos] = None
         game.advance_rage(1)
 
@@ -239,7 +253,7 @@ class _Move(ActionKind):
                 continue
             if m.requires and not all(game.grants(p, r) for r in m.requires):
                 continue
-            if not m.monsters:
+            if not m.monsters or (game.turn_modifiers and ignores_monsters(game)):
                 o = cache.get(m)
                 if o is None:
                     o = cache[m] = Option(f"move to {spaces[m.to].name}", (self, m, 0))
@@ -271,18 +285,19 @@ class _Move(ActionKind):
             game.spend(p, m.way.paid_in, m.boots)
         p.swords -= swords
         hurt = m.monsters - swords
-        if hurt:
+        if hurt and not (game.turn_modifiers and ignores_monsters(game)):
             game.take_damage(p, hurt)
         if p.on_clock:
             if game.stats is not None:
                 game.stats.on_move(game, p, p.pos, m.to)
             if m.way.exhausts:
                 p.exhausted = True
+            game.emit("move", p)  # along the path, from the space it leaves
             game.enter(p, m.to)
 
     def narrate(self, game, p, value):
         _, m, swords = value
-        hurt = m.monsters - swords
+        hurt = 0 if game.turn_modifiers and ignores_monsters(game) else m.monsters - swords
         unit = m.way.paid_in
         if unit == "boots":
             unit = "boot" if m.boots == 1 else "boots"
@@ -412,6 +427,7 @@ class _Fight(ActionKind):
             game.row.remove(card)
             game.adventure_discard.append(card)
         game.run_triggers(Ctx(p, card), card.defeat)
+        game.emit("defeat", p)
 
     def narrate(self, game, p, value):
         card = value[1]
@@ -444,7 +460,7 @@ class _Acquire(ActionKind):
         skill = p.skill
         if self.reserve:
             for card, left in game.reserve.items():
-                if left and card.cost <= skill and allowed_here(card, here):
+                if left and _price(game, card) <= skill and allowed_here(card, here):
                     o = cache.get(card)
                     if o is None:
                         o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
@@ -452,7 +468,7 @@ class _Acquire(ActionKind):
             return
         row = game.row
         for k, card in enumerate(row):
-            if card.type == "acquire" and card.cost <= skill and allowed_here(card, here):
+            if card.type == "acquire" and _price(game, card) <= skill and allowed_here(card, here):
                 if row.index(card) != k:
                     continue  # a second copy in the row: listed once
                 o = cache.get(card)
@@ -465,7 +481,7 @@ class _Acquire(ActionKind):
 
     def apply(self, game, p, value):
         card = value[1]
-        p.skill -= card.cost
+        p.skill -= _price(game, card)
         if game.stats is not None:
             game.stats.on_acquire(game, p, card)
         if self.reserve:
@@ -480,11 +496,12 @@ class _Acquire(ActionKind):
             game.adventure_discard.append(card)
         else:
             p.discard.append(card)
+        game.emit("acquire", p)
 
     def narrate(self, game, p, value):
         card = value[1]
         where = " from the reserve" if self.reserve else ""
-        return f"acquires {card.name}{where} ({card.cost} skill)"
+        return f"acquires {card.name}{where} ({_price(game, card)} skill)"
 
     def script(self, step):
         arg = step.get("arg")
@@ -704,6 +721,8 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
         if game.reserve_monsters:
             FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
     skill = p.skill
+    if game.turn_modifiers:
+        skill += largest_discount(game)  # a discount this turn may bring a card in reach
     if skill >= made.least_cost:
         ACQUIRE.legal(game, p, here, made.c_acquire, out)
     if skill >= made.least_reserve_cost:

@@ -959,6 +959,17 @@ class Game:
         """Whether a held token grants a path requirement (a canoe for water)."""
         return any(requirement in t.grants for t in player.tokens)
 
+    def artifact_room(self, player: PlayerState) -> bool:
+        """Whether the player, already carrying an artifact, may carry one more: held tokens
+        that grant `artifact slot` outnumber the extra artifacts carried."""
+        slots = carried = 0
+        for t in player.tokens:
+            if "artifact slot" in t.grants:
+                slots += 1
+            elif t.kind == "artifact":
+                carried += 1
+        return slots > carried
+
     def space_has(self, player: PlayerState, feature: str) -> bool:
         """Whether the player's space has that feature ("coach" and "waypoint" included)."""
         sp = self.board.spaces[player.pos]

@@ -87,7 +87,8 @@ fires once, whatever order the cards were played in.
 
 `token NAME { ... }` with one kind: `major secret N`, `minor secret N`, `market N`, `artifact`,
 `mug N`, `fruit N` (N is the count), plus `points N`, `gold N` (counts as N gold),
-`type WORD` (market items: one of each type), `grants WORD` (e.g. `grants canoe`),
+`type WORD` (market items: one of each type), `grants WORDS` (one grant a line: `grants canoe`
+for a path that `requires canoe`; `grants artifact slot` to carry one more artifact),
 `returns` (back to the box once revealed), and the triggers `on reveal:` and `use:`, and
 the event triggers of [Triggers](#triggers) (live while a player holds the token).
 

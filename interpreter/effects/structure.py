@@ -99,9 +99,15 @@ def may(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         game.run(ctx, node["do"])
 
 
+def _can_pay_price(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    # A price option of a choice is offered only when the price can be paid in full.
+    return _can_pay_all(game, ctx, node["cost"])
+
+
 @effect(
     "pay",
     appraise=_appraise_pay,
+    can_pay=_can_pay_price,
     phrases=("may {cost} -> {then}", "{cost} -> {then}"),
     params={"cost": _EFFECTS, "then": _EFFECTS, "optional": {"type": "boolean"}},
     render=lambda n: (

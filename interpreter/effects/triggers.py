@@ -212,6 +212,17 @@ _trigger(
     "Whenever the owner defeats a monster (on a space: while standing on it).",
 )
 _trigger(
+    "move_along_path",
+    "move",
+    "you",
+    ("whenever you move along a path", "when you move along a path"),
+    _ALL,
+    "Whenever the owner moves along a path, paid for, before leaving its space (on a space: "
+    "moving away from it along a path; a teleport or coach is not a move).",
+    worth=6.0,
+    examples=("whenever you move along a path: +1 clank",),
+)
+_trigger(
     "dragon_attacks",
     "dragon attack",
     "any",

@@ -114,3 +114,71 @@ def on_gain(game: Any, player: Any, resource: str, amount: int) -> None:
 def ignores_exhaustion(game: Any) -> bool:
     """Whether the active player's exhausting spaces are ignored this turn."""
     return any(n["op"] == "ignore_exhaustion" for n in game.turn_modifiers)
+
+
+def _discount_worth(node: dict[str, Any], v: Any) -> float:
+    # Worth the skill saved on the one card of that kind a turn may buy, half the time.
+    return 0.5 * node["amount"] * v.unit("skill")
+
+
+@effect(
+    "discount",
+    phrases=(
+        "{tag:tag} cost {amount:int} less this turn",
+        "{tag:tag} cost {amount:int} less skill this turn",
+        "{tag:tag} cards cost {amount:int} less this turn",
+    ),
+    params={"tag": {"type": "string"}, "amount": {"type": "integer", "minimum": 1, "maximum": 100}},
+    required=("tag", "amount"),
+    render=lambda n: f"{n['tag']} cards cost {n['amount']} less Skill to acquire this turn",
+    examples=("gems cost 2 less this turn",),
+    appraise=_discount_worth,
+)
+def discount(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """For the rest of the turn, acquiring a card with that tag costs that much less Skill
+    (never below 0). Discounts on the same card add up."""
+    if ctx.player is game.active:
+        game.turn_modifiers.append(node)
+
+
+def price(game: Any, card: Any) -> int:
+    """The Skill the active player pays to acquire ``card`` now (its cost less discounts)."""
+    cost = card.cost
+    for n in game.turn_modifiers:
+        if n["op"] == "discount" and (n["tag"] in card.tags or n["tag"].rstrip("s") in card.tags):
+            cost -= n["amount"]
+    return max(0, cost)
+
+
+def largest_discount(game: Any) -> int:
+    """The most Skill any card's price is lowered by this turn (0 without discounts)."""
+    return sum(n["amount"] for n in game.turn_modifiers if n["op"] == "discount")
+
+
+def _ignore_monsters_worth(node: dict[str, Any], v: Any) -> float:
+    # A monster icon or two not paid for with swords or damage on the turn's moves.
+    return 1.0 * v.unit("swords")
+
+
+@effect(
+    "ignore_path_monsters",
+    phrases=(
+        "ignore monsters on paths this turn",
+        "ignore tunnel monsters this turn",
+        "ignore path monsters this turn",
+    ),
+    params={},
+    render=lambda n: "monsters on paths do not stop you this turn",
+    examples=("ignore monsters on paths this turn",),
+    appraise=_ignore_monsters_worth,
+)
+def ignore_path_monsters(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """For the rest of the turn, moving along a path with monster icons costs no swords and
+    no damage."""
+    if ctx.player is game.active:
+        game.turn_modifiers.append(node)
+
+
+def ignores_monsters(game: Any) -> bool:
+    """Whether monster icons on paths are ignored for the active player this turn."""
+    return any(n["op"] == "ignore_path_monsters" for n in game.turn_modifiers)

@@ -54,6 +54,22 @@ def test_conditions_that_name_what_the_pack_has_are_fine() -> None:
     assert _diags(text) == []
 
 
+def test_a_flag_word_names_the_feature_it_gives() -> None:
+    """`depths` on a space is the danger-zone feature, so `only in depths` and `you are in
+    the depths` mean it too (and `market` means town)."""
+    text = (
+        "monster Troll { fight 1; only in depths; defeat: +1 gold }\n"
+        "card A { cost 1; play if you are in the depths: +1 boots }\n"
+        "card B { cost 1; only in market; play: +1 boots }\n"
+    )
+    deep = "  path Grove -- Town\n  space Deep { depths }\n  path Town -- Deep\n"
+    result = compile_text(BASE.replace("  path Grove -- Town\n", deep) + text, "p.clank")
+    assert result.diagnostics == [], [d.message for d in result.diagnostics]
+    cards = {c["name"]: c for c in result.ir["cards"]}
+    assert cards["Troll"]["only_in"] == "danger zone" and cards["B"]["only_in"] == "town"
+    assert cards["A"]["triggers"][0]["if"]["feature"] == "danger zone"
+
+
 def test_exit_1_from_the_command_line(tmp_path) -> None:
     (tmp_path / "pack.clank").write_text(
         BASE + 'card A { cost 1; play if you have "Temple Lock": +2 boots }\n', "utf-8"
@@ -91,3 +107,22 @@ def test_campaign_declarations_are_refused_not_kept_as_text() -> None:
     )
     assert [d.code for d in diags] == ["CW101"] * 3
     assert all("no meaning" in d.message for d in diags)
+
+
+def test_a_card_an_effect_names_must_exist() -> None:
+    text = (
+        "reserve Tome { copies 4; cost 7; points 7 }\n"
+        'card A { cost 1; play: pay 7 gold -> take 2 "Secret Tom" from the reserve }\n'
+        "card B { cost 1; play: pay 7 gold -> take a Burgle from the reserve }\n"
+        "card C { cost 1; play: trash a Burgel }\n"
+        'card D { cost 1; play: trash a Burgle, pay 1 gold -> take a "Tome" from the reserve }\n'
+    )
+    diags = _diags(text)
+    assert [d.code for d in diags] == ["CW107"] * 3, [d.message for d in diags]
+    assert _diags(text.replace("Secret Tom", "Tome").replace("a Burgle from", "a Tome from")) == [
+        diags[2]
+    ]
+    a, b, c = diags
+    assert "Secret Tom" in a.message and "Tome" in a.hint
+    assert "not a reserve card" in b.message
+    assert "Burgel" in c.message and "Burgle" in c.hint

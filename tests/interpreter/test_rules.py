@@ -621,3 +621,38 @@ class _Idle:
         if decision.kind != "action" or decision.options[0].value[0] == "play":
             return 0
         return len(decision.options) - 1
+
+
+def test_a_choice_does_not_offer_a_price_that_cannot_be_paid() -> None:
+    """`choose one (pay 2 gold -> heal 1 | +1 skill)` with no gold: only the skill is left, so
+    nobody is asked; with the gold both are offered."""
+    from clankwork.dsl.compiler import compile_text
+
+    result = compile_text(
+        """
+        pack c { version "1" }
+        card Burgle { starting 10; play: +1 skill }
+        card Offer { cost 1; play: choose one (spend 2 gold -> heal 1 | +1 skill) }
+        token Relic { artifact; points 5 }
+        board b {
+          space HQ { hq }
+          space Far { artifact 5 }
+          path HQ -- Far
+        }
+        """,
+        "c.clank",
+    )
+    assert result.ok, [d.message for d in result.diagnostics]
+    cat = prepare(result.ir)
+    g = new_game(cat)
+    p = start(g)
+    offer = cat.by_name["offer"]
+    p.hand = [offer]
+    g.act(p, "play Offer")  # unscripted: a decision here would raise
+    assert p.skill == 1
+    g = new_game(cat, 2, 0, ["pay 2 Gold to heal 1"])
+    p = start(g)
+    p.gold, p.hand = 2, [offer]
+    g.take_damage(p, 1)
+    g.act(p, "play Offer")
+    assert p.damage == 0 and p.gold == 0

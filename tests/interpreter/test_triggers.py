@@ -167,6 +167,57 @@ def test_rules_triggers_escape_and_once_per_game() -> None:
     assert q.gold == gold + 5
 
 
+def test_acquiring_defeating_and_moving_are_events() -> None:
+    """A held token watches acquires, a space watches defeats made while standing on it, and
+    the rules watch every move along a path (a teleport is not one)."""
+    from clankwork.interpreter.actions import ACQUIRE, FIGHT, MOVE, legal_actions
+
+    result = compile_text(
+        """
+        pack e { version "0.1" }
+        card Burgle { starting 10; play: +1 skill }
+        card Lantern { cost 1; play: +1 skill }
+        monster Goblin { copies 2; fight 1; defeat: +1 gold }
+        token Relic { artifact; points 5 }
+        token Ledger { market 2; whenever you acquire a card: +1 gold }
+        rules { whenever you move along a path: +1 clank }
+        board b {
+          space HQ { hq }
+          space Pit { whenever you defeat a monster: heal 1 }
+          space Far { artifact 5 }
+          path HQ -- Pit
+          path Pit -- Far
+        }
+        """,
+        "e.clank",
+    )
+    assert result.ok, [d.message for d in result.diagnostics]
+    g = Game(prepare(result.ir), [ScriptedBot([]) for _ in range(2)], seed=1)
+    p = g.players[0]
+    p.tokens.append(next(t for t in g.catalog.tokens if t.name == "Ledger"))
+    g.begin_turn(p)
+    lantern, goblin = g.catalog.by_name["lantern"], g.catalog.by_name["goblin"]
+    g.row[:] = [lantern, goblin, goblin]
+    p.skill, p.swords, p.boots = 1, 2, 1
+    p.damage, p.supply = 2, p.supply - 2
+    gold, area = p.gold, p.area
+
+    def do(kind: object) -> None:
+        option = next(o for o in legal_actions(g, p) if o.value[0] is kind)
+        g.apply(p, option.value)
+
+    do(FIGHT)  # on HQ: only the Goblin's own gold
+    assert p.gold == gold + 1 and p.damage == 2
+    do(ACQUIRE)
+    assert p.gold == gold + 1 + 1  # the Ledger
+    do(MOVE)  # HQ to the Pit: the rules' Clank!
+    assert p.area == area + 1 and g.board.spaces[p.pos].name == "Pit"
+    do(FIGHT)  # on the Pit: the Goblin's gold and the Pit's healing
+    assert p.gold == gold + 3 and p.damage == 1
+    g.enter(p, g.board.index["Far"])  # not a move along a path: no Clank!
+    assert p.area == area + 1
+
+
 def test_a_trigger_that_sets_itself_off_stops() -> None:
     from clankwork.interpreter.bots import RandomBot
 
