@@ -458,9 +458,14 @@ class _Acquire(ActionKind):
 
     def legal(self, game, p, here, cache, out):
         skill = p.skill
+        mods = game.turn_modifiers  # a discount this turn lowers prices (turn_modifiers.py)
         if self.reserve:
             for card, left in game.reserve.items():
-                if left and _price(game, card) <= skill and allowed_here(card, here):
+                if (
+                    left
+                    and (price(game, card) if mods else card.cost) <= skill
+                    and allowed_here(card, here)
+                ):
                     o = cache.get(card)
                     if o is None:
                         o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
@@ -468,7 +473,11 @@ class _Acquire(ActionKind):
             return
         row = game.row
         for k, card in enumerate(row):
-            if card.type == "acquire" and _price(game, card) <= skill and allowed_here(card, here):
+            if (
+                card.type == "acquire"
+                and (price(game, card) if mods else card.cost) <= skill
+                and allowed_here(card, here)
+            ):
                 if row.index(card) != k:
                     continue  # a second copy in the row: listed once
                 o = cache.get(card)

@@ -154,6 +154,9 @@ class Catalog:
     counters: dict[str, int] = field(default_factory=dict)
     # Declared resources by name (the base five are not listed).
     resources: dict[str, Resource] = field(default_factory=dict)
+    # Every effect op the pack's designs, spaces and rules use: the engine skips the
+    # bookkeeping of ops the pack never uses (what a turn gained, for `bonus_on_gain`).
+    ops: frozenset[str] = frozenset()
 
     @property
     def starting(self) -> list[CardDef]:
@@ -169,6 +172,22 @@ class Catalog:
     def reserve(self) -> list[CardDef]:
         """Reserve designs: limited piles and the repeatable reserve monsters."""
         return [c for c in self.cards if c.deck == "reserve"]
+
+
+def _ops(v: Any) -> set[str]:
+    """The op names of every effect node in an IR value (iteratively: IR may be deep)."""
+    found: set[str] = set()
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            op = x.get("op")
+            if isinstance(op, str):
+                found.add(op)
+            stack.extend(y for y in x.values() if isinstance(y, (dict, list)))
+        elif isinstance(x, list):
+            stack.extend(y for y in x if isinstance(y, (dict, list)))
+    return found
 
 
 def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
@@ -207,4 +226,5 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         steps=plan(ir.get("steps", [])),
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
         resources=declared(ir),
+        ops=frozenset(_ops(ir)),
     )

@@ -94,6 +94,8 @@ class Game:
             "_rule_on",
             "_held",
             "_watched",
+            "_emits",
+            "_track_gains",
             "_depth",
             "_ending",
         )
@@ -164,6 +166,11 @@ class Game:
         self._held = self.catalog.held_events
         # Events something watches: any other event is emitted for nothing.
         self._watched = frozenset(self._rule_on) | self._held
+        # ... and with the events a space watches (its `enter` runs in `enter`), every event
+        # `emit` has something to do for.
+        self._emits = self._watched | {e for sp in self.board.spaces for e in sp.on}
+        # What the active player gained this turn is kept only for an op that reads it.
+        self._track_gains = "bonus_on_gain" in self.catalog.ops
         self._depth = 0
         self._ending = False
         # The end-of-turn refill added a card with the dragon symbol (for the attack step).
@@ -471,7 +478,7 @@ class Game:
         the space it happened on (default: the player's). Fires, in order: the space's
         triggers, the pack's rules triggers, then cards in play and tokens held, player by
         player from the active one."""
-        if self.over:
+        if event not in self._emits or self.over:
             return
         if player is not None:
             sp = self.board.spaces[player.pos if space is None else space]
@@ -595,7 +602,7 @@ class Game:
             pools[resource] = max(0, pools.get(resource, 0) + amount)
         else:
             raise ValueError(f"unknown resource {resource!r}")
-        if amount > 0 and player is self.active:
+        if amount > 0 and self._track_gains and player is self.active:
             got = self.turn_gained.setdefault(resource, [0, 0])
             got[0] += amount
             got[1] += 1
