@@ -898,6 +898,7 @@ class Game:
     def _draw_cubes(self, n: int) -> None:
         health = self.rules["health"]
         bag, rng = self.bag, self.rng
+        drawn: list[PlayerState] = []  # whose cubes came out, in the order drawn
         for _ in range(n):
             if not bag:
                 break
@@ -911,6 +912,8 @@ class Game:
                 self.black_aside += 1
                 continue
             p = self.players[cube]
+            if p not in drawn:
+                drawn.append(p)
             if p.on_clock:
                 p.damage += 1
                 if self.stats is not None:
@@ -919,6 +922,11 @@ class Game:
                     self.knock_out(p)
             else:
                 p.supply += 1  # off the clock: no damage, the cube goes home
+        if drawn and not self.over:
+            for p in drawn:
+                self.emit("cubes drawn", p)
+                if p.on_clock:
+                    self.emit("damage", p)  # the dragon's damage is damage
         if not bag:
             # An empty bag after an attack ends the game: everyone still in is knocked out.
             for p in self.players:

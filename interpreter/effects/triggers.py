@@ -38,6 +38,7 @@ EVENTS: dict[str, str] = {
     "defeat": "A player defeats a monster.",
     "reveal": "A player takes a token.",
     "dragon attack": "The dragon attacks (the Clank! area goes into the bag, cubes are drawn).",
+    "cubes drawn": "Cubes of a player's colour are drawn from the dragon bag (once a draw).",
     "damage": "A player takes damage.",
     "heal": "A player heals.",
     "escape": "A player escapes with an artifact.",
@@ -231,6 +232,16 @@ _trigger(
     "Whenever the dragon attacks, after the cubes are drawn; the effects act for the "
     "owner (rules: for the active player).",
     worth=2.0,
+)
+_trigger(
+    "cubes_drawn",
+    "cubes drawn",
+    "you",
+    ("whenever your cubes are drawn", "when your cubes are drawn"),
+    ("card", "token", "rules"),
+    "Whenever one or more of the owner's cubes come out of the dragon bag in one draw (the "
+    "damage they do is a damage event too).",
+    worth=1.5,
 )
 _trigger(
     "damaged",

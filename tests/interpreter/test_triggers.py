@@ -218,6 +218,29 @@ def test_acquiring_defeating_and_moving_are_events() -> None:
     assert p.area == area + 1
 
 
+def test_cubes_drawn_and_the_dragons_damage_are_events() -> None:
+    g = game(
+        """
+        token Ward { market 2; whenever your cubes are drawn: +1 gold }
+        token Grit { market 2; whenever you take damage: +1 boots }
+        """
+    )
+    a, b = g.players
+    a.tokens.append(next(t for t in g.catalog.tokens if t.name == "Ward"))
+    b.tokens.append(next(t for t in g.catalog.tokens if t.name == "Grit"))
+    g.begin_turn(a)
+    g.bag[:] = [0, 0, 1]
+    a.supply -= 2
+    b.supply -= 1
+    g.stacked_draws[:] = [0, 0, 1]
+    gold = a.gold
+    g._draw_cubes(3)
+    assert a.damage == 2 and b.damage == 1
+    assert a.gold == gold + 1  # once for the draw, not once a cube
+    assert b.boots == 1
+    assert b.gold == 0
+
+
 def test_a_trigger_that_sets_itself_off_stops() -> None:
     from clankwork.interpreter.bots import RandomBot
 
