@@ -250,8 +250,14 @@ class Game:
             self.end_turn(player)
 
     def begin_turn(self, player: PlayerState) -> None:
-        """Make ``player`` the active player with an empty pool."""
+        """Make ``player`` the active player and run the pack's `turn` phase (the base rules:
+        `turn.begin`, an empty pool)."""
         self.active = player
+        self.run_phase("turn", player)
+
+    def empty_pool(self, player: PlayerState) -> None:
+        """A turn begins: the pool is empty, nothing is exhausted or visited, this turn's
+        modifiers are gone; the `turn start` event."""
         player.skill = player.swords = player.boots = player.clank_debt = 0
         player.exhausted = player.escaping = False
         player.visited.clear()
@@ -367,9 +373,10 @@ class Game:
     def _finish(self, reason: str) -> None:
         if not self._ending:
             self._ending = True
-            self.emit("game end", None)
+            # The pack's `end_of_game` phase (base rules: the `game end` event), then scoring.
+            self.run_phase("end_of_game", self.active)
             if self.over:
-                return  # a game-end trigger ended it already
+                return  # a game-end trigger or step ended it already
         self.over = True
         self.end_reason = reason
         self.result = final_result(self)

@@ -1,11 +1,14 @@
 """Setup and the turn as named, ordered steps that a pack inserts, replaces or removes.
 
-The base rules are three phases of engine steps, in the rulebook's order:
+The base rules are five phases of engine steps, in the rulebook's order:
 
 - ``setup``: first player, bank, dragon, reserve and row, tokens, players, hands, arrive;
+- ``turn``: the start of a turn on the clock (the pool emptied, the `turn start` event);
+  the player's actions follow;
 - ``end_of_turn``: clear the play area, draw a new hand, escape, refill the row, the
   dragon attack a new dragon symbol calls for;
-- ``off_clock``: the turn of a player off the clock (Legacy: draw the off-the-clock cubes).
+- ``off_clock``: the turn of a player off the clock (Legacy: draw the off-the-clock cubes);
+- ``end_of_game``: the game is over (the `game end` event); scoring follows.
 
 A pack changes them in its rules block, by name (a step's name starts with its phase):
 
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .state import PlayerState
 
-PHASES = ("setup", "end_of_turn", "off_clock")
+PHASES = ("setup", "turn", "end_of_turn", "off_clock", "end_of_game")
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,17 @@ class Step:
     def phase(self) -> str:
         """The phase the step belongs to."""
         return self.name.split(".", 1)[0]
+
+
+def _begin(game: Game, player: PlayerState) -> None:
+    """The pool is emptied (skill, swords, boots, a turn's resources and modifiers); the
+    `turn start` event."""
+    game.empty_pool(player)
+
+
+def _game_end(game: Game, player: PlayerState) -> None:
+    """The `game end` event (before scoring)."""
+    game.emit("game end", None)
 
 
 def _clear_play_area(game: Game, player: PlayerState) -> None:
@@ -106,12 +120,14 @@ for _name, _fn in (
     ("setup.players", setup.players),
     ("setup.hands", setup.hands),
     ("setup.arrive", setup.arrive),
+    ("turn.begin", _begin),
     ("end_of_turn.clear_play_area", _clear_play_area),
     ("end_of_turn.draw_hand", _draw_hand),
     ("end_of_turn.escape", _escape),
     ("end_of_turn.refill_row", _refill_row),
     ("end_of_turn.dragon_attack", _dragon_attack),
     ("off_clock.draw_cubes", _off_clock_draw),
+    ("end_of_game.game_end", _game_end),
 ):
     _add(_name, _fn)
 

@@ -198,13 +198,17 @@ The rules block also declares counters and the pack's own triggers:
 
 ## Steps
 
-Setup and the turn are named steps in three phases, run in this order. A pack changes them by
-name in its `rules` block:
+Setup, the turn and the game's end are named steps in five phases: `setup`, `turn` (the
+start of a turn on the clock; the player's actions follow it), `end_of_turn`, `off_clock`
+(the turn of a player who has left) and `end_of_game` (scoring follows it). A pack changes
+them by name in its `rules` block:
 
 ```
 rules {
   step end_of_turn.tithe after end_of_turn.draw_hand: may pay 1 gold -> heal 1
   step off_clock.countdown replaces off_clock.draw_cubes: if you left first (counter countdown +1)
+  step turn.stipend after turn.begin: +1 boots
+  step end_of_game.bonus before end_of_game.game_end: each player (if you have a crown (+5 gold))
   remove step setup.arrive
 }
 ```

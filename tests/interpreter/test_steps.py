@@ -58,7 +58,32 @@ def test_the_base_phases_are_the_rulebooks_order() -> None:
         "end_of_turn.dragon_attack",
     ]
     assert d["setup"][0] == "setup.first_player" and d["off_clock"] == ["off_clock.draw_cubes"]
+    assert d["turn"] == ["turn.begin"] and d["end_of_game"] == ["end_of_game.game_end"]
     assert all(s.doc for s in STEPS.values())
+
+
+def test_the_start_of_a_turn_and_the_end_of_the_game_are_phases() -> None:
+    """A step after turn.begin runs on every turn on the clock, after the pool is emptied; a
+    step of end_of_game runs once, before scoring."""
+    result = compiled(
+        """
+        token Crown { market 1; points 9; type crown }
+        rules {
+          step turn.stipend after turn.begin: +1 boots
+          step end_of_game.bonus before end_of_game.game_end: each player (+5 gold)
+        }
+        """
+    )
+    assert result.ok, [d.message for d in result.diagnostics]
+    g = Game(prepare(result.ir), [ScriptedBot([]) for _ in range(2)], seed=1)
+    p = g.players[0]
+    p.boots = 3
+    g.begin_turn(p)
+    assert p.boots == 1
+    gold = [q.gold for q in g.players]
+    g._finish("test")
+    assert [q.gold for q in g.players] == [x + 5 for x in gold]
+    assert g.over and g.result is not None
 
 
 def test_insert_replace_and_remove_by_name() -> None:
