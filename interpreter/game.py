@@ -850,6 +850,53 @@ class Game:
         art = player.artifact
         return n + (1 if art is not None and want in art.match else 0)
 
+    # -- the API effect handlers change the state through (they never set fields) ---------
+
+    def add_turn_modifier(self, node: dict[str, Any]) -> None:
+        """A "this turn" effect is in force for the active player until the turn ends."""
+        self.turn_modifiers.append(node)
+
+    def set_turn_modifiers(self, mods: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Replace the turn's modifiers (to set them aside and put them back); the old ones."""
+        old, self.turn_modifiers = self.turn_modifiers, mods
+        return old
+
+    def refresh(self, player: PlayerState) -> None:
+        """The player is no longer exhausted: boots may be spent on movement again."""
+        player.exhausted = False
+
+    def return_black_cubes(self, n: int) -> int:
+        """Put up to ``n`` set-aside black cubes back into the bag; how many went back."""
+        k = min(n, self.black_aside)
+        self.black_aside -= k
+        self.bag.extend([BLACK] * k)
+        return k
+
+    def take_from_reserve(self, player: PlayerState, card: CardDef, n: int) -> int:
+        """Up to ``n`` cards of a reserve pile into the player's discard pile (no cost, no
+        acquire text); how many were taken."""
+        k = min(self.reserve.get(card, 0), n)
+        if k:
+            self.reserve[card] -= k
+            player.discard.extend([card] * k)
+        return k
+
+    def replace_row_card(self, card: CardDef) -> None:
+        """Discard a card of the row and put the adventure deck's next card in its place: its
+        dragon symbol is ignored, its arrive text happens; an event drawn is carried out and
+        discarded, and the next card drawn."""
+        where = self.row.index(card)
+        self.row.remove(card)
+        self.adventure_discard.append(card)
+        while self.adventure_deck and not self.over:
+            new = self.adventure_deck.pop()
+            self.run_triggers(Ctx(self.active, new), new.arrive)
+            if new.type == "event":
+                self.adventure_discard.append(new)
+                continue
+            self.row.insert(where, new)
+            return
+
     def remove_random(self, what: str, n: int) -> None:
         """Put ``n`` tokens matching ``what``, drawn at random from the board, in the box."""
         want = what.lower()

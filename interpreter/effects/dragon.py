@@ -50,6 +50,4 @@ def dragon_attack(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 def return_cubes(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Put black cubes that earlier attacks set aside back into the dragon bag (as many as
     there are, up to N): the bag lasts longer and each draw is more likely to miss."""
-    k = min(node["n"], game.black_aside)
-    game.black_aside -= k
-    game.bag.extend([BLACK] * k)
+    game.return_black_cubes(node["n"])

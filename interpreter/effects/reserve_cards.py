@@ -36,9 +36,7 @@ def take_from_reserve(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Put cards of that name from their Reserve pile into your discard pile, as if
     acquired but without their cost or Acquire text (as many as the pile still holds)."""
     want = node["card"].lower()
-    for card, left in game.reserve.items():
+    for card in game.reserve:
         if card.name.lower() == want:
-            k = min(left, node["n"])
-            game.reserve[card] = left - k
-            ctx.player.discard.extend([card] * k)
+            game.take_from_reserve(ctx.player, card, node["n"])
             return

@@ -42,16 +42,4 @@ def replace_row_card(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         prompt="card to replace",
         source=ctx.source_name,
     )
-    out = cards[pick]
-    where = game.row.index(out)
-    game.row.remove(out)
-    game.adventure_discard.append(out)
-    while game.adventure_deck and not game.over:
-        card = game.adventure_deck.pop()
-        # The new card's own context (Ctx, without importing state: it imports the registry).
-        game.run_triggers(type(ctx)(game.active, card), card.arrive)
-        if card.type == "event":
-            game.adventure_discard.append(card)
-            continue
-        game.row.insert(where, card)
-        return
+    game.replace_row_card(cards[pick])

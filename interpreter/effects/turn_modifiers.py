@@ -39,8 +39,8 @@ def ignore_exhaustion(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     does not stop you using Boots; if one already stopped you this turn, you may go on."""
     if ctx.player is not game.active:
         return
-    ctx.player.exhausted = False
-    game.turn_modifiers.append(node)
+    game.refresh(ctx.player)
+    game.add_turn_modifier(node)
 
 
 def _render_bonus(node: dict[str, Any]) -> str:
@@ -88,7 +88,7 @@ def bonus_on_gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         return
     units, times = game.turn_gained.get(node["on"], (0, 0))
     earlier = units if node.get("per_unit") else times
-    game.turn_modifiers.append(node)
+    game.add_turn_modifier(node)
     if earlier:
         _give(game, player, node, earlier)
 
@@ -96,11 +96,11 @@ def bonus_on_gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 def _give(game: Any, player: Any, node: dict[str, Any], k: int) -> None:
     # With the modifiers set aside, a bonus never sets off another one (an extra Gold
     # is no new gain of Gold for the bonus that gave it); it still counts in `turn_gained`.
-    mods, game.turn_modifiers = game.turn_modifiers, []
+    mods = game.set_turn_modifiers([])
     try:
         game.gain(player, node["resource"], node["amount"] * k)
     finally:
-        game.turn_modifiers = mods
+        game.set_turn_modifiers(mods)
 
 
 def on_gain(game: Any, player: Any, resource: str, amount: int) -> None:
@@ -138,7 +138,7 @@ def discount(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """For the rest of the turn, acquiring a card with that tag costs that much less Skill
     (never below 0). Discounts on the same card add up."""
     if ctx.player is game.active:
-        game.turn_modifiers.append(node)
+        game.add_turn_modifier(node)
 
 
 def price(game: Any, card: Any) -> int:
@@ -176,7 +176,7 @@ def ignore_path_monsters(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """For the rest of the turn, moving along a path with monster icons costs no swords and
     no damage."""
     if ctx.player is game.active:
-        game.turn_modifiers.append(node)
+        game.add_turn_modifier(node)
 
 
 def ignores_monsters(game: Any) -> bool:
