@@ -1321,7 +1321,11 @@ class _Compiler(Declarations):
     def _path_props(self, path: dict[str, Any], st: Stmt) -> None:
         path.update({"boots": 1, "monsters": 0, "requires": [], "features": []})
         for s in st.block or []:
-            self._no_effects(s)
+            if s.effects is not None:
+                trig = self._trigger(s, "path")
+                if trig is not None:
+                    path.setdefault("triggers", []).append(trig)
+                continue
             words, rest = s.words, s.head[1:]
             key = words[0]
             if key in ("boots", "footprints", "monsters", "cost"):

@@ -293,6 +293,11 @@ class _Move(ActionKind):
             if m.way.exhausts:
                 p.exhausted = True
             game.emit("move", p)  # along the path, from the space it leaves
+            on_path = game.board.path_on.get(m.path)
+            if on_path:
+                ctx = Ctx(p, None)
+                for hook in on_path:
+                    game.fire(hook, ctx)
             game.enter(p, m.to)
 
     def narrate(self, game, p, value):

@@ -168,6 +168,8 @@ class Board:
         for s in self.spaces:
             self.graph.add_node(s.name, index=s.index, features=s.features)
         self.dead_ends: list[dict[str, Any]] = []
+        # A path's triggers (`when you take this path: ...`) by path index (`Move.path`).
+        self.path_on: dict[int, tuple[Hook, ...]] = {}
         for k, p in enumerate(board_ir["paths"]):
             # Names match exactly; an end naming no space would otherwise add a stray graph
             # node and fail later with a KeyError (the compiler reports it as CW107).
@@ -179,6 +181,8 @@ class Board:
             if p.get("to") is None:
                 self.dead_ends.append(p)
                 continue
+            if p.get("triggers"):
+                self.path_on[k] = hooks(f"path:{k}", p["triggers"])
             way = self.ways.get(p["way"], TUNNEL) if p.get("way") else TUNNEL
             if p.get("way") and p["way"] not in self.ways:
                 raise ValueError(f"board {self.name!r}: path way {p['way']!r} is not declared")

@@ -192,6 +192,7 @@ def pack_schema() -> dict[str, Any]:
             "monsters": {"type": "integer", "minimum": 0},
             "requires": {"type": "array", "items": {"type": "string"}},
             "features": {"type": "array", "items": {"type": "string"}},
+            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
             "at": at,
             "from_at": at,
             "to_at": at,

@@ -154,7 +154,8 @@ can be paid; each player has their own uses.
 A trigger line attaches effects to an event of the rules: `TRIGGER: EFFECTS`, optionally
 `once per turn TRIGGER:` or `once per game TRIGGER:` (kept per player), and
 `TRIGGER if CONDITION:` (tested when it fires). Cards carry them while in play, tokens while
-held, spaces for the player entering or standing on them, and the `rules` block for every
+held, spaces for the player entering or standing on them, paths for the player moving along
+them (`path A -- B { when you take this path: +1 clank }`), and the `rules` block for every
 player (`rules { when you escape: take Mug }`). Triggers set off by triggers stop 32 deep.
 
 {triggers}

@@ -47,7 +47,7 @@ EVENTS: dict[str, str] = {
 }
 """Every event the engine emits, with when it happens."""
 
-HOLDERS = ("card", "token", "space", "rules")
+HOLDERS = ("card", "token", "space", "rules", "path")
 
 _EFFECTS = {"$ref": "#/$defs/effects"}
 _PARAMS: dict[str, dict[str, Any]] = {
@@ -216,10 +216,17 @@ _trigger(
     "move_along_path",
     "move",
     "you",
-    ("whenever you move along a path", "when you move along a path"),
-    _ALL,
+    (
+        "whenever you move along a path",
+        "when you move along a path",
+        "when you move along this path",
+        "whenever you move along this path",
+        "when you take this path",
+    ),
+    (*_ALL, "path"),
     "Whenever the owner moves along a path, paid for, before leaving its space (on a space: "
-    "moving away from it along a path; a teleport or coach is not a move).",
+    "moving away from it along a path; on a path: along that one; a teleport or coach is "
+    "not a move).",
     worth=6.0,
     examples=("whenever you move along a path: +1 clank",),
 )

@@ -241,6 +241,46 @@ def test_cubes_drawn_and_the_dragons_damage_are_events() -> None:
     assert b.gold == 0
 
 
+def test_a_path_carries_a_trigger_for_who_moves_along_it() -> None:
+    from clankwork.interpreter.actions import MOVE, legal_actions
+
+    src = """
+    pack t { version "0.1" }
+    card Burgle { starting 10; play: +1 skill }
+    token Relic { artifact; points 5 }
+    board b {
+      space HQ { hq }
+      space Toll { }
+      space Far { artifact 5 }
+      path HQ -- Toll { when you take this path: +2 gold }
+      path Toll -- Far { once per turn when you move along this path: +1 clank }
+    }
+    """
+    result = compile_text(src, "t.clank")
+    assert result.ok, [d.message for d in result.diagnostics]
+    g = Game(prepare(result.ir), [ScriptedBot([]) for _ in range(2)], seed=1)
+    p = g.players[0]
+    g.begin_turn(p)
+    p.boots = 4
+    gold, area = p.gold, p.area
+
+    def move(to: str) -> None:
+        (o,) = [o for o in legal_actions(g, p) if o.value[0] is MOVE and o.label == f"move to {to}"]
+        g.apply(p, o.value)
+
+    move("Toll")
+    assert p.gold == gold + 2  # either way along a two-way path
+    move("Far")
+    g.act(p, "take Relic")  # HQ is open only to a player with an artifact
+    move("Toll")
+    assert p.area == area + 1 and p.gold == gold + 2  # once this turn
+    move("HQ")
+    assert p.gold == gold + 4
+    bad = compile_text(src.replace("when you take this path", "when the dragon attacks"), "t.clank")
+    assert [d.code for d in bad.diagnostics] == ["CW102"], [d.message for d in bad.diagnostics]
+    assert "does not apply to a path" in bad.diagnostics[0].message
+
+
 def test_a_trigger_that_sets_itself_off_stops() -> None:
     from clankwork.interpreter.bots import RandomBot
 
