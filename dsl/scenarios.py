@@ -182,10 +182,16 @@ class _ScenarioCompiler:
         self.resource_words = {
             w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])
         }
+        from clankwork.interpreter.scenario import state_facts
+
+        declared_player, declared_game = state_facts()
+        # The named facts first; then any field the game's declared state has.
         self.player_facts = {
+            **declared_player,
             **PLAYER_FACTS,
             **{tuple(w.split()): "int" for w in self.resource_words},
         }
+        self.game_facts = {**declared_game, **GAME_FACTS}
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -583,7 +589,7 @@ class _ScenarioCompiler:
             if not self.fact(step, s, rest[2:], self.player_facts, f"player {step['seat']} "):
                 return
             step["fact"] = self.resource_words.get(step["fact"], step["fact"])
-        elif not self.fact(step, s, rest, GAME_FACTS, ""):
+        elif not self.fact(step, s, rest, self.game_facts, ""):
             return
         sc["steps"].append(step)
 

@@ -7,6 +7,9 @@ script where they stand: just before the next decision the game asks for, or at 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -284,6 +287,42 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+def _fact_shape(tp: Any) -> str | None:
+    """How a declared field reads as a fact: "bool", "int" (a number, or a zone's size)."""
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    if tp is bool:
+        return "bool"
+    if tp is int or typing.get_origin(tp) in (list, dict, set) or tp in (list, dict, set):
+        return "int"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def state_facts() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """Facts read straight from the declared state (`Game.STATE`, PlayerState's fields), by
+    their words (`black_aside` is `black aside`): a number or yes/no, a zone's size. The
+    named facts (PLAYER_FACTS, GAME_FACTS in dsl/scenarios.py) come first; these give a
+    scenario every field a change to the state declares."""
+    hints = typing.get_type_hints(PlayerState, include_extras=True)
+    player = {
+        tuple(f.name.split("_")): shape
+        for f in dataclasses.fields(PlayerState)
+        if (shape := _fact_shape(hints[f.name])) is not None
+    }
+    game = {
+        tuple(name.split("_")): shape
+        for name, tp in Game.STATE.items()
+        if (shape := _fact_shape(tp)) is not None
+    }
+    return player, game
+
+
+def _state_value(obj: Any, fact: str) -> Any:
+    v = getattr(obj, fact.replace(" ", "_"))
+    return len(v) if isinstance(v, (list, dict, set)) else v
+
+
 def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | None = None) -> Any:
     """One fact about a player, as scenarios name it."""
     if fact in ("skill", "swords", "boots", "damage", "supply"):
@@ -320,6 +359,8 @@ def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | No
         return game.result.scores[p.seat]
     if fact in game.catalog.resources:
         return p.pools.get(fact, 0)
+    if tuple(fact.split()) in state_facts()[0]:
+        return _state_value(p, fact)
     raise KeyError(fact)
 
 
@@ -363,6 +404,8 @@ def game_fact(game: Game, fact: str, step: dict[str, Any] | None = None) -> Any:
         return winners[0] + 1 if len(winners) == 1 else [w + 1 for w in winners] or None
     if fact == "turn":
         return game.active.seat + 1
+    if tuple(fact.split()) in state_facts()[1]:
+        return _state_value(game, fact)
     raise KeyError(fact)
 
 

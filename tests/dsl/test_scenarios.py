@@ -128,3 +128,22 @@ def test_failed_expectations_say_what_was_found(tmp_path: Path, tutorial_ir: dic
     assert failures[0].startswith("expected `end turn` to be legal for player 1; legal: play")
     assert failures[1] == "expected player 1 to own 2 Burgle, they own 1"
     assert failures[2] == "expected 'Dryad' in player 1's hand; it holds Burgle, Stumble"
+
+
+def test_every_declared_state_field_is_a_fact(tmp_path: Path, tutorial_ir: dict) -> None:
+    """Facts not in the named tables come from the declared state: a new field of
+    Game.STATE or PlayerState is a scenario fact without a line of scenario code."""
+    assert (
+        _run(
+            tmp_path,
+            tutorial_ir,
+            "player 1 { hand Burgle }\nexpect round 1\nexpect black aside 0\nexpect left 0\n"
+            "expect player 1 escaping no\nexpect player 1 visited 0\nplay Burgle\n"
+            "expect player 1 skill 1",
+        )
+        == []
+    )
+    failures = _run(tmp_path, tutorial_ir, "expect round 7\nexpect player 1 escaping yes")
+    assert len(failures) == 2 and "round" in failures[0] and "escaping" in failures[1]
+    _, diags = _compile(tmp_path, tutorial_ir, "expect blak aside 0")
+    assert [d.code for d in diags] == ["CW102"] and "black aside" in (diags[0].hint or "")
