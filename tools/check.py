@@ -269,6 +269,12 @@ def schema(write: bool) -> None:
         target = target.with_name("snapshot.schema.json")
         write_text(target, snapshot.schema_text())
         click.echo(f"wrote {target}", err=True)
+        # And a campaign file's lines (tools/campaign.py).
+        from clankwork.tools.campaign import campaign_schema_text
+
+        target = target.with_name("campaign.schema.json")
+        write_text(target, campaign_schema_text())
+        click.echo(f"wrote {target}", err=True)
     else:
         click.echo(text, nl=False)
 

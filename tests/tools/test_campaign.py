@@ -1,0 +1,133 @@
+"""`clankwork campaign`: an append-only, checksummed campaign file that never loses a game."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from clankwork.tools.campaign import campaign_schema_text, fold, read_log
+from clankwork.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+PACK = str(ROOT / "content" / "tutorial")
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["campaign", *args])
+    return result.exit_code, result.output
+
+
+def _new(tmp_path: Path) -> Path:
+    file = tmp_path / "c.campaign"
+    code, out = _run("new", PACK, str(file), "--players", "2", "--seed", "5")
+    assert code == 0, out
+    return file
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_games_are_played_undone_and_played_again_the_same(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    outs = []
+    for _ in range(3):
+        code, out = _run("play", str(file))
+        assert code == 0, out
+        outs.append(out)
+    assert outs[0].startswith("game 1: ") and outs[2].startswith("game 3: ")
+    before = read_log(file).events[-1]
+    code, out = _run("undo", str(file))
+    assert code == 0 and "undid game 3" in out
+    assert fold(read_log(file).events).next_game == 3
+    code, out = _run("play", str(file))
+    assert out == outs[2]
+    again = read_log(file).events[-1]
+    assert {k: v for k, v in again.items() if k not in ("seq", "check")} == {
+        k: v for k, v in before.items() if k not in ("seq", "check")
+    }
+    # History keeps the undone game; status counts the games that stand.
+    code, out = _run("history", str(file))
+    assert code == 0 and "game 3 undone" in out and out.count("game 3: ") == 2
+    code, out = _run("status", str(file))
+    assert code == 0 and "games played: 3" in out and "Dran track:" in out
+
+
+def test_reviews_give_checkmarks_for_scoring_and_winning(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    for _ in range(2):
+        assert _run("play", str(file))[0] == 0
+    c = fold(read_log(file).events)
+    want = [0, 0]
+    for g in c.games:
+        for seat, score in enumerate(g["scores"]):
+            want[seat] += (score > 0) + (seat in g["winners"])
+        assert g["death"] == any(s == 0 for s in g["scores"])
+    assert c.checkmarks == want
+
+
+def test_a_write_cut_off_loses_at_most_the_game_it_was_writing(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    assert _run("play", str(file))[0] == 0
+    whole = file.read_bytes()
+    # What an interrupted append leaves: part of the next line, without its newline.
+    file.write_bytes(whole + b'{"check":"0123","end":"all off')
+    code, out = _run("status", str(file))
+    assert code == 0 and "games played: 1" in out and "cut off" in out
+    code, out = _run("play", str(file))
+    assert code == 0 and "game 2: " in out, out
+    events = read_log(file).events
+    assert [e["seq"] for e in events] == [1, 2, 3] and file.read_bytes().startswith(whole)
+
+
+def test_kill_9_during_play_leaves_a_file_that_loads(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    cmd = [str(Path(sys.executable).with_name("clankwork")), "campaign", "play", str(file)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    code, out = _run("status", str(file))
+    assert code == 0 and ("games played: 0" in out or "games played: 1" in out), out
+
+
+def test_a_flipped_byte_is_refused_with_its_line_and_the_file_is_kept(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    for _ in range(2):
+        assert _run("play", str(file))[0] == 0
+    data = bytearray(file.read_bytes())
+    lines = data.split(b"\n")
+    at = len(lines[0]) + 1 + len(lines[1]) // 2  # the middle of line 2
+    data[at] = ord("7") if data[at] != ord("7") else ord("8")
+    file.write_bytes(bytes(data))
+    sha = _sha(file)
+    for cmd in ("status", "history", "play", "undo"):
+        code, out = _run(cmd, str(file))
+        assert code == 1, (cmd, out)
+        assert f"{file}:2:" in out and "left as it is" in out
+    assert _sha(file) == sha
+
+
+def test_new_never_overwrites_a_campaign(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    sha = _sha(file)
+    code, out = _run("new", PACK, str(file))
+    assert code == 1 and "never overwritten" in out and _sha(file) == sha
+
+
+def test_the_schema_is_current_and_every_line_fits(tmp_path: Path) -> None:
+    committed = (ROOT / "schemas" / "campaign.schema.json").read_text()
+    assert committed == campaign_schema_text(), "run `clankwork schema --write`"
+    file = _new(tmp_path)
+    assert _run("play", str(file))[0] == 0
+    assert _run("undo", str(file))[0] == 0
+    schema = json.loads(committed)
+    for line in file.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)

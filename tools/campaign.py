@@ -1,0 +1,501 @@
+"""`clankwork campaign`: a legacy campaign kept as an append-only, checksummed event log.
+
+A campaign file is one JSON object a line, each an event of the campaign (`campaign`, `game`,
+`undo`); a game and its post-game steps are one line, so an interrupted write leaves a game
+whole or absent. Every line carries its number (``seq``) and a checksum of the
+rest of the line (``check``: the first 16 hex digits of the SHA-256 of its canonical JSON),
+so an edited, reordered or damaged line is found and named. The campaign's state is the fold
+of its events (`fold`); nothing is ever rewritten: undoing a game appends an `undo` event.
+
+Writes are made to last: a new file is written to a temporary file, flushed to disk and
+renamed into place; events are appended with one ``write`` and flushed to disk (``fsync``)
+before the command reports success. A write cut off (the machine lost power, ``kill -9``)
+leaves at most a last line without its newline: reading ignores it, with a warning, and the
+next write removes it (the file is rewritten without it, by rename) before appending. Any
+other damage is refused with the line number, and the file is left as it is.
+
+The post-game steps of the Legacy rulebook ("Post-Game Campaign Steps") run after each game
+as named steps (`POST_GAME_STEPS`); this module runs the ones that need no Book of Secrets:
+the mission report (scores), employee reviews (a checkmark for scoring more than 0 and one for
+winning; promotions at the sections of the Associate Status track), sorting components (each
+game starts from the pack again) and player death (at most one X on the Dran track a game).
+Stickers, passages, contracts and personal goals are not written yet (issue 9).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from clankwork.dsl.limits import MAX_DATA_BYTES
+
+FORMAT = "clankwork-campaign/1"
+# The Associate Status track's sections: the checkmark that opens each one is a promotion.
+# The rulebook does not print the section lengths; these are ours (a pack will set them).
+PROMOTIONS = ((3, "Copper"), (7, "Silver"), (12, "Gold"))
+POST_GAME_STEPS = (
+    "post_game.mission_report",
+    "post_game.contracts_and_epilogue",
+    "post_game.employee_reviews",
+    "post_game.sort_components",
+    "post_game.player_death",
+    "post_game.continue",
+)
+EVENT_TYPES = ("campaign", "game", "undo")
+
+
+class CampaignFileError(click.ClickException):
+    """A campaign file that cannot be read as it is: exit 1, naming the file and line."""
+
+    exit_code = 1
+
+
+def _check(event: dict[str, Any]) -> str:
+    body = {k: v for k, v in event.items() if k != "check"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _line(event: dict[str, Any]) -> bytes:
+    sealed = {**event, "check": _check(event)}
+    text = json.dumps(sealed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return (text + "\n").encode("utf-8")
+
+
+@dataclass
+class LogRead:
+    """The events of a campaign file, and whether it ended in a torn (unfinished) line."""
+
+    events: list[dict[str, Any]]
+    torn: bool
+    good_bytes: int
+
+
+def read_log(path: Path) -> LogRead:
+    """Every complete event of the file, checked; `CampaignFileError` on damage."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_DATA_BYTES:
+            raise CampaignFileError(
+                f"{path}: {size} bytes, more than a campaign file may hold ({MAX_DATA_BYTES})"
+            )
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CampaignFileError(
+            f"{path}: no such campaign file (start one with `clankwork campaign new PACK {path}`)"
+        ) from None
+    except OSError as e:
+        raise CampaignFileError(f"{path}: cannot read it ({e.strerror})") from None
+    lines = data.split(b"\n")
+    tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
+    events: list[dict[str, Any]] = []
+    for n, raw in enumerate(lines, start=1):
+        where = f"{path}:{n}"
+        try:
+            event = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise CampaignFileError(
+                f"{where}: this line is not a campaign event (damaged or edited); the file is "
+                "left as it is: restore it from a copy, or remove this line and every later one"
+            ) from None
+        if not isinstance(event, dict) or event.get("check") != _check(event):
+            raise CampaignFileError(
+                f"{where}: the line's checksum does not match (damaged or edited by hand); the "
+                "file is left as it is: restore it from a copy"
+            )
+        if event.get("seq") != n or event.get("type") not in EVENT_TYPES:
+            raise CampaignFileError(
+                f"{where}: expected event {n}, found "
+                f"{event.get('type')!r} numbered {event.get('seq')!r} (lines moved or removed)"
+            )
+        if n == 1 and (event["type"] != "campaign" or event.get("format") != FORMAT):
+            raise CampaignFileError(f"{where}: not a {FORMAT} campaign file")
+        events.append(event)
+    if not events:
+        raise CampaignFileError(f"{path}: the file holds no campaign (it is empty)")
+    return LogRead(events, bool(tail), len(data) - len(tail))
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # not every platform can open a folder
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """``data`` as ``path``, by a temporary file flushed to disk and renamed into place."""
+    folder = path.parent if str(path.parent) else Path(".")
+    tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    os.replace(tmp, path)
+    _fsync_dir(folder)
+
+
+def create(path: Path, first: dict[str, Any]) -> None:
+    """A new campaign file holding its first event; never over an existing file."""
+    if path.exists() or path.is_symlink():
+        raise click.ClickException(
+            f"{path} exists: a campaign file is never overwritten (choose another name)"
+        )
+    try:
+        _write_new(path, _line({**first, "seq": 1}))
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror}") from None
+
+
+def append(path: Path, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Append events (numbered after the file's last), flushed to disk; the events written.
+    A torn last line (an interrupted write) is removed first, by rewriting the file."""
+    log = read_log(path)
+    seq = len(log.events)
+    sealed = []
+    for e in events:
+        seq += 1
+        sealed.append({**e, "seq": seq})
+    data = b"".join(_line(e) for e in sealed)
+    try:
+        if log.torn:
+            _write_new(path, path.read_bytes()[: log.good_bytes] + data)
+            return sealed
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror}") from None
+    return sealed
+
+
+# -- the campaign's state: the fold of its events ---------------------------------------------
+
+
+@dataclass
+class Campaign:
+    """What a campaign file says now."""
+
+    pack: str
+    pack_name: str
+    players: int
+    names: list[str]
+    seed: int
+    bots: list[str]
+    # The games that count (undone ones left out), each its `game` event.
+    games: list[dict[str, Any]] = field(default_factory=list)
+    checkmarks: list[int] = field(default_factory=list)
+    status: list[str] = field(default_factory=list)
+    dran: int = 0
+
+    @property
+    def next_game(self) -> int:
+        """The number of the next game to play (from 1)."""
+        return len(self.games) + 1
+
+
+def fold(events: list[dict[str, Any]]) -> Campaign:
+    """The campaign state after ``events`` (the first is the `campaign` event)."""
+    first = events[0]
+    games: list[dict[str, Any]] = []
+    for e in events[1:]:
+        if e["type"] == "game":
+            games.append(e)
+        elif e["type"] == "undo" and games and games[-1]["game"] == e["game"]:
+            games.pop()
+    n = first["players"]
+    c = Campaign(
+        pack=first["pack"],
+        pack_name=first["pack_name"],
+        players=n,
+        names=list(first["names"]),
+        seed=first["seed"],
+        bots=list(first["bots"]),
+        games=games,
+        checkmarks=[0] * n,
+        status=["Associate"] * n,
+    )
+    for g in games:
+        for seat, marks in enumerate(g["review"]["checkmarks"]):
+            c.checkmarks[seat] += len(marks)
+        for seat, rank in g["review"]["promotions"]:
+            c.status[seat] = rank
+        c.dran += 1 if g["death"] else 0
+    return c
+
+
+def game_seed(campaign_seed: int, game: int) -> int:
+    """The seed of a campaign's game ``game``: the same game number, the same game."""
+    digest = hashlib.sha256(f"{campaign_seed}:{game}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def post_game(c: Campaign, game: dict[str, Any]) -> dict[str, Any]:
+    """The post-game steps after ``game`` (see `POST_GAME_STEPS`): its review and whether
+    it adds an X to the Dran track, written into the game's event."""
+    # 3. Employee reviews [R25]: a checkmark for scoring more than 0 and one for winning.
+    marks: list[list[str]] = []
+    promotions: list[list[Any]] = []
+    for seat, score in enumerate(game["scores"]):
+        got = (["scored more than 0"] if score > 0 else []) + (
+            ["won the game"] if seat in game["winners"] else []
+        )
+        marks.append(got)
+        before = c.checkmarks[seat]
+        for at, rank in PROMOTIONS:
+            if before < at <= before + len(got):
+                promotions.append([seat, rank])
+    # 4. Sort components [R26, R27]: every game starts from the pack again (nothing kept).
+    # 5. Player death [R28]: one X on the Dran track if anyone scored 0, never more.
+    return {
+        "review": {"checkmarks": marks, "promotions": promotions},
+        "death": any(s == 0 for s in game["scores"]),
+    }
+
+
+# -- the commands -------------------------------------------------------------------------------
+
+
+def _pack_ref(pack: Path, file: Path) -> str:
+    """Where the pack is, as the campaign file keeps it: relative to the file's folder."""
+    return os.path.relpath(pack.resolve(), file.resolve().parent)
+
+
+def _pack_path(c: Campaign, file: Path) -> Path:
+    return (file.resolve().parent / c.pack).resolve()
+
+
+def _load(file: Path) -> tuple[Campaign, LogRead]:
+    log = read_log(file)
+    if log.torn:
+        click.echo(
+            f"warning: {file}: the last line was cut off by an interrupted write and is "
+            "ignored (the next write removes it)",
+            err=True,
+        )
+    return fold(log.events), log
+
+
+@click.group("campaign")
+def command() -> None:
+    """Keep a legacy campaign in a file: play its games one by one, see and undo them."""
+
+
+@command.command("new")
+@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
+@click.option("--names", default="", help="Player names, comma-separated (default: P1, P2...).")
+@click.option("-s", "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--bots", default="heuristic", show_default=True, help="Bot of every seat.")
+def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) -> None:
+    """Start a campaign of PACK in FILE (a new file)."""
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import bot_names
+
+    ir = load_ir(pack, checks=True)
+    who = [n.strip() for n in names.split(",")] if names else [f"P{k + 1}" for k in range(players)]
+    if len(who) != players:
+        raise click.BadParameter(f"{len(who)} names for {players} players", param_hint="--names")
+    create(
+        file,
+        {
+            "type": "campaign",
+            "format": FORMAT,
+            "pack": _pack_ref(pack, file),
+            "pack_name": ir["pack"]["name"],
+            "players": players,
+            "names": who,
+            "seed": seed,
+            "bots": bot_names(bots, players),
+        },
+    )
+    click.echo(f"started a campaign of {ir['pack']['name']} for {players} players in {file}")
+
+
+@command.command("play")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def play(file: Path) -> None:
+    """Play the campaign's next game with its bots and append it, with the post-game steps."""
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+    from clankwork.interpreter.log import to_jsonl
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import bot_seed
+
+    c, _ = _load(file)
+    ir = load_ir(_pack_path(c, file), checks=True)
+    n = c.next_game
+    seed = game_seed(c.seed, n)
+    bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
+    g = Game(prepare(ir), bots, seed)
+    result = g.play()
+    log_digest = hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16]
+    game = {
+        "type": "game",
+        "game": n,
+        "seed": seed,
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "status": [p.status for p in g.players],
+        "rounds": g.round,
+        "end": g.end_reason,
+        "log": log_digest,
+    }
+    append(file, [{**game, **post_game(c, game)}])
+    c, _ = _load(file)
+    scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(result.scores))
+    won = " and ".join(c.names[w] for w in result.winners) or "nobody"
+    click.echo(f"game {n}: {scores}; {won} won ({g.end_reason}, {g.round} rounds)")
+
+
+@command.command("status")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def status(file: Path) -> None:
+    """What the campaign says now: games played, checkmarks and status, the Dran track."""
+    c, _ = _load(file)
+    click.echo(f"campaign of {c.pack_name} ({c.pack}), {c.players} players, seed {c.seed}")
+    click.echo(f"games played: {len(c.games)}; next: game {c.next_game}")
+    totals = [0] * c.players
+    for g in c.games:
+        for k, s in enumerate(g["scores"]):
+            totals[k] += s
+    click.echo("player  checkmarks  status     total score")
+    for k in range(c.players):
+        click.echo(f"{c.names[k]:<8}{c.checkmarks[k]:>10}  {c.status[k]:<10}{totals[k]:>12}")
+    click.echo(f"Dran track: {c.dran} X")
+
+
+@command.command("history")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def history(file: Path) -> None:
+    """Every event of the campaign file, one a line, undone games included."""
+    log, _ = read_log(file).events, None
+    names = log[0]["names"]
+    for e in log:
+        t = e["type"]
+        if t == "campaign":
+            text = f"campaign of {e['pack_name']} for {', '.join(names)} (seed {e['seed']})"
+        elif t == "game":
+            scores = ", ".join(f"{names[k]} {s}" for k, s in enumerate(e["scores"]))
+            review = e["review"]
+            got = [f"{names[k]} +{len(m)}" for k, m in enumerate(review["checkmarks"]) if m]
+            got += [f"{names[s]} made {r}" for s, r in review["promotions"]]
+            got += ["an X on the Dran track"] if e["death"] else []
+            text = f"game {e['game']}: {scores} ({e['end']}, {e['rounds']} rounds)"
+            text += "; " + ", ".join(got) if got else ""
+        else:
+            text = f"game {e['game']} undone"
+        click.echo(f"{e['seq']:>4}  {text}")
+
+
+@command.command("undo")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def undo(file: Path) -> None:
+    """Undo the last game (by appending an `undo` event: the history is kept)."""
+    c, _ = _load(file)
+    if not c.games:
+        raise click.ClickException(f"{file}: no game to undo")
+    n = c.games[-1]["game"]
+    append(file, [{"type": "undo", "game": n}])
+    click.echo(f"undid game {n}; `campaign play {file}` plays it again")
+
+
+def campaign_schema() -> dict[str, Any]:
+    """The JSON Schema of one line of a campaign file."""
+    seq = {"type": "integer", "minimum": 1}
+    check = {"type": "string", "pattern": "^[0-9a-f]{16}$"}
+    game_no = {"type": "integer", "minimum": 1}
+    ints = {"type": "array", "items": {"type": "integer"}}
+
+    def event(t: str, props: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"type": {"const": t}, "seq": seq, "check": check, **props},
+            "required": ["type", "seq", "check", *props],
+            "additionalProperties": False,
+        }
+
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://clankwork.invalid/schemas/campaign.schema.json",
+        "title": "One line (event) of a Clankwork campaign file",
+        "oneOf": [
+            event(
+                "campaign",
+                {
+                    "format": {"const": FORMAT},
+                    "pack": {"type": "string"},
+                    "pack_name": {"type": "string"},
+                    "players": {"type": "integer", "minimum": 1, "maximum": 8},
+                    "names": {"type": "array", "items": {"type": "string"}},
+                    "seed": {"type": "integer", "minimum": 0},
+                    "bots": {"type": "array", "items": {"type": "string"}},
+                },
+            ),
+            event(
+                "game",
+                {
+                    "game": game_no,
+                    "seed": {"type": "integer", "minimum": 0},
+                    "scores": ints,
+                    "winners": ints,
+                    "status": {"type": "array", "items": {"type": "string"}},
+                    "rounds": {"type": "integer", "minimum": 0},
+                    "end": {"type": "string"},
+                    "log": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
+                    "review": {
+                        "type": "object",
+                        "properties": {
+                            "checkmarks": {
+                                "type": "array",
+                                "items": {"type": "array", "items": {"type": "string"}},
+                            },
+                            "promotions": {
+                                "type": "array",
+                                "items": {
+                                    "type": "array",
+                                    "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                                    "minItems": 2,
+                                    "maxItems": 2,
+                                },
+                            },
+                        },
+                        "required": ["checkmarks", "promotions"],
+                        "additionalProperties": False,
+                    },
+                    "death": {"type": "boolean"},
+                },
+            ),
+            event("undo", {"game": game_no}),
+        ],
+    }
+
+
+def campaign_schema_text() -> str:
+    """The campaign line schema as written to schemas/campaign.schema.json."""
+    return json.dumps(campaign_schema(), indent=2, sort_keys=True) + "\n"
