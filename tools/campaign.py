@@ -20,6 +20,7 @@ the mission report (scores), employee reviews (a checkmark for scoring more than
 winning; promotions at the sections of the Associate Status track), sorting components (each
 game starts from the pack again) and player death (at most one X on the Dran track a game).
 Stickers, passages, contracts and personal goals are not written yet (issue 9).
+`campaign simulate` plays whole campaigns with bots, in memory, and reports game by game.
 """
 
 from __future__ import annotations
@@ -340,37 +341,17 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def play(file: Path) -> None:
     """Play the campaign's next game with its bots and append it, with the post-game steps."""
-    from clankwork.interpreter.bots import make_bot
-    from clankwork.interpreter.catalog import prepare
-    from clankwork.interpreter.game import Game
-    from clankwork.interpreter.log import to_jsonl
     from clankwork.tools.check import load_ir
-    from clankwork.tools.simulate import bot_seed
 
     c, _ = _load(file)
     ir = load_ir(_pack_path(c, file), checks=True)
     n = c.next_game
-    seed = game_seed(c.seed, n)
-    bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(prepare(ir), bots, seed)
-    result = g.play()
-    log_digest = hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16]
-    game = {
-        "type": "game",
-        "game": n,
-        "seed": seed,
-        "scores": list(result.scores),
-        "winners": list(result.winners),
-        "status": [p.status for p in g.players],
-        "rounds": g.round,
-        "end": g.end_reason,
-        "log": log_digest,
-    }
-    append(file, [{**game, **post_game(c, game)}])
+    game = play_game(ir, c, n)
+    append(file, [game])
     c, _ = _load(file)
-    scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(result.scores))
-    won = " and ".join(c.names[w] for w in result.winners) or "nobody"
-    click.echo(f"game {n}: {scores}; {won} won ({g.end_reason}, {g.round} rounds)")
+    scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(game["scores"]))
+    won = " and ".join(c.names[w] for w in game["winners"]) or "nobody"
+    click.echo(f"game {n}: {scores}; {won} won ({game['end']}, {game['rounds']} rounds)")
 
 
 @command.command("status")
@@ -423,6 +404,81 @@ def undo(file: Path) -> None:
     n = c.games[-1]["game"]
     append(file, [{"type": "undo", "game": n}])
     click.echo(f"undid game {n}; `campaign play {file}` plays it again")
+
+
+def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
+    """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+    from clankwork.interpreter.log import to_jsonl
+    from clankwork.tools.simulate import bot_seed
+
+    seed = game_seed(c.seed, n)
+    bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
+    g = Game(prepare(ir), bots, seed)
+    result = g.play()
+    game = {
+        "type": "game",
+        "game": n,
+        "seed": seed,
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "status": [p.status for p in g.players],
+        "rounds": g.round,
+        "end": g.end_reason,
+        "log": hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16],
+    }
+    return {**game, **post_game(c, game)}
+
+
+@command.command("simulate")
+@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--campaigns", type=click.IntRange(1, 10_000), default=20, show_default=True)
+@click.option("--games", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
+@click.option("-s", "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--bots", default="heuristic", show_default=True, help="Bot of every seat.")
+def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bots: str) -> None:
+    """Bots play whole campaigns of PACK (nothing is written): how the campaign goes, game by
+    game of its arc."""
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import bot_names, game_seeds
+
+    ir = load_ir(pack, checks=True)
+    first = {
+        "type": "campaign",
+        "format": FORMAT,
+        "pack": str(pack),
+        "pack_name": ir["pack"]["name"],
+        "players": players,
+        "names": [f"P{k + 1}" for k in range(players)],
+        "bots": bot_names(bots, players),
+    }
+    rows: list[dict[str, float]] = [
+        {"score": 0.0, "rounds": 0.0, "deaths": 0.0, "checkmarks": 0.0, "promotions": 0.0}
+        for _ in range(games)
+    ]
+    for cseed in game_seeds(seed, campaigns):
+        events: list[dict[str, Any]] = [{**first, "seed": cseed}]
+        for n in range(1, games + 1):
+            e = play_game(ir, fold(events), n)
+            events.append(e)
+            row = rows[n - 1]
+            row["score"] += sum(e["scores"]) / players
+            row["rounds"] += e["rounds"]
+            row["deaths"] += e["death"]
+            row["checkmarks"] += sum(len(m) for m in e["review"]["checkmarks"]) / players
+            row["promotions"] += len(e["review"]["promotions"])
+    click.echo(f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players")
+    click.echo("game  mean score  rounds  Dran X (share)  checkmarks/player  promotions")
+    for n, row in enumerate(rows, start=1):
+        k = campaigns
+        click.echo(
+            f"{n:>4}  {row['score'] / k:>10.1f}  {row['rounds'] / k:>6.1f}  "
+            f"{row['deaths'] / k:>14.0%}  {row['checkmarks'] / k:>17.2f}  "
+            f"{row['promotions'] / k:>10.2f}"
+        )
 
 
 def campaign_schema() -> dict[str, Any]:

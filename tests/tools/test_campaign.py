@@ -131,3 +131,13 @@ def test_the_schema_is_current_and_every_line_fits(tmp_path: Path) -> None:
     schema = json.loads(committed)
     for line in file.read_text().splitlines():
         jsonschema.validate(json.loads(line), schema)
+
+
+def test_simulate_reports_each_game_of_the_arc() -> None:
+    code, out = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "3 campaigns of 2 games of tutorial, 2 players"
+    assert [ln.split()[0] for ln in lines[2:]] == ["1", "2"]
+    again = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")[1]
+    assert again == out  # the same seed, the same campaigns
