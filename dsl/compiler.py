@@ -1365,6 +1365,9 @@ class _Compiler(Declarations):
             if s.words[0] == "step" or s.words[:2] == ["remove", "step"]:
                 self._step(s)
                 continue
+            if s.words[0] == "slot":
+                self._slot(s)
+                continue
             if s.words[0] == "counter" and s.effects is None:
                 self._counter(s)
                 continue
@@ -1459,6 +1462,37 @@ class _Compiler(Declarations):
             change["effects"] = effects
         self.steps.append(change)
 
+    def _slot(self, s: Stmt) -> None:
+        """`slot NAME before|after STEP`: a rule slot, an empty step a sticker fills."""
+        h = s.head
+        if (
+            len(h) != 4
+            or s.effects is not None
+            or h[1].kind not in ("word", "string")
+            or h[2].kind != "word"
+            or h[2].text.lower() not in ("before", "after")
+            or h[3].kind not in ("word", "string")
+        ):
+            self.error(
+                "CW105",
+                "write `slot NAME before|after STEP` (a slot has no effects of its own)",
+                s.span,
+                hint="e.g. `slot R10 after setup.players`; a sticker then `fills R10: ...`",
+            )
+            return
+        anchor = h[3].text
+        phase = anchor.split(".", 1)[0]
+        self.steps.append(
+            {
+                "change": "insert",
+                "step": f"{phase}.{h[1].text}",
+                h[2].text.lower(): anchor,
+                "effects": [],
+                "slot": h[1].text,
+                "at": _at(s.span),
+            }
+        )
+
     def _rule_value(self, param: Any, s: Stmt, rest: list[Atom]) -> None:
         players: str = "*"
         words = [a.text.lower() if a.kind == "word" else None for a in rest]
@@ -1525,7 +1559,43 @@ class _Compiler(Declarations):
         )
 
     def decl_sticker(self, st: Stmt) -> None:
-        self._campaign(st, "stickers")
+        """`sticker NAME { fills SLOT: EFFECTS }`: a rule sticker (interpreter/stickers.py)."""
+        h = st.head
+        if len(h) != 2 or h[1].kind not in ("word", "string"):
+            self.error("CW105", "write `sticker NAME { fills SLOT: EFFECTS }`", st.span)
+            return
+        sticker: dict[str, Any] = {"name": h[1].text, "at": _at(st.span)}
+        bad = False
+        for s in st.block or []:
+            if s.words[0] == "fills" and len(s.head) == 2 and s.effects is not None:
+                if "fills" in sticker:
+                    self.error("CW106", "a sticker fills one slot", s.span)
+                    continue
+                effects = self.effects(s.effects)
+                bad = bad or effects is None
+                if effects is not None:
+                    sticker["fills"] = s.head[1].text
+                    sticker["fills_at"] = _at(s.head[1].span)
+                    sticker["effects"] = effects
+            else:
+                bad = True
+                self.error(
+                    "CW102",
+                    f"unknown sticker line `{s.head_text()}`",
+                    s.head[0].span,
+                    hint="a rule sticker says `fills SLOT: EFFECTS` (board and card stickers "
+                    "are not written yet)",
+                )
+        if "fills" not in sticker:
+            if not bad:
+                self.error(
+                    "CW109",
+                    f"sticker {h[1].text!r} fills no slot",
+                    st.span,
+                    hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`)",
+                )
+            return
+        self.campaign["stickers"].append(sticker)
 
     def decl_passage(self, st: Stmt) -> None:
         self._campaign(st, "passages")

@@ -182,6 +182,21 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 )
             )
 
+    # A sticker fills a rule slot the pack (or its base) declares; names are unique.
+    slot_names = [c["slot"] for c in ir.get("steps", ()) if c.get("slot")]
+    dupes(ir.get("stickers", []), "sticker")
+    for st in ir.get("stickers", ()):
+        if st["fills"] not in slot_names:
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"sticker {st['name']!r} fills slot {st['fills']!r}, which the pack's rules "
+                    "do not declare",
+                    _span(st.get("fills_at") or st.get("at")),
+                    hint=did_you_mean(st["fills"], slot_names)
+                    or f"declare it in the rules: `slot {st['fills']} after STEP`",
+                )
+            )
     diags.extend(_check_words(ir, features))
 
     starting = [c for c in ir["cards"] if c["deck"] == "starting"]

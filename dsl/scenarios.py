@@ -46,6 +46,7 @@ SETUP_WORDS = (
     "bag",
     "draws",
     "counter",
+    "sticker",
     "player",
 )
 PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
@@ -177,6 +178,7 @@ class _ScenarioCompiler:
         self.token_kind = {t["name"]: t["kind"] for t in pack["tokens"]}
         self.boards = {b["name"]: b for b in pack["boards"]}
         self.counters = {c["name"]: c["name"] for c in pack.get("counters", ())}
+        self.stickers = {st["name"]: st["name"] for st in pack.get("stickers", ())}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
         # A pack's declared resources are player facts too (`expect player 1 favour 2`).
         self.resource_words = {
@@ -310,6 +312,11 @@ class _ScenarioCompiler:
             value = self.number(s, s.head[2:], "first player", "seat")
             if value is not None:
                 sc["first"] = value
+        elif key == "sticker" and len(rest) == 1:
+            # A campaign's sticker applied before the game (interpreter/stickers.py).
+            name = self.ref(rest[0], self.stickers, "sticker")
+            if name is not None:
+                sc.setdefault("stickers", []).append(name)
         elif key == "board" and len(rest) == 1:
             board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
             if board is not None:

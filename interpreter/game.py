@@ -989,12 +989,14 @@ class Game:
             self._finish("dragon bag empty")
 
     def each(self, player: PlayerState, include_self: bool = True) -> Iterator[PlayerState]:
-        """Players on the clock from the active player clockwise (``player`` optional)."""
+        """Players on the clock from the active player clockwise (``player`` optional); in
+        the `end_of_game` phase, when nobody is on the clock any more, every player."""
         seats = self.order
         start = seats.index(self.active.seat)
+        everyone = self._ending
         for k in range(len(seats)):
             p = self.players[seats[(start + k) % len(seats)]]
-            if p.on_clock and (include_self or p is not player):
+            if (everyone or p.on_clock) and (include_self or p is not player):
                 yield p
 
     def count_in_play(self, ctx: Ctx, tag: str, other: bool = False) -> int:

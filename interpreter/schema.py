@@ -148,9 +148,22 @@ def pack_schema() -> dict[str, Any]:
             "after": step_name,
             "replaces": step_name,
             "effects": {"$ref": "#/$defs/effects"},
+            # A rule slot (`slot R10 after setup.players`) and the sticker filling it.
+            "slot": name,
+            "sticker": name,
             "at": at,
         },
         ["change", "step", "at"],
+    )
+    sticker = _closed(
+        {
+            "name": name,
+            "fills": name,
+            "fills_at": at,
+            "effects": {"$ref": "#/$defs/effects"},
+            "at": at,
+        },
+        ["name", "fills", "effects", "at"],
     )
     counter = _closed(
         {"name": name, "max": {"type": "integer", "minimum": 1, "maximum": 1000}, "at": at},
@@ -259,7 +272,7 @@ def pack_schema() -> dict[str, Any]:
                 "counters": {"type": "array", "items": counter},
                 "resources": {"type": "array", "items": resource},
                 "ways": {"type": "array", "items": way},
-                "stickers": entries,
+                "stickers": {"type": "array", "items": sticker},
                 "passages": entries,
                 "contracts": entries,
             },

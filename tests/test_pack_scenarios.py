@@ -10,6 +10,7 @@ from clankwork.dsl.compiler import compile_pack
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import run_scenario
+from clankwork.interpreter.stickers import apply_stickers
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 PACKS = sorted(p for p in CONTENT.iterdir() if (p / "scenarios").is_dir())
@@ -27,14 +28,15 @@ def _collect() -> list:
     return params
 
 
-_CATALOGS: dict[tuple[str, object], object] = {}
+_CATALOGS: dict[tuple[object, ...], object] = {}
 
 
 @pytest.mark.parametrize(("ir", "scenario"), _collect())
 def test_scenario(ir: dict, scenario: dict) -> None:
-    key = (ir["pack"]["name"], scenario.get("board", 0))
+    stickers = tuple(scenario.get("stickers", ()))
+    key = (ir["pack"]["name"], scenario.get("board", 0), stickers)
     if key not in _CATALOGS:
-        _CATALOGS[key] = prepare(ir, scenario.get("board", 0))
+        _CATALOGS[key] = prepare(apply_stickers(ir, stickers), scenario.get("board", 0))
     outcome = run_scenario(_CATALOGS[key], scenario)
     if not outcome.ok:
         lines = [

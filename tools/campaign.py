@@ -1,8 +1,8 @@
 """`clankwork campaign`: a legacy campaign kept as an append-only, checksummed event log.
 
 A campaign file is one JSON object a line, each an event of the campaign (`campaign`, `game`,
-`undo`); a game and its post-game steps are one line, so an interrupted write leaves a game
-whole or absent. Every line carries its number (``seq``) and a checksum of the
+`sticker`, `undo`); a game and its post-game steps are one line, so an interrupted write
+leaves a game whole or absent. Every line carries its number (``seq``) and a checksum of the
 rest of the line (``check``: the first 16 hex digits of the SHA-256 of its canonical JSON),
 so an edited, reordered or damaged line is found and named. The campaign's state is the fold
 of its events (`fold`); nothing is ever rewritten: undoing a game appends an `undo` event.
@@ -50,7 +50,7 @@ POST_GAME_STEPS = (
     "post_game.player_death",
     "post_game.continue",
 )
-EVENT_TYPES = ("campaign", "game", "undo")
+EVENT_TYPES = ("campaign", "game", "sticker", "undo")
 
 
 class CampaignFileError(click.ClickException):
@@ -208,6 +208,8 @@ class Campaign:
     bots: list[str]
     # The games that count (undone ones left out), each its `game` event.
     games: list[dict[str, Any]] = field(default_factory=list)
+    # Rule stickers applied, in order (interpreter/stickers.py): every later game has them.
+    stickers: list[str] = field(default_factory=list)
     checkmarks: list[int] = field(default_factory=list)
     status: list[str] = field(default_factory=list)
     dran: int = 0
@@ -222,9 +224,12 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
     """The campaign state after ``events`` (the first is the `campaign` event)."""
     first = events[0]
     games: list[dict[str, Any]] = []
+    applied: list[str] = []
     for e in events[1:]:
         if e["type"] == "game":
             games.append(e)
+        elif e["type"] == "sticker":
+            applied.append(e["name"])
         elif e["type"] == "undo" and games and games[-1]["game"] == e["game"]:
             games.pop()
     n = first["players"]
@@ -238,6 +243,7 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         games=games,
         checkmarks=[0] * n,
         status=["Associate"] * n,
+        stickers=applied,
     )
     for g in games:
         for seat, marks in enumerate(g["review"]["checkmarks"]):
@@ -354,6 +360,28 @@ def play(file: Path) -> None:
     click.echo(f"game {n}: {scores}; {won} won ({game['end']}, {game['rounds']} rounds)")
 
 
+@command.command("sticker")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("name")
+def sticker(file: Path, name: str) -> None:
+    """Apply the pack's sticker NAME: it fills its rule slot for every later game."""
+    from clankwork.dsl.diagnostics import did_you_mean
+    from clankwork.interpreter.stickers import stickers
+    from clankwork.tools.check import load_ir
+
+    c, _ = _load(file)
+    ir = load_ir(_pack_path(c, file), checks=True)
+    known = stickers(ir)
+    if name not in known:
+        raise click.ClickException(
+            f"{c.pack_name} has no sticker named {name!r}"
+            + (f"; {hint}" if (hint := did_you_mean(name, list(known))) else "")
+            + (f" (stickers: {', '.join(sorted(known))})" if known else " (it has none)")
+        )
+    append(file, [{"type": "sticker", "name": name, "before_game": c.next_game}])
+    click.echo(f"applied {name!r} to slot {known[name]['fills']} from game {c.next_game} on")
+
+
 @command.command("status")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def status(file: Path) -> None:
@@ -369,6 +397,17 @@ def status(file: Path) -> None:
     for k in range(c.players):
         click.echo(f"{c.names[k]:<8}{c.checkmarks[k]:>10}  {c.status[k]:<10}{totals[k]:>12}")
     click.echo(f"Dran track: {c.dran} X")
+    if c.stickers:
+        from clankwork.interpreter.effects.registry import render_effects
+        from clankwork.interpreter.stickers import stickers
+        from clankwork.tools.check import load_ir
+
+        known = stickers(load_ir(_pack_path(c, file), checks=True))
+        click.echo("rule stickers:")
+        for name in c.stickers:
+            st = known.get(name)
+            text = render_effects(st["effects"]) if st else "(no longer in the pack)"
+            click.echo(f"  [{st['fills'] if st else '?'}] {name}: {text}")
 
 
 @command.command("history")
@@ -389,6 +428,8 @@ def history(file: Path) -> None:
             got += ["an X on the Dran track"] if e["death"] else []
             text = f"game {e['game']}: {scores} ({e['end']}, {e['rounds']} rounds)"
             text += "; " + ", ".join(got) if got else ""
+        elif t == "sticker":
+            text = f"sticker {e['name']!r} applied before game {e['before_game']}"
         else:
             text = f"game {e['game']} undone"
         click.echo(f"{e['seq']:>4}  {text}")
@@ -412,11 +453,12 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     from clankwork.interpreter.catalog import prepare
     from clankwork.interpreter.game import Game
     from clankwork.interpreter.log import to_jsonl
+    from clankwork.interpreter.stickers import apply_stickers
     from clankwork.tools.simulate import bot_seed
 
     seed = game_seed(c.seed, n)
     bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(prepare(ir), bots, seed)
+    g = Game(prepare(apply_stickers(ir, c.stickers)), bots, seed)
     result = g.play()
     game = {
         "type": "game",
@@ -428,6 +470,7 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
         "rounds": g.round,
         "end": g.end_reason,
         "log": hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16],
+        "stickers": list(c.stickers),
     }
     return {**game, **post_game(c, game)}
 
@@ -545,8 +588,10 @@ def campaign_schema() -> dict[str, Any]:
                         "additionalProperties": False,
                     },
                     "death": {"type": "boolean"},
+                    "stickers": {"type": "array", "items": {"type": "string"}},
                 },
             ),
+            event("sticker", {"name": {"type": "string"}, "before_game": game_no}),
             event("undo", {"game": game_no}),
         ],
     }

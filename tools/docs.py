@@ -222,6 +222,17 @@ whose turn it is (in setup, the first player).
 | --- | --- |
 {steps}
 
+## Rule slots and stickers
+
+A legacy pack's rules name the boxes of its rulebook that stickers fill: `slot NAME
+before|after STEP` is an empty step of that step's phase (`slot R10 after setup.players`).
+A rule sticker fills one: `sticker "Signing Bonus" { fills R10: each player (+2 gold) }`. A
+campaign applies stickers (`clankwork campaign sticker FILE NAME`, docs/campaign.md), a
+scenario with `sticker NAME`; a later sticker on a slot replaces the earlier one. In an
+`end_of_game` step, `each player` means every player (nobody is on the clock then). Board and
+card stickers, passages and contracts are not written yet: `passage` and `contract` are
+refused.
+
 {extends}
 
 {limits}

@@ -19,6 +19,7 @@ from clankwork.dsl.diagnostics import (
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import Outcome, run_scenario
+from clankwork.interpreter.stickers import apply_stickers
 
 from .check import bundled_pack, compile_and_check, display_path
 
@@ -43,9 +44,10 @@ def run_pack_scenarios(
         if name_filter and name_filter.lower() not in sc["name"].lower():
             continue
         board = sc.get("board", 0)
-        if board not in catalogs:
-            catalogs[board] = prepare(result.ir, board)
-        outcomes.append(run_scenario(catalogs[board], sc))
+        key = (board, tuple(sc.get("stickers", ())))
+        if key not in catalogs:
+            catalogs[key] = prepare(apply_stickers(result.ir, key[1]), board)
+        outcomes.append(run_scenario(catalogs[key], sc))
     return outcomes, [], result.sources
 
 

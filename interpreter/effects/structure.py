@@ -36,7 +36,8 @@ def _appraise_pay(node: dict[str, Any], v: Any) -> float:
 )
 def each(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Every player still on the clock (or every opponent) does the bracketed effects in turn,
-    starting from the active player and going clockwise."""
+    starting from the active player and going clockwise; at the end of the game (an
+    `end_of_game` step), every player."""
     for player in game.each(ctx.player, include_self=node["who"] == "player"):
         game.run(ctx.for_player(player), node["do"])
 

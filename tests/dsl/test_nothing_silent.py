@@ -105,8 +105,21 @@ def test_campaign_declarations_are_refused_not_kept_as_text() -> None:
         'passage 12 { read "The vault opens." }\n'
         "contract Heist { points 5 }\n"
     )
-    assert [d.code for d in diags] == ["CW101"] * 3
-    assert all("no meaning" in d.message for d in diags)
+    # A sticker is a rule sticker now: its unknown line is named; the others are refused.
+    assert [d.code for d in diags] == ["CW102", "CW101", "CW101"]
+    assert "unknown sticker line" in diags[0].message and "fills SLOT" in diags[0].hint
+    assert all("no meaning" in d.message for d in diags[1:])
+
+
+def test_a_sticker_fills_a_declared_slot_and_its_words_resolve() -> None:
+    rules = "rules { slot R10 after setup.players }\n"
+    assert _diags(rules + 'sticker "A" { fills R10: each player (+2 gold) }\n') == []
+    (d,) = _diags(rules + 'sticker "A" { fills R1O: +2 gold }\n')
+    assert d.code == "CW107" and d.hint == 'did you mean "R10"?' and d.span.line == 14
+    (d,) = _diags(rules + 'sticker "A" { fills R10: +2 glod }\n')
+    assert d.span.line == 14 and "glod" in d.message
+    (d,) = _diags(rules + 'sticker "A" { }\n')
+    assert d.code == "CW109" and "fills no slot" in d.message
 
 
 def test_a_card_an_effect_names_must_exist() -> None:

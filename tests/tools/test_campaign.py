@@ -141,3 +141,28 @@ def test_simulate_reports_each_game_of_the_arc() -> None:
     assert [ln.split()[0] for ln in lines[2:]] == ["1", "2"]
     again = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")[1]
     assert again == out  # the same seed, the same campaigns
+
+
+def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:
+    """acqinc's [R22] sticker gives 5 gold at scoring to each player with an artifact: the
+    same game (same seed) scores more for those players once it is applied."""
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "2", "--seed", "3")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    plain = read_log(file).events[-1]
+    assert _run("undo", str(file))[0] == 0
+    code, out = _run("sticker", str(file), "Quarterly Bonus")
+    assert code == 0 and "slot R22" in out
+    assert _run("play", str(file))[0] == 0
+    stickered = read_log(file).events[-1]
+    assert stickered["stickers"] == ["Quarterly Bonus"] and stickered["seed"] == plain["seed"]
+    escaped = [s == "escaped" for s in plain["status"]]
+    assert any(escaped)
+    for k in range(2):
+        if escaped[k] and plain["scores"][k] > 0:
+            assert stickered["scores"][k] >= plain["scores"][k] + 5
+    code, out = _run("status", str(file))
+    assert "[R22] Quarterly Bonus: each player: if you have an artifact: +5 Gold" in out
+    code, out = _run("sticker", str(file), "Quartrly Bonus")
+    assert code == 1 and 'did you mean "Quarterly Bonus"?' in out

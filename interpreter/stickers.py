@@ -1,0 +1,46 @@
+"""Rule stickers: a legacy pack's named rule slots, and the stickers that fill them.
+
+A pack's rules declare a slot as an empty, named step of a phase (`slot R10 after
+setup.players`: the rulebook's "[R10]" box in setup). A sticker fills or replaces one slot
+with effects (`sticker "Expansion Plans" { fills R10: each player (+2 gold) }`). Which
+stickers are applied is the campaign's business (tools/campaign.py, a scenario's `sticker`
+statement); `apply_stickers` gives the IR a game of that campaign is played with. A later
+sticker on the same slot replaces an earlier one, as a sticker pasted over another does.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def slots(ir: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The pack's rule slots by name: the step change that declares each."""
+    return {c["slot"]: c for c in ir.get("steps", ()) if c.get("slot")}
+
+
+def stickers(ir: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The pack's stickers by name."""
+    return {s["name"]: s for s in ir.get("stickers", ())}
+
+
+def apply_stickers(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """The IR with the named stickers applied in order (``ir`` is left as it is). A name the
+    pack lacks, or a sticker whose slot is gone, is a `ValueError` (the compiler checks both
+    for the pack's own stickers; a campaign file may outlive an edit of its pack)."""
+    if not names:
+        return ir
+    out = dict(ir)
+    out["steps"] = copy.deepcopy(ir.get("steps", []))
+    by_slot = slots(out)
+    known = stickers(ir)
+    for name in names:
+        sticker = known.get(name)
+        if sticker is None:
+            raise ValueError(f"the pack has no sticker named {name!r}")
+        slot = by_slot.get(sticker["fills"])
+        if slot is None:
+            raise ValueError(f"sticker {name!r} fills slot {sticker['fills']!r}, which is gone")
+        slot["effects"] = copy.deepcopy(sticker["effects"])
+        slot["sticker"] = name
+    return out
