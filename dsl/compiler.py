@@ -1559,7 +1559,9 @@ class _Compiler(Declarations):
         )
 
     def decl_sticker(self, st: Stmt) -> None:
-        """`sticker NAME { fills SLOT: EFFECTS }`: a rule sticker (interpreter/stickers.py)."""
+        """`sticker NAME { fills SLOT: EFFECTS }`: a rule sticker (interpreter/stickers.py);
+        and board and card stickers: `change`, `replace` and `remove` lines, as an extension
+        writes them, applied to the pack when the sticker is (dsl/stickers.py)."""
         h = st.head
         if len(h) != 2 or h[1].kind not in ("word", "string"):
             self.error("CW105", "write `sticker NAME { fills SLOT: EFFECTS }`", st.span)
@@ -1567,6 +1569,14 @@ class _Compiler(Declarations):
         sticker: dict[str, Any] = {"name": h[1].text, "at": _at(st.span)}
         bad = False
         for s in st.block or []:
+            if s.words[0] in ("change", "replace", "remove"):
+                saved, self.edits = self.edits, []
+                before = len(self.diags)
+                self._edit(s, s.words[0])
+                got, self.edits = self.edits, saved
+                bad = bad or len(self.diags) > before
+                sticker.setdefault("edits", []).extend(ext.edit_to_ir(e) for e in got)
+                continue
             if s.words[0] == "fills" and len(s.head) == 2 and s.effects is not None:
                 if "fills" in sticker:
                     self.error("CW106", "a sticker fills one slot", s.span)
@@ -1583,16 +1593,17 @@ class _Compiler(Declarations):
                     "CW102",
                     f"unknown sticker line `{s.head_text()}`",
                     s.head[0].span,
-                    hint="a rule sticker says `fills SLOT: EFFECTS` (board and card stickers "
-                    "are not written yet)",
+                    hint="a sticker says `fills SLOT: EFFECTS` (a rule sticker), or `change`, "
+                    "`replace` or `remove` what the pack declares (a board or card sticker)",
                 )
-        if "fills" not in sticker:
+        if "fills" not in sticker and not sticker.get("edits"):
             if not bad:
                 self.error(
                     "CW109",
-                    f"sticker {h[1].text!r} fills no slot",
+                    f"sticker {h[1].text!r} fills no slot and changes nothing",
                     st.span,
-                    hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`)",
+                    hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`) "
+                    'or a change: `change space "Old Mill" { forest }`',
                 )
             return
         self.campaign["stickers"].append(sticker)
@@ -1807,4 +1818,7 @@ class _Compiler(Declarations):
         if check:
             self.check_declarations(ir)
             self.diags.extend(check_references(ir))
+            from .stickers import check as check_stickers
+
+            self.diags.extend(check_stickers(ir))
         return ir

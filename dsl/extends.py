@@ -107,6 +107,49 @@ class Edit:
     ends: tuple[str, str, bool] | None = None
 
 
+def edit_to_ir(e: Edit) -> dict[str, Any]:
+    """An edit as IR data (a sticker's board and card changes are kept in the IR)."""
+    out: dict[str, Any] = {
+        "verb": e.verb,
+        "kind": e.kind,
+        "name": e.name,
+        "at": e.span.to_ir(),
+        "name_at": e.name_span.to_ir(),
+    }
+    if e.board is not None:
+        out["board"] = e.board
+    if e.item is not None:
+        out["item"] = e.item
+    if e.fields:
+        out["fields"] = list(e.fields)
+    if e.ends is not None:
+        out["ends"] = list(e.ends)
+    return out
+
+
+def edit_from_ir(d: dict[str, Any]) -> Edit:
+    """The edit `edit_to_ir` wrote."""
+    return Edit(
+        d["verb"],
+        d["kind"],
+        d["name"],
+        Span.from_ir(d["at"]),
+        Span.from_ir(d["name_at"]),
+        board=d.get("board"),
+        item=d.get("item"),
+        fields=tuple(d.get("fields", ())),
+        ends=tuple(d["ends"]) if d.get("ends") else None,  # type: ignore[arg-type]
+    )
+
+
+def apply_edits(ir: dict[str, Any], edits: list[Edit], owner: str) -> list[Diagnostic]:
+    """Apply edits to ``ir`` in place (a sticker's, on the pack it is for); the CW122
+    diagnostics of edits whose target ``ir`` lacks, which are skipped."""
+    over = _Overlay(ir, owner, "the pack")
+    over.run(edits, [], [], [], [])
+    return over.diags
+
+
 # -- where a base is -------------------------------------------------------------------------
 
 
@@ -328,10 +371,33 @@ def _trigger_key(t: dict[str, Any]) -> tuple[str, str | None]:
 class _Overlay:
     """Applies one extension's edits and additions to its base's IR (mutated in place)."""
 
-    def __init__(self, ir: dict[str, Any], base_name: str) -> None:
+    def __init__(self, ir: dict[str, Any], base_name: str, whose: str = "the base pack") -> None:
         self.ir = ir
         self.base = base_name
+        # How diagnostics name the pack edited: an extension's base, or a sticker's own pack.
+        self.whose = whose
         self.diags: list[Diagnostic] = []
+
+    def run(
+        self,
+        edits: list[Edit],
+        cards: list[str],
+        tokens: list[str],
+        spaces: list[str],
+        boards: list[str],
+    ) -> None:
+        """Apply ``edits`` in order; the names are those the editing pack declares itself."""
+        for edit in edits:
+            if edit.kind in CARD_KINDS:
+                self.card_edit(edit, cards)
+            elif edit.kind == "token":
+                self.named_edit(edit, "tokens", "token", tokens)
+            elif edit.kind == "board":
+                self.named_edit(edit, "boards", "board", boards)
+            elif edit.kind == "space":
+                self.space_edit(edit, spaces)
+            elif edit.kind == "path":
+                self.path_edit(edit)
 
     def lacks(self, edit: Edit, names: list[str], here: list[str], what: str) -> None:
         """CW122: the base has no ``what`` called ``edit.name``."""
@@ -344,7 +410,7 @@ class _Overlay:
         self.diags.append(
             Diagnostic(
                 "CW122",
-                f"`{edit.verb} {edit.kind} {_quote(edit.name)}`: the base pack {self.base} has "
+                f"`{edit.verb} {edit.kind} {_quote(edit.name)}`: {self.whose} {self.base} has "
                 f"no {what} named {edit.name!r}",
                 edit.name_span,
                 hint=hint or f"check the name against the base's {what}s",
@@ -363,7 +429,7 @@ class _Overlay:
                 Diagnostic(
                     "CW122",
                     f"`change {edit.kind} {_quote(edit.name)}`: {edit.name!r} is "
-                    f"{_a(have)} {have} in the base pack {self.base}, not {_a(edit.kind)} "
+                    f"{_a(have)} {have} in {self.whose} {self.base}, not {_a(edit.kind)} "
                     f"{edit.kind}",
                     edit.name_span,
                     hint=f"write `change {have} {_quote(edit.name)} {{ ... }}`, or replace it "
@@ -424,7 +490,7 @@ class _Overlay:
             self.diags.append(
                 Diagnostic(
                     "CW122",
-                    f"`{edit.verb} space {_quote(edit.name)}`: the base pack {self.base} has a "
+                    f"`{edit.verb} space {_quote(edit.name)}`: {self.whose} {self.base} has a "
                     f"space of that name on {len(hits)} boards",
                     edit.name_span,
                     hint=f"name the board: `{edit.verb} space {_quote(edit.name)} in "
@@ -458,7 +524,7 @@ class _Overlay:
             self.diags.append(
                 Diagnostic(
                     "CW122",
-                    f"`{edit.verb} path {edit.name}`: the base pack {self.base} has no such path",
+                    f"`{edit.verb} path {edit.name}`: {self.whose} {self.base} has no such path",
                     edit.name_span,
                     hint=("paths there: " + "; ".join(near[:6]))
                     if near
@@ -494,7 +560,7 @@ class _Overlay:
         self.diags.append(
             Diagnostic(
                 "CW123",
-                f"{what} {item['name']!r} is already in the base pack {self.base}",
+                f"{what} {item['name']!r} is already in {self.whose} {self.base}",
                 Span.from_ir(item["at"]) if "at" in item else None,
                 hint=f"to replace it write `replace {kind} {q} {{ ... }}`; to change some of its "
                 f"properties, `change {kind} {q} {{ ... }}`"
@@ -554,17 +620,7 @@ def apply_extension(
     added_cards = [c["name"] for c in ext_ir["cards"]]
     added_tokens = [t["name"] for t in ext_ir["tokens"]]
     added_spaces = [s["name"] for b in ext_ir["boards"] for s in b["spaces"]]
-    for edit in edits:
-        if edit.kind in CARD_KINDS:
-            over.card_edit(edit, added_cards)
-        elif edit.kind == "token":
-            over.named_edit(edit, "tokens", "token", added_tokens)
-        elif edit.kind == "board":
-            over.named_edit(edit, "boards", "board", [b["name"] for b in ext_ir["boards"]])
-        elif edit.kind == "space":
-            over.space_edit(edit, added_spaces)
-        elif edit.kind == "path":
-            over.path_edit(edit)
+    over.run(edits, added_cards, added_tokens, added_spaces, [b["name"] for b in ext_ir["boards"]])
     over.add_named("cards", ext_ir["cards"], "card")
     over.add_named("tokens", ext_ir["tokens"], "token")
     for board in ext_ir["boards"]:

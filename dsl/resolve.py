@@ -186,7 +186,7 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     slot_names = [c["slot"] for c in ir.get("steps", ()) if c.get("slot")]
     dupes(ir.get("stickers", []), "sticker")
     for st in ir.get("stickers", ()):
-        if st["fills"] not in slot_names:
+        if "fills" in st and st["fills"] not in slot_names:
             diags.append(
                 Diagnostic(
                     "CW107",

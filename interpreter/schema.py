@@ -161,9 +161,27 @@ def pack_schema() -> dict[str, Any]:
             "fills": name,
             "fills_at": at,
             "effects": {"$ref": "#/$defs/effects"},
+            # Board and card stickers: extension edits (dsl/extends.py edit_to_ir).
+            "edits": {
+                "type": "array",
+                "items": _closed(
+                    {
+                        "verb": {"enum": ["change", "replace", "remove"]},
+                        "kind": {"type": "string"},
+                        "name": {"type": "string"},
+                        "board": {"type": "string"},
+                        "item": {"type": "object"},
+                        "fields": {"type": "array", "items": {"type": "string"}},
+                        "ends": {"type": "array", "maxItems": 3},
+                        "at": at,
+                        "name_at": at,
+                    },
+                    ["verb", "kind", "name", "at", "name_at"],
+                ),
+            },
             "at": at,
         },
-        ["name", "fills", "effects", "at"],
+        ["name", "at"],
     )
     counter = _closed(
         {"name": name, "max": {"type": "integer", "minimum": 1, "maximum": 1000}, "at": at},

@@ -38,6 +38,8 @@ def apply_stickers(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> di
         sticker = known.get(name)
         if sticker is None:
             raise ValueError(f"the pack has no sticker named {name!r}")
+        if not sticker.get("fills"):
+            continue  # a board or card sticker: dsl/stickers.py applies its edits
         slot = by_slot.get(sticker["fills"])
         if slot is None:
             raise ValueError(f"sticker {name!r} fills slot {sticker['fills']!r}, which is gone")

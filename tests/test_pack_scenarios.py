@@ -8,9 +8,9 @@ import pytest
 
 from clankwork.dsl.compiler import compile_pack
 from clankwork.dsl.scenarios import compile_scenarios
+from clankwork.dsl.stickers import apply as apply_stickers
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import run_scenario
-from clankwork.interpreter.stickers import apply_stickers
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 PACKS = sorted(p for p in CONTENT.iterdir() if (p / "scenarios").is_dir())

@@ -379,7 +379,8 @@ def sticker(file: Path, name: str) -> None:
             + (f" (stickers: {', '.join(sorted(known))})" if known else " (it has none)")
         )
     append(file, [{"type": "sticker", "name": name, "before_game": c.next_game}])
-    click.echo(f"applied {name!r} to slot {known[name]['fills']} from game {c.next_game} on")
+    where = f"slot {known[name]['fills']}" if "fills" in known[name] else "the pack"
+    click.echo(f"applied {name!r} to {where} from game {c.next_game} on")
 
 
 @command.command("status")
@@ -403,11 +404,15 @@ def status(file: Path) -> None:
         from clankwork.tools.check import load_ir
 
         known = stickers(load_ir(_pack_path(c, file), checks=True))
-        click.echo("rule stickers:")
+        click.echo("stickers:")
         for name in c.stickers:
             st = known.get(name)
-            text = render_effects(st["effects"]) if st else "(no longer in the pack)"
-            click.echo(f"  [{st['fills'] if st else '?'}] {name}: {text}")
+            if st is None:
+                click.echo(f"  {name}: (no longer in the pack)")
+                continue
+            parts = [f"[{st['fills']}] " + render_effects(st["effects"])] if "fills" in st else []
+            parts += [f"{e['verb']} {e['kind']} {e['name']}" for e in st.get("edits", ())]
+            click.echo(f"  {name}: " + "; ".join(parts))
 
 
 @command.command("history")

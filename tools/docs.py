@@ -229,9 +229,14 @@ before|after STEP` is an empty step of that step's phase (`slot R10 after setup.
 A rule sticker fills one: `sticker "Signing Bonus" { fills R10: each player (+2 gold) }`. A
 campaign applies stickers (`clankwork campaign sticker FILE NAME`, docs/campaign.md), a
 scenario with `sticker NAME`; a later sticker on a slot replaces the earlier one. In an
-`end_of_game` step, `each player` means every player (nobody is on the clock then). Board and
-card stickers, passages and contracts are not written yet: `passage` and `contract` are
-refused.
+`end_of_game` step, `each player` means every player (nobody is on the clock then).
+
+Board and card stickers change what the pack declares, with the lines an extension uses (see
+Extensions): `sticker "Cave-In" { change path "Franchise HQ" -- "Front Gate" { monsters 1 } }`,
+`sticker "Shrine Rebuilt" { change space "Ruined Chapel" { reward heal 1 } }`, `sticker
+"Poster" { change card Sidestep { play: +1 skill, +1 boots } }`, and `replace` or `remove`.
+What a sticker names must be in the pack (CW122, checked with the pack). Passages and
+contracts are not written yet: `passage` and `contract` are refused.
 
 {extends}
 

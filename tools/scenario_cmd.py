@@ -17,9 +17,9 @@ from clankwork.dsl.diagnostics import (
     has_errors,
 )
 from clankwork.dsl.scenarios import compile_scenarios
+from clankwork.dsl.stickers import apply as apply_stickers
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import Outcome, run_scenario
-from clankwork.interpreter.stickers import apply_stickers
 
 from .check import bundled_pack, compile_and_check, display_path
 

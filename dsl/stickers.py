@@ -1,0 +1,47 @@
+"""Applying a pack's stickers: rule stickers fill slots (interpreter/stickers.py), board and
+card stickers edit the pack the way an extension edits its base (dsl/extends.py).
+
+`apply` gives the IR a campaign game is played with once the named stickers are on; the
+compiler dry-runs each sticker's edits (`check`) so a sticker naming what the pack lacks is a
+diagnostic when the pack is checked, not a surprise at the table.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from clankwork.interpreter.stickers import apply_stickers, stickers
+
+from .diagnostics import Diagnostic
+from .extends import apply_edits, edit_from_ir
+
+
+def apply(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """The IR with the named stickers on, in order (``ir`` is left as it is). `ValueError`
+    for a sticker the pack lacks or whose edits no longer fit it."""
+    if not names:
+        return ir
+    known = stickers(ir)
+    out = copy.deepcopy(ir)
+    for name in names:
+        st = known.get(name)
+        if st is None:
+            raise ValueError(f"the pack has no sticker named {name!r}")
+        if st.get("edits"):
+            problems = apply_edits(out, [edit_from_ir(e) for e in st["edits"]], ir["pack"]["name"])
+            if problems:
+                raise ValueError(f"sticker {name!r}: {problems[0].message}")
+        if st.get("fills"):
+            out = apply_stickers(out, [name])
+    return out
+
+
+def check(ir: dict[str, Any]) -> list[Diagnostic]:
+    """Each sticker's edits tried on a copy of the pack: what they name must be there."""
+    out: list[Diagnostic] = []
+    for st in ir.get("stickers", ()):
+        if st.get("edits"):
+            trial = copy.deepcopy({k: ir[k] for k in ("pack", "cards", "tokens", "boards")})
+            out += apply_edits(trial, [edit_from_ir(e) for e in st["edits"]], ir["pack"]["name"])
+    return out
