@@ -1609,7 +1609,56 @@ class _Compiler(Declarations):
         self.campaign["stickers"].append(sticker)
 
     def decl_passage(self, st: Stmt) -> None:
-        self._campaign(st, "passages")
+        """`passage N { text "..."; prologue G; epilogue G; sticker NAME; checkmark each
+        player; dran; read N; choice "LABEL" reads N }`: a Book of Secrets entry."""
+        h = st.head
+        if len(h) != 2 or h[1].kind != "number" or st.effects is not None:
+            self.error("CW105", "write `passage N { ... }` (N is the entry's number)", st.span)
+            return
+        number = self._int(st, h[1:], "passage", "passage")
+        if number is None:
+            return
+        passage: dict[str, Any] = {"number": number, "text": "", "do": [], "at": _at(st.span)}
+        choices: list[dict[str, Any]] = []
+        for s in st.block or []:
+            w, rest = s.words, s.head[1:]
+            if s.effects is not None:
+                self.error("CW112", "a passage's lines take no colon", s.span)
+            elif w[0] == "text" and len(rest) == 1 and rest[0].kind == "string":
+                passage["text"] = rest[0].text
+            elif w[0] in ("prologue", "epilogue") and len(rest) == 1:
+                game = self._int(s, rest, f"{w[0]} game", "passage")
+                if game is not None:
+                    passage[w[0]] = game
+            elif w[0] == "sticker" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+                passage["do"].append({"do": "sticker", "name": rest[0].text, "at": _at(s.span)})
+            elif w == ["checkmark", "each", "player"]:
+                passage["do"].append({"do": "checkmark", "at": _at(s.span)})
+            elif w == ["dran"]:
+                passage["do"].append({"do": "dran", "at": _at(s.span)})
+            elif w[0] == "read" and len(rest) == 1:
+                n = self._int(s, rest, "read", "passage")
+                if n is not None:
+                    passage["do"].append({"do": "read", "passage": n, "at": _at(s.span)})
+            elif (
+                w[0] == "choice" and len(rest) == 3 and rest[0].kind == "string" and w[2] == "reads"
+            ):
+                n = self._int(s, rest[2:], "choice", "passage")
+                if n is not None:
+                    choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
+            else:
+                words = ["text", "prologue", "epilogue", "sticker", "checkmark", "dran", "read"]
+                self.error(
+                    "CW102",
+                    f"unknown passage line `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(w[0], [*words, "choice"])
+                    or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
+                    'checkmark each player, dran, read N, choice "LABEL" reads N',
+                )
+        if choices:
+            passage["choices"] = choices
+        self.campaign["passages"].append(passage)
 
     def decl_contract(self, st: Stmt) -> None:
         self._campaign(st, "contracts")

@@ -86,6 +86,7 @@ RANGES: dict[str, Range] = {
     ),
     "scenario amount": Range(0, 100, "swords spent on a move, and an answer's number"),
     "expected": Range(-1000, 10_000, "a number a scenario expects"),
+    "passage": Range(1, 100_000, "a Book of Secrets entry's number, or a campaign game's"),
 }
 """Number ranges of the language and the scenario language (effect numbers are on the op
 records' parameter schemas; rule values are on interpreter/rules.py's RuleParam)."""

@@ -197,6 +197,62 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                     or f"declare it in the rules: `slot {st['fills']} after STEP`",
                 )
             )
+    # Passages: numbers and game prologues/epilogues once each; what they read and stick
+    # must be there.
+    passages = ir.get("passages", [])
+    numbers: dict[int, dict[str, Any]] = {}
+    arc: dict[tuple[str, int], dict[str, Any]] = {}
+    sticker_names = [st["name"] for st in ir.get("stickers", ())]
+    for ps in passages:
+        first = numbers.setdefault(ps["number"], ps)
+        if first is not ps:
+            diags.append(
+                Diagnostic(
+                    "CW106",
+                    f"passage {ps['number']} is declared twice",
+                    _span(ps["at"]),
+                    hint="give each passage its own number",
+                    notes=((f"passage {ps['number']} is first here", _span(first["at"])),),
+                )
+            )
+        for part in ("prologue", "epilogue"):
+            if part in ps:
+                other = arc.setdefault((part, ps[part]), ps)
+                if other is not ps:
+                    diags.append(
+                        Diagnostic(
+                            "CW106",
+                            f"game {ps[part]} has two {part}s (passages {other['number']} "
+                            f"and {ps['number']})",
+                            _span(ps["at"]),
+                            hint=f"one passage is the {part} of a game",
+                        )
+                    )
+    for ps in passages:
+        reads = [(d["passage"], d["at"]) for d in ps["do"] if d["do"] == "read"]
+        reads += [(c["read"], c["at"]) for c in ps.get("choices", ())]
+        for n, at in reads:
+            if n not in numbers:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} reads passage {n}, which the pack does not have",
+                        _span(at),
+                        hint="passages: " + ", ".join(map(str, sorted(numbers))),
+                    )
+                )
+        for d in ps["do"]:
+            if d["do"] == "sticker" and d["name"] not in sticker_names:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} applies sticker {d['name']!r}, which the pack "
+                        "does not have",
+                        _span(d["at"]),
+                        hint=did_you_mean(d["name"], sticker_names)
+                        or "declare it: `sticker NAME { ... }`",
+                    )
+                )
     diags.extend(_check_words(ir, features))
 
     starting = [c for c in ir["cards"] if c["deck"] == "starting"]

@@ -155,6 +155,35 @@ def pack_schema() -> dict[str, Any]:
         },
         ["change", "step", "at"],
     )
+    step_do = {
+        "type": "object",
+        "properties": {
+            "do": {"enum": ["sticker", "checkmark", "dran", "read"]},
+            "name": name,
+            "passage": {"type": "integer", "minimum": 1},
+            "at": at,
+        },
+        "required": ["do", "at"],
+        "additionalProperties": False,
+    }
+    passage = _closed(
+        {
+            "number": {"type": "integer", "minimum": 1},
+            "text": {"type": "string"},
+            "prologue": {"type": "integer", "minimum": 1},
+            "epilogue": {"type": "integer", "minimum": 1},
+            "do": {"type": "array", "items": step_do},
+            "choices": {
+                "type": "array",
+                "items": _closed(
+                    {"label": {"type": "string"}, "read": {"type": "integer"}, "at": at},
+                    ["label", "read", "at"],
+                ),
+            },
+            "at": at,
+        },
+        ["number", "text", "do", "at"],
+    )
     sticker = _closed(
         {
             "name": name,
@@ -291,7 +320,7 @@ def pack_schema() -> dict[str, Any]:
                 "resources": {"type": "array", "items": resource},
                 "ways": {"type": "array", "items": way},
                 "stickers": {"type": "array", "items": sticker},
-                "passages": entries,
+                "passages": {"type": "array", "items": passage},
                 "contracts": entries,
             },
             [

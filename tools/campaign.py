@@ -224,12 +224,13 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
     """The campaign state after ``events`` (the first is the `campaign` event)."""
     first = events[0]
     games: list[dict[str, Any]] = []
-    applied: list[str] = []
+    # Stickers applied by hand, each before the game it was applied for.
+    applied: list[tuple[int, str]] = []
     for e in events[1:]:
         if e["type"] == "game":
             games.append(e)
         elif e["type"] == "sticker":
-            applied.append(e["name"])
+            applied.append((e["before_game"], e["name"]))
         elif e["type"] == "undo" and games and games[-1]["game"] == e["game"]:
             games.pop()
     n = first["players"]
@@ -243,14 +244,23 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         games=games,
         checkmarks=[0] * n,
         status=["Associate"] * n,
-        stickers=applied,
     )
+    played = {g["game"] for g in games}
     for g in games:
+        c.stickers.extend(name for before, name in applied if before == g["game"])
+        for part in ("prologue", "epilogue"):
+            read = g.get(part)
+            if read:
+                c.stickers.extend(read["stickers"])
+                c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
+                c.dran += read["dran"]
         for seat, marks in enumerate(g["review"]["checkmarks"]):
             c.checkmarks[seat] += len(marks)
         for seat, rank in g["review"]["promotions"]:
             c.status[seat] = rank
         c.dran += 1 if g["death"] else 0
+    # Stickers applied for a game not played yet (or undone) are on from the next game.
+    c.stickers.extend(name for before, name in applied if before not in played)
     return c
 
 
@@ -266,6 +276,8 @@ def post_game(c: Campaign, game: dict[str, Any]) -> dict[str, Any]:
     # 3. Employee reviews [R25]: a checkmark for scoring more than 0 and one for winning.
     marks: list[list[str]] = []
     promotions: list[list[Any]] = []
+    # Checkmarks the game's passages gave count towards this review's promotions.
+    read = sum(game[part]["checkmarks"] for part in ("prologue", "epilogue") if game.get(part))
     for seat, score in enumerate(game["scores"]):
         got = (["scored more than 0"] if score > 0 else []) + (
             ["won the game"] if seat in game["winners"] else []
@@ -273,7 +285,7 @@ def post_game(c: Campaign, game: dict[str, Any]) -> dict[str, Any]:
         marks.append(got)
         before = c.checkmarks[seat]
         for at, rank in PROMOTIONS:
-            if before < at <= before + len(got):
+            if before < at <= before + read + len(got):
                 promotions.append([seat, rank])
     # 4. Sort components [R26, R27]: every game starts from the pack again (nothing kept).
     # 5. Player death [R28]: one X on the Dran track if anyone scored 0, never more.
@@ -432,6 +444,11 @@ def history(file: Path) -> None:
             got += [f"{names[s]} made {r}" for s, r in review["promotions"]]
             got += ["an X on the Dran track"] if e["death"] else []
             text = f"game {e['game']}: {scores} ({e['end']}, {e['rounds']} rounds)"
+            got = [
+                f"{part} read " + ", ".join(str(n) for n, _ in e[part]["read"])
+                for part in ("prologue", "epilogue")
+                if e.get(part)
+            ] + got
             text += "; " + ", ".join(got) if got else ""
         elif t == "sticker":
             text = f"sticker {e['name']!r} applied before game {e['before_game']}"
@@ -452,6 +469,47 @@ def undo(file: Path) -> None:
     click.echo(f"undid game {n}; `campaign play {file}` plays it again")
 
 
+# Passages a game's prologue or epilogue may lead to, read at most (a loop of `read`s ends).
+MAX_READS = 100
+
+
+def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
+    """Read passage ``start`` and every passage it leads to, the campaign's bots choosing
+    (seeded: the same game, the same choices). What was read, with the choice made, and
+    what the passages did: stickers applied, checkmarks for each player, X on the Dran
+    track."""
+    import random
+
+    by = {p["number"]: p for p in ir.get("passages", ())}
+    rng = random.Random(seed * 100_003 + start)
+    out: dict[str, Any] = {"read": [], "stickers": [], "checkmarks": 0, "dran": 0}
+    queue = [start]
+    while queue and len(out["read"]) < MAX_READS:
+        ps = by.get(queue.pop(0))
+        if ps is None:
+            continue
+        for d in ps["do"]:
+            if d["do"] == "sticker":
+                out["stickers"].append(d["name"])
+            elif d["do"] == "checkmark":
+                out["checkmarks"] += 1
+            elif d["do"] == "dran":
+                out["dran"] += 1
+            elif d["do"] == "read":
+                queue.append(d["passage"])
+        choice = None
+        if ps.get("choices"):
+            choice = rng.randrange(len(ps["choices"]))
+            queue.append(ps["choices"][choice]["read"])
+        out["read"].append([ps["number"], choice])
+    return out
+
+
+def _arc(ir: dict[str, Any], part: str, game: int) -> int | None:
+    """The passage that is game ``game``'s prologue or epilogue, if the pack has one."""
+    return next((p["number"] for p in ir.get("passages", ()) if p.get(part) == game), None)
+
+
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
     from clankwork.interpreter.bots import make_bot
@@ -462,8 +520,12 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     from clankwork.tools.simulate import bot_seed
 
     seed = game_seed(c.seed, n)
+    # The prologue is read before setup: its stickers are on for this game.
+    start = _arc(ir, "prologue", n)
+    prologue = read_passages(ir, start, seed) if start is not None else None
+    on = [*c.stickers, *(prologue["stickers"] if prologue else ())]
     bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(prepare(apply_stickers(ir, c.stickers)), bots, seed)
+    g = Game(prepare(apply_stickers(ir, on)), bots, seed)
     result = g.play()
     game = {
         "type": "game",
@@ -475,8 +537,14 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
         "rounds": g.round,
         "end": g.end_reason,
         "log": hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16],
-        "stickers": list(c.stickers),
+        "stickers": on,
     }
+    if prologue is not None:
+        game["prologue"] = prologue
+    # 2. Contracts and the epilogue passage (after the mission report, before the reviews).
+    end = _arc(ir, "epilogue", n)
+    if end is not None:
+        game["epilogue"] = read_passages(ir, end, seed)
     return {**game, **post_game(c, game)}
 
 
@@ -536,13 +604,39 @@ def campaign_schema() -> dict[str, Any]:
     game_no = {"type": "integer", "minimum": 1}
     ints = {"type": "array", "items": {"type": "integer"}}
 
-    def event(t: str, props: dict[str, Any]) -> dict[str, Any]:
+    def event(t: str, props: dict[str, Any], optional: dict[str, Any] | None = None) -> dict:
         return {
             "type": "object",
-            "properties": {"type": {"const": t}, "seq": seq, "check": check, **props},
+            "properties": {
+                "type": {"const": t},
+                "seq": seq,
+                "check": check,
+                **props,
+                **(optional or {}),
+            },
             "required": ["type", "seq", "check", *props],
             "additionalProperties": False,
         }
+
+    reading = {
+        "type": "object",
+        "properties": {
+            "read": {
+                "type": "array",
+                "items": {
+                    "type": "array",
+                    "prefixItems": [{"type": "integer"}, {"type": ["integer", "null"]}],
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+            },
+            "stickers": {"type": "array", "items": {"type": "string"}},
+            "checkmarks": {"type": "integer", "minimum": 0},
+            "dran": {"type": "integer", "minimum": 0},
+        },
+        "required": ["read", "stickers", "checkmarks", "dran"],
+        "additionalProperties": False,
+    }
 
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -595,6 +689,7 @@ def campaign_schema() -> dict[str, Any]:
                     "death": {"type": "boolean"},
                     "stickers": {"type": "array", "items": {"type": "string"}},
                 },
+                {"prologue": reading, "epilogue": reading},
             ),
             event("sticker", {"name": {"type": "string"}, "before_game": game_no}),
             event("undo", {"game": game_no}),

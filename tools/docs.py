@@ -235,8 +235,17 @@ Board and card stickers change what the pack declares, with the lines an extensi
 Extensions): `sticker "Cave-In" { change path "Franchise HQ" -- "Front Gate" { monsters 1 } }`,
 `sticker "Shrine Rebuilt" { change space "Ruined Chapel" { reward heal 1 } }`, `sticker
 "Poster" { change card Sidestep { play: +1 skill, +1 boots } }`, and `replace` or `remove`.
-What a sticker names must be in the pack (CW122, checked with the pack). Passages and
-contracts are not written yet: `passage` and `contract` are refused.
+What a sticker names must be in the pack (CW122, checked with the pack).
+
+## Passages
+
+A Book of Secrets entry is `passage N { ... }` with these lines: `text "..."` (read aloud),
+`prologue G` / `epilogue G` (the passage read before setup of the campaign's game G, or
+after its mission report), `sticker NAME` (apply it), `checkmark each player`, `dran` (an X
+on the Dran track), `read N` (read passage N next) and `choice "LABEL" reads N` (the group
+chooses one; the campaign's bots choose for them). What a passage reads or applies must be
+in the pack (CW107); a number or a game's prologue twice is CW106. Contracts are not written
+yet: `contract` is refused.
 
 {extends}
 

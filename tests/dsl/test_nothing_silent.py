@@ -105,10 +105,12 @@ def test_campaign_declarations_are_refused_not_kept_as_text() -> None:
         'passage 12 { read "The vault opens." }\n'
         "contract Heist { points 5 }\n"
     )
-    # A sticker is a rule sticker now: its unknown line is named; the others are refused.
-    assert [d.code for d in diags] == ["CW102", "CW101", "CW101"]
+    # Stickers and passages have meaning now: their bad lines are named; a contract is
+    # still refused.
+    assert [d.code for d in diags] == ["CW102", "CW105", "CW101"]
     assert "unknown sticker line" in diags[0].message and "fills SLOT" in diags[0].hint
-    assert all("no meaning" in d.message for d in diags[1:])
+    assert "read takes one number" in diags[1].message
+    assert "no meaning" in diags[2].message
 
 
 def test_a_sticker_fills_a_declared_slot_and_its_words_resolve() -> None:
@@ -139,3 +141,17 @@ def test_a_card_an_effect_names_must_exist() -> None:
     assert "Secret Tom" in a.message and "Tome" in a.hint
     assert "not a reserve card" in b.message
     assert "Burgel" in c.message and "Burgle" in c.hint
+
+
+def test_passages_resolve_what_they_read_and_apply() -> None:
+    rules = "rules { slot R10 after setup.players }\n"
+    rules += 'sticker "A" { fills R10: +2 gold }\n'
+    ok = (
+        'passage 1 { prologue 1; text "Hi."; sticker "A"; read 2 }\n'
+        'passage 2 { choice "Yes" reads 1; choice "No" reads 2; checkmark each player; dran }\n'
+    )
+    assert _diags(rules + ok) == []
+    diags = _diags(rules + 'passage 1 { sticker "B"; read 9; epilog 2 }\npassage 1 { }\n')
+    assert sorted(d.code for d in diags) == ["CW102", "CW106", "CW107", "CW107"]
+    by = {d.code: d for d in diags}
+    assert by["CW102"].hint == 'did you mean "epilogue"?'

@@ -166,3 +166,36 @@ def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:
     assert "Quarterly Bonus: [R22] each player: if you have an artifact: +5 Gold" in out
     code, out = _run("sticker", str(file), "Quartrly Bonus")
     assert code == 1 and 'did you mean "Quarterly Bonus"?' in out
+
+
+def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -> None:
+    """acqinc's example arc: game 1's epilogue offers a choice (a sticker either way), game
+    2's prologue puts the Cave-In sticker on before that game, its epilogue adds an X on the
+    Dran track and reads on."""
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "2", "--seed", "2")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    g1 = read_log(file).events[-1]
+    assert g1["prologue"]["read"] == [[1, None]]
+    (two, choice), (then, _) = g1["epilogue"]["read"]
+    assert two == 2 and then == (3 if choice == 0 else 4)
+    assert g1["epilogue"]["stickers"] == (["Signing Bonus"] if choice == 0 else ["Shrine Rebuilt"])
+    assert _run("play", str(file))[0] == 0
+    g2 = read_log(file).events[-1]
+    assert "Cave-In" in g2["stickers"] and g2["stickers"][0] == g1["epilogue"]["stickers"][0]
+    assert g2["epilogue"] == {
+        "read": [[6, None], [7, None]],
+        "stickers": ["Quarterly Bonus"],
+        "checkmarks": 0,
+        "dran": 1,
+    }
+    c = fold(read_log(file).events)
+    assert c.dran >= 1 and c.stickers[-1] == "Quarterly Bonus"
+    # Undo and play again: the same choices, the same games.
+    assert _run("undo", str(file))[0] == 0
+    assert _run("play", str(file))[0] == 0
+    again = read_log(file).events[-1]
+    assert {k: v for k, v in again.items() if k not in ("seq", "check")} == {
+        k: v for k, v in g2.items() if k not in ("seq", "check")
+    }
