@@ -718,6 +718,18 @@ class _Compiler(Declarations):
             value = self._int(s, rest, key, key)
             if value is not None:
                 card[key] = value
+        elif key == "cardporium":
+            # Held out of play until a passage fetches it into the adventure deck.
+            value = self._int(s, rest, key, "passage")
+            if value is not None:
+                if card["deck"] != "adventure":
+                    self.error(
+                        "CW112",
+                        "only an adventure-deck card can wait in the Cardporium",
+                        s.span,
+                        hint="declare it as `card`, `monster` or `event`",
+                    )
+                card["deck"], card["cardporium"] = "cardporium", value
         elif key == "starting":
             value = self._int(s, rest, key, "starting")
             if value is not None:
@@ -1636,6 +1648,12 @@ class _Compiler(Declarations):
                 passage["do"].append({"do": "checkmark", "at": _at(s.span)})
             elif w == ["dran"]:
                 passage["do"].append({"do": "dran", "at": _at(s.span)})
+            elif w[0] == "fetch" and len(rest) == 1:
+                n = self._int(s, rest, "fetch", "passage")
+                if n is not None:
+                    passage["do"].append({"do": "fetch", "card": n, "at": _at(s.span)})
+            elif w[0] == "destroy" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+                passage["do"].append({"do": "destroy", "name": rest[0].text, "at": _at(s.span)})
             elif w[0] == "read" and len(rest) == 1:
                 n = self._int(s, rest, "read", "passage")
                 if n is not None:
@@ -1648,13 +1666,15 @@ class _Compiler(Declarations):
                     choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
             else:
                 words = ["text", "prologue", "epilogue", "sticker", "checkmark", "dran", "read"]
+                words += ["fetch", "destroy"]
                 self.error(
                     "CW102",
                     f"unknown passage line `{s.head_text()}`",
                     s.head[0].span,
                     hint=did_you_mean(w[0], [*words, "choice"])
                     or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
-                    'checkmark each player, dran, read N, choice "LABEL" reads N',
+                    "checkmark each player, dran, read N, fetch N, destroy CARD, "
+                    'choice "LABEL" reads N',
                 )
         if choices:
             passage["choices"] = choices

@@ -203,6 +203,7 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     numbers: dict[int, dict[str, Any]] = {}
     arc: dict[tuple[str, int], dict[str, Any]] = {}
     sticker_names = [st["name"] for st in ir.get("stickers", ())]
+    cardporium = {c["cardporium"] for c in ir["cards"] if "cardporium" in c}
     for ps in passages:
         first = numbers.setdefault(ps["number"], ps)
         if first is not ps:
@@ -242,6 +243,27 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                     )
                 )
         for d in ps["do"]:
+            if d["do"] == "fetch" and d["card"] not in cardporium:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} fetches Cardporium card {d['card']}, which the "
+                        "pack does not have",
+                        _span(d["at"]),
+                        hint="Cardporium cards: "
+                        + (", ".join(map(str, sorted(cardporium))) or "none (`cardporium N`)"),
+                    )
+                )
+            if d["do"] == "destroy" and d["name"] not in card_names:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} destroys {d['name']!r}, which is no card of the "
+                        "pack",
+                        _span(d["at"]),
+                        hint=did_you_mean(d["name"], sorted(card_names)) or "name a card",
+                    )
+                )
             if d["do"] == "sticker" and d["name"] not in sticker_names:
                 diags.append(
                     Diagnostic(

@@ -37,6 +37,28 @@ def apply(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> dict[str, A
     return out
 
 
+def fetch_and_destroy(
+    ir: dict[str, Any], fetched: list[int] | tuple[int, ...], destroyed: list[str] | tuple[str, ...]
+) -> dict[str, Any]:
+    """The IR with Cardporium cards ``fetched`` (by number) in the adventure deck, and one
+    copy of each card in ``destroyed`` gone (a design with no copy left leaves the pack)."""
+    if not fetched and not destroyed:
+        return ir
+    out = dict(ir)
+    cards = [dict(c) for c in ir["cards"]]
+    for n in fetched:
+        for c in cards:
+            if c.get("cardporium") == n and c["deck"] == "cardporium":
+                c["deck"] = "adventure"
+    for name in destroyed:
+        for c in cards:
+            if c["name"] == name and c.get("copies", 1) > 0:
+                c["copies"] = c.get("copies", 1) - 1
+                break
+    out["cards"] = [c for c in cards if c.get("copies", 1) > 0]
+    return out
+
+
 def check(ir: dict[str, Any]) -> list[Diagnostic]:
     """Each sticker's edits tried on a copy of the pack: what they name must be there."""
     out: list[Diagnostic] = []

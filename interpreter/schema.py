@@ -106,7 +106,8 @@ def pack_schema() -> dict[str, Any]:
     card = _closed(
         {
             "name": name,
-            "deck": {"enum": ["starting", "adventure", "reserve"]},
+            "deck": {"enum": ["starting", "adventure", "reserve", "cardporium"]},
+            "cardporium": {"type": "integer", "minimum": 1},
             "type": {"enum": ["acquire", "monster", "event"]},
             "copies": {"type": "integer", "minimum": 1},
             "cost": {"type": "integer", "minimum": 0},
@@ -158,8 +159,9 @@ def pack_schema() -> dict[str, Any]:
     step_do = {
         "type": "object",
         "properties": {
-            "do": {"enum": ["sticker", "checkmark", "dran", "read"]},
+            "do": {"enum": ["sticker", "checkmark", "dran", "read", "fetch", "destroy"]},
             "name": name,
+            "card": {"type": "integer", "minimum": 1},
             "passage": {"type": "integer", "minimum": 1},
             "at": at,
         },

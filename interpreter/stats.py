@@ -498,7 +498,7 @@ def report(
     monsters = [
         {"name": c.name, "deck": c.deck, "defeated": t.defeated[c.name]}
         for c in catalog.cards
-        if c.type == "monster"
+        if c.type == "monster" and c.deck != "cardporium"  # out of play until fetched
     ]
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
     declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}

@@ -210,6 +210,9 @@ class Campaign:
     games: list[dict[str, Any]] = field(default_factory=list)
     # Rule stickers applied, in order (interpreter/stickers.py): every later game has them.
     stickers: list[str] = field(default_factory=list)
+    # Cardporium cards fetched into the adventure deck, and cards destroyed (one copy each).
+    fetched: list[int] = field(default_factory=list)
+    destroyed: list[str] = field(default_factory=list)
     checkmarks: list[int] = field(default_factory=list)
     status: list[str] = field(default_factory=list)
     dran: int = 0
@@ -252,6 +255,8 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
             read = g.get(part)
             if read:
                 c.stickers.extend(read["stickers"])
+                c.fetched.extend(read.get("fetched", ()))
+                c.destroyed.extend(read.get("destroyed", ()))
                 c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
                 c.dran += read["dran"]
         for seat, marks in enumerate(g["review"]["checkmarks"]):
@@ -410,6 +415,10 @@ def status(file: Path) -> None:
     for k in range(c.players):
         click.echo(f"{c.names[k]:<8}{c.checkmarks[k]:>10}  {c.status[k]:<10}{totals[k]:>12}")
     click.echo(f"Dran track: {c.dran} X")
+    if c.fetched:
+        click.echo("Cardporium cards fetched: " + ", ".join(map(str, c.fetched)))
+    if c.destroyed:
+        click.echo("cards destroyed: " + ", ".join(c.destroyed))
     if c.stickers:
         from clankwork.interpreter.effects.registry import render_effects
         from clankwork.interpreter.stickers import stickers
@@ -482,7 +491,14 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
 
     by = {p["number"]: p for p in ir.get("passages", ())}
     rng = random.Random(seed * 100_003 + start)
-    out: dict[str, Any] = {"read": [], "stickers": [], "checkmarks": 0, "dran": 0}
+    out: dict[str, Any] = {
+        "read": [],
+        "stickers": [],
+        "checkmarks": 0,
+        "dran": 0,
+        "fetched": [],
+        "destroyed": [],
+    }
     queue = [start]
     while queue and len(out["read"]) < MAX_READS:
         ps = by.get(queue.pop(0))
@@ -497,6 +513,10 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
                 out["dran"] += 1
             elif d["do"] == "read":
                 queue.append(d["passage"])
+            elif d["do"] == "fetch":
+                out["fetched"].append(d["card"])
+            elif d["do"] == "destroy":
+                out["destroyed"].append(d["name"])
         choice = None
         if ps.get("choices"):
             choice = rng.randrange(len(ps["choices"]))
@@ -512,11 +532,12 @@ def _arc(ir: dict[str, Any], part: str, game: int) -> int | None:
 
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
+    from clankwork.dsl.stickers import apply as apply_stickers
+    from clankwork.dsl.stickers import fetch_and_destroy
     from clankwork.interpreter.bots import make_bot
     from clankwork.interpreter.catalog import prepare
     from clankwork.interpreter.game import Game
     from clankwork.interpreter.log import to_jsonl
-    from clankwork.interpreter.stickers import apply_stickers
     from clankwork.tools.simulate import bot_seed
 
     seed = game_seed(c.seed, n)
@@ -524,8 +545,11 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     start = _arc(ir, "prologue", n)
     prologue = read_passages(ir, start, seed) if start is not None else None
     on = [*c.stickers, *(prologue["stickers"] if prologue else ())]
+    fetched = [*c.fetched, *(prologue["fetched"] if prologue else ())]
+    destroyed = [*c.destroyed, *(prologue["destroyed"] if prologue else ())]
+    played = fetch_and_destroy(apply_stickers(ir, on), fetched, destroyed)
     bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(prepare(apply_stickers(ir, on)), bots, seed)
+    g = Game(prepare(played), bots, seed)
     result = g.play()
     game = {
         "type": "game",
@@ -633,8 +657,10 @@ def campaign_schema() -> dict[str, Any]:
             "stickers": {"type": "array", "items": {"type": "string"}},
             "checkmarks": {"type": "integer", "minimum": 0},
             "dran": {"type": "integer", "minimum": 0},
+            "fetched": ints,
+            "destroyed": {"type": "array", "items": {"type": "string"}},
         },
-        "required": ["read", "stickers", "checkmarks", "dran"],
+        "required": ["read", "stickers", "checkmarks", "dran", "fetched", "destroyed"],
         "additionalProperties": False,
     }
 

@@ -242,8 +242,10 @@ What a sticker names must be in the pack (CW122, checked with the pack).
 A Book of Secrets entry is `passage N { ... }` with these lines: `text "..."` (read aloud),
 `prologue G` / `epilogue G` (the passage read before setup of the campaign's game G, or
 after its mission report), `sticker NAME` (apply it), `checkmark each player`, `dran` (an X
-on the Dran track), `read N` (read passage N next) and `choice "LABEL" reads N` (the group
-chooses one; the campaign's bots choose for them). What a passage reads or applies must be
+on the Dran track), `read N` (read passage N next), `fetch N` (Cardporium card N joins the
+adventure deck), `destroy CARD` (one copy leaves the pack) and `choice "LABEL" reads N` (the
+group chooses one; the campaign's bots choose for them). A card with `cardporium N` waits
+out of play until a passage fetches it. What a passage reads or applies must be
 in the pack (CW107); a number or a game's prologue twice is CW106. Contracts are not written
 yet: `contract` is refused.
 

@@ -189,6 +189,8 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
         "stickers": ["Quarterly Bonus"],
         "checkmarks": 0,
         "dran": 1,
+        "fetched": [3],
+        "destroyed": [],
     }
     c = fold(read_log(file).events)
     assert c.dran >= 1 and c.stickers[-1] == "Quarterly Bonus"
@@ -199,3 +201,19 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
     assert {k: v for k, v in again.items() if k not in ("seq", "check")} == {
         k: v for k, v in g2.items() if k not in ("seq", "check")
     }
+
+
+def test_fetched_cardporium_cards_join_the_adventure_deck_and_destroyed_cards_leave() -> None:
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import fetch_and_destroy
+    from clankwork.interpreter.catalog import prepare
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    names = {c.name for c in prepare(ir).adventure}
+    assert "Corporate Card" not in names  # held in the Cardporium
+    after = prepare(fetch_and_destroy(ir, [1, 3], ["Lucky Paperclip", "Expense Report"]))
+    adventure = {c.name: c.copies for c in after.adventure}
+    assert "Corporate Card" in adventure and "Auditor Golem" in adventure
+    assert "Team Building Retreat" not in adventure
+    assert adventure["Lucky Paperclip"] == 1 and "Expense Report" not in adventure
+    assert fetch_and_destroy(ir, [], []) is ir
