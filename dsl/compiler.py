@@ -1558,18 +1558,7 @@ class _Compiler(Declarations):
             self.rules[param.key] = values[0]
         self.rules_at[param.key] = _at(s.span)
 
-    # campaign declarations: refused until the campaign gives them meaning, so a sticker
-    # never reads as applied when nothing runs it --------------------------------------------
-    def _campaign(self, st: Stmt, bucket: str) -> None:
-        kind = st.words[0]
-        self.error(
-            "CW101",
-            f"`{kind}` has no meaning in this version of Clankwork: nothing would run it",
-            st.head[0].span,
-            hint=f"remove the {kind} (keep its text in a comment); legacy campaigns "
-            "(stickers, passages, contracts) are not supported yet",
-        )
-
+    # campaign declarations: stickers, passages and contracts ----------------------------
     def decl_sticker(self, st: Stmt) -> None:
         """`sticker NAME { fills SLOT: EFFECTS }`: a rule sticker (interpreter/stickers.py);
         and board and card stickers: `change`, `replace` and `remove` lines, as an extension
@@ -1648,6 +1637,8 @@ class _Compiler(Declarations):
                 passage["do"].append({"do": "checkmark", "at": _at(s.span)})
             elif w == ["dran"]:
                 passage["do"].append({"do": "dran", "at": _at(s.span)})
+            elif w[0] == "contract" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+                passage["do"].append({"do": "contract", "name": rest[0].text, "at": _at(s.span)})
             elif w[0] == "fetch" and len(rest) == 1:
                 n = self._int(s, rest, "fetch", "passage")
                 if n is not None:
@@ -1666,14 +1657,14 @@ class _Compiler(Declarations):
                     choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
             else:
                 words = ["text", "prologue", "epilogue", "sticker", "checkmark", "dran", "read"]
-                words += ["fetch", "destroy"]
+                words += ["fetch", "destroy", "contract"]
                 self.error(
                     "CW102",
                     f"unknown passage line `{s.head_text()}`",
                     s.head[0].span,
                     hint=did_you_mean(w[0], [*words, "choice"])
                     or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
-                    "checkmark each player, dran, read N, fetch N, destroy CARD, "
+                    "checkmark each player, dran, read N, fetch N, destroy CARD, contract NAME, "
                     'choice "LABEL" reads N',
                 )
         if choices:
@@ -1681,7 +1672,52 @@ class _Compiler(Declarations):
         self.campaign["passages"].append(passage)
 
     def decl_contract(self, st: Stmt) -> None:
-        self._campaign(st, "contracts")
+        """`contract NAME { complete [if COND]: PRICE -> REWARD; passage N }`: a contract
+        any player may complete at the end of their turn while it is open in a campaign."""
+        h = st.head
+        if len(h) != 2 or h[1].kind not in ("word", "string") or st.effects is not None:
+            self.error("CW105", "write `contract NAME { complete: ... }`", st.span)
+            return
+        contract: dict[str, Any] = {"name": h[1].text, "at": _at(st.span)}
+        for s in st.block or []:
+            w = s.words
+            if w[0] == "complete" and s.effects is not None:
+                if len(s.head) > 2 and w[1] == "if":
+                    cond = self._condition(s.head[2:])
+                    if cond is None:
+                        continue
+                    contract["if"] = cond
+                elif len(s.head) != 1:
+                    self.error(
+                        "CW105",
+                        "write `complete: ...` or `complete if CONDITION: ...`",
+                        s.span,
+                    )
+                    continue
+                effects = self.effects(s.effects)
+                if effects is not None:
+                    contract["effects"] = effects
+            elif w[0] == "passage" and len(s.head) == 2 and s.effects is None:
+                n = self._int(s, s.head[1:], "passage", "passage")
+                if n is not None:
+                    contract["passage"] = n
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown contract line `{s.head_text()}`",
+                    s.head[0].span,
+                    hint="a contract says `complete [if CONDITION]: PRICE -> REWARD` and "
+                    "`passage N` (read when it is completed)",
+                )
+        if "effects" not in contract:
+            self.error(
+                "CW109",
+                f"contract {h[1].text!r} has no `complete:` line",
+                st.span,
+                hint="add `complete if CONDITION: pay 3 gold -> +2 skill`",
+            )
+            return
+        self.campaign["contracts"].append(contract)
 
     # extensions: `replace`, `remove` and `change` what the base pack declares. Each is
     # compiled here with the declaration's own code and applied to the base's IR by

@@ -204,6 +204,19 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     arc: dict[tuple[str, int], dict[str, Any]] = {}
     sticker_names = [st["name"] for st in ir.get("stickers", ())]
     cardporium = {c["cardporium"] for c in ir["cards"] if "cardporium" in c}
+    contract_names = [c["name"] for c in ir.get("contracts", ())]
+    dupes(ir.get("contracts", []), "contract")
+    for c in ir.get("contracts", ()):
+        if "passage" in c and c["passage"] not in {p["number"] for p in passages}:
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"contract {c['name']!r} reads passage {c['passage']}, which the pack "
+                    "does not have",
+                    _span(c["at"]),
+                    hint="passages: " + ", ".join(str(p["number"]) for p in passages),
+                )
+            )
     for ps in passages:
         first = numbers.setdefault(ps["number"], ps)
         if first is not ps:
@@ -262,6 +275,17 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         "pack",
                         _span(d["at"]),
                         hint=did_you_mean(d["name"], sorted(card_names)) or "name a card",
+                    )
+                )
+            if d["do"] == "contract" and d["name"] not in contract_names:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} opens contract {d['name']!r}, which the pack "
+                        "does not have",
+                        _span(d["at"]),
+                        hint=did_you_mean(d["name"], contract_names)
+                        or "declare it: `contract NAME { complete: ... }`",
                     )
                 )
             if d["do"] == "sticker" and d["name"] not in sticker_names:

@@ -47,6 +47,7 @@ SETUP_WORDS = (
     "draws",
     "counter",
     "sticker",
+    "contract",
     "player",
 )
 PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
@@ -179,6 +180,7 @@ class _ScenarioCompiler:
         self.boards = {b["name"]: b for b in pack["boards"]}
         self.counters = {c["name"]: c["name"] for c in pack.get("counters", ())}
         self.stickers = {st["name"]: st["name"] for st in pack.get("stickers", ())}
+        self.contracts = {k["name"]: k["name"] for k in pack.get("contracts", ())}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
         # A pack's declared resources are player facts too (`expect player 1 favour 2`).
         self.resource_words = {
@@ -317,6 +319,11 @@ class _ScenarioCompiler:
             name = self.ref(rest[0], self.stickers, "sticker")
             if name is not None:
                 sc.setdefault("stickers", []).append(name)
+        elif key == "contract" and len(rest) == 1:
+            # A contract open in the Contracts row for this game.
+            name = self.ref(rest[0], self.contracts, "contract")
+            if name is not None:
+                sc.setdefault("contracts", []).append(name)
         elif key == "board" and len(rest) == 1:
             board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
             if board is not None:

@@ -59,6 +59,14 @@ def fetch_and_destroy(
     return out
 
 
+def with_contracts(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """The IR with these contracts open in the Contracts row (the engine plays only open
+    ones: `end_of_turn.resolve_contracts`)."""
+    if not names:
+        return ir
+    return {**ir, "open_contracts": list(dict.fromkeys(names))}
+
+
 def check(ir: dict[str, Any]) -> list[Diagnostic]:
     """Each sticker's edits tried on a copy of the pack: what they name must be there."""
     out: list[Diagnostic] = []

@@ -157,6 +157,8 @@ class Catalog:
     # Every effect op the pack's designs, spaces and rules use: the engine skips the
     # bookkeeping of ops the pack never uses (what a turn gained, for `bonus_on_gain`).
     ops: frozenset[str] = frozenset()
+    # The contracts open in the Contracts row this game (a campaign opens them).
+    contracts: tuple[dict[str, Any], ...] = ()
 
     @property
     def starting(self) -> list[CardDef]:
@@ -227,4 +229,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
         resources=declared(ir),
         ops=frozenset(_ops(ir)),
+        contracts=tuple(
+            c for c in ir.get("contracts", ()) if c["name"] in ir.get("open_contracts", ())
+        ),
     )

@@ -72,6 +72,8 @@ class Game:
         "counters": dict[str, int],
         "turn_modifiers": Nodes,
         "turn_gained": dict[str, list[int]],
+        # Contracts completed this game: [name, seat], in order.
+        "completed_contracts": list[list[Any]],
     }
     # What is not state: the pack, the players' bots, setup inputs, counters, lookup tables,
     # and the log and result (a snapshot carries the log beside the state).
@@ -183,6 +185,7 @@ class Game:
 
         # "This turn" effects of the active player and what they gained (effects/turn_modifiers).
         self.turn_modifiers: list[dict[str, Any]] = []
+        self.completed_contracts: list[list[Any]] = []
         self.turn_gained: dict[str, list[int]] = {}
         self.round = 0
         self.turn = 0
@@ -851,6 +854,28 @@ class Game:
         return n + (1 if art is not None and want in art.match else 0)
 
     # -- the API effect handlers change the state through (they never set fields) ---------
+
+    def resolve_contracts(self, player: PlayerState) -> None:
+        """The end of ``player``'s turn: they may complete each open contract they can (its
+        condition holds, its price can be paid); completing runs its effects."""
+        done = {name for name, _ in self.completed_contracts}
+        ctx = Ctx(player, None)
+        for c in self.catalog.contracts:
+            if c["name"] in done or self.over:
+                continue
+            if "if" in c and not self.holds(ctx, c["if"]):
+                continue
+            if not all(
+                EFFECTS[e["op"]].can_pay is None or EFFECTS[e["op"]].can_pay(self, ctx, e)
+                for e in c["effects"]
+            ):
+                continue
+            node = {"op": "may", "do": c["effects"]}  # what a bot weighs, like a "may"
+            if self.choose(player, MAY, ["yes", "no"], source=c["name"], detail=node) != 0:
+                continue
+            self.completed_contracts.append([c["name"], player.seat])
+            self.log.append({"type": "contract", "name": c["name"], "seat": player.seat})
+            self.run(ctx, c["effects"])
 
     def add_turn_modifier(self, node: dict[str, Any]) -> None:
         """A "this turn" effect is in force for the active player until the turn ends."""

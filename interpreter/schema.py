@@ -159,7 +159,9 @@ def pack_schema() -> dict[str, Any]:
     step_do = {
         "type": "object",
         "properties": {
-            "do": {"enum": ["sticker", "checkmark", "dran", "read", "fetch", "destroy"]},
+            "do": {
+                "enum": ["sticker", "checkmark", "dran", "read", "fetch", "destroy", "contract"]
+            },
             "name": name,
             "card": {"type": "integer", "minimum": 1},
             "passage": {"type": "integer", "minimum": 1},
@@ -185,6 +187,16 @@ def pack_schema() -> dict[str, Any]:
             "at": at,
         },
         ["number", "text", "do", "at"],
+    )
+    contract = _closed(
+        {
+            "name": name,
+            "if": {"$ref": "#/$defs/condition"},
+            "effects": {"$ref": "#/$defs/effects"},
+            "passage": {"type": "integer", "minimum": 1},
+            "at": at,
+        },
+        ["name", "effects", "at"],
     )
     sticker = _closed(
         {
@@ -272,13 +284,6 @@ def pack_schema() -> dict[str, Any]:
         },
         ["name", "spaces", "paths", "groups", "at"],
     )
-    line = _closed(
-        {"text": {"type": "string"}, "effects": {"type": "string"}, "at": at}, ["text", "at"]
-    )
-    campaign_entry = _closed(
-        {"name": {"type": "string"}, "lines": {"type": "array", "items": line}, "at": at},
-        ["name", "lines", "at"],
-    )
     pack = _closed(
         {
             "name": name,
@@ -302,7 +307,6 @@ def pack_schema() -> dict[str, Any]:
         },
         ["name", "version", "extends"],
     )
-    entries = {"type": "array", "items": {"$ref": "#/$defs/campaign_entry"}}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -323,7 +327,9 @@ def pack_schema() -> dict[str, Any]:
                 "ways": {"type": "array", "items": way},
                 "stickers": {"type": "array", "items": sticker},
                 "passages": {"type": "array", "items": passage},
-                "contracts": entries,
+                "contracts": {"type": "array", "items": contract},
+                # The contracts open in the Contracts row (a campaign's, dsl/stickers.py).
+                "open_contracts": {"type": "array", "items": name},
             },
             [
                 "format",
@@ -351,7 +357,6 @@ def pack_schema() -> dict[str, Any]:
             "card": card,
             "token": token,
             "rules": rules_schema(),
-            "campaign_entry": campaign_entry,
         },
     }
 

@@ -5,8 +5,8 @@ The base rules are five phases of engine steps, in the rulebook's order:
 - ``setup``: first player, bank, dragon, reserve and row, tokens, players, hands, arrive;
 - ``turn``: the start of a turn on the clock (the pool emptied, the `turn start` event);
   the player's actions follow;
-- ``end_of_turn``: clear the play area, draw a new hand, escape, refill the row, the
-  dragon attack a new dragon symbol calls for;
+- ``end_of_turn``: resolve contracts, clear the play area, draw a new hand, escape, refill
+  the row, the dragon attack a new dragon symbol calls for;
 - ``off_clock``: the turn of a player off the clock (Legacy: draw the off-the-clock cubes);
 - ``end_of_game``: the game is over (the `game end` event); scoring follows.
 
@@ -61,6 +61,13 @@ def _begin(game: Game, player: PlayerState) -> None:
 def _game_end(game: Game, player: PlayerState) -> None:
     """The `game end` event (before scoring)."""
     game.emit("game end", None)
+
+
+def _resolve_contracts(game: Game, player: PlayerState) -> None:
+    """Each open contract whose condition the player meets and whose price they can pay:
+    they may complete it (pay, take the reward); a completed contract is done this game."""
+    if game.catalog.contracts:
+        game.resolve_contracts(player)
 
 
 def _clear_play_area(game: Game, player: PlayerState) -> None:
@@ -121,6 +128,7 @@ for _name, _fn in (
     ("setup.hands", setup.hands),
     ("setup.arrive", setup.arrive),
     ("turn.begin", _begin),
+    ("end_of_turn.resolve_contracts", _resolve_contracts),
     ("end_of_turn.clear_play_area", _clear_play_area),
     ("end_of_turn.draw_hand", _draw_hand),
     ("end_of_turn.escape", _escape),

@@ -213,6 +213,8 @@ class Campaign:
     # Cardporium cards fetched into the adventure deck, and cards destroyed (one copy each).
     fetched: list[int] = field(default_factory=list)
     destroyed: list[str] = field(default_factory=list)
+    # The Contracts row: contracts opened by passages and not completed yet.
+    contracts: list[str] = field(default_factory=list)
     checkmarks: list[int] = field(default_factory=list)
     status: list[str] = field(default_factory=list)
     dran: int = 0
@@ -257,8 +259,19 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
                 c.stickers.extend(read["stickers"])
                 c.fetched.extend(read.get("fetched", ()))
                 c.destroyed.extend(read.get("destroyed", ()))
+                c.contracts.extend(read.get("contracts", ()))
                 c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
                 c.dran += read["dran"]
+        for name, _seat in g.get("contracts_completed", ()):
+            if name in c.contracts:
+                c.contracts.remove(name)
+        for read in g.get("contract_passages", ()):
+            c.stickers.extend(read["stickers"])
+            c.fetched.extend(read["fetched"])
+            c.destroyed.extend(read["destroyed"])
+            c.contracts.extend(read["contracts"])
+            c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
+            c.dran += read["dran"]
         for seat, marks in enumerate(g["review"]["checkmarks"]):
             c.checkmarks[seat] += len(marks)
         for seat, rank in g["review"]["promotions"]:
@@ -283,6 +296,7 @@ def post_game(c: Campaign, game: dict[str, Any]) -> dict[str, Any]:
     promotions: list[list[Any]] = []
     # Checkmarks the game's passages gave count towards this review's promotions.
     read = sum(game[part]["checkmarks"] for part in ("prologue", "epilogue") if game.get(part))
+    read += sum(r["checkmarks"] for r in game.get("contract_passages", ()))
     for seat, score in enumerate(game["scores"]):
         got = (["scored more than 0"] if score > 0 else []) + (
             ["won the game"] if seat in game["winners"] else []
@@ -419,6 +433,8 @@ def status(file: Path) -> None:
         click.echo("Cardporium cards fetched: " + ", ".join(map(str, c.fetched)))
     if c.destroyed:
         click.echo("cards destroyed: " + ", ".join(c.destroyed))
+    if c.contracts:
+        click.echo("Contracts row: " + ", ".join(c.contracts))
     if c.stickers:
         from clankwork.interpreter.effects.registry import render_effects
         from clankwork.interpreter.stickers import stickers
@@ -498,6 +514,7 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
         "dran": 0,
         "fetched": [],
         "destroyed": [],
+        "contracts": [],
     }
     queue = [start]
     while queue and len(out["read"]) < MAX_READS:
@@ -517,6 +534,8 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
                 out["fetched"].append(d["card"])
             elif d["do"] == "destroy":
                 out["destroyed"].append(d["name"])
+            elif d["do"] == "contract":
+                out["contracts"].append(d["name"])
         choice = None
         if ps.get("choices"):
             choice = rng.randrange(len(ps["choices"]))
@@ -533,7 +552,7 @@ def _arc(ir: dict[str, Any], part: str, game: int) -> int | None:
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
     from clankwork.dsl.stickers import apply as apply_stickers
-    from clankwork.dsl.stickers import fetch_and_destroy
+    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts
     from clankwork.interpreter.bots import make_bot
     from clankwork.interpreter.catalog import prepare
     from clankwork.interpreter.game import Game
@@ -548,6 +567,8 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     fetched = [*c.fetched, *(prologue["fetched"] if prologue else ())]
     destroyed = [*c.destroyed, *(prologue["destroyed"] if prologue else ())]
     played = fetch_and_destroy(apply_stickers(ir, on), fetched, destroyed)
+    row = [*c.contracts, *(prologue["contracts"] if prologue else ())]
+    played = with_contracts(played, row)
     bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
     g = Game(prepare(played), bots, seed)
     result = g.play()
@@ -565,6 +586,15 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     }
     if prologue is not None:
         game["prologue"] = prologue
+    # 2. Contracts completed (their passages), then the epilogue passage.
+    if g.completed_contracts:
+        game["contracts_completed"] = [list(x) for x in g.completed_contracts]
+        by = {k["name"]: k for k in ir.get("contracts", ())}
+        game["contract_passages"] = [
+            read_passages(ir, by[name]["passage"], seed)
+            for name, _ in g.completed_contracts
+            if by.get(name, {}).get("passage") is not None
+        ]
     # 2. Contracts and the epilogue passage (after the mission report, before the reviews).
     end = _arc(ir, "epilogue", n)
     if end is not None:
@@ -659,8 +689,17 @@ def campaign_schema() -> dict[str, Any]:
             "dran": {"type": "integer", "minimum": 0},
             "fetched": ints,
             "destroyed": {"type": "array", "items": {"type": "string"}},
+            "contracts": {"type": "array", "items": {"type": "string"}},
         },
-        "required": ["read", "stickers", "checkmarks", "dran", "fetched", "destroyed"],
+        "required": [
+            "read",
+            "stickers",
+            "checkmarks",
+            "dran",
+            "fetched",
+            "destroyed",
+            "contracts",
+        ],
         "additionalProperties": False,
     }
 
@@ -715,7 +754,20 @@ def campaign_schema() -> dict[str, Any]:
                     "death": {"type": "boolean"},
                     "stickers": {"type": "array", "items": {"type": "string"}},
                 },
-                {"prologue": reading, "epilogue": reading},
+                {
+                    "prologue": reading,
+                    "epilogue": reading,
+                    "contracts_completed": {
+                        "type": "array",
+                        "items": {
+                            "type": "array",
+                            "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                            "minItems": 2,
+                            "maxItems": 2,
+                        },
+                    },
+                    "contract_passages": {"type": "array", "items": reading},
+                },
             ),
             event("sticker", {"name": {"type": "string"}, "before_game": game_no}),
             event("undo", {"game": game_no}),

@@ -246,8 +246,16 @@ on the Dran track), `read N` (read passage N next), `fetch N` (Cardporium card N
 adventure deck), `destroy CARD` (one copy leaves the pack) and `choice "LABEL" reads N` (the
 group chooses one; the campaign's bots choose for them). A card with `cardporium N` waits
 out of play until a passage fetches it. What a passage reads or applies must be
-in the pack (CW107); a number or a game's prologue twice is CW106. Contracts are not written
-yet: `contract` is refused.
+in the pack (CW107); a number or a game's prologue twice is CW106. A passage line `contract
+NAME` puts a contract in the Contracts row.
+
+## Contracts
+
+`contract NAME { complete [if CONDITION]: PRICE -> REWARD; passage N }`: while the contract
+is in a campaign's Contracts row, a player whose condition holds and who can pay may complete
+it at the end of their turn (`end_of_turn.resolve_contracts`, before the play area is
+cleared); it is then done, and after the game passage N is read. A scenario opens one with
+`contract NAME`.
 
 {extends}
 

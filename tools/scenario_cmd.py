@@ -18,6 +18,7 @@ from clankwork.dsl.diagnostics import (
 )
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.dsl.stickers import apply as apply_stickers
+from clankwork.dsl.stickers import with_contracts
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import Outcome, run_scenario
 
@@ -44,9 +45,10 @@ def run_pack_scenarios(
         if name_filter and name_filter.lower() not in sc["name"].lower():
             continue
         board = sc.get("board", 0)
-        key = (board, tuple(sc.get("stickers", ())))
+        key = (board, tuple(sc.get("stickers", ())), tuple(sc.get("contracts", ())))
         if key not in catalogs:
-            catalogs[key] = prepare(apply_stickers(result.ir, key[1]), board)
+            played = with_contracts(apply_stickers(result.ir, key[1]), key[2])
+            catalogs[key] = prepare(played, board)
         outcomes.append(run_scenario(catalogs[key], sc))
     return outcomes, [], result.sources
 

@@ -99,18 +99,18 @@ def test_echo_has_no_behaviour_yet() -> None:
     assert d.code == "CW102" and "echo" in d.message
 
 
-def test_campaign_declarations_are_refused_not_kept_as_text() -> None:
+def test_campaign_declarations_are_typed_not_kept_as_text() -> None:
     diags = _diags(
         "sticker R8 { rule setup.starting_deck: replace 1 Stumble with Clang }\n"
         'passage 12 { read "The vault opens." }\n'
         "contract Heist { points 5 }\n"
     )
-    # Stickers and passages have meaning now: their bad lines are named; a contract is
-    # still refused.
-    assert [d.code for d in diags] == ["CW102", "CW105", "CW101"]
+    # Stickers, passages and contracts have meaning now: their bad lines are named.
+    assert [d.code for d in diags] == ["CW102", "CW105", "CW109", "CW102"]
     assert "unknown sticker line" in diags[0].message and "fills SLOT" in diags[0].hint
     assert "read takes one number" in diags[1].message
-    assert "no meaning" in diags[2].message
+    assert "no `complete:` line" in diags[2].message
+    assert "unknown contract line" in diags[3].message
 
 
 def test_a_sticker_fills_a_declared_slot_and_its_words_resolve() -> None:

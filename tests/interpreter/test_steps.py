@@ -51,6 +51,7 @@ def compiled(extra: str):
 def test_the_base_phases_are_the_rulebooks_order() -> None:
     d = defaults()
     assert d["end_of_turn"] == [
+        "end_of_turn.resolve_contracts",
         "end_of_turn.clear_play_area",
         "end_of_turn.draw_hand",
         "end_of_turn.escape",
@@ -99,6 +100,7 @@ rules {
     assert r.ok, [d.message for d in r.diagnostics]
     names = [p.name for p in prepare(r.ir).steps["end_of_turn"]]
     assert names == [
+        "end_of_turn.resolve_contracts",
         "end_of_turn.greet",
         "end_of_turn.clear_play_area",
         "end_of_turn.draw_hand",

@@ -191,6 +191,7 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
         "dran": 1,
         "fetched": [3],
         "destroyed": [],
+        "contracts": [],
     }
     c = fold(read_log(file).events)
     assert c.dran >= 1 and c.stickers[-1] == "Quarterly Bonus"
@@ -217,3 +218,27 @@ def test_fetched_cardporium_cards_join_the_adventure_deck_and_destroyed_cards_le
     assert "Team Building Retreat" not in adventure
     assert adventure["Lucky Paperclip"] == 1 and "Expense Report" not in adventure
     assert fetch_and_destroy(ir, [], []) is ir
+
+
+def test_an_open_contract_stays_in_the_row_until_completed() -> None:
+    from clankwork.tools.campaign import fold
+
+    first = {
+        "type": "campaign",
+        "pack": "x",
+        "pack_name": "x",
+        "players": 2,
+        "names": ["A", "B"],
+        "seed": 1,
+        "bots": ["random", "random"],
+    }
+    review = {"checkmarks": [[], []], "promotions": []}
+    empty = {"read": [], "stickers": [], "checkmarks": 0, "dran": 0, "fetched": []}
+    opened = {**empty, "destroyed": [], "contracts": ["Pest Control"]}
+    g1 = {"type": "game", "game": 1, "scores": [1, 1], "review": review, "death": False}
+    g1["prologue"] = opened
+    g2 = {**g1, "game": 2, "prologue": None, "contracts_completed": [["Pest Control", 1]]}
+    g2["contract_passages"] = [{**empty, "destroyed": [], "contracts": [], "checkmarks": 1}]
+    assert fold([first, g1]).contracts == ["Pest Control"]
+    after = fold([first, g1, g2])
+    assert after.contracts == [] and after.checkmarks == [1, 1]
