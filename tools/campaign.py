@@ -549,6 +549,23 @@ def _arc(ir: dict[str, Any], part: str, game: int) -> int | None:
     return next((p["number"] for p in ir.get("passages", ()) if p.get(part) == game), None)
 
 
+def campaign_ir(file: Path) -> dict[str, Any]:
+    """The IR of the campaign's pack as its next game will find it, before that game's
+    prologue: the stickers on, the Cardporium cards fetched, the cards destroyed, the
+    Contracts row (for `render board --campaign` and `render cards --campaign`)."""
+    from clankwork.dsl.stickers import apply as apply_stickers
+    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts
+    from clankwork.tools.check import load_ir
+
+    c, _ = _load(file)
+    ir = load_ir(_pack_path(c, file), checks=True)
+    try:
+        ir = fetch_and_destroy(apply_stickers(ir, c.stickers), c.fetched, c.destroyed)
+    except ValueError as e:
+        raise click.ClickException(f"{file}: {e} (the pack changed since)") from None
+    return with_contracts(ir, c.contracts)
+
+
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
     from clankwork.dsl.stickers import apply as apply_stickers

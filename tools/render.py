@@ -51,6 +51,24 @@ def _pack_arg(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
+_CAMPAIGN = click.option(
+    "--campaign",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Draw the pack as this campaign file has it now: stickers on, cards fetched and "
+    "destroyed (the pack is the campaign's).",
+)
+
+
+def _ir(pack: str | None, campaign: Path | None) -> dict[str, Any]:
+    if campaign is None:
+        return load_ir(_pack_arg(pack))
+    if pack is not None:
+        raise click.UsageError("give PACK or --campaign, not both (a campaign names its pack)")
+    from .campaign import campaign_ir
+
+    return campaign_ir(campaign)
+
+
 @click.group()
 def render() -> None:
     """Draw a pack's boards and cards."""
@@ -82,6 +100,7 @@ def render() -> None:
     help="Stretch pinned positions by this factor, 0.1 to 20 "
     "[default: just enough to avoid overlaps].",
 )
+@_CAMPAIGN
 def board_command(
     pack: str | None,
     board_name: str | None,
@@ -89,11 +108,12 @@ def board_command(
     fmt: str | None,
     heatmap: str | None,
     scale: float | None,
+    campaign: Path | None,
 ) -> None:
     """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included."""
     if output is not None:
         check_file_target(output)
-    ir = load_ir(_pack_arg(pack))
+    ir = _ir(pack, campaign)
     board = pick_board(ir, board_name)
     if fmt is None:
         ext = output.suffix.lstrip(".").lower() if output else ""
@@ -152,12 +172,15 @@ def board_command(
 @click.option(
     "--copies", is_flag=True, help="On the sheet, repeat each card as many times as its copies."
 )
-def cards_command(pack: str | None, out_dir: Path, sheet: bool, copies: bool) -> None:
+@_CAMPAIGN
+def cards_command(
+    pack: str | None, out_dir: Path, sheet: bool, copies: bool, campaign: Path | None
+) -> None:
     """Write one SVG per card design of PACK (default: the bundled tutorial).
 
     File names come from card names made safe (lower-case words and hyphens, unique).
     """
-    ir = load_ir(_pack_arg(pack))
+    ir = _ir(pack, campaign)
     prepare_dir(out_dir)
     written = write_cards(ir, out_dir, sheet=sheet, copies=copies)
     svgs = sum(1 for p in written if p.suffix == ".svg")

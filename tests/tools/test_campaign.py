@@ -242,3 +242,26 @@ def test_an_open_contract_stays_in_the_row_until_completed() -> None:
     assert fold([first, g1]).contracts == ["Pest Control"]
     after = fold([first, g1, g2])
     assert after.contracts == [] and after.checkmarks == [1, 1]
+
+
+def test_render_draws_the_board_as_the_campaign_has_it(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "2")[0] == 0
+    plain, stickered = tmp_path / "plain.dot", tmp_path / "stickered.dot"
+    runner = CliRunner()
+    r = runner.invoke(main, ["render", "board", acqinc, "-o", str(plain), "--format", "dot"])
+    assert r.exit_code == 0, r.output
+    assert _run("sticker", str(file), "Cave-In")[0] == 0
+    args = ["render", "board", "--campaign", str(file), "-o", str(stickered), "--format", "dot"]
+    r = runner.invoke(main, args)
+    assert r.exit_code == 0, r.output
+
+    def gate(path: Path) -> str:
+        return next(
+            ln for ln in path.read_text().splitlines() if "Franchise HQ -- Front Gate" in ln
+        )
+
+    assert "☠" not in gate(plain) and "☠" in gate(stickered)
+    r = runner.invoke(main, ["render", "board", acqinc, "--campaign", str(file)])
+    assert r.exit_code == 2 and "not both" in r.output
