@@ -323,7 +323,13 @@ def _pack_ref(pack: Path, file: Path) -> str:
 
 
 def _pack_path(c: Campaign, file: Path) -> Path:
-    return (file.resolve().parent / c.pack).resolve()
+    path = (file.resolve().parent / c.pack).resolve()
+    if not (path / "pack.clank").is_file():
+        raise click.ClickException(
+            f"{file}: its pack {c.pack_name} was at {c.pack} (next to the campaign file), and "
+            f"is not there now: put the pack folder back there"
+        )
+    return path
 
 
 def _load(file: Path) -> tuple[Campaign, LogRead]:

@@ -265,3 +265,15 @@ def test_render_draws_the_board_as_the_campaign_has_it(tmp_path: Path) -> None:
     assert "☠" not in gate(plain) and "☠" in gate(stickered)
     r = runner.invoke(main, ["render", "board", acqinc, "--campaign", str(file)])
     assert r.exit_code == 2 and "not both" in r.output
+
+
+def test_a_moved_pack_is_named_not_a_traceback(tmp_path: Path) -> None:
+    import shutil
+
+    pack = tmp_path / "tut"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    file = tmp_path / "c.campaign"
+    assert _run("new", str(pack), str(file), "--players", "2")[0] == 0
+    pack.rename(tmp_path / "elsewhere")
+    code, out = _run("play", str(file))
+    assert code == 1 and "was at tut" in out and "put the pack folder back" in out
