@@ -44,6 +44,7 @@ DECL_KINDS = (
     "sticker",
     "passage",
     "contract",
+    "patron",
     "replace",
     "remove",
     "change",
@@ -488,6 +489,7 @@ class _Compiler(Declarations):
             "stickers": [],
             "passages": [],
             "contracts": [],
+            "patrons": [],
         }
         # `replace`, `remove` and `change`, applied to the base by `extends.apply_extension`.
         self.edits: list[ext.Edit] = []
@@ -1637,6 +1639,17 @@ class _Compiler(Declarations):
                 passage["do"].append({"do": "checkmark", "at": _at(s.span)})
             elif w == ["dran"]:
                 passage["do"].append({"do": "dran", "at": _at(s.span)})
+            elif (
+                w[0] in ("patron", "board")
+                and len(rest) == 1
+                and rest[0].kind
+                in (
+                    "word",
+                    "string",
+                )
+            ):
+                # The next game's patron, or the board (side) it is played on.
+                passage["do"].append({"do": w[0], "name": rest[0].text, "at": _at(s.span)})
             elif w[0] == "contract" and len(rest) == 1 and rest[0].kind in ("word", "string"):
                 passage["do"].append({"do": "contract", "name": rest[0].text, "at": _at(s.span)})
             elif w[0] == "fetch" and len(rest) == 1:
@@ -1657,7 +1670,7 @@ class _Compiler(Declarations):
                     choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
             else:
                 words = ["text", "prologue", "epilogue", "sticker", "checkmark", "dran", "read"]
-                words += ["fetch", "destroy", "contract"]
+                words += ["fetch", "destroy", "contract", "patron", "board"]
                 self.error(
                     "CW102",
                     f"unknown passage line `{s.head_text()}`",
@@ -1665,11 +1678,35 @@ class _Compiler(Declarations):
                     hint=did_you_mean(w[0], [*words, "choice"])
                     or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
                     "checkmark each player, dran, read N, fetch N, destroy CARD, contract NAME, "
+                    "patron NAME, board NAME, "
                     'choice "LABEL" reads N',
                 )
         if choices:
             passage["choices"] = choices
         self.campaign["passages"].append(passage)
+
+    def decl_patron(self, st: Stmt) -> None:
+        """`patron NAME { TRIGGER: EFFECTS ... }`: a patron's rules for one campaign game
+        (a passage names the next game's patron: `patron NAME`)."""
+        h = st.head
+        if len(h) != 2 or h[1].kind not in ("word", "string") or st.effects is not None:
+            self.error("CW105", "write `patron NAME { TRIGGER: EFFECTS }`", st.span)
+            return
+        patron: dict[str, Any] = {"name": h[1].text, "triggers": [], "at": _at(st.span)}
+        for s in st.block or []:
+            if s.effects is None:
+                self.error(
+                    "CW102",
+                    f"unknown patron line `{s.head_text()}`",
+                    s.head[0].span,
+                    hint="a patron's lines are triggers, as in the rules block: "
+                    "`at the start of your turn: +1 boots`",
+                )
+                continue
+            trig = self._trigger(s, "rules")
+            if trig is not None:
+                patron["triggers"].append(trig)
+        self.campaign["patrons"].append(patron)
 
     def decl_contract(self, st: Stmt) -> None:
         """`contract NAME { complete [if COND]: PRICE -> REWARD; passage N }`: a contract

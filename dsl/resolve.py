@@ -205,6 +205,9 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     sticker_names = [st["name"] for st in ir.get("stickers", ())]
     cardporium = {c["cardporium"] for c in ir["cards"] if "cardporium" in c}
     contract_names = [c["name"] for c in ir.get("contracts", ())]
+    patron_names = [c["name"] for c in ir.get("patrons", ())]
+    board_names = [b["name"] for b in ir["boards"]]
+    dupes(ir.get("patrons", []), "patron")
     dupes(ir.get("contracts", []), "contract")
     for c in ir.get("contracts", ()):
         if "passage" in c and c["passage"] not in {p["number"] for p in passages}:
@@ -275,6 +278,28 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         "pack",
                         _span(d["at"]),
                         hint=did_you_mean(d["name"], sorted(card_names)) or "name a card",
+                    )
+                )
+            if d["do"] == "patron" and d["name"] not in patron_names:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} names patron {d['name']!r}, which the pack "
+                        "does not have",
+                        _span(d["at"]),
+                        hint=did_you_mean(d["name"], patron_names)
+                        or "declare it: `patron NAME { TRIGGER: EFFECTS }`",
+                    )
+                )
+            if d["do"] == "board" and d["name"] not in board_names:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"passage {ps['number']} names board {d['name']!r}, which the pack "
+                        "does not have",
+                        _span(d["at"]),
+                        hint=did_you_mean(d["name"], board_names)
+                        or "boards: " + ", ".join(board_names),
                     )
                 )
             if d["do"] == "contract" and d["name"] not in contract_names:

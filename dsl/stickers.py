@@ -67,6 +67,16 @@ def with_contracts(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> di
     return {**ir, "open_contracts": list(dict.fromkeys(names))}
 
 
+def with_patron(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """The IR with the patron's triggers among the pack's rules triggers, for one game."""
+    if name is None:
+        return ir
+    patron = next((p for p in ir.get("patrons", ()) if p["name"] == name), None)
+    if patron is None:
+        raise ValueError(f"the pack has no patron named {name!r}")
+    return {**ir, "triggers": [*ir.get("triggers", ()), *patron["triggers"]]}
+
+
 def check(ir: dict[str, Any]) -> list[Diagnostic]:
     """Each sticker's edits tried on a copy of the pack: what they name must be there."""
     out: list[Diagnostic] = []

@@ -160,7 +160,17 @@ def pack_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "do": {
-                "enum": ["sticker", "checkmark", "dran", "read", "fetch", "destroy", "contract"]
+                "enum": [
+                    "sticker",
+                    "checkmark",
+                    "dran",
+                    "read",
+                    "fetch",
+                    "destroy",
+                    "contract",
+                    "patron",
+                    "board",
+                ]
             },
             "name": name,
             "card": {"type": "integer", "minimum": 1},
@@ -187,6 +197,14 @@ def pack_schema() -> dict[str, Any]:
             "at": at,
         },
         ["number", "text", "do", "at"],
+    )
+    patron = _closed(
+        {
+            "name": name,
+            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            "at": at,
+        },
+        ["name", "triggers", "at"],
     )
     contract = _closed(
         {
@@ -328,6 +346,7 @@ def pack_schema() -> dict[str, Any]:
                 "stickers": {"type": "array", "items": sticker},
                 "passages": {"type": "array", "items": passage},
                 "contracts": {"type": "array", "items": contract},
+                "patrons": {"type": "array", "items": patron},
                 # The contracts open in the Contracts row (a campaign's, dsl/stickers.py).
                 "open_contracts": {"type": "array", "items": name},
             },

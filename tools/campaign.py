@@ -215,6 +215,10 @@ class Campaign:
     destroyed: list[str] = field(default_factory=list)
     # The Contracts row: contracts opened by passages and not completed yet.
     contracts: list[str] = field(default_factory=list)
+    # What the last game's passages named for the next one: its patron (one game) and the
+    # board it is played on (until another is named).
+    patron: str | None = None
+    board: str | None = None
     checkmarks: list[int] = field(default_factory=list)
     status: list[str] = field(default_factory=list)
     dran: int = 0
@@ -252,6 +256,9 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
     )
     played = {g["game"] for g in games}
     for g in games:
+        c.patron = None  # a patron is for one game
+        if g.get("board"):
+            c.board = g["board"]
         c.stickers.extend(name for before, name in applied if before == g["game"])
         for part in ("prologue", "epilogue"):
             read = g.get(part)
@@ -272,6 +279,10 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
             c.contracts.extend(read["contracts"])
             c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
             c.dran += read["dran"]
+        # What the game's closing passages name is for the next game.
+        for read in [*g.get("contract_passages", ()), g.get("epilogue") or {}]:
+            c.patron = read.get("patron", c.patron)
+            c.board = read.get("board", c.board)
         for seat, marks in enumerate(g["review"]["checkmarks"]):
             c.checkmarks[seat] += len(marks)
         for seat, rank in g["review"]["promotions"]:
@@ -441,6 +452,10 @@ def status(file: Path) -> None:
         click.echo("cards destroyed: " + ", ".join(c.destroyed))
     if c.contracts:
         click.echo("Contracts row: " + ", ".join(c.contracts))
+    if c.patron or c.board:
+        nxt = [f"patron {c.patron}"] if c.patron else []
+        nxt += [f"board {c.board}"] if c.board else []
+        click.echo(f"game {c.next_game}: " + ", ".join(nxt))
     if c.stickers:
         from clankwork.interpreter.effects.registry import render_effects
         from clankwork.interpreter.stickers import stickers
@@ -542,6 +557,8 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
                 out["destroyed"].append(d["name"])
             elif d["do"] == "contract":
                 out["contracts"].append(d["name"])
+            elif d["do"] in ("patron", "board"):
+                out[d["do"]] = d["name"]  # the last one read counts
         choice = None
         if ps.get("choices"):
             choice = rng.randrange(len(ps["choices"]))
@@ -575,7 +592,7 @@ def campaign_ir(file: Path) -> dict[str, Any]:
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
     from clankwork.dsl.stickers import apply as apply_stickers
-    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts
+    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts, with_patron
     from clankwork.interpreter.bots import make_bot
     from clankwork.interpreter.catalog import prepare
     from clankwork.interpreter.game import Game
@@ -592,8 +609,15 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     played = fetch_and_destroy(apply_stickers(ir, on), fetched, destroyed)
     row = [*c.contracts, *(prologue["contracts"] if prologue else ())]
     played = with_contracts(played, row)
+    patron = (prologue or {}).get("patron", c.patron)
+    board = (prologue or {}).get("board", c.board)
+    try:
+        played = with_patron(played, patron)
+        cat = prepare(played, board if board is not None else 0)
+    except ValueError as e:
+        raise click.ClickException(f"game {n}: {e} (the pack changed since)") from None
     bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(prepare(played), bots, seed)
+    g = Game(cat, bots, seed)
     result = g.play()
     game = {
         "type": "game",
@@ -607,6 +631,10 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
         "log": hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16],
         "stickers": on,
     }
+    if patron is not None:
+        game["patron"] = patron
+    if board is not None:
+        game["board"] = board
     if prologue is not None:
         game["prologue"] = prologue
     # 2. Contracts completed (their passages), then the epilogue passage.
@@ -713,6 +741,8 @@ def campaign_schema() -> dict[str, Any]:
             "fetched": ints,
             "destroyed": {"type": "array", "items": {"type": "string"}},
             "contracts": {"type": "array", "items": {"type": "string"}},
+            "patron": {"type": "string"},
+            "board": {"type": "string"},
         },
         "required": [
             "read",
@@ -790,6 +820,8 @@ def campaign_schema() -> dict[str, Any]:
                         },
                     },
                     "contract_passages": {"type": "array", "items": reading},
+                    "patron": {"type": "string"},
+                    "board": {"type": "string"},
                 },
             ),
             event("sticker", {"name": {"type": "string"}, "before_game": game_no}),

@@ -257,6 +257,13 @@ it at the end of their turn (`end_of_turn.resolve_contracts`, before the play ar
 cleared); it is then done, and after the game passage N is read. A scenario opens one with
 `contract NAME`.
 
+## Patrons
+
+`patron NAME { TRIGGER: EFFECTS ... }`: a patron's rules, trigger lines as in the `rules`
+block. A passage line `patron NAME` names the patron of the next campaign game (of this
+game, in a prologue); it holds for that game only. A passage line `board NAME` names the
+board the next games are played on.
+
 {extends}
 
 {limits}

@@ -155,3 +155,12 @@ def test_passages_resolve_what_they_read_and_apply() -> None:
     assert sorted(d.code for d in diags) == ["CW102", "CW106", "CW107", "CW107"]
     by = {d.code: d for d in diags}
     assert by["CW102"].hint == 'did you mean "epilogue"?'
+
+
+def test_patrons_and_boards_named_by_passages_must_exist() -> None:
+    ok = 'patron "Boss" { at the start of your turn: +1 gold }\n'
+    ok += 'passage 1 { patron "Boss"; board b }\n'
+    assert _diags(ok) == []
+    diags = _diags('patron "Boss" { gold 1 }\npassage 1 { patron "Bos"; board c }\n')
+    assert sorted(d.code for d in diags) == ["CW102", "CW107", "CW107"]
+    assert any(d.hint == 'did you mean "Boss"?' for d in diags)

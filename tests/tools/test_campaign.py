@@ -192,6 +192,7 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
         "fetched": [3],
         "destroyed": [],
         "contracts": [],
+        "patron": "The Regional Director",
     }
     c = fold(read_log(file).events)
     assert c.dran >= 1 and c.stickers[-1] == "Quarterly Bonus"
@@ -277,3 +278,24 @@ def test_a_moved_pack_is_named_not_a_traceback(tmp_path: Path) -> None:
     pack.rename(tmp_path / "elsewhere")
     code, out = _run("play", str(file))
     assert code == 1 and "was at tut" in out and "put the pack folder back" in out
+
+
+def test_a_patron_named_by_an_epilogue_holds_for_the_next_game_only(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "2", "--seed", "4")[0] == 0
+    for _ in range(2):
+        assert _run("play", str(file))[0] == 0
+    assert read_log(file).events[-1]["epilogue"]["patron"] == "The Regional Director"
+    code, out = _run("status", str(file))
+    assert "game 3: patron The Regional Director" in out
+    assert _run("play", str(file))[0] == 0
+    g3 = read_log(file).events[-1]
+    assert g3["patron"] == "The Regional Director"
+    assert fold(read_log(file).events).patron is None
+    # The patron's +1 gold a turn shows in game 3 against the same game without it.
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import with_patron
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    assert len(with_patron(ir, "The Regional Director")["triggers"]) == len(ir["triggers"]) + 1
