@@ -133,8 +133,11 @@ def _node_ref(node: Any, design: Any) -> Any:
             found = _find(part, node, [name])
             if found is not None:
                 return found
-    # A node no design holds (made by a handler): a copy, which behaves the same.
-    return {"$ir": _plain(node)}
+    # A node no design holds (made by a handler, or held outside its design, like a "this
+    # turn" modifier): a copy, which behaves the same. Its spans are left out: they name
+    # where the pack lies on this machine, which neither the game nor its fingerprint
+    # depends on.
+    return {"$ir": _plain(_no_spans(node))}
 
 
 def _node_load(data: Any, design: Any) -> Any:
