@@ -48,6 +48,8 @@ SETUP_WORDS = (
     "counter",
     "sticker",
     "contract",
+    "fetch",
+    "destroy",
     "player",
 )
 PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
@@ -181,6 +183,7 @@ class _ScenarioCompiler:
         self.counters = {c["name"]: c["name"] for c in pack.get("counters", ())}
         self.stickers = {st["name"]: st["name"] for st in pack.get("stickers", ())}
         self.contracts = {k["name"]: k["name"] for k in pack.get("contracts", ())}
+        self.cardporium = {c["cardporium"] for c in pack["cards"] if "cardporium" in c}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
         # A pack's declared resources are player facts too (`expect player 1 favour 2`).
         self.resource_words = {
@@ -319,6 +322,23 @@ class _ScenarioCompiler:
             name = self.ref(rest[0], self.stickers, "sticker")
             if name is not None:
                 sc.setdefault("stickers", []).append(name)
+        elif key == "fetch" and len(rest) == 1:
+            # A campaign's Cardporium card fetched into the adventure deck before setup.
+            n = self.number(s, rest, "fetch", "scenario count")
+            if n is not None and n not in self.cardporium:
+                self.error(
+                    "CW107",
+                    f"the pack has no Cardporium card {n}",
+                    rest[0].span,
+                    hint="Cardporium cards: "
+                    + (", ".join(map(str, sorted(self.cardporium))) or "none"),
+                )
+            elif n is not None:
+                sc.setdefault("fetched", []).append(n)
+        elif key == "destroy" and len(rest) == 1:
+            name = self.ref(rest[0], self.cards, "card")
+            if name is not None:
+                sc.setdefault("destroyed", []).append(name)
         elif key == "contract" and len(rest) == 1:
             # A contract open in the Contracts row for this game.
             name = self.ref(rest[0], self.contracts, "contract")

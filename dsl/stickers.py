@@ -77,6 +77,18 @@ def with_patron(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
     return {**ir, "triggers": [*ir.get("triggers", ()), *patron["triggers"]]}
 
 
+def campaign_key(sc: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
+    """What of a campaign's state a scenario states (for caching its prepared pack)."""
+    return tuple(tuple(sc.get(k, ())) for k in ("stickers", "fetched", "destroyed", "contracts"))
+
+
+def campaign_setup(ir: dict[str, Any], sc: dict[str, Any]) -> dict[str, Any]:
+    """The IR a scenario plays: the pack with the campaign state it states (`sticker`,
+    `fetch`, `destroy`, `contract`)."""
+    stickers, fetched, destroyed, contracts = campaign_key(sc)
+    return with_contracts(fetch_and_destroy(apply(ir, stickers), fetched, destroyed), contracts)
+
+
 def check(ir: dict[str, Any]) -> list[Diagnostic]:
     """Each sticker's edits tried on a copy of the pack: what they name must be there."""
     out: list[Diagnostic] = []

@@ -8,8 +8,7 @@ import pytest
 
 from clankwork.dsl.compiler import compile_pack
 from clankwork.dsl.scenarios import compile_scenarios
-from clankwork.dsl.stickers import apply as apply_stickers
-from clankwork.dsl.stickers import with_contracts
+from clankwork.dsl.stickers import campaign_key, campaign_setup
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import run_scenario
 
@@ -34,12 +33,9 @@ _CATALOGS: dict[tuple[object, ...], object] = {}
 
 @pytest.mark.parametrize(("ir", "scenario"), _collect())
 def test_scenario(ir: dict, scenario: dict) -> None:
-    stickers = tuple(scenario.get("stickers", ()))
-    contracts = tuple(scenario.get("contracts", ()))
-    key = (ir["pack"]["name"], scenario.get("board", 0), stickers, contracts)
+    key = (ir["pack"]["name"], scenario.get("board", 0), *campaign_key(scenario))
     if key not in _CATALOGS:
-        played = with_contracts(apply_stickers(ir, stickers), contracts)
-        _CATALOGS[key] = prepare(played, scenario.get("board", 0))
+        _CATALOGS[key] = prepare(campaign_setup(ir, scenario), scenario.get("board", 0))
     outcome = run_scenario(_CATALOGS[key], scenario)
     if not outcome.ok:
         lines = [

@@ -17,8 +17,7 @@ from clankwork.dsl.diagnostics import (
     has_errors,
 )
 from clankwork.dsl.scenarios import compile_scenarios
-from clankwork.dsl.stickers import apply as apply_stickers
-from clankwork.dsl.stickers import with_contracts
+from clankwork.dsl.stickers import campaign_key, campaign_setup
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import Outcome, run_scenario
 
@@ -45,10 +44,9 @@ def run_pack_scenarios(
         if name_filter and name_filter.lower() not in sc["name"].lower():
             continue
         board = sc.get("board", 0)
-        key = (board, tuple(sc.get("stickers", ())), tuple(sc.get("contracts", ())))
+        key = (board, *campaign_key(sc))
         if key not in catalogs:
-            played = with_contracts(apply_stickers(result.ir, key[1]), key[2])
-            catalogs[key] = prepare(played, board)
+            catalogs[key] = prepare(campaign_setup(result.ir, sc), board)
         outcomes.append(run_scenario(catalogs[key], sc))
     return outcomes, [], result.sources
 
