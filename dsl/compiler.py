@@ -118,6 +118,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "dragon attack",
         "danger",
         "only in",
+        "stays in play",
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "module", "group", "area"),
@@ -745,14 +746,9 @@ class _Compiler(Declarations):
                 card["deck"], card["copies"] = "starting", value
         elif key == "points":
             self._points(card, s, rest)
-        elif key == "echo" and not rest:
-            self.error(
-                "CW102",
-                "`echo` has no behaviour in this version of Clankwork: the card would print "
-                "it and do nothing",
-                s.head[0].span,
-                hint="remove `echo`, or give the card the effect you mean with a trigger",
-            )
+        elif words == ["stays", "in", "play"]:
+            # Stays in play for a second turn, giving its play lines again then.
+            card["stays"] = True
         elif key in CARD_FLAGS and not rest:
             card["tags"].append(CARD_FLAGS[key])
         elif key in ("tag", "faction") and len(rest) == 1:

@@ -108,6 +108,7 @@ def pack_schema() -> dict[str, Any]:
             "name": name,
             "deck": {"enum": ["starting", "adventure", "reserve", "cardporium"]},
             "cardporium": {"type": "integer", "minimum": 1},
+            "stays": {"type": "boolean"},
             "type": {"enum": ["acquire", "monster", "event"]},
             "copies": {"type": "integer", "minimum": 1},
             "cost": {"type": "integer", "minimum": 0},

@@ -71,9 +71,10 @@ def _resolve_contracts(game: Game, player: PlayerState) -> None:
 
 
 def _clear_play_area(game: Game, player: PlayerState) -> None:
-    """Discard the play area; the turn's skill, swords and boots are lost."""
-    player.discard.extend(player.play)
-    player.play.clear()
+    """Discard the play area; the turn's skill, swords and boots are lost. A card played this
+    turn that stays in play (or that an effect kept) stays for the next turn; one kept from
+    the last turn goes now."""
+    game.clear_play_area(player)
     player.skill = player.swords = player.boots = player.clank_debt = 0
     game.clear_turn_pools(player)
     player.pending.clear()

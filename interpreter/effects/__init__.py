@@ -6,6 +6,7 @@ from . import conditions, dragon, player, resources, structure  # noqa: F401, I0
 from . import (  # noqa: F401
     components,
     places,
+    play_area,
     reserve_cards,
     row_replacement,
     token_counts,

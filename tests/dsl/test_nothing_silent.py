@@ -94,7 +94,8 @@ def test_a_repeated_reward() -> None:
     assert d.code == "CW105" and "twice" in d.message and d.notes
 
 
-def test_echo_has_no_behaviour_yet() -> None:
+def test_a_word_with_no_behaviour_is_an_unknown_property() -> None:
+    # The Vault's Echo is written `stays in play`; the word itself means nothing.
     (d,) = _diags("card A { cost 1; echo; play: +1 skill }\n")
     assert d.code == "CW102" and "echo" in d.message
 

@@ -656,3 +656,51 @@ def test_a_choice_does_not_offer_a_price_that_cannot_be_paid() -> None:
     g.take_damage(p, 1)
     g.act(p, "play Offer")
     assert p.damage == 0 and p.gold == 0
+
+
+def test_a_card_that_stays_in_play_gives_its_play_lines_a_second_turn() -> None:
+    """The Forgotten Vault's Precision Running example, as the general `stays in play`: one
+    Boot on the turn played, one more the next turn, then discarded. A card kept by an
+    effect stays one turn, only if played that turn."""
+    from clankwork.dsl.compiler import compile_text
+
+    result = compile_text(
+        """
+        pack c { version "1" }
+        card Burgle { starting 10; play: +1 skill }
+        card Running { cost 1; stays in play; play: +1 boots }
+        card Cleave { cost 1; play: +1 swords; play if you have a Relic: this card stays in play }
+        token Relic { artifact; points 5 }
+        board b {
+          space HQ { hq }
+          space Far { artifact 5 }
+          path HQ -- Far
+        }
+        """,
+        "c.clank",
+    )
+    assert result.ok, [d.message for d in result.diagnostics]
+    cat = prepare(result.ir)
+    g = new_game(cat)
+    p = start(g)
+    running, cleave = cat.by_name["running"], cat.by_name["cleave"]
+    p.hand = [running]
+    g.act(p, "play Running")
+    assert p.boots == 1
+    g.end_turn(p)
+    assert p.play == [running] and running not in p.discard
+    g.begin_turn(p)
+    assert p.boots == 1  # given again at the start of the second turn
+    g.end_turn(p)
+    assert p.play == [] and running in p.deck + p.hand + p.discard  # (a draw may reshuffle)
+    # Kept by an effect: only the copy played this turn, once.
+    g.begin_turn(p)
+    p.artifact = next(t for t in cat.tokens if t.name == "Relic")
+    p.hand = [cleave]
+    g.act(p, "play Cleave")
+    g.end_turn(p)
+    assert p.play == [cleave]
+    g.begin_turn(p)
+    assert p.swords == 1
+    g.end_turn(p)
+    assert p.play == [] and (p.deck + p.hand + p.discard).count(cleave) == 1
