@@ -1345,7 +1345,7 @@ class _Compiler(Declarations):
                     # `boots` (what a tunnel, the default way, is paid in).
                     path["monsters" if key == "monsters" else "boots"] = value
             elif self.path_way(path, s):
-                pass  # `way rope`, or a declared way's name (declarations.py)
+                pass  # `way ladder`, or a declared way's name (declarations.py)
             elif words == ["water"]:
                 path["features"].append("water")
                 path["requires"].append("canoe")

@@ -2,8 +2,8 @@
 
     resource "special moves" { per turn; word "special move" }
     resource favour { kept }
-    way rope { paid in special moves; usable while exhausted; teleport can }
-    path A -- B { rope }                      (or `way rope`; `cost 2` for its price)
+    way ladder { paid in special moves; usable while exhausted; teleport can }
+    path A -- B { ladder }                      (or `way ladder`; `cost 2` for its price)
     space Shrine { action pray once per game: pay 2 boots -> +3 gold }
     token Hook { action once per game: +1 special moves }
 
@@ -210,7 +210,7 @@ class Declarations:
         self.ways.append(way)
 
     def path_way(self, path: dict[str, Any], s: Stmt) -> bool:
-        """A path property naming its way (`way rope`, or a declared way's bare name); True
+        """A path property naming its way (`way ladder`, or a declared way's bare name); True
         when ``s`` was one. Unknown ways are reported when the pack is finished."""
         words = s.words
         if words[0] == "way" and len(words) > 1:

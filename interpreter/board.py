@@ -80,7 +80,7 @@ def _rewards(enter: Any) -> tuple[tuple[str, int], ...]:
 class Way:
     """A kind of path (a "way to move"): what moving along it is paid in, what it needs and
     what it does to the mover. The base rules' tunnel is `TUNNEL`; a pack declares others
-    (`way rope { paid in special moves }`) and a path names its way.
+    (`way ladder { paid in special moves }`) and a path names its way.
 
     ``requires`` are words a held token must grant (a canoe's "canoe"), on top of the path's
     own; ``exhausts``: arriving along it exhausts the mover; ``while_exhausted``: it may be

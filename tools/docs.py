@@ -132,10 +132,10 @@ the way's bare name) and `cost N` (its price in the way's resource).
 ```
 resource "special moves" { per turn; word "special move" }
 resource favour { kept }
-way rope { paid in special moves; usable while exhausted; teleport can }
-path Ledge -- Summit { rope }
+way ladder { paid in special moves; usable while exhausted; teleport can }
+path Ledge -- Summit { ladder }
 space Shrine { action pray once per game: pay 2 boots -> +3 gold }
-token "Grappling Hook" { minor secret; action once per game: +1 special moves }
+token "Climbing Kit" { minor secret; action once per game: +1 special moves }
 ```
 
 A `resource` is a number each player has: lost at the end of the turn (`per turn`, the

@@ -315,7 +315,7 @@ def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
     if path["to"] is None:
         parts.append(("dead end", "#555555"))
     if path.get("way"):
-        # A declared way (a rope...): its name, and its price when more than one.
+        # A declared way (a ladder...): its name, and its price when more than one.
         cost = f" {path['boots']}" if path["boots"] > 1 else ""
         parts.append((f"{path['way']}{cost}", ACTION_INK))
     elif path["boots"] > 1:

@@ -18,7 +18,7 @@ from .registry import condition, count, effect
     ),
     params={"what": {"type": "string", "minLength": 1}},
     render=lambda n: f"{n['what']} token you hold",
-    examples=("points 1 per study token", "points 2 per crown you hold"),
+    examples=("points 1 per gem token", "points 2 per crown you hold"),
     appraise=lambda n, v: 1.0,
 )
 def held(game: Any, player: Any, node: dict[str, Any]) -> int:
