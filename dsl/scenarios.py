@@ -35,6 +35,7 @@ SETUP_WORDS = (
     "seed",
     "rage",
     "board",
+    "modules",
     "as dealt",
     "first player",
     "row",
@@ -304,6 +305,9 @@ class _ScenarioCompiler:
             value = self.number(s, s.head[2:], "first player", "seat")
             if value is not None:
                 sc["first"] = value
+        elif key == "modules" and len(rest) == 1 and rest[0].kind == "string":
+            # A modular board's assembly, as `--modules` writes it (interpreter/assembly.py).
+            sc["modules"] = rest[0].text
         elif key == "board" and len(rest) == 1:
             board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
             if board is not None:
