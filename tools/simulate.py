@@ -133,9 +133,7 @@ class Runner:
         spec = self.spec
         bots = [make_bot(name, bot_seed(seed, k)) for k, name in enumerate(spec.bots)]
         stats = GameStats.for_game(self.catalog, spec.players)
-        game = Game(
-            self.catalog, bots, seed, rules=spec.rules, stats=stats, modules=spec.modules
-        )
+        game = Game(self.catalog, bots, seed, rules=spec.rules, stats=stats, modules=spec.modules)
         try:
             game.play(after_turn=_check_turn if spec.check else None)
         except Exception as e:
@@ -798,7 +796,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
 @click.option("--all", "all_cards", is_flag=True, help="Every card in the card table, not 20.")
 @click.option(
     "--modules",
-    help="A modular board's assembly for every game, e.g. \"1=Hydroponics, 2=Med Lab\" "
+    help='A modular board\'s assembly for every game, e.g. "1=Hydroponics, 2=Med Lab" '
     "[default: each game draws one from its seed].",
 )
 def command(

@@ -61,10 +61,10 @@ def test_the_ship_is_the_assembly_the_log_header_names() -> None:
     game = Game(_catalog(), _bots(), 3)
     header = game.log[0]["modules"]
     placed = {s.name for s in game.board.spaces}
+    sides = {(m["name"], s["name"]): s for m in _ir()["boards"][0]["modules"] for s in m["sides"]}
     for pos, module, side in game.assembly:
         assert pos in ("dock", "hall", "vault") or f"{pos}=" in header
-        sides = {s["name"]: s for m in _ir()["boards"][0]["modules"] for s in m["sides"]}
-        assert set(sides[side]["points"].values()) <= placed
+        assert set(sides[(module, side)]["points"].values()) <= placed
 
 
 def test_modules_choose_the_ship() -> None:
