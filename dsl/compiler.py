@@ -22,6 +22,7 @@ from . import limits
 from .declarations import Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
+from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
 from .phrases import EFFECT_WORDS, leading_words, resolve
 from .sources import PackReader
@@ -38,6 +39,7 @@ DECL_KINDS = (
     "event",
     "token",
     "board",
+    "module",
     "rules",
     "resource",
     "way",
@@ -121,7 +123,8 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "stays in play",
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
-    "board": ("space", "path", "dead end", "module", "group", "area"),
+    "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
+    "module": ("connects", "side", "space", "path", "dead end"),
     "space": ("coach", "waypoint", "artifact", "reward", "holds", "at", "feature", "action"),
     "path": (
         "boots",
@@ -468,7 +471,7 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
-class _Compiler(Declarations):
+class _Compiler(Declarations, Modules):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -486,6 +489,7 @@ class _Compiler(Declarations):
         # Its counters (`counter countdown max 5`).
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
+        self._init_modules()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -1120,14 +1124,19 @@ class _Compiler(Declarations):
 
     def _board_body(self, board: dict[str, Any], body: list[Stmt], group: str | None) -> None:
         for s in body:
-            self._no_effects(s)
             key = s.words[0]
+            if key != "position":
+                self._no_effects(s)
             if key == "space":
                 self._space(board, s, group)
             elif key == "path":
                 self._path(board, s)
             elif s.words[:2] == ["dead", "end"]:
                 self._dead_end(board, s)
+            elif key == "position" and group is None:
+                self.board_position(board, s)  # see modules.py
+            elif key == "join" and group is None:
+                self.board_join(board, s)
             elif key in ("module", "group", "area"):
                 named = self._name(s, key)
                 if named is None:
@@ -1140,7 +1149,7 @@ class _Compiler(Declarations):
                     f"unknown board statement `{s.head_text()}`",
                     s.head[0].span,
                     hint=did_you_mean(key, first_words(PROPERTIES["board"]))
-                    or "a board holds space, path, dead end and module statements",
+                    or "a board holds space, path, dead end, position, join and module statements",
                 )
 
     def _space(self, board: dict[str, Any], st: Stmt, group: str | None) -> None:
@@ -1942,6 +1951,7 @@ class _Compiler(Declarations):
             "ways": self.ways,
             **self.campaign,
         }
+        self.finish_modules(self.boards)  # see modules.py
         from clankwork.interpreter.steps import STEPS, plan_names
 
         for i, problem in plan_names(self.steps)[1]:

@@ -88,6 +88,30 @@ CODES: dict[str, tuple[str, str]] = {
         "A declared resource that no effect of the pack gives, or a way's requirement that no "
         "token grants.",
     ),
+    "CW135": (
+        "error",
+        "A module used twice: at two fixed positions, fixed and also offered at a free one, "
+        "twice in one position's choice, or more positions than modules to fill them.",
+    ),
+    "CW136": (
+        "error",
+        "A connection point with no match: a join at a point a module lacks, a module's point "
+        "no join uses at its position, or a side with no space at a declared point.",
+    ),
+    "CW137": (
+        "error",
+        "A position or a join naming no module, side or position of the board.",
+    ),
+    "CW138": (
+        "error",
+        "A room that cannot be reached from HQ in some assembly of a modular board (the "
+        "message names the assembly).",
+    ),
+    "CW139": (
+        "warning",
+        "A one-way trap in some assembly of a modular board: a room reachable from HQ from "
+        "which HQ cannot be reached (the message names the assembly).",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

@@ -35,6 +35,7 @@ SETUP_WORDS = (
     "seed",
     "rage",
     "board",
+    "modules",
     "as dealt",
     "first player",
     "row",
@@ -344,6 +345,9 @@ class _ScenarioCompiler:
             name = self.ref(rest[0], self.contracts, "contract")
             if name is not None:
                 sc.setdefault("contracts", []).append(name)
+        elif key == "modules" and len(rest) == 1 and rest[0].kind == "string":
+            # A modular board's assembly, as `--modules` writes it (interpreter/assembly.py).
+            sc["modules"] = rest[0].text
         elif key == "board" and len(rest) == 1:
             board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
             if board is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import assembly as asm
 from .board import Board, Way
 from .content_actions import content_actions
 from .effects.conditions import token_words
@@ -162,6 +163,59 @@ class Catalog:
     ops: frozenset[str] = frozenset()
     # The contracts open in the Contracts row this game (a campaign opens them).
     contracts: tuple[dict[str, Any], ...] = ()
+    # A modular board's IR (positions, joins, modules; interpreter/assembly.py), or None.
+    # `board` is then its first assembly; `board_for` builds (once) the board of another.
+    modular: dict[str, Any] | None = None
+    ways: dict[str, Way] = field(default_factory=dict)
+    assembled: dict[asm.Assembly, Board] = field(default_factory=dict)
+
+    @property
+    def space_slots(self) -> int:
+        """Most spaces any board of the pack has (any assembly of a modular board): the size
+        of a table indexed by space number that must fit every game."""
+        if self.modular is None:
+            return len(self.board.spaces)
+        by_side: dict[tuple[str, str], int] = {}
+        own = 0
+        for s in self.modular["spaces"]:
+            if "module" in s:
+                key = (s["module"], s["side"])
+                by_side[key] = by_side.get(key, 0) + 1
+            else:
+                own += 1
+        return own + sum(
+            max((by_side.get((c["module"], c["side"]), 0) for c in p["choices"]), default=0)
+            for p in self.modular["positions"]
+        )
+
+    def board_for(self, assembly: asm.Assembly | None) -> Board:
+        """The board of one assembly (the catalog's own board for None or a plain board).
+        Boards are built once per assembly and shared, like the catalog."""
+        if self.modular is None or assembly is None:
+            return self.board
+        key = tuple(tuple(a) for a in assembly)
+        board = self.assembled.get(key)  # type: ignore[call-overload]
+        if board is None:
+            board = Board(asm.assemble(self.modular, key), self.ways)
+            self.assembled[key] = board  # type: ignore[index]
+        return board
+
+    def choose_assembly(self, rng: Any, text: str | None = None) -> asm.Assembly | None:
+        """The assembly a game plays on: the one ``text`` names (`assembly.parse_assembly`,
+        ValueError when it names none), else one drawn with ``rng`` (None: a plain board)."""
+        if self.modular is None:
+            if text:
+                raise ValueError(f"board {self.board.name!r} has no modules to choose")
+            return None
+        if text:
+            got, problem = asm.parse_assembly(self.modular, text)
+            if got is None:
+                raise ValueError(problem)
+            return got
+        got = asm.random_assembly(self.modular, rng)
+        if got is None:
+            raise ValueError(f"board {self.board.name!r} has no assembly: too few modules")
+        return got
 
     @property
     def starting(self) -> list[CardDef]:
@@ -218,12 +272,23 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
     from .steps import plan  # steps imports setup, which imports this module
 
+    ways = {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}
+    modular = board_ir if asm.is_modular(board_ir) else None
+    first = asm.first_assembly(board_ir) if modular is not None else None
+    if modular is not None and first is None:
+        raise ValueError(f"board {board_ir['name']!r} has no assembly: too few modules")
+    assembled: dict[asm.Assembly, Board] = {}
+    if first is not None:
+        board = assembled[first] = Board(asm.assemble(board_ir, first), ways)
+    else:
+        board = Board(board_ir, ways)
+
     return Catalog(
         name=pack.get("name", "?"),
         version=pack.get("version", ""),
         cards=cards,
         tokens=tokens,
-        board=Board(board_ir, {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}),
+        board=board,
         rules=rules,
         by_name={c.name.lower(): c for c in cards},
         rule_hooks={k: tuple(v) for k, v in rule_hooks.items()},
@@ -235,4 +300,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         contracts=tuple(
             c for c in ir.get("contracts", ()) if c["name"] in ir.get("open_contracts", ())
         ),
+        modular=modular,
+        ways=ways,
+        assembled=assembled,
     )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated, Any, ClassVar
 
 from . import actions
+from .assembly import label as assembly_label
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
@@ -58,6 +59,9 @@ class Game:
         "rage": int,
         "bag": list[int],
         "black_aside": int,
+        # The modules and sides at each position of a modular board ([position, module,
+        # side]; empty for a plain board): a snapshot restores onto the same ship.
+        "assembly": list[list[str]],
         "stacked_draws": list[int],
         "minor_bank": list[TokenDef],
         "major_bank": list[TokenDef],
@@ -114,6 +118,7 @@ class Game:
         first_player: int | None = None,
         stacked_adventure: Sequence[CardDef] = (),
         stats: GameStats | None = None,
+        modules: str | Sequence[Sequence[str]] | None = None,
     ) -> None:
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         # Setup normally draws the first player at random and shuffles the adventure deck;
@@ -133,6 +138,15 @@ class Game:
             )
         self.seed = seed
         self.rng = random.Random(seed)
+        # A modular board is assembled first, before any table sized by the board: as
+        # ``modules`` says (written, or a snapshot's triples), else drawn with the game's RNG
+        # (a plain board draws nothing, so its games deal as before).
+        if modules is None or isinstance(modules, str):
+            chosen = self.catalog.choose_assembly(self.rng, modules)
+        else:
+            chosen = tuple((str(p), str(m), str(s)) for p, m, s in modules) or None
+        self.assembly: list[list[str]] = [list(a) for a in chosen or ()]
+        self.board = self.catalog.board_for(chosen)
         # Counters for simulations (and the replay narrator); they never change the game.
         self.stats = stats
         # Handlers by name, looked up once per game rather than through the registry per node.
@@ -201,6 +215,11 @@ class Game:
                 "pack": self.catalog.name,
                 "version": self.catalog.version,
                 "board": self.board.name,
+                **(
+                    {"modules": assembly_label(self.catalog.modular, self.assembly)}
+                    if self.catalog.modular is not None
+                    else {}
+                ),
                 "players": n,
                 "bots": [getattr(b, "name", type(b).__name__) for b in self.bots],
                 "rules": {k: v for k, v in sorted((rules or {}).items())},

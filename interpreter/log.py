@@ -320,6 +320,7 @@ def replay(
             header["seed"],
             board=header["board"],
             rules=header["rules"] or None,
+            modules=header.get("modules"),
             stats=stats,
         )
     except ValueError as e:

@@ -559,7 +559,7 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
             dealt["stacked_adventure"] = [_card(cat, name) for name in sc.get("adventure", ())]
             if "first" in sc:
                 dealt["first_player"] = sc["first"] - 1
-        game = Game(cat, [script] * players, sc.get("seed", 0), **dealt)
+        game = Game(cat, [script] * players, sc.get("seed", 0), modules=sc.get("modules"), **dealt)
     except ValueError as e:
         out.failures.append(Failure(str(e), sc["at"]))
         return out

@@ -270,27 +270,62 @@ def pack_schema() -> dict[str, Any]:
             "pos": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
             "group": {"type": "string"},
             "actions": actions,
+            # The module side a space belongs to (a modular board; interpreter/assembly.py).
+            "module": name,
+            "side": name,
             "at": at,
         },
         ["name", "features", "exhausts", "triggers", "holds", "at"],
     )
+    path_props: dict[str, Any] = {
+        "oneway": {"type": "boolean"},
+        # The price in the way's resource (boots for a tunnel, the default way).
+        "boots": {"type": "integer", "minimum": 1},
+        "way": name,
+        "monsters": {"type": "integer", "minimum": 0},
+        "requires": {"type": "array", "items": {"type": "string"}},
+        "features": {"type": "array", "items": {"type": "string"}},
+        "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+        "at": at,
+        "from_at": at,
+        "to_at": at,
+    }
+    path_required = ["from", "to", "oneway", "boots", "monsters", "requires", "features", "at"]
     path = _closed(
         {
             "from": name,
             "to": {"type": ["string", "null"]},
-            "oneway": {"type": "boolean"},
-            # The price in the way's resource (boots for a tunnel, the default way).
-            "boots": {"type": "integer", "minimum": 1},
-            "way": name,
-            "monsters": {"type": "integer", "minimum": 0},
-            "requires": {"type": "array", "items": {"type": "string"}},
-            "features": {"type": "array", "items": {"type": "string"}},
-            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
-            "at": at,
-            "from_at": at,
-            "to_at": at,
+            **path_props,
+            "module": name,
+            "side": name,
         },
-        ["from", "to", "oneway", "boots", "monsters", "requires", "features", "at"],
+        path_required,
+    )
+    # A modular board (dsl/modules.py): positions, joins between their connection points,
+    # and the modules' sides with the space at each point.
+    end = {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}
+    join = _closed({"from": end, "to": end, **path_props}, path_required)
+    choice = _closed({"module": name, "side": name}, ["module", "side"])
+    position = _closed(
+        {"name": name, "choices": {"type": "array", "items": choice}, "at": at},
+        ["name", "choices", "at"],
+    )
+    side = _closed(
+        {
+            "name": name,
+            "points": {"type": "object", "additionalProperties": {"type": "string"}},
+            "at": at,
+        },
+        ["name", "points", "at"],
+    )
+    module = _closed(
+        {
+            "name": name,
+            "points": {"type": "array", "items": {"type": "string"}},
+            "sides": {"type": "array", "items": side, "minItems": 1},
+            "at": at,
+        },
+        ["name", "points", "sides", "at"],
     )
     group = _closed({"name": name, "kind": {"type": "string"}, "at": at}, ["name", "kind", "at"])
     board = _closed(
@@ -299,6 +334,9 @@ def pack_schema() -> dict[str, Any]:
             "spaces": {"type": "array", "items": space},
             "paths": {"type": "array", "items": path},
             "groups": {"type": "array", "items": group},
+            "positions": {"type": "array", "items": position},
+            "joins": {"type": "array", "items": join},
+            "modules": {"type": "array", "items": module},
             "at": at,
         },
         ["name", "spaces", "paths", "groups", "at"],

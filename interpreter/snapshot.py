@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin, get_type_hints
 
-from .board import Move, Way
+from .board import Board, Move, Way
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .setup import implicit_artifact
 from .state import DESIGNS, IR, REF, SEAT, Ctx, PlayerState
@@ -52,10 +52,14 @@ BETWEEN_ACTIONS = "between actions"
 class _Reader:
     """What decoding needs: designs by name, the board's moves, the players being filled."""
 
-    def __init__(self, catalog: Catalog, players: list[PlayerState]) -> None:
+    def __init__(
+        self, catalog: Catalog, players: list[PlayerState], board: Board | None = None
+    ) -> None:
         self.cards = {c.name: c for c in catalog.cards}
         self.tokens = {t.name: t for t in catalog.tokens}
-        self.moves = {(m.path, m.to): m for ms in catalog.board.moves for m in ms}
+        # The moves of the game's own board (a modular board's assembly).
+        moves = (board or catalog.board).moves
+        self.moves = {(m.path, m.to): m for ms in moves for m in ms}
         self.players = players
 
     def card(self, name: str) -> CardDef:
@@ -551,11 +555,20 @@ def restore(pack: Catalog | dict[str, Any], data: dict[str, Any], bots: Sequence
     if n != len(bots):
         raise ValueError(f"the snapshot has {n} players; {len(bots)} bots were given")
     players = [PlayerState(i) for i in range(n)]
-    reader = _Reader(catalog, players)
+    # The ship the game was played on (a modular board's assembly), before anything that
+    # reads the board.
+    assembly = tuple(tuple(a) for a in state.get("assembly") or ())
+    if catalog.modular is not None and not assembly:
+        raise ValueError("the snapshot records no assembly, but the pack's board is modular")
+    try:
+        board = catalog.board_for(assembly or None)  # type: ignore[arg-type]
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"the snapshot's assembly does not fit the pack's board: {e}") from None
+    reader = _Reader(catalog, players, board)
     codecs = _state_codecs(Game)
     rules = next(dec for name, _, dec in codecs if name == "rules")(state["rules"], reader, None)
     # The engine builds what is not state (tables, setup); the state is then written over it.
-    game = Game(catalog, bots, data["seed"], rules=rules)
+    game = Game(catalog, bots, data["seed"], rules=rules, modules=assembly or None)
     game.players = players
     for name, _, dec in codecs:
         setattr(game, name, dec(state[name], reader, None))

@@ -49,7 +49,7 @@ class GameStats:
     @classmethod
     def for_game(cls, catalog: Catalog, players: int) -> GameStats:
         """Empty counters sized for one board and player count."""
-        return cls(len(catalog.board.spaces), players)
+        return cls(catalog.space_slots, players)
 
     def on_enter(self, game: Game, player: PlayerState, space: int) -> None:
         """A player arrives on a space (by a path, a coach or a teleport)."""

@@ -7,6 +7,9 @@ from typing import Any
 import networkx as nx
 
 from clankwork.dsl.diagnostics import Diagnostic, Span
+from clankwork.interpreter.assembly import is_modular
+
+from .assembly_check import check_assemblies
 
 
 def _span(at: dict[str, Any] | None) -> Span | None:
@@ -35,7 +38,8 @@ def check_boards(ir: dict[str, Any]) -> list[Diagnostic]:
             )
         )
     for board in ir["boards"]:
-        diags.extend(_check_board(board))
+        # A modular board is checked in each of its assemblies (assembly_check.py).
+        diags.extend(check_assemblies(board) if is_modular(board) else _check_board(board))
     return diags
 
 

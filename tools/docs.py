@@ -102,9 +102,12 @@ board overworld {
   path HQ -- "Whispering Wood"            { boots 2 }
   path "Whispering Wood" -> Bramblecrest  { monsters 1 }
   dead end Bramblecrest
-  module "Cargo Bay" { space ...; path ... }
+  area "Crypt" { space ...; path ... }
 }
 ```
+
+Inside a board, `area`, `group` and `module` blocks group spaces (drawn as one outline); a
+board assembled from pieces at setup is written with top-level modules ([Modules](#modules)).
 
 Space features: {space_flags}. Also `coach N` (gold), `waypoint N`, `artifact N` (value),
 `reward KIND [N]` with KIND one of {rewards}, `at X Y` (position, y downwards),
@@ -126,6 +129,72 @@ space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 Paths: `A -- B` (both ways) or `A -> B` (one way); `boots N` (footprints), `monsters N`,
 `water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`, `way WAY` (or
 the way's bare name) and `cost N` (its price in the way's resource).
+
+## Modules
+
+A board assembled at setup from pieces (Clank! In! Space!'s ship) is written as modules and
+positions. A `module` declares its connection points (`connects P Q ...`), its spaces and
+paths, and which space sits at each point (`connects P` inside the space). A two-sided piece
+has a `side NAME { ... }` block per face, each with a space at every point of the module; a
+module without sides has one side, named as the module. A board's `position NAME: MODULE`
+fixes a module there; `position NAME: one of A, B, C` lets setup choose (a module's either
+side, `A side S` for one side; `either side` may be said). `join POS POINT -- POS POINT`
+(`->` one way) is a path between the spaces at two positions' points, with the path
+properties in braces.
+
+```
+module Dock {
+  connects east
+  space Airlock { hq }
+  space Quay { connects east }
+  path Airlock -- Quay
+}
+module Vault {
+  connects west
+  space "Vault Door" { connects west }
+  space Strongroom { artifact 10 }
+  path "Vault Door" -- Strongroom
+}
+module Workshop {
+  connects west east
+  side Forge {
+    space "Forge Door" { connects west }
+    space Anvil { connects east; reward gold 1 }
+    path "Forge Door" -- Anvil
+  }
+  side Library {
+    space Stacks { connects west; reward minor secret }
+    space Reading { connects east }
+    path Stacks -- Reading { boots 2 }
+  }
+}
+module Garden {
+  connects west east
+  space Gate { connects west }
+  space Orchard { connects east; artifact 5 }
+  path Gate -- Orchard { monsters 1 }
+}
+board Keep {
+  position dock: Dock
+  position middle: one of Workshop, Garden, either side
+  position vault: Vault
+  join dock east -- middle west
+  join middle east -> vault west
+  join vault west -> dock east { boots 3 }
+}
+```
+
+A game's assembly is its free positions' choices, written `middle=Library` (a side's name,
+`MODULE/SIDE` when two modules share a side name, or a one-sided module's name), comma
+separated: `clankwork simulate --modules "1=Hydroponics, 2=Med Lab"`, `clankwork render board
+--modules ...`, or `modules "middle=Library"` in a scenario. Without one, each game draws its
+ship from its seed (so the same seed gives the same ship); the log header and the snapshot
+record it. A module is in one place at a time. `clankwork check` lints every assembly the
+board allows (at most {max_assemblies}): CW135 a module used twice, CW136 a connection point
+with no match (a join at a point a module lacks, or a point no join uses), CW137 a position
+naming no module, CW138 a room unreachable from HQ in some assembly and CW139 a one-way trap
+(both name the first assembly that breaks the module and how many others do).
+`clankwork render board` draws an assembly with one outline per placed module.
 
 ## Resources, ways and actions
 
@@ -415,6 +484,7 @@ def language_reference() -> str:
         .replace("{flags}", ", ".join(f"`{f}`" for f in CARD_FLAGS))
         .replace("{space_flags}", ", ".join(f"`{' '.join(k)}`" for k in SPACE_FLAGS))
         .replace("{rewards}", ", ".join(f"`{' '.join(k)}`" for k in REWARDS))
+        .replace("{max_assemblies}", f"{limits.MAX_ASSEMBLIES:,}")
         .replace(
             "{payable}", ", ".join(f"`{pretty_phrase(r.phrases[0])}`" for r in EFFECTS if r.payable)
         )
@@ -462,6 +532,7 @@ def limits_reference() -> str:
         f"| one file | {_bytes(limits.MAX_FILE_BYTES)} |",
         f"| one pack, all files together | {_bytes(limits.MAX_PACK_BYTES)} |",
         f"| files in one pack | {limits.MAX_PACK_FILES} |",
+        f"| assemblies of one modular board (CW006) | {limits.MAX_ASSEMBLIES} |",
         f"| includes within includes | {limits.MAX_INCLUDE_DEPTH} |",
         f"| blocks and brackets within each other (`MAX_NESTING`) | {limits.MAX_NESTING} |",
         f"| digits in one number | {limits.MAX_DIGITS} |",

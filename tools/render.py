@@ -13,6 +13,7 @@ import click
 import graphviz
 
 from clankwork.dsl.diagnostics import did_you_mean
+from clankwork.interpreter import assembly as asm
 
 from .check import load_ir
 from .outputs import check_file_target, prepare_dir, safe_filename, write_bytes
@@ -74,6 +75,27 @@ def render() -> None:
     """Draw a pack's boards and cards."""
 
 
+def assembled_board(board: dict[str, Any], modules: str | None) -> dict[str, Any]:
+    """A modular board put together as ``modules`` says (the first assembly without it);
+    a plain board as it is."""
+    if not asm.is_modular(board):
+        if modules:
+            raise click.BadParameter(
+                f"board {board['name']!r} has no modules to choose", param_hint="--modules"
+            )
+        return board
+    if modules:
+        chosen, problem = asm.parse_assembly(board, modules)
+        if chosen is None:
+            raise click.BadParameter(str(problem), param_hint="--modules")
+    else:
+        chosen = asm.first_assembly(board)
+        if chosen is None:
+            raise click.ClickException(f"board {board['name']!r} has no assembly")
+    click.echo(f"assembly: {asm.label(board, chosen)}", err=True)
+    return asm.assemble(board, chosen)
+
+
 @render.command("board")
 @click.argument("pack", required=False, type=click.Path(exists=True))
 @click.option("--board", "board_name", help="Which board, when the pack has several.")
@@ -100,6 +122,11 @@ def render() -> None:
     help="Stretch pinned positions by this factor, 0.1 to 20 "
     "[default: just enough to avoid overlaps].",
 )
+@click.option(
+    "--modules",
+    help="A modular board's assembly: its free positions' sides, e.g. "
+    '"1=Hydroponics, 2=Doomsday Cannon, 3=Med Lab" [default: the first assembly].',
+)
 @_CAMPAIGN
 def board_command(
     pack: str | None,
@@ -109,12 +136,14 @@ def board_command(
     heatmap: str | None,
     scale: float | None,
     campaign: Path | None,
+    modules: str | None,
 ) -> None:
-    """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included."""
+    """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included.
+    A modular board is drawn assembled, one outline per module."""
     if output is not None:
         check_file_target(output)
     ir = _ir(pack, campaign)
-    board = pick_board(ir, board_name)
+    board = assembled_board(pick_board(ir, board_name), modules)
     if fmt is None:
         ext = output.suffix.lstrip(".").lower() if output else ""
         fmt = ext if ext in FORMATS else "svg"

@@ -566,7 +566,11 @@ def board_graph(
     group_names = [g["name"] for g in board.get("groups", [])]
     group_names += sorted({s["group"] for s in board["spaces"] if "group" in s} - set(group_names))
     group_ink = {g: GROUP_INKS[i % len(GROUP_INKS)] for i, g in enumerate(group_names)}
-    group_kind = {g["name"]: g["kind"] for g in board.get("groups", [])}
+    # A placed module's outline says which position it is at (interpreter/assembly.py).
+    group_kind = {
+        g["name"]: g["kind"] + (f" at {g['position']}" if "position" in g else "")
+        for g in board.get("groups", [])
+    }
 
     g = graphviz.Digraph(name=graph_id(board["name"]), engine="neato" if pinned else "dot")
     g.attr(

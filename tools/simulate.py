@@ -8,6 +8,7 @@ whether the games ran in one process or in many (``--jobs``).
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import json
 import os
 import random
@@ -116,6 +117,8 @@ class RunSpec:
     rules: dict[str, Any] | None = None
     log_dir: str | None = None
     check: bool = False
+    # A modular board's assembly for every game (`--modules`); None: each game draws one.
+    modules: str | None = None
 
 
 class Runner:
@@ -130,7 +133,7 @@ class Runner:
         spec = self.spec
         bots = [make_bot(name, bot_seed(seed, k)) for k, name in enumerate(spec.bots)]
         stats = GameStats.for_game(self.catalog, spec.players)
-        game = Game(self.catalog, bots, seed, rules=spec.rules, stats=stats)
+        game = Game(self.catalog, bots, seed, rules=spec.rules, stats=stats, modules=spec.modules)
         try:
             game.play(after_turn=_check_turn if spec.check else None)
         except Exception as e:
@@ -306,6 +309,7 @@ def simulate(
     until_ci: float | None = None,
     dask: str | None = None,
     keep: int = RESULTS_KEPT,
+    modules: str | None = None,
 ) -> Simulation:
     """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``
     and on any Dask cluster (``dask``: ``"local"`` or a scheduler's ``tcp://HOST:PORT``).
@@ -321,6 +325,8 @@ def simulate(
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
         spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check)
+    if modules:
+        spec = dataclasses.replace(spec, modules=modules)
     stop = None
     if until_ci is not None:
         limit = until_ci
@@ -788,6 +794,11 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Check that cards, cubes and tokens are conserved after every turn (slower).",
 )
 @click.option("--all", "all_cards", is_flag=True, help="Every card in the card table, not 20.")
+@click.option(
+    "--modules",
+    help='A modular board\'s assembly for every game, e.g. "1=Hydroponics, 2=Med Lab" '
+    "[default: each game draws one from its seed].",
+)
 def command(
     pack: Path | None,
     games: int,
@@ -803,6 +814,7 @@ def command(
     until_ci: float | None,
     check: bool,
     all_cards: bool,
+    modules: str | None,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
@@ -822,6 +834,8 @@ def command(
     try:
         names = bot_names(bots, players)
         catalog = prepare(ir, board if board is not None else 0)
+        if modules:
+            catalog.choose_assembly(None, modules)  # a ValueError names what does not fit
         limits = {**catalog.rules, **rules}
         lo, hi = limits["min_players"], limits["max_players"]
         if not lo <= players <= hi:
@@ -855,6 +869,7 @@ def command(
             catalog=catalog,
             until_ci=until_ci,
             dask=dask_address,
+            modules=modules,
         )
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None

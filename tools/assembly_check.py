@@ -1,0 +1,106 @@
+"""Board checks on every assembly of a modular board (interpreter/assembly.py).
+
+Each assembly the board allows is put together and checked as a hand-drawn board is (HQ,
+reachability, artifact traps); a finding is reported once per room, at the room's line in its
+module's file, naming the first assembly that breaks it and how many others do:
+
+- CW138 (error): a room that cannot be reached from HQ in some assembly;
+- CW139 (warning): a room reachable from HQ from which HQ cannot be reached in some assembly
+  (a one-way trap: whoever enters never gets back to escape);
+- CW201 and CW203 as for any board, with the assembly named.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from clankwork.dsl.diagnostics import Diagnostic, Span
+from clankwork.dsl.limits import MAX_ASSEMBLIES
+from clankwork.interpreter.assembly import assemble, assemblies, label
+
+
+def _span(at: dict[str, Any] | None) -> Span | None:
+    return Span.from_ir(at) if at else None
+
+
+def _graph(flat: dict[str, Any]) -> nx.DiGraph:
+    names = {s["name"] for s in flat["spaces"]}
+    g = nx.DiGraph()
+    g.add_nodes_from(names)
+    for p in flat["paths"]:
+        if p.get("to") is None or p["from"] not in names or p["to"] not in names:
+            continue
+        g.add_edge(p["from"], p["to"])
+        if not p["oneway"]:
+            g.add_edge(p["to"], p["from"])
+    return g
+
+
+def check_assemblies(board: dict[str, Any]) -> list[Diagnostic]:
+    """Every assembly check of one modular board, one diagnostic per room and finding."""
+    # (code, room) -> (first assembly's label, how many assemblies, the room's IR)
+    found: dict[tuple[str, str], list[Any]] = {}
+    total = 0
+    mods = {m["name"]: m for m in board.get("modules", ())}
+    for assembly in assemblies(board, MAX_ASSEMBLIES):
+        total += 1
+        flat = assemble(board, assembly)
+        name = label(board, assembly)
+        hqs = [s for s in flat["spaces"] if "hq" in s["features"]]
+        if len(hqs) != 1:
+            hit = found.setdefault(("CW201", ""), [name, 0, hqs[1] if len(hqs) > 1 else None])
+            hit[1] += 1
+            continue
+        g = _graph(flat)
+        hq = hqs[0]["name"]
+        there = nx.descendants(g, hq) | {hq}
+        back = nx.ancestors(g, hq) | {hq}
+        for space in flat["spaces"]:
+            room = space["name"]
+            if room not in there:
+                code = "CW138"
+            elif room not in back:
+                code = "CW203" if "artifact" in space else "CW139"
+            else:
+                continue
+            hit = found.setdefault((code, room), [name, 0, space])
+            hit[1] += 1
+    out = []
+    for (code, room), (first, n, space) in found.items():
+        others = (
+            f" (and {n - 1} other assembl{'y' if n == 2 else 'ies'} of {total})" if n > 1 else ""
+        )
+        where = f"in assembly {first}{others}"
+        if n == total and total > 1:
+            where = f"in every assembly (first: {first})"
+        notes: tuple[tuple[str, Span], ...] = ()
+        mod = mods.get(space.get("module")) if space else None
+        if mod is not None:
+            notes = ((f"module {mod['name']!r} is declared here", Span.from_ir(mod["at"])),)
+        owner = f"room {room!r}" + (
+            f" of module {space['module']!r} side {space['side']!r}"
+            if space and "module" in space and space["module"] != space["side"]
+            else f" of module {space['module']!r}"
+            if space and "module" in space
+            else ""
+        )
+        if code == "CW201":
+            msg = f"board {board['name']!r} has no single HQ space {where}"
+            hint = "mark exactly one space `hq`, in a module every assembly places"
+        elif code == "CW138":
+            msg = f"{owner} cannot be reached from HQ {where}"
+            hint = (
+                "the module is broken in that assembly: check the joins at its position "
+                "and the direction of its one-way paths"
+            )
+        elif code == "CW139":
+            msg = f"{owner} is a one-way trap {where}: HQ cannot be reached from it"
+            hint = "add a way back, or turn a one-way path or join around"
+        else:
+            msg = f"artifact {owner} is a trap {where}: HQ cannot be reached from it"
+            hint = "a player who takes this artifact can never escape; add a way back"
+        at = space["at"] if space else board["at"]
+        out.append(Diagnostic(code, msg, _span(at), hint=hint, notes=notes))
+    return out
