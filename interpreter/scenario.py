@@ -205,7 +205,10 @@ def check(game: Game, step: dict[str, Any]) -> str | None:
                 f"{where} holds {_names(c.name for c in pile)}"
             )
         if fact in ("space has", "space has no"):
-            here = _space_tokens(game, game.board.index[step["space"]])
+            at = game.board.index.get(step["space"])
+            if at is None:
+                return f"space {step['space']!r} is not on this game's board{_ship(game)}"
+            here = _space_tokens(game, at)
             present = want in here
             if present == (fact == "space has"):
                 return None
@@ -475,7 +478,7 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             bank = [_token(cat, name) for name in reversed(sc[f"{size}_bank"])]
             setattr(game, f"{size}_bank", bank)
     for placed in sc.get("place", []):
-        space = game.board.index[placed["space"]]
+        space = _space_index(game, placed["space"])
         if placed["token"] is None:
             game.space_tokens[space] = []
             game.space_artifact[space] = None
@@ -511,7 +514,7 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
                 if zone not in entry:
                     setattr(p, "play" if zone == "in_play" else zone, [])
         if "space" in entry:
-            p.pos = game.board.index[entry["space"]]
+            p.pos = _space_index(game, entry["space"])
         if "gold" in entry:
             p.gold = entry["gold"]
         for name, n in entry.get("pools", {}).items():
@@ -545,6 +548,20 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
                 p.area = 0
 
 
+def _ship(game: Game) -> str:
+    assembly = getattr(game, "assembly", None)
+    return ' (the board\'s assembly is chosen with `modules "..."`)' if assembly else ""
+
+
+def _space_index(game: Game, name: str) -> int:
+    """The index of a space a scenario names; ValueError when this game's board (a modular
+    board's assembly) lacks it."""
+    at = game.board.index.get(name)
+    if at is None:
+        raise ValueError(f"space {name!r} is not on this game's board{_ship(game)}")
+    return at
+
+
 def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
     """Run one scenario; the outcome lists every failed expectation with its line."""
     out = Outcome(sc["name"], sc["at"])
@@ -564,7 +581,11 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
         out.failures.append(Failure(str(e), sc["at"]))
         return out
     ref.append(game)
-    setup_position(game, sc)
+    try:
+        setup_position(game, sc)
+    except ValueError as e:
+        out.failures.append(Failure(str(e), sc["at"]))
+        return out
     first = game.players[game.order[0]]
     pool = next((e for e in sc["setup"] if e["seat"] == first.seat + 1), {})
     try:

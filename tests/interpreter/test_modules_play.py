@@ -192,3 +192,20 @@ def test_simulate_plays_the_space_pack_with_chosen_modules() -> None:
     )
     assert got.exit_code == 0, got.output
     assert "capped games                 0" in got.output
+
+
+def test_a_scenario_naming_a_room_not_on_its_ship_fails_with_a_message(tmp_path) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from clankwork.tools.cli import main
+
+    pack = tmp_path / "space"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "content" / "space", pack)
+    (pack / "scenarios" / "elsewhere.clank").write_text(
+        'scenario "another side" {\n  modules "1=Crew Quarters"\n  player 1 { at "Seed Bank" }\n}\n'
+    )
+    result = CliRunner().invoke(main, ["test", str(pack)])
+    assert result.exit_code == 1, result.output
+    assert "'Seed Bank' is not on this game's board" in result.output
