@@ -476,15 +476,14 @@ class _Acquire(ActionKind):
                         o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
                     out.append(o)
             return
-        row = game.row
-        for k, card in enumerate(row):
+        features = here.features
+        # A second copy in the row is listed once (dict.fromkeys keeps the first).
+        for card in dict.fromkeys(game.row):
             if (
                 card.type == "acquire"
                 and (price(game, card) if mods else card.cost) <= skill
-                and allowed_here(card, here)
+                and (card.only_in is None or card.only_in.lower() in features)
             ):
-                if row.index(card) != k:
-                    continue  # a second copy in the row: listed once
                 o = cache.get(card)
                 if o is None:
                     o = cache[card] = Option(f"acquire {card.name}", (self, card))

@@ -1101,10 +1101,11 @@ class HeuristicBot(_Appraiser):
         # What each rival without an artifact likely wants: the most value for its walk.
         claimed: dict[int, int] = {}
         aims = self.info.aims
+        spots = tuple(s for s, _ in avail)
         for q in game.players:
             if q is p or q.artifact is not None or not q.on_clock:
                 continue
-            key = (q.pos, *(s for s, _ in avail))
+            key = (q.pos, *spots)
             aim = aims.get(key, -1)
             if aim == -1:
                 aim, aim_v = None, -_INF
