@@ -1,67 +1,47 @@
-"""How fast four heuristic bots play: games and player-turns a second, and peak memory.
+"""Player-turns per CPU-second of this checkout against another commit, side by side.
 
-Run: .venv/bin/python benchmarks/bench_sim.py [--games N] [--repeat R] [--jobs J] [--bots B]
+Run: .venv/bin/python benchmarks/bench_sim.py [--old COMMIT] [--games N] [--repeat R]
+     [--pack acqinc] [--players 4] [--bots random,heuristic]
 
-Measured on the Acquisitions Incorporated pack (44 spaces, 100 adventure cards) and, in the
-same run as the baseline, on the tutorial pack (16 spaces, 24 cards); the ratios compare them.
-Each figure is the best of ``--repeat`` runs (other work on the machine only slows a run
-down; the median of the one-process runs is printed too, to show how much). Rows:
+Two rows, each measured on this checkout ("new") and on ``--old`` (default ``HEAD~1``, the
+previous commit) in the same run:
 
-- ``Game.play``: the engine and the bots alone, one process;
-- ``simulate()``: what `clankwork simulate` runs (with the per-game statistics of the report),
-  one process, then ``--jobs`` worker processes (wall clock, pool start included).
+- ``random``: every seat the random bot, so the figure is the engine's (the rules, the
+  legal actions, the log) with next to nothing spent deciding;
+- ``heuristic``: every seat the heuristic bot, what `clankwork simulate` plays by default.
 
-Player-turns count every seat's turn, on the clock or off it (`GameResult.turns`). Peak
-memory is the process's peak resident set (getrusage) and the peak of Python allocations
-(tracemalloc) while one process plays ``--memory-games`` games; tracemalloc slows the games
-down, so that run is separate and untimed.
+Each figure comes from a fresh worker process that compiles the pack, plays a few games to
+warm up (route tables, option caches) and then plays ``--games`` games of ``--players``
+players on fixed seeds; the time is the worker's CPU time (``time.process_time``), not the
+wall clock, since the machine is shared. Workers for old and new alternate (old, new, old,
+new...), ``--repeat`` times, so a busy moment hits both alike; the best of the repeats
+counts and the spread (worst/best) is printed to show the noise. Peak memory is each
+worker's peak resident set (getrusage), the most any worker of that row reached: what one
+``--jobs`` worker of `clankwork simulate` needs.
+
+The old commit is read with ``git archive`` into a temporary directory (the repository and
+its worktrees are left alone) and imported as ``clankwork`` through a directory of links
+placed first on PYTHONPATH; each side compiles its own copy of the pack, so a row compares
+the two engines on the rules each had.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
-import statistics
+import subprocess
 import sys
+import tempfile
 import time
-import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from clankwork.dsl.compiler import compile_pack
-from clankwork.interpreter.bots import make_bot
-from clankwork.interpreter.catalog import Catalog, prepare
-from clankwork.interpreter.game import Game
-from clankwork.tools.simulate import bot_seed, game_seeds, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKS = {"acqinc": ROOT / "content" / "acqinc", "tutorial": ROOT / "content" / "tutorial"}
-PLAYERS = 4
+# The top-level folders that install as the clankwork.* packages (pyproject package-dir).
+PACKAGES = ("dsl", "interpreter", "tools", "content", "schemas")
 SEED = 1
-
-
-def _bare(cat: Catalog, games: int, bots: str) -> int:
-    turns = 0
-    for s in game_seeds(SEED, games):
-        seats = [make_bot(bots, bot_seed(s, k)) for k in range(PLAYERS)]
-        turns += Game(cat, seats, s).play().turns
-    return turns
-
-
-def _sim(ir: dict[str, Any], cat: Catalog, games: int, bots: str, jobs: int) -> int:
-    run = simulate(ir, games, PLAYERS, SEED, bots, jobs=jobs, catalog=cat)
-    return run.totals.turns
-
-
-def _memory(cat: Catalog, games: int, bots: str) -> float:
-    """Peak traced Python allocations (MiB) while ``games`` games are played."""
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    _bare(cat, games, bots)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return peak / 2**20
+WARM_UP = 3
 
 
 def _rss_mib() -> float:
@@ -69,87 +49,168 @@ def _rss_mib() -> float:
     return kib / (2**20 if sys.platform == "darwin" else 2**10)
 
 
-def _load(name: str) -> tuple[dict[str, Any], Catalog]:
-    result = compile_pack(PACKS[name])
+def worker(pack: Path, bots: str, games: int, players: int) -> dict[str, float]:
+    """Play ``games`` games in this process and say how many player-turns took how much CPU
+    time, and the process's peak memory (imports the clankwork found on sys.path)."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+    from clankwork.tools.simulate import bot_seed, game_seeds
+
+    result = compile_pack(pack)
     if not result.ok:
-        raise SystemExit(f"{name}: the pack does not compile")
-    return result.ir, prepare(result.ir)
+        raise SystemExit(f"{pack}: the pack does not compile")
+    cat = prepare(result.ir)
+
+    def run(seed: int, n: int) -> int:
+        turns = 0
+        for s in game_seeds(seed, n):
+            seats = [make_bot(bots, bot_seed(s, k)) for k in range(players)]
+            turns += Game(cat, seats, s).play().turns
+        return turns
+
+    run(SEED + 1, WARM_UP)
+    t0 = time.process_time()
+    turns = run(SEED, games)
+    cpu = time.process_time() - t0
+    import clankwork.interpreter.game as game_module
+
+    return {"turns": turns, "cpu": cpu, "rss": _rss_mib(), "from": game_module.__file__}
 
 
-def _timed(fn: Callable[[], int]) -> tuple[float, int]:
-    t0 = time.perf_counter()
-    turns = fn()
-    return time.perf_counter() - t0, turns
+def _old_tree(commit: str, into: Path) -> Path:
+    """``commit``'s packages under ``into``, and the directory to put on PYTHONPATH."""
+    src = into / "src"
+    src.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, *PACKAGES],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    shim = into / "shim" / "clankwork"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text("")
+    for name in PACKAGES:
+        (shim / name).symlink_to(src / name, target_is_directory=True)
+    return shim.parent
+
+
+def _spawn(side: dict[str, object], bots: str, args: argparse.Namespace) -> dict[str, float]:
+    env = dict(os.environ)
+    if side["path"] is not None:
+        env["PYTHONPATH"] = f"{side['path']}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        "--pack",
+        str(side["pack"]),
+        "--bots",
+        bots,
+        "--games",
+        str(args.games),
+        "--players",
+        str(args.players),
+    ]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _commit(rev: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", rev],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="games per timed run")
-    ap.add_argument("--repeat", type=int, default=5, help="timed runs; the best counts")
-    ap.add_argument("--jobs", type=int, default=2, help="worker processes of the parallel row")
-    ap.add_argument("--bots", default="heuristic", help="the bot every seat plays")
-    ap.add_argument("--memory-games", type=int, default=50, help="games of the traced run")
+    ap.add_argument("--old", default="HEAD~1", help="the commit to compare with")
+    ap.add_argument("--games", type=int, default=60, help="games a worker plays, timed")
+    ap.add_argument("--repeat", type=int, default=3, help="workers per row and side")
+    ap.add_argument("--pack", default="acqinc", help="a bundled pack under content/")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--bots", default="random,heuristic", help="rows: bot names, commas")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
-    loaded = {name: _load(name) for name in ("tutorial", "acqinc")}
-    for _ir, cat in loaded.values():
-        _bare(cat, 5, args.bots)  # warm up: route tables, option caches, code paths
-    runs: dict[str, Callable[[dict[str, Any], Catalog], int]] = {
-        "bare": lambda ir, cat: _bare(cat, args.games, args.bots),
-        "sim": lambda ir, cat: _sim(ir, cat, args.games, args.bots, 1),
-        "jobs": lambda ir, cat: _sim(ir, cat, args.games, args.bots, args.jobs),
-    }
-    # Repeats go round every pack and row in turn, so a busy moment hits them alike.
-    best: dict[tuple[str, str], tuple[float, int]] = {}
-    times: dict[tuple[str, str], list[float]] = {}
-    for _ in range(args.repeat):
-        for row, run in runs.items():
-            for name, (ir, cat) in loaded.items():
-                t, turns = _timed(lambda run=run, ir=ir, cat=cat: run(ir, cat))
-                times.setdefault((name, row), []).append(t)
-                if (name, row) not in best or t < best[name, row][0]:
-                    best[name, row] = (t, turns)
-    figures: dict[str, dict[str, float]] = {}
-    for name, (_, cat) in loaded.items():
-        f = figures[name] = {}
-        for row in runs:
-            t, turns = best[name, row]
-            f[f"{row}_gps"], f[f"{row}_tps"] = args.games / t, turns / t
-        f["turns_per_game"] = best[name, "bare"][1] / args.games
-        f["bare_median_gps"] = args.games / statistics.median(times[name, "bare"])
-        f["traced_mib"] = _memory(cat, args.memory_games, args.bots)
-    rss = _rss_mib()
-    base, acq = figures["tutorial"], figures["acqinc"]
+    if args.worker:
+        # --pack is a path here; print one line of JSON for the parent.
+        print(json.dumps(worker(Path(args.pack), args.bots, args.games, args.players)))
+        return
+
+    rows = [b.strip() for b in args.bots.split(",") if b.strip()]
+    with tempfile.TemporaryDirectory(prefix="bench-sim-") as tmp:
+        old_path = _old_tree(args.old, Path(tmp))
+        sides = {
+            "old": {"path": old_path, "pack": old_path / "clankwork" / "content" / args.pack},
+            "new": {"path": None, "pack": ROOT / "content" / args.pack},
+        }
+        got: dict[tuple[str, str], list[dict[str, float]]] = {}
+        t0 = time.perf_counter()
+        for _ in range(args.repeat):
+            for bots in rows:
+                for name, side in sides.items():
+                    got.setdefault((bots, name), []).append(_spawn(side, bots, args))
+        wall = time.perf_counter() - t0
+
+    for bots in rows:
+        for name in sides:
+            where = got[bots, name][0]["from"]
+            expect = "bench-sim-" if name == "old" else str(ROOT)
+            if expect not in where:
+                raise SystemExit(f"the {name} worker ran the engine from {where}")
 
     print(
-        f"{PLAYERS}-player {args.bots} games, {args.games} a run, best of {args.repeat}; "
+        f"{args.pack}, {args.players} players, {args.games} games a worker, "
+        f"best of {args.repeat} workers a figure; old = {args.old} ({_commit(args.old)}), "
+        f"new = this checkout ({_commit('HEAD')}{' + changes' if _dirty() else ''}); "
         f"Python {sys.version.split()[0]}"
     )
-    head = f"{'':<30}{'tutorial':>12}{'acqinc':>12}{'acqinc/tut':>12}"
+    head = (
+        f"{'player-turns per CPU-second':<30}{'old':>10}{'new':>10}{'new/old':>9}"
+        f"{'spread old':>12}{'spread new':>12}{'turns/game':>12}"
+    )
     print(head)
     print("-" * len(head))
-    rows = [
-        ("player-turns per game", "turns_per_game", "{:.1f}"),
-        ("Game.play: games/s", "bare_gps", "{:.1f}"),
-        ("Game.play: games/s (median)", "bare_median_gps", "{:.1f}"),
-        ("Game.play: player-turns/s", "bare_tps", "{:.0f}"),
-        ("simulate(): games/s", "sim_gps", "{:.1f}"),
-        ("simulate(): player-turns/s", "sim_tps", "{:.0f}"),
-        (f"simulate(jobs={args.jobs}): games/s", "jobs_gps", "{:.1f}"),
-        (f"simulate(jobs={args.jobs}): turns/s", "jobs_tps", "{:.0f}"),
-        (f"peak traced MiB ({args.memory_games} games)", "traced_mib", "{:.2f}"),
-    ]
-    for label, key, fmt in rows:
-        a, b = base[key], acq[key]
-        print(f"{label:<30}{fmt.format(a):>12}{fmt.format(b):>12}{b / a:>12.2f}")
-    print(f"{'peak RSS of this process (MiB)':<30}{rss:>36.1f}")
-    print(
-        f"speed-up with {args.jobs} processes (acqinc, simulate): "
-        f"{acq['jobs_gps'] / acq['sim_gps']:.2f}x"
-    )
-    target = 100
-    verdict = "meets" if acq["bare_gps"] >= target else "misses"
-    print(f"one core, acqinc, Game.play: {acq['bare_gps']:.0f} games/s ({verdict} {target}/s)")
+    best: dict[tuple[str, str], float] = {}
+    for bots in rows:
+        cells = []
+        for name in sides:
+            rates = [r["turns"] / r["cpu"] for r in got[bots, name]]
+            best[bots, name] = max(rates)
+            cells.append((max(rates), min(rates) / max(rates)))
+        (o, so), (n, sn) = cells
+        per_game = got[bots, "new"][0]["turns"] / args.games
+        figures = f"{o:>10.0f}{n:>10.0f}{n / o:>9.2f}{so:>12.2f}{sn:>12.2f}"
+        print(f"{bots:<30}{figures}{per_game:>12.1f}")
+    print()
+    print(f"{'peak RSS per worker (MiB)':<30}{'old':>10}{'new':>10}")
+    for bots in rows:
+        o = max(r["rss"] for r in got[bots, "old"])
+        n = max(r["rss"] for r in got[bots, "new"])
+        print(f"{bots:<30}{o:>10.1f}{n:>10.1f}")
+    target = 15000
+    if "heuristic" in rows:
+        h = best["heuristic", "new"]
+        verdict = "meets" if h >= target else "misses"
+        print(
+            f"\nheuristic, one process: {h:.0f} player-turns per CPU-second "
+            f"({verdict} the {target:,} goal); {wall:.0f} s wall for the whole run"
+        )
+
+
+def _dirty() -> bool:
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "--", *PACKAGES],
+        capture_output=True,
+        text=True,
+    ).stdout
+    return bool(out.strip())
 
 
 if __name__ == "__main__":

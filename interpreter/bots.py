@@ -655,10 +655,11 @@ class _Routes:
 
     ``cost[t][a]`` is the weighted cost of the best route from a to t (boots, plus mu per
     monster icon, plus a forest's lost boots), ``icons[t][a]`` the monster icons on it and
-    ``step[t][a]`` its first `Move`. Routes never pass through HQ.
+    ``step[t][a]`` its first `Move`, ``walk[t][a]`` its cost without the monster weight
+    (``cost - mu * icons``, the boots and forests the trip takes). Routes never pass through HQ.
     """
 
-    __slots__ = ("cost", "icons", "step", "mu", "_near")
+    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near")
 
     def __init__(self, board: Board, grants: frozenset[str], mu: float) -> None:
         n = len(board.spaces)
@@ -699,6 +700,11 @@ class _Routes:
             self.cost.append(d)
             self.icons.append(icons)
             self.step.append(step)
+        # The same expression the trip estimates evaluated every turn (`_best_target`).
+        self.walk = [
+            [c - mu * k for c, k in zip(row, icons, strict=True)]
+            for row, icons in zip(self.cost, self.icons, strict=True)
+        ]
 
     def near(self, pos: int, goal: int, stops: Sequence[tuple[Any, ...]]) -> list[Any]:
         """The stops (``stops[i][0]`` is a space) at most DETOUR_MAX boots off the best route
@@ -1119,18 +1125,21 @@ class HeuristicBot(_Appraiser):
                 claimed[aim] = min(d, claimed.get(aim, d))
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
         mu, cost, icons = r.mu, r.cost, r.icons
-        home_cost, home_icons = cost[hq], icons[hq]
+        home_icons = icons[hq]
         b0 = self.boots_turn
         cap = max(b0, self.BOOTS_CAP)
         growth = self.BOOTS_GROWTH / 2
         pts_turn = self.pts_turn
         danger_zone = self.info.danger_zone
 
+        walk = r.walk
+        home_walk = walk[hq]
+
         def trip(start: int, s: int, lead: float, lead_icons: int) -> tuple[float, Any]:
             """The expected score of walking ``lead`` boots, then from start to s and home."""
             i1, i2 = icons[s][start] + lead_icons, home_icons[s]
-            b1 = cost[s][start] - mu * icons[s][start] + lead
-            b2 = home_cost[s] - mu * i2
+            b1 = walk[s][start] + lead
+            b2 = home_walk[s]
             if b1 + b2 >= _INF / 4:
                 return -_INF, None
             # The deck gets faster as boots are bought: project boots a turn over the trip.
@@ -1148,10 +1157,29 @@ class HeuristicBot(_Appraiser):
         pos = p.pos
         mine = dist[pos]
         direct = []
+        tails = _TAILS
+        # `trip(pos, s, 0.0, 0)` for each artifact, written out: this is the bot's hottest
+        # loop (every turn, every artifact left); the arithmetic is the same, step by step.
         for s, _ in avail:
-            ev, est = trip(pos, s, 0.0, 0)
-            if est is not None:
-                direct.append((ev, s, est))
+            b1, b2 = walk[s][pos], home_walk[s]
+            if b1 + b2 >= _INF / 4:
+                continue
+            b = min(cap, b0 + growth * (b1 + b2) / b0)
+            b = min(cap, b0 + growth * (b1 + b2) / b)
+            t1, t2 = b1 / b, b2 / b
+            lam = rate * (t1 + 0.5) + rate_home * t2 + (icons[s][pos] + home_icons[s]) * hurt_share
+            if left <= 0:
+                die = 1.0
+            elif lam <= 0:
+                die = 0.0
+            else:
+                die = tails.get((round(lam * 100), left))
+                if die is None:
+                    die = _tail(lam, left)
+            points = avail_points[s]
+            win = points + mug + stake + pts_turn * (t1 + t2)
+            keep = 0.0 if danger_zone[s] else 0.5 * (points + stake)
+            direct.append(((1 - die) * win + die * keep, s, (t1 + t2 + 0.5, lam, win)))
         direct.sort(key=lambda d: -d[0])
         best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
         raw = -_INF
