@@ -486,7 +486,7 @@ class _Compiler(Declarations, Modules):
         self.triggers: list[dict[str, Any]] = []
         # Its changes to the steps of setup and the turn, in order.
         self.steps: list[dict[str, Any]] = []
-        # Its counters (`counter countdown max 5`).
+        # Its counters (`counter doom max 5`).
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
         self._init_modules()
@@ -1283,7 +1283,7 @@ class _Compiler(Declarations, Modules):
                 "CW105",
                 "holds takes a count and what the space holds",
                 s.span,
-                hint='write `holds 2 minor secrets` or `holds 3 "Monkey Idol"`',
+                hint='write `holds 2 minor secrets` or `holds 3 "Golden Statue"`',
             )
             return
         self._clean(rest)
@@ -1410,7 +1410,7 @@ class _Compiler(Declarations, Modules):
             self._rule_value(param, s, rest)
 
     def _counter(self, s: Stmt) -> None:
-        """`counter NAME [max N]`: a marker on a track of the pack's own (a countdown)."""
+        """`counter NAME [max N]`: a marker on a track of the pack's own (a doom track)."""
         h = s.head
         top = 100
         if len(h) == 4 and h[2].kind == "word" and h[2].text.lower() == "max":
@@ -1422,7 +1422,7 @@ class _Compiler(Declarations, Modules):
             self.error("CW105", "write `counter NAME` or `counter NAME max N`", s.span)
             return
         if h[1].kind not in ("word", "string"):
-            self.error("CW105", "a counter needs a name", h[1].span, hint="counter countdown max 5")
+            self.error("CW105", "a counter needs a name", h[1].span, hint="counter doom max 5")
             return
         self._clean([h[1]])
         self.counters.append({"name": h[1].text, "max": top, "at": _at(s.span)})

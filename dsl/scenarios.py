@@ -794,7 +794,7 @@ def _shape_example(shape: str) -> str:
         "token?": "none",
         "int card": "6 Burgle",
         "card int": "Explore 14",
-        "counter int": "countdown 2",
+        "counter int": "doom 2",
         "seat int": "1 3",
     }[shape]
 

@@ -572,6 +572,12 @@ class Game:
         """Move a card from hand to play area and resolve its play lines."""
         player.hand.remove(card)
         player.play.append(card)
+        if self._play_lines(player, card):
+            self.emit("play", player)
+
+    def _play_lines(self, player: PlayerState, card: CardDef) -> bool:
+        """Run a card's play lines (a `play if` line waits for its condition all turn);
+        False if the game ended on the way."""
         ctx = Ctx(player, card)
         for cond, effects in card.play:
             if cond is None:
@@ -580,8 +586,8 @@ class Game:
                 # "Regardless of order": tested now and after every later step of the turn.
                 player.pending.append((card, cond, effects))
             if self.over:
-                return
-        self.emit("play", player)
+                return False
+        return True
 
     def check_pending(self, player: PlayerState) -> None:
         """Fire each waiting "play if" line whose condition now holds (once each)."""
@@ -933,14 +939,8 @@ class Game:
     def replay_stayed(self, player: PlayerState) -> None:
         """The start of a turn: each card that stayed in play gives its play lines again."""
         for card in list(player.stayed):
-            ctx = Ctx(player, card)
-            for cond, effects in card.play:
-                if cond is None:
-                    self.run(ctx, effects)
-                else:
-                    player.pending.append((card, cond, effects))
-                if self.over:
-                    return
+            if not self._play_lines(player, card):
+                return
 
     def add_turn_modifier(self, node: dict[str, Any]) -> None:
         """A "this turn" effect is in force for the active player until the turn ends."""

@@ -122,7 +122,7 @@ tokens from the supply), and trigger lines (`once per turn when you enter: +2 go
 `reward minor secret` takes one from the bank.
 
 ```
-space Shrine { holds 3 "Monkey Idol"; once per turn when you enter: take "Monkey Idol" here }
+space Shrine { holds 3 "Golden Statue"; once per turn when you enter: take "Golden Statue" here }
 space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 ```
 
@@ -276,7 +276,7 @@ them by name in its `rules` block:
 ```
 rules {
   step end_of_turn.tithe after end_of_turn.draw_hand: may pay 1 gold -> heal 1
-  step off_clock.countdown replaces off_clock.draw_cubes: if you left first (counter countdown +1)
+  step off_clock.doom replaces off_clock.draw_cubes: if you left first (counter doom +1)
   step turn.stipend after turn.begin: +1 boots
   step end_of_game.bonus before end_of_game.game_end: each player (if you have a crown (+5 gold))
   remove step setup.arrive
