@@ -284,6 +284,8 @@ class Game:
 
     def end_turn(self, player: PlayerState) -> None:
         """The end-of-turn steps in the rulebook's order (the pack's `end_of_turn` phase)."""
+        if self.stats is not None:
+            self.stats.on_turn_end(self, player)
         self.emit("turn end", player)
         if self.over:
             return

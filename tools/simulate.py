@@ -37,6 +37,7 @@ from clankwork.interpreter.stats import (
     RESULTS_KEPT,
     GameStats,
     RunTotals,
+    compare,
     report,
     seat_half_width,
 )
@@ -44,6 +45,16 @@ from clankwork.interpreter.stats import (
 from .check import FLAGSHIP, load_ir
 from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
+from .report_variants import (
+    Change,
+    ChangeError,
+    apply_changes,
+    format_variants,
+    give,
+    rule_overrides,
+    sweep,
+    without,
+)
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
@@ -116,6 +127,8 @@ class RunSpec:
     rules: dict[str, Any] | None = None
     log_dir: str | None = None
     check: bool = False
+    # Card changes of a variant run (rule changes are in ``rules``), applied by each worker.
+    changes: tuple[Change, ...] = ()
 
 
 class Runner:
@@ -123,7 +136,8 @@ class Runner:
 
     def __init__(self, spec: RunSpec, catalog: Catalog | None = None) -> None:
         self.spec = spec
-        self.catalog = catalog if catalog is not None else prepare(spec.ir, spec.board)
+        base = catalog if catalog is not None else prepare(spec.ir, spec.board)
+        self.catalog = apply_changes(base, spec.changes) if spec.changes else base
 
     def play(self, index: int, seed: int) -> tuple[Game, GameStats]:
         """Play game ``index`` (its log written to the log folder, if any)."""
@@ -306,6 +320,7 @@ def simulate(
     until_ci: float | None = None,
     dask: str | None = None,
     keep: int = RESULTS_KEPT,
+    changes: Sequence[Change] = (),
 ) -> Simulation:
     """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``
     and on any Dask cluster (``dask``: ``"local"`` or a scheduler's ``tcp://HOST:PORT``).
@@ -314,13 +329,17 @@ def simulate(
     `check_invariants` after every turn. With ``until_ci``, chunks are played until every
     seat's win-rate interval is at most that wide on each side (``games`` is then a ceiling).
     Chunks are folded in as they arrive, so memory does not grow with ``games``. A failing
-    game raises `GameFailed`.
+    game raises `GameFailed`. ``changes`` make a variant run (`report_variants`); ``catalog``
+    is then the pack's own, the changes are made to a copy.
     """
     names = bot_names(bots if bots is not None else "heuristic", players)
-    spec = RunSpec(ir, players, tuple(names), board, dict(rules or {}) or None, None, check)
+    changes = tuple(changes)
+    rules = {**(rules or {}), **rule_overrides(changes)}
+    cards = tuple(c for c in changes if c.kind != "rule")
+    spec = RunSpec(ir, players, tuple(names), board, rules or None, None, check, cards)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
-        spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check)
+        spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check, cards)
     stop = None
     if until_ci is not None:
         limit = until_ci
@@ -330,13 +349,14 @@ def simulate(
 
     merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
     plan = chunk_plan(seed, games)
+    played: Catalog | None = None
     if dask is not None:
         from .cluster import run_on_dask
 
         run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
     elif jobs <= 1 or games <= CHUNK:
         runner = Runner(spec, catalog)
-        catalog = runner.catalog
+        played = runner.catalog
         for index, start, seeds in plan:
             merger.offer(index, runner.run_chunk(start, seeds, keep))
             if merger.done:
@@ -354,8 +374,10 @@ def simulate(
                 return pool.submit(_run_chunk, (start, seeds, keep))
 
             stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
-    if catalog is None:
-        catalog = prepare(ir, board)
+    if played is None:
+        played = catalog if catalog is not None else prepare(ir, board)
+        if cards:
+            played = apply_changes(played, cards)
     ended = None
     if until_ci is not None:
         ended = {
@@ -363,7 +385,43 @@ def simulate(
             "until_ci": until_ci,
             "games_ceiling": games,
         }
-    return Simulation(merger.totals, catalog, seed, names, dict(rules or {}), ended)
+    return Simulation(merger.totals, played, seed, names, rules, ended)
+
+
+def play_variants(
+    base: Simulation,
+    ir: dict[str, Any],
+    variants: Sequence[Change],
+    *,
+    board: int | str = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    check: bool = False,
+    catalog: Catalog | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play each change on the base run's seeds (as many games as it played, with its rules)
+    and compare it with the base run (`stats.compare`), in the order given."""
+    out = []
+    players = len(base.bots)
+    for change in variants:
+        sim = simulate(
+            ir,
+            base.totals.games,
+            players,
+            base.seed,
+            base.bots,
+            board=board,
+            rules=base.rules,
+            jobs=jobs,
+            check=check,
+            progress=progress,
+            catalog=catalog,
+            dask=dask,
+            changes=(change,),
+        )
+        out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
+    return out
 
 
 def stream_chunks(
@@ -462,6 +520,11 @@ def _mean_ci(x: float, ci: dict[str, float] | None) -> str:
     if ci is None:
         return f"{x}"
     return f"{x} [{ci['low']:.1f}–{ci['high']:.1f}]"
+
+
+def _edge(d: float, ci: dict[str, float]) -> str:
+    """A difference of rates in points with its interval: ``+4.1 [+1.0, +7.2]``."""
+    return f"{d * 100:+.1f} [{ci['low'] * 100:+.1f}, {ci['high'] * 100:+.1f}]"
 
 
 def _table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
@@ -591,21 +654,26 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines += _table(rows)
 
     if rep["cards"]:
-        # Win rates of cards few players took are noise: rank those taken by 1 % or more.
+        # A card few players took (or passed) measures noise: rank those with 1 % or more
+        # of the player-games on both sides, by edge; list the others by name.
         enough = max(1, pg // 100)
         ranked = sorted(
-            (c for c in rep["cards"] if c["players"] >= enough),
-            key=lambda c: (-c["win_rate"], -c["players"], c["name"]),
+            (c for c in rep["cards"] if c["players"] >= enough and c["passed"] >= enough),
+            key=lambda c: (-c["edge"], -c["players"], c["name"]),
         )
-        rare = [c["name"] for c in rep["cards"] if c["players"] < enough]
+        rare = [c["name"] for c in rep["cards"] if c not in ranked]
         lines.append("")
         lines.append(
-            f"cards by the win rate of the players who acquired them (any player: "
-            f"{_pct(w['baseline_win_rate'])}); acquired by {enough}+ players"
+            "cards by edge: the win rate of the players who acquired one minus that of the "
+            "players who could have"
+        )
+        lines.append(
+            "(it was in the row or reserve on a turn with the skill for it) and did not; "
+            f"any player wins {_pct(w['baseline_win_rate'])}; {enough}+ players on each side"
         )
         cut = not all_cards and len(ranked) > 2 * top
         shown = ranked[:top] + ranked[-top:] if cut else ranked
-        rows = [("card", "cost", "acquired", "players", "win rate")]
+        rows = [("card", "cost", "acquired", "players", "win rate", "passed", "win rate", "edge")]
         rows += [
             (
                 c["name"],
@@ -613,6 +681,9 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
                 str(c["acquired"]),
                 str(c["players"]),
                 _pct_ci(c["win_rate"], c.get("win_rate_ci")),
+                str(c["passed"]),
+                _pct_ci(c["passed_win_rate"], c.get("passed_win_rate_ci")),
+                _edge(c["edge"], c["edge_ci"]),
             )
             for c in shown
         ]
@@ -621,7 +692,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
             table.insert(top + 1, f"... ({len(ranked) - 2 * top} more; --all shows every card)")
         lines += table
         if rare:
-            lines.append(f"acquired by fewer players: {', '.join(rare)}")
+            lines.append(f"too few players acquired or passed: {', '.join(rare)}")
 
     spaces = rep["heatmap"]["spaces"]
     if spaces:
@@ -631,6 +702,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         never = [k for k, v in spaces.items() if v == 0]
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
+    lines += format_variants(rep.get("variants", []), _table)
     return "\n".join(lines)
 
 
@@ -675,6 +747,35 @@ def _check_dask(address: str, log_dir: Path | None) -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise click.ClickException(INSTALL_HINT) from None
+
+
+def _variants(
+    catalog: Catalog,
+    players: int,
+    rules: dict[str, Any],
+    without_cards: Sequence[str],
+    give_cards: Sequence[str],
+    sweeps: Sequence[str],
+) -> list[Change]:
+    """The variant runs the options ask for, checked before any game is played."""
+    out: list[Change] = []
+    for option, items, make in (
+        ("--without", without_cards, lambda t: [without(catalog, t)]),
+        ("--give", give_cards, lambda t: [give(catalog, t, players)]),
+        ("--sweep", sweeps, lambda t: sweep(catalog, t)),
+    ):
+        for item in items:
+            try:
+                changes = make(item)
+                for c in changes:
+                    if c.kind == "rule":
+                        check_rule_overrides({**rules, c.key: c.value})
+            except ChangeError as e:
+                raise click.BadParameter(str(e), param_hint=option) from None
+            except LogError as e:
+                raise click.BadParameter(f"{item!r}: {e.message}", param_hint=option) from None
+            out += changes
+    return out
 
 
 def load_pack(pack: Path | None, name: str = FLAGSHIP) -> dict[str, Any]:
@@ -788,6 +889,30 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Check that cards, cubes and tokens are conserved after every turn (slower).",
 )
 @click.option("--all", "all_cards", is_flag=True, help="Every card in the card table, not 20.")
+@click.option(
+    "--without",
+    "without_cards",
+    multiple=True,
+    metavar="CARD",
+    help="Also play the same seeds with CARD's copies out of every deck, and report the change "
+    "in each seat's win rate and mean score (repeatable).",
+)
+@click.option(
+    "--give",
+    "give_cards",
+    multiple=True,
+    metavar="CARD[@SEAT]",
+    help="Also play the same seeds with one CARD in seat SEAT's starting deck (default seat 1, "
+    "the first player), and report the change (repeatable).",
+)
+@click.option(
+    "--sweep",
+    "sweeps",
+    multiple=True,
+    metavar="RULE=V1,V2,...",
+    help="Also play the same seeds with each value of a rule (values are JSON) or, as "
+    "cost:CARD=4,5,6, of a card's cost, and report each one's change (repeatable).",
+)
 def command(
     pack: Path | None,
     games: int,
@@ -803,6 +928,9 @@ def command(
     until_ci: float | None,
     check: bool,
     all_cards: bool,
+    without_cards: tuple[str, ...],
+    give_cards: tuple[str, ...],
+    sweeps: tuple[str, ...],
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
@@ -830,6 +958,7 @@ def command(
             )
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
+    variants = _variants(catalog, players, rules, without_cards, give_cards, sweeps)
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
     for warning in setup_warnings(catalog, players):
@@ -837,7 +966,8 @@ def command(
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
-        bar = click.progressbar(length=games, label="simulating", file=sys.stderr)
+        length = games * (1 + len(variants))
+        bar = click.progressbar(length=length, label="simulating", file=sys.stderr)
         bar.__enter__()
     try:
         sim = simulate(
@@ -856,6 +986,17 @@ def command(
             until_ci=until_ci,
             dask=dask_address,
         )
+        played_variants = play_variants(
+            sim,
+            ir,
+            variants,
+            board=catalog.board.name,
+            jobs=jobs,
+            dask=dask_address,
+            check=check,
+            catalog=catalog,
+            progress=bar.update if bar is not None else None,
+        )
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None
     except GameFailed as e:
@@ -866,7 +1007,8 @@ def command(
             bar.__exit__(None, None, None)
     elapsed = time.perf_counter() - start
     rep = sim.report()
-    played = rep["games"]
+    rep["variants"] = played_variants
+    played = rep["games"] * (1 + len(variants))
     click.echo(format_report(rep, all_cards=all_cards))
     for warning in result_warnings(rep):
         click.echo(f"warning: {warning}", err=True)

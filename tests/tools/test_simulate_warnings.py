@@ -38,7 +38,7 @@ def test_all_shows_every_card_and_the_cut_says_so() -> None:
     assert "more; --all shows every card" in cut.stdout
     full = _run("--games", "40", "--players", "4", "--seed", "3", "--all")
     assert "more; --all" not in full.stdout
-    table = full.stdout.split("cards by the win rate")[1].split("\n\n")[0]
+    table = full.stdout.split("cards by edge")[1].split("\n\n")[0]
     assert len([ln for ln in table.splitlines() if "%" in ln]) > 20
 
 
