@@ -345,6 +345,8 @@ class Game:
             card = self.adventure_deck.pop()
             if card.type == "event":
                 # An event is carried out and discarded; it never joins the row.
+                if self.stats is not None:
+                    self.stats.on_event(self, card)
                 self.run_triggers(Ctx(self.active, card), card.arrive)
                 self.adventure_discard.append(card)
             else:
@@ -806,6 +808,8 @@ class Game:
 
     def reveal(self, player: PlayerState, token: TokenDef) -> None:
         """The player takes a token: artifacts to the artifact slot, "on reveal" lines run."""
+        if self.stats is not None:
+            self.stats.on_token(self, player, token)
         if token.kind == "artifact":
             if player.artifact is None:
                 player.artifact = token

@@ -21,7 +21,7 @@ from .scoring import GameResult
 from .state import ESCAPED
 
 if TYPE_CHECKING:
-    from .catalog import CardDef, Catalog
+    from .catalog import CardDef, Catalog, TokenDef
     from .game import Game
     from .state import PlayerState
 
@@ -40,7 +40,10 @@ class GameStats:
         "paths",
         "acquired",
         "could",
+        "first_round",
         "defeated",
+        "events",
+        "tokens",
         "attacks",
         "off_clock",
         "damage",
@@ -52,7 +55,12 @@ class GameStats:
         self.acquired: list[dict[str, int]] = [{} for _ in range(players)]  # by card name
         # Cards each seat could have acquired on one of its turns (see `on_turn_end`).
         self.could: list[set[str]] = [set() for _ in range(players)]
+        # The round of each seat's first copy of a card, by card name.
+        self.first_round: list[dict[str, int]] = [{} for _ in range(players)]
         self.defeated: dict[str, int] = {}  # monsters, by card name
+        self.events: dict[str, int] = {}  # events revealed from the adventure deck, by name
+        # Tokens taken (secrets, market items bought, mugs...), by seat and token name.
+        self.tokens: list[dict[str, int]] = [{} for _ in range(players)]
         self.attacks = 0  # dragon attacks on the clock (row refills and effects)
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
@@ -75,6 +83,9 @@ class GameStats:
         """A player acquires a card from the row or the reserve."""
         got = self.acquired[player.seat]
         got[card.name] = got.get(card.name, 0) + 1
+        first = self.first_round[player.seat]
+        if card.name not in first:
+            first[card.name] = game.round
 
     def on_turn_end(self, game: Game, player: PlayerState) -> None:
         """The active player ends a turn (before the end-of-turn steps refill the row).
@@ -99,6 +110,15 @@ class GameStats:
     def on_defeat(self, game: Game, player: PlayerState, card: CardDef) -> None:
         """A player defeats a monster of the row or the reserve."""
         self.defeated[card.name] = self.defeated.get(card.name, 0) + 1
+
+    def on_event(self, game: Game, card: CardDef) -> None:
+        """An event is revealed from the adventure deck (as the row is refilled)."""
+        self.events[card.name] = self.events.get(card.name, 0) + 1
+
+    def on_token(self, game: Game, player: PlayerState, token: TokenDef) -> None:
+        """A player takes a token: a secret, a market item bought, an artifact, a mug..."""
+        got = self.tokens[player.seat]
+        got[token.name] = got.get(token.name, 0) + 1
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """The dragon is about to draw ``cubes`` cubes (the Clank! area is in the bag)."""
@@ -161,7 +181,16 @@ _COUNTERS = (
     "acquirer_wins",
     "passers",
     "passer_wins",
+    "first_round_sum",
+    "first_round_sq",
     "defeated",
+    "defeated_sq",
+    "events",
+    "events_sq",
+    "token_taken",
+    "token_taken_sq",
+    "token_players",
+    "token_wins",
     "artifact_taken",
     "artifact_escaped",
     "artifact_wins",
@@ -214,7 +243,17 @@ class RunTotals:
     # Player-games that could have acquired a card on a turn and never did, and their wins.
     passers: Counter[str] = field(default_factory=Counter)
     passer_wins: Counter[str] = field(default_factory=Counter)
+    # Sums of the round of each player-game's first copy of a card, and of their squares.
+    first_round_sum: Counter[str] = field(default_factory=Counter)
+    first_round_sq: Counter[str] = field(default_factory=Counter)
     defeated: Counter[str] = field(default_factory=Counter)
+    defeated_sq: Counter[str] = field(default_factory=Counter)  # squares of per-game counts
+    events: Counter[str] = field(default_factory=Counter)
+    events_sq: Counter[str] = field(default_factory=Counter)
+    token_taken: Counter[str] = field(default_factory=Counter)
+    token_taken_sq: Counter[str] = field(default_factory=Counter)
+    token_players: Counter[str] = field(default_factory=Counter)  # player-games taking one
+    token_wins: Counter[str] = field(default_factory=Counter)
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
@@ -273,7 +312,21 @@ class RunTotals:
             if seat in won:
                 self.acquirer_wins.update(got.keys())
                 self.passer_wins.update(passed)
+            first = stats.first_round[seat]
+            self.first_round_sum.update(first)
+            self.first_round_sq.update({k: v * v for k, v in first.items()})
         self.defeated.update(stats.defeated)
+        self.defeated_sq.update({k: v * v for k, v in stats.defeated.items()})
+        self.events.update(stats.events)
+        self.events_sq.update({k: v * v for k, v in stats.events.items()})
+        taken: Counter[str] = Counter()
+        for seat, got in enumerate(stats.tokens):
+            taken.update(got)
+            self.token_players.update(got.keys())
+            if seat in won:
+                self.token_wins.update(got.keys())
+        self.token_taken.update(taken)
+        self.token_taken_sq.update({k: v * v for k, v in taken.items()})
         for p in game.players:
             if p.artifact is not None:
                 self.artifact_taken[p.artifact.name] += 1
@@ -575,13 +628,58 @@ def report(
                 "passed_win_rate_ci": _rate_ci(passed_won, passed),
                 "edge": _num(edge),
                 "edge_ci": _ci(difference_interval(won, takers, passed_won, passed)),
+                "first_round": _rate(t.first_round_sum[c.name], takers),
+                "first_round_ci": _ci(
+                    mean_interval(t.first_round_sum[c.name], t.first_round_sq[c.name], takers)
+                ),
             }
         )
+
+    def per_game(total: int, sq: int) -> dict[str, Any]:
+        return {
+            "total": total,
+            "per_game": _rate(total, games),
+            "per_game_ci": _ci(mean_interval(total, sq, games)),
+        }
+
+    def often(counts: Counter[str], squares: Counter[str], name: str) -> dict[str, Any]:
+        figures = per_game(counts[name], squares[name])
+        return {"per_game": figures["per_game"], "per_game_ci": figures["per_game_ci"]}
+
     monsters = [
-        {"name": c.name, "deck": c.deck, "defeated": t.defeated[c.name]}
+        {
+            "name": c.name,
+            "deck": c.deck,
+            "fight": c.fight,
+            "defeated": t.defeated[c.name],
+            **often(t.defeated, t.defeated_sq, c.name),
+        }
         for c in catalog.cards
         if c.type == "monster"
     ]
+    events = [
+        {"name": c.name, "revealed": t.events[c.name], **often(t.events, t.events_sq, c.name)}
+        for c in catalog.cards
+        if c.type == "event"
+    ]
+    tokens = []
+    for tok in catalog.tokens:
+        if tok.kind == "artifact":
+            continue  # the artifacts table has them
+        holders, won = t.token_players[tok.name], t.token_wins[tok.name]
+        tokens.append(
+            {
+                "name": tok.name,
+                "kind": tok.kind,
+                "points": tok.points,
+                "taken": t.token_taken[tok.name],
+                **often(t.token_taken, t.token_taken_sq, tok.name),
+                "players": holders,
+                "wins": won,
+                "win_rate": _rate(won, holders),
+                "win_rate_ci": _rate_ci(won, holders),
+            }
+        )
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
     declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
     names = sorted(
@@ -614,13 +712,6 @@ def report(
             "total": total,
             "rate": _rate(total, player_games),
             "rate_ci": _rate_ci(total, player_games),
-        }
-
-    def per_game(total: int, sq: int) -> dict[str, Any]:
-        return {
-            "total": total,
-            "per_game": _rate(total, games),
-            "per_game_ci": _ci(mean_interval(total, sq, games)),
         }
 
     return {
@@ -701,6 +792,8 @@ def report(
         "artifacts": artifacts,
         "cards": cards,
         "monsters": monsters,
+        "events": events,
+        "tokens": tokens,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),

@@ -522,6 +522,52 @@ def _mean_ci(x: float, ci: dict[str, float] | None) -> str:
     return f"{x} [{ci['low']:.1f}–{ci['high']:.1f}]"
 
 
+def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
+    """A mean with the half-width of its interval: ``4.2 ±0.3``."""
+    half = (ci["high"] - ci["low"]) / 2
+    return f"{x:.{digits}f} ±{half:.{digits}f}"
+
+
+def _components(rep: dict[str, Any]) -> list[str]:
+    """The monsters, events and tokens tables: how often each was defeated, revealed, taken."""
+    lines: list[str] = []
+    if rep["monsters"]:
+        rows = [("monster", "fight", "defeated", "a game")]
+        rows += [
+            (
+                m["name"],
+                str(m["fight"]),
+                str(m["defeated"]),
+                _mean_pm(m["per_game"], m["per_game_ci"], 2),
+            )
+            for m in rep["monsters"]
+        ]
+        lines += ["", *_table(rows)]
+    if rep["events"]:
+        rows = [("event", "revealed", "a game")]
+        rows += [
+            (e["name"], str(e["revealed"]), _mean_pm(e["per_game"], e["per_game_ci"], 2))
+            for e in rep["events"]
+        ]
+        lines += ["", *_table(rows)]
+    if rep["tokens"]:
+        rows = [("token", "kind", "points", "taken", "a game", "players", "win rate")]
+        rows += [
+            (
+                t["name"],
+                t["kind"],
+                str(t["points"]),
+                str(t["taken"]),
+                _mean_pm(t["per_game"], t["per_game_ci"], 2),
+                str(t["players"]),
+                _pct_ci(t["win_rate"], t["win_rate_ci"]),
+            )
+            for t in rep["tokens"]
+        ]
+        lines += ["", *_table(rows, right={2, 3, 4, 5, 6})]
+    return lines
+
+
 def _edge(d: float, ci: dict[str, float]) -> str:
     """A difference of rates in points with its interval: ``+4.1 [+1.0, +7.2]``."""
     return f"{d * 100:+.1f} [{ci['low'] * 100:+.1f}, {ci['high'] * 100:+.1f}]"
@@ -673,7 +719,19 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         )
         cut = not all_cards and len(ranked) > 2 * top
         shown = ranked[:top] + ranked[-top:] if cut else ranked
-        rows = [("card", "cost", "acquired", "players", "win rate", "passed", "win rate", "edge")]
+        rows = [
+            (
+                "card",
+                "cost",
+                "acquired",
+                "players",
+                "win rate",
+                "passed",
+                "win rate",
+                "edge",
+                "first round",
+            )
+        ]
         rows += [
             (
                 c["name"],
@@ -684,6 +742,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
                 str(c["passed"]),
                 _pct_ci(c["passed_win_rate"], c.get("passed_win_rate_ci")),
                 _edge(c["edge"], c["edge_ci"]),
+                _mean_pm(c["first_round"], c["first_round_ci"]),
             )
             for c in shown
         ]
@@ -693,6 +752,8 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines += table
         if rare:
             lines.append(f"too few players acquired or passed: {', '.join(rare)}")
+
+    lines += _components(rep)
 
     spaces = rep["heatmap"]["spaces"]
     if spaces:
