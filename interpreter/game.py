@@ -339,6 +339,8 @@ class Game:
                 if not self.adventure_discard or reshuffled:
                     break
                 reshuffled = True
+                if self.stats is not None:
+                    self.stats.on_recycle(self)
                 self.adventure_deck = self.adventure_discard
                 self.adventure_discard = []
                 self.rng.shuffle(self.adventure_deck)

@@ -44,6 +44,7 @@ class GameStats:
         "defeated",
         "events",
         "tokens",
+        "recycles",
         "attacks",
         "off_clock",
         "damage",
@@ -61,6 +62,7 @@ class GameStats:
         self.events: dict[str, int] = {}  # events revealed from the adventure deck, by name
         # Tokens taken (secrets, market items bought, mugs...), by seat and token name.
         self.tokens: list[dict[str, int]] = [{} for _ in range(players)]
+        self.recycles = 0  # times the adventure discard was shuffled into a new deck
         self.attacks = 0  # dragon attacks on the clock (row refills and effects)
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
@@ -115,6 +117,10 @@ class GameStats:
         """An event is revealed from the adventure deck (as the row is refilled)."""
         self.events[card.name] = self.events.get(card.name, 0) + 1
 
+    def on_recycle(self, game: Game) -> None:
+        """The adventure deck ran out and its discard pile is shuffled into a new one."""
+        self.recycles += 1
+
     def on_token(self, game: Game, player: PlayerState, token: TokenDef) -> None:
         """A player takes a token: a secret, a market item bought, an artifact, a mug..."""
         got = self.tokens[player.seat]
@@ -167,6 +173,8 @@ _SUMS = (
     "off_clock_sq",
     "damage",
     "damage_sq",
+    "recycles",
+    "recycles_sq",
 )
 _LISTS = ("wins_seat", "wins_player", "score_sum_seat", "score_sq_seat", "games_seat")
 _COUNTERS = (
@@ -191,6 +199,7 @@ _COUNTERS = (
     "token_taken_sq",
     "token_players",
     "token_wins",
+    "reserve_empty",
     "artifact_taken",
     "artifact_escaped",
     "artifact_wins",
@@ -224,6 +233,8 @@ class RunTotals:
     off_clock_sq: int = 0
     damage: int = 0
     damage_sq: int = 0
+    recycles: int = 0  # adventure deck reshuffles, and their squares per game
+    recycles_sq: int = 0
     wins_seat: list[int] = field(default_factory=list)  # by place in turn order
     wins_player: list[int] = field(default_factory=list)  # by bot position
     score_sum_seat: list[int] = field(default_factory=list)
@@ -254,6 +265,7 @@ class RunTotals:
     token_taken_sq: Counter[str] = field(default_factory=Counter)
     token_players: Counter[str] = field(default_factory=Counter)  # player-games taking one
     token_wins: Counter[str] = field(default_factory=Counter)
+    reserve_empty: Counter[str] = field(default_factory=Counter)  # games a pile ran out
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
@@ -334,6 +346,11 @@ class RunTotals:
                     self.artifact_escaped[p.artifact.name] += 1
                 if p.seat in won:
                     self.artifact_wins[p.artifact.name] += 1
+        for card, left in game.reserve.items():
+            if not left:
+                self.reserve_empty[card.name] += 1
+        self.recycles += stats.recycles
+        self.recycles_sq += stats.recycles * stats.recycles
         damage = sum(stats.damage)
         self.attacks += stats.attacks
         self.attacks_sq += stats.attacks * stats.attacks
@@ -628,6 +645,7 @@ def report(
                 "passed_win_rate_ci": _rate_ci(passed_won, passed),
                 "edge": _num(edge),
                 "edge_ci": _ci(difference_interval(won, takers, passed_won, passed)),
+                "exhausted": t.reserve_empty[c.name],
                 "first_round": _rate(t.first_round_sum[c.name], takers),
                 "first_round_ci": _ci(
                     mean_interval(t.first_round_sum[c.name], t.first_round_sq[c.name], takers)
@@ -788,6 +806,11 @@ def report(
             "attacks": per_game(t.attacks, t.attacks_sq),
             "off_clock_attacks": per_game(t.off_clock, t.off_clock_sq),
             "damage": per_game(t.damage, t.damage_sq),
+        },
+        "adventure_deck": {
+            "cards": sum(c.copies for c in catalog.adventure),
+            "row": {**catalog.rules, **(rules or {})}["row_size"],
+            "recycled": per_game(t.recycles, t.recycles_sq),
         },
         "artifacts": artifacts,
         "cards": cards,

@@ -781,11 +781,62 @@ def setup_warnings(catalog: Catalog, players: int) -> list[str]:
 
 
 def result_warnings(rep: dict[str, Any]) -> list[str]:
-    """What the games showed that a designer should look at: cards nobody ever bought."""
+    """What the games showed that a designer should look at: cards nobody ever bought, an
+    adventure deck that recycles, reserve piles that run out, spaces and paths nobody used.
+    The ones that count absences wait for 20 games: fewer prove nothing."""
+    games = rep["games"]
+    out = []
     never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
-    if never and rep["games"] >= 20:
-        return [f"never acquired in {rep['games']} games: {', '.join(never)}"]
-    return []
+    if never and games >= 20:
+        out.append(f"never acquired in {games} games: {', '.join(never)}")
+    deck = rep["adventure_deck"]
+    recycled = deck["recycled"]
+    if games and recycled["per_game"] >= 1:
+        ci = recycled["per_game_ci"]
+        out.append(
+            f"the adventure deck ({deck['cards']} cards, a row of {deck['row']}) was reshuffled "
+            f"{recycled['per_game']:.1f} times a game [{ci['low']:.1f}–{ci['high']:.1f}]: the "
+            "same cards come round again; more cards, or fewer leaving the row"
+        )
+    empty = [c for c in rep["cards"] if c["deck"] == "reserve" and 2 * c["exhausted"] > games]
+    if empty:
+        named = ", ".join(f"{c['name']} ({c['exhausted'] / games:.0%})" for c in empty)
+        out.append(f"reserve piles ran out in most games: {named}")
+    if games >= 20:
+        spaces = rep["heatmap"]["spaces"]
+        unvisited = [name for name, n in spaces.items() if n == 0]
+        if unvisited:
+            out.append(f"never entered in {games} games: {', '.join(unvisited)}")
+        unwalked = _unwalked_paths(rep["heatmap"]["paths"], set(spaces))
+        if unwalked:
+            out.append(f"paths never walked in {games} games: {', '.join(unwalked)}")
+    return out
+
+
+def _unwalked_paths(paths: dict[str, int], spaces: set[str]) -> list[str]:
+    """Paths walked in neither direction, as ``A–B``, in the heatmap's order."""
+    walked: dict[frozenset[str], int] = {}
+    order: list[tuple[str, str]] = []
+    for key, n in paths.items():
+        ends = _path_ends(key, spaces)
+        pair = frozenset(ends)
+        if pair not in walked:
+            order.append(ends)
+            walked[pair] = 0
+        walked[pair] += n
+    return [f"{a}–{b}" for a, b in order if not walked[frozenset((a, b))]]
+
+
+def _path_ends(key: str, spaces: set[str]) -> tuple[str, str]:
+    # A space's name may hold "->" itself: the split is the one that names two spaces.
+    at = key.find("->")
+    while at >= 0:
+        a, b = key[:at], key[at + 2 :]
+        if a in spaces and b in spaces:
+            return a, b
+        at = key.find("->", at + 1)
+    a, _, b = key.partition("->")
+    return a, b
 
 
 # -- the command ----------------------------------------------------------------------------
