@@ -778,6 +778,12 @@ def report(
             "all": hist_distribution(t.score_hist),
             "winning": hist_distribution(t.winning_hist),
         },
+        # [value, count] pairs, ascending: what the histograms of `simulate --html` draw.
+        "histograms": {
+            "scores": sorted([v, n] for v, n in t.score_hist.items()),
+            "winning_scores": sorted([v, n] for v, n in t.winning_hist.items()),
+            "rounds": sorted([v, n] for v, n in t.round_hist.items()),
+        },
         "rounds": {
             "mean": rounds["mean"],
             "mean_ci": rounds["mean_ci"],

@@ -806,11 +806,21 @@ def result_warnings(rep: dict[str, Any]) -> list[str]:
         spaces = rep["heatmap"]["spaces"]
         unvisited = [name for name, n in spaces.items() if n == 0]
         if unvisited:
-            out.append(f"never entered in {games} games: {', '.join(unvisited)}")
+            out.append(f"never entered in {games} games: {_some(unvisited)}")
         unwalked = _unwalked_paths(rep["heatmap"]["paths"], set(spaces))
         if unwalked:
-            out.append(f"paths never walked in {games} games: {', '.join(unwalked)}")
+            out.append(f"paths never walked in {games} games: {_some(unwalked)}")
     return out
+
+
+# Names one warning lists; the rest are counted (the JSON report's heatmap has every one).
+WARNING_NAMES = 20
+
+
+def _some(names: list[str]) -> str:
+    shown = ", ".join(names[:WARNING_NAMES])
+    more = len(names) - WARNING_NAMES
+    return f"{shown} and {more} more (--json has them all)" if more > 0 else shown
 
 
 def _unwalked_paths(paths: dict[str, int], spaces: set[str]) -> list[str]:
@@ -976,6 +986,12 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Write the report as JSON (schemas/report.schema.json; also a --heatmap for render).",
 )
 @click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report as one self-contained web page with plots (opens offline).",
+)
+@click.option(
     "--log-dir",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write each game's log here (game-000000.jsonl...), for `clankwork replay`.",
@@ -1035,6 +1051,7 @@ def command(
     rule_items: tuple[str, ...],
     jobs: int,
     json_file: Path | None,
+    html_file: Path | None,
     log_dir: Path | None,
     dask_address: str | None,
     until_ci: float | None,
@@ -1046,8 +1063,9 @@ def command(
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
-    if json_file is not None:
-        check_file_target(json_file)
+    for target in (json_file, html_file):
+        if target is not None:
+            check_file_target(target)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
     source = click.get_current_context().get_parameter_source
@@ -1122,8 +1140,10 @@ def command(
     rep["variants"] = played_variants
     played = rep["games"] * (1 + len(variants))
     click.echo(format_report(rep, all_cards=all_cards))
-    for warning in result_warnings(rep):
+    after = result_warnings(rep)
+    for warning in after:
         click.echo(f"warning: {warning}", err=True)
+    warnings = setup_warnings(catalog, players) + after
     where = f", {jobs} processes" if jobs > 1 and dask_address is None else ""
     if dask_address is not None:
         where = f", Dask {dask_address}"
@@ -1140,6 +1160,11 @@ def command(
     if json_file is not None:
         write_text(json_file, json.dumps(rep, indent=1) + "\n")
         click.echo(f"wrote {json_file}", err=True)
+    if html_file is not None:
+        from .report_html import write_page  # matplotlib loads only when a page is asked for
+
+        write_page(html_file, rep, ir, warnings)
+        click.echo(f"wrote {html_file}", err=True)
     if log_dir is not None:
         click.echo(f"wrote {played} logs to {log_dir}", err=True)
     sys.stdout.flush()
