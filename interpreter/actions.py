@@ -559,6 +559,8 @@ class _Buy(ActionKind):
         game.spend(p, "gold", game.rules["market_price"])
         game.token_supply[tok] -= 1
         p.tokens.append(tok)
+        if game.stats is not None:
+            game.stats.on_token(game, p, tok)
 
     def narrate(self, game, p, value):
         return f"buys {best_market_item(game, value[1]).name}"

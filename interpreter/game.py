@@ -185,8 +185,10 @@ class Game:
         # ... and with the events a space watches (its `enter` runs in `enter`), every event
         # `emit` has something to do for.
         self._emits = self._watched | {e for sp in self.board.spaces for e in sp.on}
-        # What the active player gained this turn is kept only for an op that reads it.
-        self._track_gains = "bonus_on_gain" in self.catalog.ops
+        # What the active player gained this turn (read by `bonus_on_gain` and by the run's
+        # statistics: the skill a turn had, for "could have acquired"). Always kept, so a
+        # game's state and log are the same with statistics or without.
+        self._track_gains = True
         self._depth = 0
         self._ending = False
         # The end-of-turn refill added a card with the dragon symbol (for the attack step).
@@ -321,6 +323,8 @@ class Game:
 
     def end_turn(self, player: PlayerState) -> None:
         """The end-of-turn steps in the rulebook's order (the pack's `end_of_turn` phase)."""
+        if self.stats is not None:
+            self.stats.on_turn_end(self, player)
         self.emit("turn end", player)
         if self.over:
             return
@@ -374,12 +378,16 @@ class Game:
                 if not self.adventure_discard or reshuffled:
                     break
                 reshuffled = True
+                if self.stats is not None:
+                    self.stats.on_recycle(self)
                 self.adventure_deck = self.adventure_discard
                 self.adventure_discard = []
                 self.rng.shuffle(self.adventure_deck)
             card = self.adventure_deck.pop()
             if card.type == "event":
                 # An event is carried out and discarded; it never joins the row.
+                if self.stats is not None:
+                    self.stats.on_event(self, card)
                 self.run_triggers(Ctx(self.active, card), card.arrive)
                 self.adventure_discard.append(card)
             else:
@@ -848,6 +856,8 @@ class Game:
 
     def reveal(self, player: PlayerState, token: TokenDef) -> None:
         """The player takes a token: artifacts to the artifact slot, "on reveal" lines run."""
+        if self.stats is not None:
+            self.stats.on_token(self, player, token)
         if token.kind == "artifact":
             if player.artifact is None:
                 player.artifact = token

@@ -21,7 +21,7 @@ from .scoring import GameResult
 from .state import ESCAPED
 
 if TYPE_CHECKING:
-    from .catalog import CardDef, Catalog
+    from .catalog import CardDef, Catalog, TokenDef
     from .game import Game
     from .state import PlayerState
 
@@ -35,13 +35,34 @@ class GameStats:
     narrator does); the base class only counts.
     """
 
-    __slots__ = ("entries", "paths", "acquired", "defeated", "attacks", "off_clock", "damage")
+    __slots__ = (
+        "entries",
+        "paths",
+        "acquired",
+        "could",
+        "first_round",
+        "defeated",
+        "events",
+        "tokens",
+        "recycles",
+        "attacks",
+        "off_clock",
+        "damage",
+    )
 
     def __init__(self, spaces: int, players: int) -> None:
         self.entries = [0] * spaces  # arrivals on each space, by space index
         self.paths: dict[tuple[int, int], int] = {}  # walks along a path, (from, to) indexes
         self.acquired: list[dict[str, int]] = [{} for _ in range(players)]  # by card name
+        # Cards each seat could have acquired on one of its turns (see `on_turn_end`).
+        self.could: list[set[str]] = [set() for _ in range(players)]
+        # The round of each seat's first copy of a card, by card name.
+        self.first_round: list[dict[str, int]] = [{} for _ in range(players)]
         self.defeated: dict[str, int] = {}  # monsters, by card name
+        self.events: dict[str, int] = {}  # events revealed from the adventure deck, by name
+        # Tokens taken (secrets, market items bought, mugs...), by seat and token name.
+        self.tokens: list[dict[str, int]] = [{} for _ in range(players)]
+        self.recycles = 0  # times the adventure discard was shuffled into a new deck
         self.attacks = 0  # dragon attacks on the clock (row refills and effects)
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
@@ -64,10 +85,46 @@ class GameStats:
         """A player acquires a card from the row or the reserve."""
         got = self.acquired[player.seat]
         got[card.name] = got.get(card.name, 0) + 1
+        first = self.first_round[player.seat]
+        if card.name not in first:
+            first[card.name] = game.round
+
+    def on_turn_end(self, game: Game, player: PlayerState) -> None:
+        """The active player ends a turn (before the end-of-turn steps refill the row).
+
+        A card the player could have acquired this turn is one of the row or a reserve pile
+        that the turn's skill (all of it, spent or not) pays for: with what is bought this
+        turn, that is the row the turn began with. The card's `only_in` space is not asked
+        for: the player could have walked there.
+        """
+        gained = game.turn_gained.get("skill")
+        skill = gained[0] if gained else 0
+        if not skill:
+            return
+        could = self.could[player.seat]
+        for card in game.row:
+            if card.type == "acquire" and card.cost <= skill:
+                could.add(card.name)
+        for card, left in game.reserve.items():
+            if left and card.cost <= skill:
+                could.add(card.name)
 
     def on_defeat(self, game: Game, player: PlayerState, card: CardDef) -> None:
         """A player defeats a monster of the row or the reserve."""
         self.defeated[card.name] = self.defeated.get(card.name, 0) + 1
+
+    def on_event(self, game: Game, card: CardDef) -> None:
+        """An event is revealed from the adventure deck (as the row is refilled)."""
+        self.events[card.name] = self.events.get(card.name, 0) + 1
+
+    def on_recycle(self, game: Game) -> None:
+        """The adventure deck ran out and its discard pile is shuffled into a new one."""
+        self.recycles += 1
+
+    def on_token(self, game: Game, player: PlayerState, token: TokenDef) -> None:
+        """A player takes a token: a secret, a market item bought, an artifact, a mug..."""
+        got = self.tokens[player.seat]
+        got[token.name] = got.get(token.name, 0) + 1
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """The dragon is about to draw ``cubes`` cubes (the Clank! area is in the bag)."""
@@ -116,6 +173,8 @@ _SUMS = (
     "off_clock_sq",
     "damage",
     "damage_sq",
+    "recycles",
+    "recycles_sq",
 )
 _LISTS = ("wins_seat", "wins_player", "score_sum_seat", "score_sq_seat", "games_seat")
 _COUNTERS = (
@@ -128,7 +187,19 @@ _COUNTERS = (
     "acquired",
     "acquirers",
     "acquirer_wins",
+    "passers",
+    "passer_wins",
+    "first_round_sum",
+    "first_round_sq",
     "defeated",
+    "defeated_sq",
+    "events",
+    "events_sq",
+    "token_taken",
+    "token_taken_sq",
+    "token_players",
+    "token_wins",
+    "reserve_empty",
     "artifact_taken",
     "artifact_escaped",
     "artifact_wins",
@@ -162,6 +233,8 @@ class RunTotals:
     off_clock_sq: int = 0
     damage: int = 0
     damage_sq: int = 0
+    recycles: int = 0  # adventure deck reshuffles, and their squares per game
+    recycles_sq: int = 0
     wins_seat: list[int] = field(default_factory=list)  # by place in turn order
     wins_player: list[int] = field(default_factory=list)  # by bot position
     score_sum_seat: list[int] = field(default_factory=list)
@@ -178,7 +251,21 @@ class RunTotals:
     acquired: Counter[str] = field(default_factory=Counter)  # copies
     acquirers: Counter[str] = field(default_factory=Counter)  # players who took one or more
     acquirer_wins: Counter[str] = field(default_factory=Counter)
+    # Player-games that could have acquired a card on a turn and never did, and their wins.
+    passers: Counter[str] = field(default_factory=Counter)
+    passer_wins: Counter[str] = field(default_factory=Counter)
+    # Sums of the round of each player-game's first copy of a card, and of their squares.
+    first_round_sum: Counter[str] = field(default_factory=Counter)
+    first_round_sq: Counter[str] = field(default_factory=Counter)
     defeated: Counter[str] = field(default_factory=Counter)
+    defeated_sq: Counter[str] = field(default_factory=Counter)  # squares of per-game counts
+    events: Counter[str] = field(default_factory=Counter)
+    events_sq: Counter[str] = field(default_factory=Counter)
+    token_taken: Counter[str] = field(default_factory=Counter)
+    token_taken_sq: Counter[str] = field(default_factory=Counter)
+    token_players: Counter[str] = field(default_factory=Counter)  # player-games taking one
+    token_wins: Counter[str] = field(default_factory=Counter)
+    reserve_empty: Counter[str] = field(default_factory=Counter)  # games a pile ran out
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
@@ -232,9 +319,26 @@ class RunTotals:
         for seat, got in enumerate(stats.acquired):
             self.acquired.update(got)
             self.acquirers.update(got.keys())
+            passed = stats.could[seat].difference(got)
+            self.passers.update(passed)
             if seat in won:
                 self.acquirer_wins.update(got.keys())
+                self.passer_wins.update(passed)
+            first = stats.first_round[seat]
+            self.first_round_sum.update(first)
+            self.first_round_sq.update({k: v * v for k, v in first.items()})
         self.defeated.update(stats.defeated)
+        self.defeated_sq.update({k: v * v for k, v in stats.defeated.items()})
+        self.events.update(stats.events)
+        self.events_sq.update({k: v * v for k, v in stats.events.items()})
+        taken: Counter[str] = Counter()
+        for seat, got in enumerate(stats.tokens):
+            taken.update(got)
+            self.token_players.update(got.keys())
+            if seat in won:
+                self.token_wins.update(got.keys())
+        self.token_taken.update(taken)
+        self.token_taken_sq.update({k: v * v for k, v in taken.items()})
         for p in game.players:
             if p.artifact is not None:
                 self.artifact_taken[p.artifact.name] += 1
@@ -242,6 +346,11 @@ class RunTotals:
                     self.artifact_escaped[p.artifact.name] += 1
                 if p.seat in won:
                     self.artifact_wins[p.artifact.name] += 1
+        for card, left in game.reserve.items():
+            if not left:
+                self.reserve_empty[card.name] += 1
+        self.recycles += stats.recycles
+        self.recycles_sq += stats.recycles * stats.recycles
         damage = sum(stats.damage)
         self.attacks += stats.attacks
         self.attacks_sq += stats.attacks * stats.attacks
@@ -301,6 +410,41 @@ def mean_interval(total: int, squares: int, n: int, z: float = Z95) -> tuple[flo
     variance = (n * squares - total * total) / (n * (n - 1))
     half = z * math.sqrt(max(variance, 0.0) / n)
     return mean - half, mean + half
+
+
+def difference_interval(s1: int, n1: int, s2: int, n2: int) -> tuple[float, float]:
+    """The 95 % interval of the difference of two rates, ``s1/n1 - s2/n2``.
+
+    Newcombe's hybrid score interval, built from the two rates' Wilson intervals: the normal
+    approximation of the difference, but one that stays inside -1..1 and does not shrink to a
+    point when a rate is 0 or 1. (-1, 1) when either side counted nothing.
+    """
+    if n1 <= 0 or n2 <= 0:
+        return -1.0, 1.0
+    p1, p2 = s1 / n1, s2 / n2
+    l1, u1 = wilson(s1, n1)
+    l2, u2 = wilson(s2, n2)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return max(-1.0, low), min(1.0, high)
+
+
+def mean_difference_interval(
+    a: tuple[int, int, int], b: tuple[int, int, int], z: float = Z95
+) -> tuple[float, float]:
+    """The normal 95 % interval of the difference of two means, each given as (count, sum,
+    sum of squares): ``mean(a) - mean(b)``."""
+    (na, ta, qa), (nb, tb, qb) = a, b
+    if na <= 0 or nb <= 0:
+        return 0.0, 0.0
+    d = ta / na - tb / nb
+
+    def var_of_mean(n: int, t: int, q: int) -> float:
+        return max((n * q - t * t) / (n * (n - 1)), 0.0) / n if n > 1 else 0.0
+
+    half = z * math.sqrt(var_of_mean(na, ta, qa) + var_of_mean(nb, tb, qb))
+    return d - half, d + half
 
 
 def _ci(interval: tuple[float, float]) -> dict[str, float]:
@@ -482,7 +626,9 @@ def report(
     for c in catalog.cards:
         if c.type != "acquire" or c.deck not in ("adventure", "reserve"):
             continue
-        takers = t.acquirers[c.name]
+        takers, won = t.acquirers[c.name], t.acquirer_wins[c.name]
+        passed, passed_won = t.passers[c.name], t.passer_wins[c.name]
+        edge = won / takers - passed_won / passed if takers and passed else 0
         cards.append(
             {
                 "name": c.name,
@@ -490,16 +636,68 @@ def report(
                 "cost": c.cost,
                 "acquired": t.acquired[c.name],
                 "players": takers,
-                "wins": t.acquirer_wins[c.name],
-                "win_rate": _rate(t.acquirer_wins[c.name], takers),
-                "win_rate_ci": _rate_ci(t.acquirer_wins[c.name], takers),
+                "wins": won,
+                "win_rate": _rate(won, takers),
+                "win_rate_ci": _rate_ci(won, takers),
+                "passed": passed,
+                "passed_wins": passed_won,
+                "passed_win_rate": _rate(passed_won, passed),
+                "passed_win_rate_ci": _rate_ci(passed_won, passed),
+                "edge": _num(edge),
+                "edge_ci": _ci(difference_interval(won, takers, passed_won, passed)),
+                "exhausted": t.reserve_empty[c.name],
+                "first_round": _rate(t.first_round_sum[c.name], takers),
+                "first_round_ci": _ci(
+                    mean_interval(t.first_round_sum[c.name], t.first_round_sq[c.name], takers)
+                ),
             }
         )
+
+    def per_game(total: int, sq: int) -> dict[str, Any]:
+        return {
+            "total": total,
+            "per_game": _rate(total, games),
+            "per_game_ci": _ci(mean_interval(total, sq, games)),
+        }
+
+    def often(counts: Counter[str], squares: Counter[str], name: str) -> dict[str, Any]:
+        figures = per_game(counts[name], squares[name])
+        return {"per_game": figures["per_game"], "per_game_ci": figures["per_game_ci"]}
+
     monsters = [
-        {"name": c.name, "deck": c.deck, "defeated": t.defeated[c.name]}
+        {
+            "name": c.name,
+            "deck": c.deck,
+            "fight": c.fight,
+            "defeated": t.defeated[c.name],
+            **often(t.defeated, t.defeated_sq, c.name),
+        }
         for c in catalog.cards
         if c.type == "monster" and c.deck != "cardporium"  # out of play until fetched
     ]
+    events = [
+        {"name": c.name, "revealed": t.events[c.name], **often(t.events, t.events_sq, c.name)}
+        for c in catalog.cards
+        if c.type == "event"
+    ]
+    tokens = []
+    for tok in catalog.tokens:
+        if tok.kind == "artifact":
+            continue  # the artifacts table has them
+        holders, won = t.token_players[tok.name], t.token_wins[tok.name]
+        tokens.append(
+            {
+                "name": tok.name,
+                "kind": tok.kind,
+                "points": tok.points,
+                "taken": t.token_taken[tok.name],
+                **often(t.token_taken, t.token_taken_sq, tok.name),
+                "players": holders,
+                "wins": won,
+                "win_rate": _rate(won, holders),
+                "win_rate_ci": _rate_ci(won, holders),
+            }
+        )
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
     declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
     names = sorted(
@@ -532,13 +730,6 @@ def report(
             "total": total,
             "rate": _rate(total, player_games),
             "rate_ci": _rate_ci(total, player_games),
-        }
-
-    def per_game(total: int, sq: int) -> dict[str, Any]:
-        return {
-            "total": total,
-            "per_game": _rate(total, games),
-            "per_game_ci": _ci(mean_interval(total, sq, games)),
         }
 
     return {
@@ -587,6 +778,12 @@ def report(
             "all": hist_distribution(t.score_hist),
             "winning": hist_distribution(t.winning_hist),
         },
+        # [value, count] pairs, ascending: what the histograms of `simulate --html` draw.
+        "histograms": {
+            "scores": sorted([v, n] for v, n in t.score_hist.items()),
+            "winning_scores": sorted([v, n] for v, n in t.winning_hist.items()),
+            "rounds": sorted([v, n] for v, n in t.round_hist.items()),
+        },
         "rounds": {
             "mean": rounds["mean"],
             "mean_ci": rounds["mean_ci"],
@@ -616,12 +813,21 @@ def report(
             "off_clock_attacks": per_game(t.off_clock, t.off_clock_sq),
             "damage": per_game(t.damage, t.damage_sq),
         },
+        "adventure_deck": {
+            "cards": sum(c.copies for c in catalog.adventure),
+            "row": {**catalog.rules, **(rules or {})}["row_size"],
+            "recycled": per_game(t.recycles, t.recycles_sq),
+        },
         "artifacts": artifacts,
         "cards": cards,
         "monsters": monsters,
+        "events": events,
+        "tokens": tokens,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),
+        # Runs of the same seeds with one change each (`compare`); filled by the caller.
+        "variants": [],
     }
 
 
@@ -632,3 +838,65 @@ def _artifact_points(catalog: Catalog, name: str) -> int:
     # An implicit artifact is named for its value ("Artifact 15").
     tail = name.rsplit(" ", 1)[-1]
     return int(tail) if tail.isdigit() else 0
+
+
+def _hist_sums(hist: Counter[int]) -> tuple[int, int, int]:
+    """(count, sum, sum of squares) of the values a histogram counts."""
+    return (
+        sum(hist.values()),
+        sum(v * c for v, c in hist.items()),
+        sum(v * v * c for v, c in hist.items()),
+    )
+
+
+def compare(base: RunTotals, variant: RunTotals, players: int) -> dict[str, Any]:
+    """A variant run against its base run (the same seeds, one change): each seat's win rate
+    and mean score, the game length, and each one's change from the base with its 95 %
+    interval (`difference_interval` for rates, `mean_difference_interval` for means).
+
+    The runs are compared as two samples: the change usually parts the games after a few
+    turns, and the two-sample interval is the wider, safe one."""
+
+    def pad(xs: list[int]) -> list[int]:
+        return xs + [0] * (players - len(xs))
+
+    seats = []
+    bw, vw = pad(base.wins_seat), pad(variant.wins_seat)
+    bs, vs = pad(base.score_sum_seat), pad(variant.score_sum_seat)
+    bq, vq = pad(base.score_sq_seat), pad(variant.score_sq_seat)
+    bn, vn = pad(base.games_seat), pad(variant.games_seat)
+    for k in range(players):
+        b_rate = bw[k] / base.games if base.games else 0.0
+        v_rate = vw[k] / variant.games if variant.games else 0.0
+        b_mean = bs[k] / bn[k] if bn[k] else 0.0
+        v_mean = vs[k] / vn[k] if vn[k] else 0.0
+        seats.append(
+            {
+                "seat": k + 1,
+                "win_rate": _rate(vw[k], variant.games),
+                "win_rate_ci": _rate_ci(vw[k], variant.games),
+                "win_rate_delta": _num(v_rate - b_rate),
+                "win_rate_delta_ci": _ci(
+                    difference_interval(vw[k], variant.games, bw[k], base.games)
+                ),
+                "mean_score": _num(v_mean),
+                "mean_score_ci": _ci(mean_interval(vs[k], vq[k], vn[k])),
+                "mean_score_delta": _num(v_mean - b_mean),
+                "mean_score_delta_ci": _ci(
+                    mean_difference_interval((vn[k], vs[k], vq[k]), (bn[k], bs[k], bq[k]))
+                ),
+            }
+        )
+    b_rounds, v_rounds = _hist_sums(base.round_hist), _hist_sums(variant.round_hist)
+    b_len = b_rounds[1] / b_rounds[0] if b_rounds[0] else 0.0
+    v_len = v_rounds[1] / v_rounds[0] if v_rounds[0] else 0.0
+    return {
+        "games": variant.games,
+        "by_seat": seats,
+        "rounds": {
+            "mean": _num(v_len),
+            "mean_ci": _ci(mean_interval(v_rounds[1], v_rounds[2], v_rounds[0])),
+            "delta": _num(v_len - b_len),
+            "delta_ci": _ci(mean_difference_interval(v_rounds, b_rounds)),
+        },
+    }

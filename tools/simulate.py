@@ -38,6 +38,7 @@ from clankwork.interpreter.stats import (
     RESULTS_KEPT,
     GameStats,
     RunTotals,
+    compare,
     report,
     seat_half_width,
 )
@@ -45,6 +46,16 @@ from clankwork.interpreter.stats import (
 from .check import FLAGSHIP, load_ir
 from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
+from .report_variants import (
+    Change,
+    ChangeError,
+    apply_changes,
+    format_variants,
+    give,
+    rule_overrides,
+    sweep,
+    without,
+)
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
@@ -117,6 +128,8 @@ class RunSpec:
     rules: dict[str, Any] | None = None
     log_dir: str | None = None
     check: bool = False
+    # Card changes of a variant run (rule changes are in ``rules``), applied by each worker.
+    changes: tuple[Change, ...] = ()
     # A modular board's assembly for every game (`--modules`); None: each game draws one.
     modules: str | None = None
 
@@ -126,7 +139,8 @@ class Runner:
 
     def __init__(self, spec: RunSpec, catalog: Catalog | None = None) -> None:
         self.spec = spec
-        self.catalog = catalog if catalog is not None else prepare(spec.ir, spec.board)
+        base = catalog if catalog is not None else prepare(spec.ir, spec.board)
+        self.catalog = apply_changes(base, spec.changes) if spec.changes else base
 
     def play(self, index: int, seed: int) -> tuple[Game, GameStats]:
         """Play game ``index`` (its log written to the log folder, if any)."""
@@ -309,6 +323,7 @@ def simulate(
     until_ci: float | None = None,
     dask: str | None = None,
     keep: int = RESULTS_KEPT,
+    changes: Sequence[Change] = (),
     modules: str | None = None,
 ) -> Simulation:
     """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``
@@ -318,13 +333,17 @@ def simulate(
     `check_invariants` after every turn. With ``until_ci``, chunks are played until every
     seat's win-rate interval is at most that wide on each side (``games`` is then a ceiling).
     Chunks are folded in as they arrive, so memory does not grow with ``games``. A failing
-    game raises `GameFailed`.
+    game raises `GameFailed`. ``changes`` make a variant run (`report_variants`); ``catalog``
+    is then the pack's own, the changes are made to a copy.
     """
     names = bot_names(bots if bots is not None else "heuristic", players)
-    spec = RunSpec(ir, players, tuple(names), board, dict(rules or {}) or None, None, check)
+    changes = tuple(changes)
+    rules = {**(rules or {}), **rule_overrides(changes)}
+    cards = tuple(c for c in changes if c.kind != "rule")
+    spec = RunSpec(ir, players, tuple(names), board, rules or None, None, check, cards)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
-        spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check)
+        spec = RunSpec(ir, players, tuple(names), board, spec.rules, str(log_dir), check, cards)
     if modules:
         spec = dataclasses.replace(spec, modules=modules)
     stop = None
@@ -336,13 +355,14 @@ def simulate(
 
     merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
     plan = chunk_plan(seed, games)
+    played: Catalog | None = None
     if dask is not None:
         from .cluster import run_on_dask
 
         run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
     elif jobs <= 1 or games <= CHUNK:
         runner = Runner(spec, catalog)
-        catalog = runner.catalog
+        played = runner.catalog
         for index, start, seeds in plan:
             merger.offer(index, runner.run_chunk(start, seeds, keep))
             if merger.done:
@@ -360,8 +380,10 @@ def simulate(
                 return pool.submit(_run_chunk, (start, seeds, keep))
 
             stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
-    if catalog is None:
-        catalog = prepare(ir, board)
+    if played is None:
+        played = catalog if catalog is not None else prepare(ir, board)
+        if cards:
+            played = apply_changes(played, cards)
     ended = None
     if until_ci is not None:
         ended = {
@@ -369,7 +391,43 @@ def simulate(
             "until_ci": until_ci,
             "games_ceiling": games,
         }
-    return Simulation(merger.totals, catalog, seed, names, dict(rules or {}), ended)
+    return Simulation(merger.totals, played, seed, names, rules, ended)
+
+
+def play_variants(
+    base: Simulation,
+    ir: dict[str, Any],
+    variants: Sequence[Change],
+    *,
+    board: int | str = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    check: bool = False,
+    catalog: Catalog | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play each change on the base run's seeds (as many games as it played, with its rules)
+    and compare it with the base run (`stats.compare`), in the order given."""
+    out = []
+    players = len(base.bots)
+    for change in variants:
+        sim = simulate(
+            ir,
+            base.totals.games,
+            players,
+            base.seed,
+            base.bots,
+            board=board,
+            rules=base.rules,
+            jobs=jobs,
+            check=check,
+            progress=progress,
+            catalog=catalog,
+            dask=dask,
+            changes=(change,),
+        )
+        out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
+    return out
 
 
 def stream_chunks(
@@ -468,6 +526,57 @@ def _mean_ci(x: float, ci: dict[str, float] | None) -> str:
     if ci is None:
         return f"{x}"
     return f"{x} [{ci['low']:.1f}–{ci['high']:.1f}]"
+
+
+def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
+    """A mean with the half-width of its interval: ``4.2 ±0.3``."""
+    half = (ci["high"] - ci["low"]) / 2
+    return f"{x:.{digits}f} ±{half:.{digits}f}"
+
+
+def _components(rep: dict[str, Any]) -> list[str]:
+    """The monsters, events and tokens tables: how often each was defeated, revealed, taken."""
+    lines: list[str] = []
+    if rep["monsters"]:
+        rows = [("monster", "fight", "defeated", "a game")]
+        rows += [
+            (
+                m["name"],
+                str(m["fight"]),
+                str(m["defeated"]),
+                _mean_pm(m["per_game"], m["per_game_ci"], 2),
+            )
+            for m in rep["monsters"]
+        ]
+        lines += ["", *_table(rows)]
+    if rep["events"]:
+        rows = [("event", "revealed", "a game")]
+        rows += [
+            (e["name"], str(e["revealed"]), _mean_pm(e["per_game"], e["per_game_ci"], 2))
+            for e in rep["events"]
+        ]
+        lines += ["", *_table(rows)]
+    if rep["tokens"]:
+        rows = [("token", "kind", "points", "taken", "a game", "players", "win rate")]
+        rows += [
+            (
+                t["name"],
+                t["kind"],
+                str(t["points"]),
+                str(t["taken"]),
+                _mean_pm(t["per_game"], t["per_game_ci"], 2),
+                str(t["players"]),
+                _pct_ci(t["win_rate"], t["win_rate_ci"]),
+            )
+            for t in rep["tokens"]
+        ]
+        lines += ["", *_table(rows, right={2, 3, 4, 5, 6})]
+    return lines
+
+
+def _edge(d: float, ci: dict[str, float]) -> str:
+    """A difference of rates in points with its interval: ``+4.1 [+1.0, +7.2]``."""
+    return f"{d * 100:+.1f} [{ci['low'] * 100:+.1f}, {ci['high'] * 100:+.1f}]"
 
 
 def _table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
@@ -597,21 +706,38 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines += _table(rows)
 
     if rep["cards"]:
-        # Win rates of cards few players took are noise: rank those taken by 1 % or more.
+        # A card few players took (or passed) measures noise: rank those with 1 % or more
+        # of the player-games on both sides, by edge; list the others by name.
         enough = max(1, pg // 100)
         ranked = sorted(
-            (c for c in rep["cards"] if c["players"] >= enough),
-            key=lambda c: (-c["win_rate"], -c["players"], c["name"]),
+            (c for c in rep["cards"] if c["players"] >= enough and c["passed"] >= enough),
+            key=lambda c: (-c["edge"], -c["players"], c["name"]),
         )
-        rare = [c["name"] for c in rep["cards"] if c["players"] < enough]
+        rare = [c["name"] for c in rep["cards"] if c not in ranked]
         lines.append("")
         lines.append(
-            f"cards by the win rate of the players who acquired them (any player: "
-            f"{_pct(w['baseline_win_rate'])}); acquired by {enough}+ players"
+            "cards by edge: the win rate of the players who acquired one minus that of the "
+            "players who could have"
+        )
+        lines.append(
+            "(it was in the row or reserve on a turn with the skill for it) and did not; "
+            f"any player wins {_pct(w['baseline_win_rate'])}; {enough}+ players on each side"
         )
         cut = not all_cards and len(ranked) > 2 * top
         shown = ranked[:top] + ranked[-top:] if cut else ranked
-        rows = [("card", "cost", "acquired", "players", "win rate")]
+        rows = [
+            (
+                "card",
+                "cost",
+                "acquired",
+                "players",
+                "win rate",
+                "passed",
+                "win rate",
+                "edge",
+                "first round",
+            )
+        ]
         rows += [
             (
                 c["name"],
@@ -619,6 +745,10 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
                 str(c["acquired"]),
                 str(c["players"]),
                 _pct_ci(c["win_rate"], c.get("win_rate_ci")),
+                str(c["passed"]),
+                _pct_ci(c["passed_win_rate"], c.get("passed_win_rate_ci")),
+                _edge(c["edge"], c["edge_ci"]),
+                _mean_pm(c["first_round"], c["first_round_ci"]),
             )
             for c in shown
         ]
@@ -627,7 +757,9 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
             table.insert(top + 1, f"... ({len(ranked) - 2 * top} more; --all shows every card)")
         lines += table
         if rare:
-            lines.append(f"acquired by fewer players: {', '.join(rare)}")
+            lines.append(f"too few players acquired or passed: {', '.join(rare)}")
+
+    lines += _components(rep)
 
     spaces = rep["heatmap"]["spaces"]
     if spaces:
@@ -637,6 +769,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         never = [k for k, v in spaces.items() if v == 0]
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
+    lines += format_variants(rep.get("variants", []), _table)
     return "\n".join(lines)
 
 
@@ -654,11 +787,72 @@ def setup_warnings(catalog: Catalog, players: int) -> list[str]:
 
 
 def result_warnings(rep: dict[str, Any]) -> list[str]:
-    """What the games showed that a designer should look at: cards nobody ever bought."""
+    """What the games showed that a designer should look at: cards nobody ever bought, an
+    adventure deck that recycles, reserve piles that run out, spaces and paths nobody used.
+    The ones that count absences wait for 20 games: fewer prove nothing."""
+    games = rep["games"]
+    out = []
     never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
-    if never and rep["games"] >= 20:
-        return [f"never acquired in {rep['games']} games: {', '.join(never)}"]
-    return []
+    if never and games >= 20:
+        out.append(f"never acquired in {games} games: {', '.join(never)}")
+    deck = rep["adventure_deck"]
+    recycled = deck["recycled"]
+    if games and recycled["per_game"] >= 1:
+        ci = recycled["per_game_ci"]
+        out.append(
+            f"the adventure deck ({deck['cards']} cards, a row of {deck['row']}) was reshuffled "
+            f"{recycled['per_game']:.1f} times a game [{ci['low']:.1f}–{ci['high']:.1f}]: the "
+            "same cards come round again; more cards, or fewer leaving the row"
+        )
+    empty = [c for c in rep["cards"] if c["deck"] == "reserve" and 2 * c["exhausted"] > games]
+    if empty:
+        named = ", ".join(f"{c['name']} ({c['exhausted'] / games:.0%})" for c in empty)
+        out.append(f"reserve piles ran out in most games: {named}")
+    if games >= 20:
+        spaces = rep["heatmap"]["spaces"]
+        unvisited = [name for name, n in spaces.items() if n == 0]
+        if unvisited:
+            out.append(f"never entered in {games} games: {_some(unvisited)}")
+        unwalked = _unwalked_paths(rep["heatmap"]["paths"], set(spaces))
+        if unwalked:
+            out.append(f"paths never walked in {games} games: {_some(unwalked)}")
+    return out
+
+
+# Names one warning lists; the rest are counted (the JSON report's heatmap has every one).
+WARNING_NAMES = 20
+
+
+def _some(names: list[str]) -> str:
+    shown = ", ".join(names[:WARNING_NAMES])
+    more = len(names) - WARNING_NAMES
+    return f"{shown} and {more} more (--json has them all)" if more > 0 else shown
+
+
+def _unwalked_paths(paths: dict[str, int], spaces: set[str]) -> list[str]:
+    """Paths walked in neither direction, as ``A–B``, in the heatmap's order."""
+    walked: dict[frozenset[str], int] = {}
+    order: list[tuple[str, str]] = []
+    for key, n in paths.items():
+        ends = _path_ends(key, spaces)
+        pair = frozenset(ends)
+        if pair not in walked:
+            order.append(ends)
+            walked[pair] = 0
+        walked[pair] += n
+    return [f"{a}–{b}" for a, b in order if not walked[frozenset((a, b))]]
+
+
+def _path_ends(key: str, spaces: set[str]) -> tuple[str, str]:
+    # A space's name may hold "->" itself: the split is the one that names two spaces.
+    at = key.find("->")
+    while at >= 0:
+        a, b = key[:at], key[at + 2 :]
+        if a in spaces and b in spaces:
+            return a, b
+        at = key.find("->", at + 1)
+    a, _, b = key.partition("->")
+    return a, b
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -681,6 +875,35 @@ def _check_dask(address: str, log_dir: Path | None) -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise click.ClickException(INSTALL_HINT) from None
+
+
+def _variants(
+    catalog: Catalog,
+    players: int,
+    rules: dict[str, Any],
+    without_cards: Sequence[str],
+    give_cards: Sequence[str],
+    sweeps: Sequence[str],
+) -> list[Change]:
+    """The variant runs the options ask for, checked before any game is played."""
+    out: list[Change] = []
+    for option, items, make in (
+        ("--without", without_cards, lambda t: [without(catalog, t)]),
+        ("--give", give_cards, lambda t: [give(catalog, t, players)]),
+        ("--sweep", sweeps, lambda t: sweep(catalog, t)),
+    ):
+        for item in items:
+            try:
+                changes = make(item)
+                for c in changes:
+                    if c.kind == "rule":
+                        check_rule_overrides({**rules, c.key: c.value})
+            except ChangeError as e:
+                raise click.BadParameter(str(e), param_hint=option) from None
+            except LogError as e:
+                raise click.BadParameter(f"{item!r}: {e.message}", param_hint=option) from None
+            out += changes
+    return out
 
 
 def load_pack(pack: Path | None, name: str = FLAGSHIP) -> dict[str, Any]:
@@ -769,6 +992,12 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Write the report as JSON (schemas/report.schema.json; also a --heatmap for render).",
 )
 @click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report as one self-contained web page with plots (opens offline).",
+)
+@click.option(
     "--log-dir",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write each game's log here (game-000000.jsonl...), for `clankwork replay`.",
@@ -799,6 +1028,30 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help='A modular board\'s assembly for every game, e.g. "1=Hydroponics, 2=Med Lab" '
     "[default: each game draws one from its seed].",
 )
+@click.option(
+    "--without",
+    "without_cards",
+    multiple=True,
+    metavar="CARD",
+    help="Also play the same seeds with CARD's copies out of every deck, and report the change "
+    "in each seat's win rate and mean score (repeatable).",
+)
+@click.option(
+    "--give",
+    "give_cards",
+    multiple=True,
+    metavar="CARD[@SEAT]",
+    help="Also play the same seeds with one CARD in seat SEAT's starting deck (default seat 1, "
+    "the first player), and report the change (repeatable).",
+)
+@click.option(
+    "--sweep",
+    "sweeps",
+    multiple=True,
+    metavar="RULE=V1,V2,...",
+    help="Also play the same seeds with each value of a rule (values are JSON) or, as "
+    "cost:CARD=4,5,6, of a card's cost, and report each one's change (repeatable).",
+)
 def command(
     pack: Path | None,
     games: int,
@@ -809,17 +1062,22 @@ def command(
     rule_items: tuple[str, ...],
     jobs: int,
     json_file: Path | None,
+    html_file: Path | None,
     log_dir: Path | None,
     dask_address: str | None,
     until_ci: float | None,
     check: bool,
     all_cards: bool,
+    without_cards: tuple[str, ...],
+    give_cards: tuple[str, ...],
+    sweeps: tuple[str, ...],
     modules: str | None,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
-    if json_file is not None:
-        check_file_target(json_file)
+    for target in (json_file, html_file):
+        if target is not None:
+            check_file_target(target)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
     source = click.get_current_context().get_parameter_source
@@ -844,6 +1102,7 @@ def command(
             )
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
+    variants = _variants(catalog, players, rules, without_cards, give_cards, sweeps)
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
     for warning in setup_warnings(catalog, players):
@@ -851,7 +1110,8 @@ def command(
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
-        bar = click.progressbar(length=games, label="simulating", file=sys.stderr)
+        length = games * (1 + len(variants))
+        bar = click.progressbar(length=length, label="simulating", file=sys.stderr)
         bar.__enter__()
     try:
         sim = simulate(
@@ -871,6 +1131,17 @@ def command(
             dask=dask_address,
             modules=modules,
         )
+        played_variants = play_variants(
+            sim,
+            ir,
+            variants,
+            board=catalog.board.name,
+            jobs=jobs,
+            dask=dask_address,
+            check=check,
+            catalog=catalog,
+            progress=bar.update if bar is not None else None,
+        )
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None
     except GameFailed as e:
@@ -881,10 +1152,13 @@ def command(
             bar.__exit__(None, None, None)
     elapsed = time.perf_counter() - start
     rep = sim.report()
-    played = rep["games"]
+    rep["variants"] = played_variants
+    played = rep["games"] * (1 + len(variants))
     click.echo(format_report(rep, all_cards=all_cards))
-    for warning in result_warnings(rep):
+    after = result_warnings(rep)
+    for warning in after:
         click.echo(f"warning: {warning}", err=True)
+    warnings = setup_warnings(catalog, players) + after
     where = f", {jobs} processes" if jobs > 1 and dask_address is None else ""
     if dask_address is not None:
         where = f", Dask {dask_address}"
@@ -901,6 +1175,11 @@ def command(
     if json_file is not None:
         write_text(json_file, json.dumps(rep, indent=1) + "\n")
         click.echo(f"wrote {json_file}", err=True)
+    if html_file is not None:
+        from .report_html import write_page  # matplotlib loads only when a page is asked for
+
+        write_page(html_file, rep, ir, warnings)
+        click.echo(f"wrote {html_file}", err=True)
     if log_dir is not None:
         click.echo(f"wrote {played} logs to {log_dir}", err=True)
     sys.stdout.flush()

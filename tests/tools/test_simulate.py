@@ -153,7 +153,7 @@ def test_table_shows_every_part(acqinc_report: tuple[dict, str, Path]) -> None:
         "dragon damage",
         "capped games",
         "Heart of the Hoard",
-        "cards by the win rate",
+        "cards by edge",
         "busiest spaces",
         "never entered",
     ):

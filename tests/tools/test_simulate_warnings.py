@@ -1,5 +1,6 @@
-"""`simulate` warns of setups that cannot work and of cards nobody buys; `--all` shows every
-card of the table."""
+"""`simulate` warns of setups that cannot work, of cards nobody buys, of an adventure deck that
+recycles, reserve piles that run out and spaces and paths nobody uses; `--all` shows every card
+of the table."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from clankwork.tools.simulate import command
+from clankwork.tools.simulate import _unwalked_paths, command
 
 
 def _run(*args: str):
@@ -38,7 +39,7 @@ def test_all_shows_every_card_and_the_cut_says_so() -> None:
     assert "more; --all shows every card" in cut.stdout
     full = _run("--games", "40", "--players", "4", "--seed", "3", "--all")
     assert "more; --all" not in full.stdout
-    table = full.stdout.split("cards by the win rate")[1].split("\n\n")[0]
+    table = full.stdout.split("cards by edge")[1].split("\n\n")[0]
     assert len([ln for ln in table.splitlines() if "%" in ln]) > 20
 
 
@@ -47,3 +48,31 @@ def test_cards_never_acquired_are_named(tutorial_dir: Path) -> None:
     assert result.exit_code == 0
     never = [ln for ln in result.stderr.splitlines() if ln.startswith("warning: never acquired")]
     assert never and "in 40 games:" in never[0]
+
+
+def test_a_recycling_deck_empty_piles_and_unused_spaces_are_warned_of(
+    tutorial_dir: Path,
+) -> None:
+    result = _run(str(tutorial_dir), "--games", "40", "--players", "4")
+    assert result.exit_code == 0
+    warnings = [ln for ln in result.stderr.splitlines() if ln.startswith("warning: ")]
+    text = "\n".join(warnings)
+    # The tutorial's 24-card adventure deck comes round more than once a game.
+    assert "warning: the adventure deck (24 cards, a row of 6) was reshuffled" in text
+    assert "times a game [" in text
+    assert "warning: reserve piles ran out in most games: " in text and "Explore (" in text
+    assert "warning: never entered in 40 games: Lookout" in text
+    assert "warning: paths never walked in 40 games: " in text and "Lookout" in text
+
+
+def test_a_long_deck_and_few_games_are_quiet(tutorial_dir: Path) -> None:
+    result = _run(str(tutorial_dir), "--games", "10", "--players", "4")
+    assert "never entered" not in result.stderr and "paths never" not in result.stderr
+    big = _run("--games", "4", "--players", "4")  # acqinc: a 100-card deck
+    assert "reshuffled" not in big.stderr
+
+
+def test_a_path_key_is_split_where_it_names_two_spaces() -> None:
+    spaces = {"A->B", "C", "D"}
+    paths = {"A->B->C": 0, "C->A->B": 0, "C->D": 3, "D->C": 0}
+    assert _unwalked_paths(paths, spaces) == ["A->B–C"]

@@ -1,0 +1,457 @@
+"""`clankwork simulate --html FILE`: the simulation report as one self-contained web page.
+
+The page holds the report's plots, drawn by matplotlib to SVG and inlined (win rate by seat
+with intervals, the score and game-length histograms, card strength with intervals, each
+variant's change by seat, sweep curves), the board coloured by the run's heatmap (drawn by
+`render_board`, through Graphviz, when it is installed) and the report's main tables.
+
+Packs come from strangers (issue 13): every pack-provided string (the pack's, board's, cards',
+spaces' names...) reaches the page as escaped text. In the plots it is SVG text, escaped by
+matplotlib's writer, with math parsing off (a ``$`` in a card name is a dollar sign); every
+SVG is then parsed and written back with only drawing elements left (no script, no foreign
+content, no link out of the drawing, no event attribute). The page has no script at all and
+its policy forbids loading anything: it opens offline, from a file.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+from matplotlib.figure import Figure
+
+from .outputs import write_text
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+# What matplotlib's and Graphviz's drawings are made of; anything else (script, style,
+# foreignObject, image, metadata...) is dropped.
+_SVG_TAGS = {
+    "svg", "g", "title", "path", "polygon", "polyline", "ellipse", "circle", "rect", "line",
+    "text", "tspan", "a", "defs", "clipPath", "use", "linearGradient", "radialGradient", "stop",
+}  # fmt: skip
+# A label longer than this is cut (with an ellipsis) so that plots keep their shape.
+LABEL_CHARS = 36
+# Cards in the card-strength plot: the best and the worst this many (all when fewer).
+CARDS_PLOTTED = 15
+SEAT_COLOURS = ["#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#555"]
+_RC = {
+    "svg.fonttype": "none",  # text stays text: small, and searchable in the page
+    "text.parse_math": False,  # a name's "$" is a dollar sign, not mathtext
+    "font.size": 9,
+    "font.family": "DejaVu Sans",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#e4e4e4",
+    "axes.axisbelow": True,
+}
+
+
+def _label(text: str, chars: int = LABEL_CHARS) -> str:
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+def _local(name: str) -> str:
+    return name.rsplit("}", 1)[-1]
+
+
+def inline_svg(svg: bytes | str, css_class: str) -> str:
+    """An SVG drawing as inline markup with only drawing left in it.
+
+    Elements outside `_SVG_TAGS` go with their content, as do ``on*`` attributes, links that
+    leave the drawing (an ``href`` not starting with ``#``) and ``url(...)`` references that
+    are not to the drawing's own ids; the size is left to the page's style.
+    """
+    ET.register_namespace("", SVG_NS)
+    ET.register_namespace("xlink", XLINK_NS)
+    root = ET.fromstring(svg.encode("utf-8") if isinstance(svg, str) else svg)
+
+    def scrub(el: ET.Element) -> None:
+        for child in list(el):
+            if _local(child.tag) not in _SVG_TAGS:
+                el.remove(child)
+            else:
+                scrub(child)
+        for key in list(el.attrib):
+            name = _local(key).lower()
+            value = el.attrib[key]
+            leaves = name == "href" and not value.startswith("#")
+            if name.startswith("on") or leaves or re.search(r"url\((?!#)", value):
+                del el.attrib[key]
+
+    scrub(root)
+    for key in ("width", "height"):
+        root.attrib.pop(key, None)
+    root.set("class", css_class)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _figure_svg(fig: Figure, salt: str) -> str:
+    """The figure as inline SVG; ``salt`` makes its ids its own within the page."""
+    buf = io.StringIO()
+    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    return inline_svg(buf.getvalue(), "plot")
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    with matplotlib.rc_context(_RC):
+        return Figure(figsize=(width, height), layout="constrained")
+
+
+def _errors(
+    values: Sequence[float], cis: Sequence[dict[str, float]], scale: float = 1.0
+) -> list[list[float]]:
+    """Asymmetric error bars (below, above) from intervals in the values' units, scaled."""
+    below = [max(0.0, (v - c["low"]) * scale) for v, c in zip(values, cis, strict=True)]
+    above = [max(0.0, (c["high"] - v) * scale) for v, c in zip(values, cis, strict=True)]
+    return [below, above]
+
+
+def seat_plot(rep: dict[str, Any]) -> str:
+    """Win rate by seat with 95 % intervals, against the fair share."""
+    seats = rep["wins"]["by_seat"]
+    fig = _new_figure(5.2, 3.0)
+    with matplotlib.rc_context(_RC):
+        ax = fig.subplots()
+        xs = [s["seat"] for s in seats]
+        rates = [s["win_rate"] * 100 for s in seats]
+        cis = [s["win_rate_ci"] for s in seats]
+        colours = [SEAT_COLOURS[(x - 1) % len(SEAT_COLOURS)] for x in xs]
+        ax.bar(xs, rates, color=colours, width=0.6)
+        yerr = _errors([s["win_rate"] for s in seats], cis, 100)
+        ax.errorbar(xs, rates, yerr=yerr, fmt="none", ecolor="#222", capsize=4)
+        fair = 100 / max(rep["players"], 1)
+        ax.axhline(fair, color="#888", linestyle="--", linewidth=1)
+        ax.annotate(f"fair share {fair:.0f}%", (xs[-1] + 0.3, fair), va="bottom", ha="right")
+        ax.set_xticks(xs, [f"seat {x}" for x in xs])
+        ax.set_ylabel("win rate (%)")
+        ax.set_title("Win rate by seat, 95% intervals")
+    return _figure_svg(fig, "seats")
+
+
+def histogram_plot(pairs: list[list[int]], title: str, xlabel: str, salt: str) -> str:
+    """Bars of a [value, count] histogram."""
+    fig = _new_figure(5.2, 2.8)
+    with matplotlib.rc_context(_RC):
+        ax = fig.subplots()
+        if pairs:
+            ax.bar([v for v, _ in pairs], [n for _, n in pairs], width=0.9, color="#1b6ca8")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("count")
+        ax.set_title(title)
+    return _figure_svg(fig, salt)
+
+
+def ranked_cards(rep: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cards the table ranks (1 % of player-games on each side), by edge."""
+    enough = max(1, rep["games"] * rep["players"] // 100)
+    return sorted(
+        (c for c in rep["cards"] if c["players"] >= enough and c["passed"] >= enough),
+        key=lambda c: (-c["edge"], -c["players"], c["name"]),
+    )
+
+
+def card_plot(rep: dict[str, Any]) -> str | None:
+    """Each ranked card's edge with its 95 % interval (the best and worst `CARDS_PLOTTED`)."""
+    ranked = ranked_cards(rep)
+    if not ranked:
+        return None
+    shown = ranked
+    if len(ranked) > 2 * CARDS_PLOTTED:
+        shown = ranked[:CARDS_PLOTTED] + ranked[-CARDS_PLOTTED:]
+    fig = _new_figure(6.4, 0.6 + 0.24 * len(shown))
+    with matplotlib.rc_context(_RC):
+        ax = fig.subplots()
+        ys = list(range(len(shown)))[::-1]
+        edges = [c["edge"] * 100 for c in shown]
+        cis = [c["edge_ci"] for c in shown]
+        colours = ["#2e933c" if e >= 0 else "#d1495b" for e in edges]
+        xerr = _errors([c["edge"] for c in shown], cis, 100)
+        ax.errorbar(edges, ys, xerr=xerr, fmt="none", ecolor="#999", capsize=2)
+        ax.scatter(edges, ys, color=colours, zorder=3, s=16)
+        ax.axvline(0, color="#444", linewidth=1)
+        ax.set_yticks(ys, [_label(c["name"]) for c in shown])
+        ax.set_xlabel("edge: win rate of acquirers minus that of those who passed (points)")
+        cut = f" (best and worst {CARDS_PLOTTED} of {len(ranked)})" if shown is not ranked else ""
+        ax.set_title(f"Card strength, 95% intervals{cut}")
+    return _figure_svg(fig, "cards")
+
+
+def variant_plot(variant: dict[str, Any], k: int) -> str:
+    """One variant's change in each seat's win rate, with 95 % intervals."""
+    seats = variant["by_seat"]
+    fig = _new_figure(5.2, 2.6)
+    with matplotlib.rc_context(_RC):
+        ax = fig.subplots()
+        xs = [s["seat"] for s in seats]
+        deltas = [s["win_rate_delta"] * 100 for s in seats]
+        cis = [s["win_rate_delta_ci"] for s in seats]
+        colours = [SEAT_COLOURS[(x - 1) % len(SEAT_COLOURS)] for x in xs]
+        ax.bar(xs, deltas, color=colours, width=0.6)
+        yerr = _errors([s["win_rate_delta"] for s in seats], cis, 100)
+        ax.errorbar(xs, deltas, yerr=yerr, fmt="none", ecolor="#222", capsize=4)
+        ax.axhline(0, color="#444", linewidth=1)
+        ax.set_xticks(xs, [f"seat {x}" for x in xs])
+        ax.set_ylabel("change in win rate (points)")
+        ax.set_title(_label(variant["change"]["label"], 2 * LABEL_CHARS))
+    return _figure_svg(fig, f"variant{k}")
+
+
+def sweeps(variants: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The sweep variants grouped by what they sweep (a rule, or a card's cost), in order."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for v in variants:
+        ch = v["change"]
+        if ch["kind"] == "rule":
+            groups.setdefault(ch["rule"], []).append(v)
+        elif ch["kind"] == "cost":
+            groups.setdefault(f"cost of {ch['card']}", []).append(v)
+    return list(groups.items())
+
+
+def sweep_plot(name: str, group: list[dict[str, Any]], rep: dict[str, Any], k: int) -> str:
+    """Each seat's win rate and the game length against the swept values."""
+    values = [v["change"]["value"] for v in group]
+    numeric = all(isinstance(x, int | float) and not isinstance(x, bool) for x in values)
+    xs = values if numeric else list(range(len(values)))
+    fig = _new_figure(7.6, 2.9)
+    with matplotlib.rc_context(_RC):
+        left, right = fig.subplots(1, 2)
+        for seat in range(rep["players"]):
+            rates = [v["by_seat"][seat]["win_rate"] for v in group]
+            cis = [v["by_seat"][seat]["win_rate_ci"] for v in group]
+            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+            left.errorbar(
+                xs, [r * 100 for r in rates], yerr=_errors(rates, cis, 100), color=colour,
+                marker="o", markersize=3, capsize=3, label=f"seat {seat + 1}",
+            )  # fmt: skip
+        left.set_ylabel("win rate (%)")
+        left.set_title(_label(f"{name}: win rate by seat", 2 * LABEL_CHARS))
+        left.legend(fontsize=7, frameon=False, loc="best")
+        rounds = [v["rounds"]["mean"] for v in group]
+        cis = [v["rounds"]["mean_ci"] for v in group]
+        right.errorbar(xs, rounds, yerr=_errors(rounds, cis), color="#444", marker="o", capsize=3)
+        right.axhline(rep["rounds"]["mean"], color="#888", linestyle="--", linewidth=1)
+        right.set_ylabel("rounds (mean)")
+        right.set_title(_label(f"{name}: game length", 2 * LABEL_CHARS))
+        for ax in (left, right):
+            ax.set_xlabel(_label(name))
+            if numeric:
+                ax.set_xticks(xs)  # the values swept, not the ones between
+            else:
+                ax.set_xticks(xs, [_label(json.dumps(x)) for x in values])
+    return _figure_svg(fig, f"sweep{k}")
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _pct(x: float, ci: dict[str, float] | None = None) -> str:
+    if ci is None:
+        return f"{x:.1%}"
+    return f"{x:.1%} [{ci['low'] * 100:.1f}–{ci['high'] * 100:.1f}]"
+
+
+def _pts(d: float, ci: dict[str, float]) -> str:
+    return f"{d * 100:+.1f} [{ci['low'] * 100:+.1f}, {ci['high'] * 100:+.1f}]"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]], numeric_from: int = 1) -> str:
+    """An HTML table; every cell is escaped text."""
+    out = ["<table><thead><tr>"]
+    out += [f"<th>{_e(h)}</th>" for h in head]
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        cells = [
+            f'<td class="{"num" if i >= numeric_from else "name"}">{_e(c)}</td>'
+            for i, c in enumerate(row)
+        ]
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def build_page(
+    rep: dict[str, Any], board_svg: str | None = None, warnings: Sequence[str] = ()
+) -> str:
+    """The whole page of a report; ``board_svg`` is the board drawn with the run's heatmap
+    (raw SVG from `render_board`, cleaned here; None: the page says it is missing)."""
+    pack = rep["pack"]
+    title = f"{pack['name']} {pack['version']}: {rep['games']} games, {rep['players']} players"
+    w = rep["wins"]
+    parts = [
+        f"<h1>{_e(title)}</h1>",
+        f"<p class=meta>board {_e(rep['board'])}; bots {_e(', '.join(rep['bots']))}; "
+        f"seed {_e(rep['seed'])}"
+        + (f"; rules {_e(json.dumps(rep['rules'], ensure_ascii=False))}" if rep["rules"] else "")
+        + "</p>",
+    ]
+    if warnings:
+        parts.append("<ul class=warnings>")
+        parts += [f"<li>{_e(x)}</li>" for x in warnings]
+        parts.append("</ul>")
+    parts.append("<h2>Seats</h2><div class=row>")
+    parts.append(
+        _figure(
+            seat_plot(rep),
+            "Each seat's share of the games won (seat 1 took the first turn), with its 95% "
+            "Wilson interval; the dashed line is the fair share, 1 / players.",
+        )
+    )
+    rows = [
+        (s["seat"], s["wins"], _pct(s["win_rate"], s["win_rate_ci"]), s["mean_score"])
+        for s in w["by_seat"]
+    ]
+    parts.append(
+        "<div>"
+        + _table(("seat", "wins", "win rate", "mean score"), rows, 0)
+        + f"<p>{_e(w['first_player']['verdict'])}</p></div></div>"
+    )
+    hist = rep["histograms"]
+    parts.append("<h2>Scores and game length</h2><div class=row>")
+    parts.append(
+        _figure(
+            histogram_plot(hist["scores"], "Final scores", "score", "scores"),
+            f"Every player's final score (mean {rep['scores']['all']['mean']}).",
+        )
+    )
+    parts.append(
+        _figure(
+            histogram_plot(hist["rounds"], "Game length", "rounds", "rounds"),
+            f"Rounds a game lasted (mean {rep['rounds']['mean']}, p95 {rep['rounds']['p95']}).",
+        )
+    )
+    parts.append("</div>")
+    cards = card_plot(rep)
+    parts.append("<h2>Card strength</h2>")
+    if cards is not None:
+        parts.append(
+            _figure(
+                cards,
+                "Each card's edge: the win rate of the players who acquired it minus that of "
+                "the players who could have (it was in the row or reserve on a turn with the "
+                "skill for it) and did not, with its 95% interval; cards with 1% of the "
+                "player-games on each side.",
+            )
+        )
+        rows = [
+            (
+                c["name"],
+                c["cost"],
+                c["players"],
+                _pct(c["win_rate"], c["win_rate_ci"]),
+                c["passed"],
+                _pct(c["passed_win_rate"], c["passed_win_rate_ci"]),
+                _pts(c["edge"], c["edge_ci"]),
+                c["first_round"],
+            )
+            for c in ranked_cards(rep)
+        ]
+        head = ("card", "cost", "acquired by", "win rate", "passed by", "win rate", "edge")
+        parts.append(_table((*head, "first round"), rows))
+    else:
+        parts.append("<p>Too few games to rank cards.</p>")
+    parts.append("<h2>Board</h2>")
+    if board_svg is not None:
+        parts.append(
+            _figure(
+                inline_svg(board_svg, "board"),
+                "The board coloured by arrivals on each space and walks along each path.",
+            )
+        )
+    else:
+        parts.append("<p>The board drawing needs Graphviz (`apt-get install graphviz`).</p>")
+    variants = rep.get("variants", [])
+    single = [v for v in variants if v["change"]["kind"] in ("without", "give")]
+    if single:
+        parts.append("<h2>Variants</h2><div class=row>")
+        for k, v in enumerate(single):
+            parts.append(
+                _figure(
+                    variant_plot(v, k),
+                    f"{v['change']['label']}, on the same {v['games']} seeds: the change in "
+                    "each seat's win rate, with its 95% interval.",
+                )
+            )
+        parts.append("</div>")
+    groups = sweeps(variants)
+    if groups:
+        parts.append("<h2>Sweeps</h2>")
+        for k, (name, group) in enumerate(groups):
+            parts.append(
+                _figure(
+                    sweep_plot(name, group, rep, k),
+                    f"{name}: each value played on the same seeds; win rate by seat and mean "
+                    "game length with 95% intervals (dashed: the run without the sweep).",
+                )
+            )
+    return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title><!--TITLE--></title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222;
+  padding: 0 1em; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+.meta { color: #555; }
+.row { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+figure { margin: 0.5em 0; }
+.row > figure { flex: 1 1 440px; max-width: 640px; }
+figcaption { color: #555; font-size: 0.9em; max-width: 42em; }
+svg.plot { width: 100%; max-width: 640px; height: auto; display: block; }
+svg.board { width: 100%; height: auto; display: block; }
+table { border-collapse: collapse; font-size: 0.92em; margin: 0.5em 0; }
+th, td { padding: 2px 8px; border-bottom: 1px solid #eee; }
+th { text-align: left; background: #f6f6f6; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.warnings { background: #fff6e0; border: 1px solid #f0d590; padding: 0.5em 2em; }
+</style>
+</head>
+<body>
+<!--BODY-->
+</body>
+</html>
+"""
+
+
+def board_drawing(rep: dict[str, Any], ir: dict[str, Any]) -> str | None:
+    """The run's board coloured by its heatmap, as Graphviz's SVG (None without Graphviz)."""
+    import graphviz
+
+    from .render import pick_board
+    from .render_board import Heatmap, board_graph, render_graph
+
+    heat = rep["heatmap"]
+    board = pick_board(ir, heat["board"])
+    colours = Heatmap(heat["board"], dict(heat["spaces"]), dict(heat["paths"]), heat["games"])
+    try:
+        return render_graph(board_graph(board, colours), "svg").decode("utf-8")
+    except graphviz.ExecutableNotFound:
+        return None
+
+
+def write_page(
+    path: Path, rep: dict[str, Any], ir: dict[str, Any], warnings: Sequence[str] = ()
+) -> None:
+    """Write the report's page (through `outputs.write_text`: whole or not at all)."""
+    write_text(path, build_page(rep, board_drawing(rep, ir), warnings))
