@@ -386,6 +386,9 @@ def _extend(
     syntax_ok = not has_errors(diags)
     own = compiler.finish(check=False)
     ir, overlay = ext.apply_extension(base_ir, own, compiler.edits, base)
+    # The extension's resources and ways are checked (and their source marks taken out of
+    # the IR) on the whole pack, whose paths may name them.
+    compiler.check_declarations(ir)
     found = [*diags, *compiler.diags, *overlay]
     if check and syntax_ok:
         found.extend(check_references(ir))

@@ -242,7 +242,8 @@ class Declarations:
                 )
             else:
                 way["paid_in"] = name
-        ways = {w["name"] for w in self.ways}
+        # Every way of the pack: an extension's paths may name its base's ways too.
+        ways = {w["name"] for w in (*ir.get("ways", ()), *self.ways)}
         for board in ir.get("boards", ()):
             for path in board["paths"]:
                 at = path.pop("way_at", None)
