@@ -272,6 +272,8 @@ class Game:
         """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
         value[0].apply(self, player, value)  # the action's record (actions.ActionKind)
         self.check_pending(player)
+        if "action" in self._watched and not self.over:
+            self.emit("action", player)  # `after each action` triggers
 
     def act(self, player: PlayerState, label: str) -> None:
         """Do the legal action with that label (for tests and scenarios)."""

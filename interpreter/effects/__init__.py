@@ -13,6 +13,9 @@ from . import (  # noqa: F401
     triggers,
     turn_modifiers,
 )
+
+# Records added for expansion packs, one file each, named for what they do.
+from . import after_action, take_elsewhere, token_presence  # noqa: F401, E402
 from .registry import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
 
 __all__ = ["CONDITIONS", "COUNTS", "EFFECTS", "TRIGGERS", "Record", "Registry"]
