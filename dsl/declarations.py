@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clankwork.interpreter.effects.registry import RESOURCE_WORDS
+from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import bad_name_char
@@ -339,6 +339,10 @@ class Declarations:
         # offered at all: kept apart from the effects it buys.
         if len(effects) == 1 and effects[0]["op"] == "pay" and not effects[0]["optional"]:
             node["cost"], node["effects"] = effects[0]["cost"], effects[0]["then"]
+        elif len(effects) == 1 and EFFECTS[effects[0]["op"]].payable:
+            # An action that is one price and nothing more (`defeat a guard here with 3
+            # swords`) is offered only when that price can be paid.
+            node["cost"], node["effects"] = effects, []
         else:
             node["cost"], node["effects"] = [], effects
         owner.setdefault("actions", []).append(node)

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import networkx as nx
 
 from .content_actions import content_actions
+from .effects.entry_toll import tolled_spaces
 from .hooks import Hook, hooks
 
 # Distance to a space that cannot be reached; large enough to lose every comparison.
@@ -221,6 +222,8 @@ class Board:
         )
         self.action_spaces: tuple[int, ...] = tuple(s.index for s in self.spaces if s.actions)
         self.towns: bool = any("town" in s.features for s in self.spaces)
+        # Spaces a player may enter only when they can pay their `to enter:` toll.
+        self.tolled: frozenset[int] = tolled_spaces(self)
 
         # Whether every path works like the base tunnel (the legal-move loop's fast case).
         self.plain: bool = all(m.plain for ms in self.moves for m in ms)

@@ -58,9 +58,9 @@ def lying_here(game: Any, space: int, what: str) -> bool:
     "lying_here",
     appraise=lambda n, v: _EVEN,
     phrases=(
-        "there is a|an {what:words} here",
-        "there is {what:words} here",
-        "a|an {what:words} is here",
+        "there is a|an {what:tag} here",
+        "a|an {what:tag} is here",
+        "{what:name} is here",
     ),
     params={"what": {"type": "string"}},
     render=lambda n: f"there is {_article(n['what'])} on this space",
