@@ -15,6 +15,7 @@ from . import actions
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
+from .effects.stay_in_play import replay_held_over
 from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
@@ -252,6 +253,8 @@ class Game:
         player.recounts.clear()
         self.turn_modifiers, self.turn_gained = [], {}
         self.clear_turn_pools(player)
+        if player.held_over:
+            replay_held_over(self, player)  # a card's second turn in play
         self.emit("turn start", player)
 
     def step(self, player: PlayerState) -> bool:

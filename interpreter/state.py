@@ -66,6 +66,10 @@ class PlayerState:
     # cards played later raise the count, and the difference is given then.
     # (A list, as item[2] changes; written as the tuple of the mark.)
     recounts: list[Annotated[list[Any], REF, tuple[Ctx, Node, int]]] = field(default_factory=list)
+    # Cards of the play area that stay in play for the next turn (told so this turn), and
+    # those in their second turn (see effects/stay_in_play.py).
+    staying: Annotated[list[CardDef], REF] = field(default_factory=list)
+    held_over: Annotated[list[CardDef], REF] = field(default_factory=list)
 
     @property
     def on_clock(self) -> bool:
