@@ -99,6 +99,7 @@ def pack_schema() -> dict[str, Any]:
             "exhausts": {"type": "boolean"},
             "while_exhausted": {"type": "boolean"},
             "teleport": {"type": "boolean"},
+            "within": {"type": "array", "items": {"type": "string"}},
             "at": at,
         },
         ["name", "paid_in", "requires", "exhausts", "while_exhausted", "teleport", "at"],

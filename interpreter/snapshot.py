@@ -431,7 +431,15 @@ def _unordered(v: Any) -> Any:
         return sorted(v)
     if isinstance(v, Way):
         # A path's way counts by what it does (a pack's declared ways are part of the pack).
-        return [v.name, v.paid_in, list(v.requires), v.exhausts, v.while_exhausted, v.teleport]
+        return [
+            v.name,
+            v.paid_in,
+            list(v.requires),
+            v.exhausts,
+            v.while_exhausted,
+            v.teleport,
+            *([list(v.within)] if v.within else []),
+        ]
     if isinstance(v, Hook):
         # A card's or token's trigger line (`whenever you defeat a monster: ...`).
         return _no_spans([v.uid, v.on, v.limit, v.cond, v.effects])

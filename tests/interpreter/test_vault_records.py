@@ -74,3 +74,25 @@ def test_a_card_in_its_second_turn_survives_a_snapshot(vault: dict) -> None:
     assert fingerprint(restored) == fingerprint(found)
     held = [[c.name for c in p.held_over] for p in found.players]
     assert [[c.name for c in p.held_over] for p in restored.players] == held
+
+
+def test_a_way_within_features_joins_each_section_and_no_teleport_crosses_it(
+    vault: dict,
+) -> None:
+    from clankwork.interpreter.actions import teleport_targets
+
+    cat = prepare(vault, "clock")
+    board = cat.board
+    idx = board.index
+    swings = {
+        (a, m.to) for a, moves in enumerate(board.moves) for m in moves if m.way.name == "swing"
+    }
+    section3 = [idx[f"Room {n}"] for n in (17, 18, 22, 24, 26)]
+    assert {(a, b) for a in section3 for b in section3 if a != b} <= swings
+    assert (idx["Room 18"], idx["Room 9"]) not in swings  # Room 9 is in section 2 only
+    game = Game(cat, [make_bot("random", k) for k in range(2)], 0)
+    p = game.players[0]
+    p.pos = idx["Room 18"]
+    targets = teleport_targets(game, p)
+    assert idx["Room 22"] not in targets and idx["Room 26"] not in targets
+    assert idx["Room 19"] in targets
