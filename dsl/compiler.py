@@ -120,7 +120,6 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "dragon attack",
         "danger",
         "only in",
-        "stays in play",
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
@@ -404,6 +403,9 @@ def _extend(
     syntax_ok = not has_errors(diags)
     own = compiler.finish(check=False)
     ir, overlay = ext.apply_extension(base_ir, own, compiler.edits, base)
+    # The extension's resources and ways are checked (and their source marks taken out of
+    # the IR) on the whole pack, whose paths may name them.
+    compiler.check_declarations(ir)
     found = [*diags, *compiler.diags, *overlay]
     if check and syntax_ok:
         found.extend(check_references(ir))
@@ -750,9 +752,6 @@ class _Compiler(Declarations, Modules):
                 card["deck"], card["copies"] = "starting", value
         elif key == "points":
             self._points(card, s, rest)
-        elif words == ["stays", "in", "play"]:
-            # Stays in play for a second turn, giving its play lines again then.
-            card["stays"] = True
         elif key in CARD_FLAGS and not rest:
             card["tags"].append(CARD_FLAGS[key])
         elif key in ("tag", "faction") and len(rest) == 1:

@@ -2,8 +2,10 @@
 
     resource "special moves" { per turn; word "special move" }
     resource favour { kept }
-    way ladder { paid in special moves; usable while exhausted; teleport can }
-    path A -- B { ladder }                      (or `way ladder`; `cost 2` for its price)
+    way rope { paid in special moves; usable while exhausted; teleport can }
+    path A -- B { rope }                      (or `way rope`; `cost 2` for its price)
+    way lift { paid in boots; within "east wing" "west wing" }   (no paths: every two spaces
+                                              with one of these features are joined)
     space Shrine { action pray once per game: pay 2 boots -> +3 gold }
     token Hook { action once per game: +1 special moves }
 
@@ -11,8 +13,10 @@ A resource is a number per player, lost at the end of the turn (`per turn`, the 
 kept (`kept`); effects name it like a base resource (`+1 special moves`, `pay 2 favour`) once
 it is declared (declare it before the cards that use it: files compile in include order). A
 way says what moving along its paths is paid in, what it requires, whether it exhausts the
-mover, may be taken while exhausted, and whether a teleport may cross it. An action is offered
-to the player on the space or holding the token; its price (`pay ... ->`) must be payable.
+mover, may be taken while exhausted, and whether a teleport may cross it; `within FEATURE...`
+joins every two spaces that share one of the features, without writing their paths. An action
+is offered to the player on the space or holding the token; its price (`pay ... ->`) must be
+payable.
 
 Codes: CW125 a resource declaration that clashes or is malformed, CW126 an unknown resource,
 CW127 an unknown or malformed way, CW128 a malformed `action` line, CW129 a declared resource
@@ -23,14 +27,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from clankwork.interpreter.effects.registry import RESOURCE_WORDS
+from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import bad_name_char
 from .parser import Atom, Stmt
 
 RESOURCE_PROPS = ("per turn", "kept", "word")
-WAY_PROPS = ("paid in", "requires", "exhausts", "usable while exhausted", "teleport")
+WAY_PROPS = ("paid in", "requires", "exhausts", "usable while exhausted", "teleport", "within")
 LIMIT_WORDS = {("once", "per", "turn"): "turn", ("once", "per", "game"): "game"}
 
 
@@ -189,6 +193,13 @@ class Declarations:
                 way["exhausts"] = True
             elif words in (["usable", "while", "exhausted"], ["while", "exhausted"]):
                 way["while_exhausted"] = True
+            elif words[0] == "within" and rest:
+                # `within "section 1" "section 2"`: the way joins every two spaces that share
+                # one of these features (a move anywhere inside a group of spaces).
+                if self._clean(rest):  # type: ignore[attr-defined]
+                    way.setdefault("within", []).extend(
+                        a.text.lower() for a in rest if a.text.lower() not in way.get("within", ())
+                    )
             elif words in (["teleport", "can"], ["teleports", "can"]):
                 way["teleport"] = True
             elif words in (
@@ -205,7 +216,8 @@ class Declarations:
                     s.head[0].span,
                     hint=did_you_mean(" ".join(words), WAY_PROPS)
                     or "a way takes `paid in RESOURCE`, `requires WORD`, `exhausts`, "
-                    "`usable while exhausted` and `teleport can` / `teleport can't`",
+                    "`usable while exhausted`, `teleport can` / `teleport can't` and "
+                    "`within FEATURE...`",
                 )
         self.ways.append(way)
 
@@ -242,7 +254,8 @@ class Declarations:
                 )
             else:
                 way["paid_in"] = name
-        ways = {w["name"] for w in self.ways}
+        # Every way of the pack: an extension's paths may name its base's ways too.
+        ways = {w["name"] for w in (*ir.get("ways", ()), *self.ways)}
         for board in ir.get("boards", ()):
             for path in board["paths"]:
                 at = path.pop("way_at", None)
@@ -338,6 +351,10 @@ class Declarations:
         # offered at all: kept apart from the effects it buys.
         if len(effects) == 1 and effects[0]["op"] == "pay" and not effects[0]["optional"]:
             node["cost"], node["effects"] = effects[0]["cost"], effects[0]["then"]
+        elif len(effects) == 1 and EFFECTS[effects[0]["op"]].payable:
+            # An action that is one price and nothing more (`defeat a guard here with 3
+            # swords`) is offered only when that price can be paid.
+            node["cost"], node["effects"] = effects, []
         else:
             node["cost"], node["effects"] = [], effects
         owner.setdefault("actions", []).append(node)

@@ -491,15 +491,17 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     ),
                 )
             )
-    # Only a secret is ever revealed (it lies face down until taken).
+    # A token is revealed when a player takes it (a secret, one lying on a space, one from
+    # the supply); a market item is bought and an artifact picked up, never revealed.
     for t in ir["tokens"]:
         for trig in t["triggers"]:
-            if trig["on"] == "reveal" and t["kind"] not in ("major", "minor"):
+            if trig["on"] == "reveal" and t["kind"] in ("market", "artifact"):
                 diags.append(
                     Diagnostic(
                         "CW102",
-                        f"`reveal:` never fires on {t['name']!r}: only secrets are revealed, "
-                        f"and it is {'an' if t['kind'][0] in 'aeiou' else 'a'} {t['kind']} token",
+                        f"`reveal:` never fires on {t['name']!r}: "
+                        f"{'an' if t['kind'][0] in 'aeiou' else 'a'} {t['kind']} token is "
+                        "never taken as a revealed token",
                         _span(trig["at"]),
                         hint="make it a `minor secret` or `major secret`, or use `use:`",
                     )

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import Board, Move, Space
 from .decisions import Option
+from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .state import Ctx, PlayerState
@@ -243,6 +244,7 @@ class _Move(ActionKind):
             return
         hq = board.hq
         spaces = board.spaces
+        tolled = board.tolled
         for m in board.moves[p.pos]:
             if m.plain:
                 if not walk or m.boots > p.boots:
@@ -252,6 +254,8 @@ class _Move(ActionKind):
             if m.to == hq and p.artifact is None:
                 continue
             if m.requires and not all(game.grants(p, r) for r in m.requires):
+                continue
+            if tolled and m.to in tolled and not toll_open(game, p, m.to):
                 continue
             if not m.monsters or (game.turn_modifiers and ignores_monsters(game)):
                 o = cache.get(m)
@@ -702,8 +706,14 @@ def teleport_targets(game: Game, p: PlayerState) -> list[int]:
     """Adjacent spaces a teleport may reach now (HQ only with an artifact)."""
     if p.escaping:
         return []
-    hq = game.board.hq
-    return [s for s in game.board.adjacent[p.pos] if s != hq or p.artifact is not None]
+    board = game.board
+    hq, tolled = board.hq, board.tolled
+    return [
+        s
+        for s in board.adjacent[p.pos]
+        if (s != hq or p.artifact is not None)
+        and not (tolled and s in tolled and not toll_open(game, p, s))
+    ]
 
 
 def legal_actions(game: Game, p: PlayerState) -> list[Option]:

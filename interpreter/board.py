@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import networkx as nx
 
 from .content_actions import content_actions
+from .effects.entry_toll import tolled_spaces
 from .hooks import Hook, hooks
 
 # Distance to a space that cannot be reached; large enough to lose every comparison.
@@ -93,6 +94,8 @@ class Way:
     exhausts: bool = False
     while_exhausted: bool = False
     teleport: bool = True
+    # Features whose spaces the way joins pairwise, with no paths written (`within ...`).
+    within: tuple[str, ...] = ()
 
     @classmethod
     def from_ir(cls, w: dict[str, Any]) -> Way:
@@ -104,6 +107,7 @@ class Way:
             exhausts=bool(w.get("exhausts")),
             while_exhausted=bool(w.get("while_exhausted")),
             teleport=bool(w.get("teleport", True)),
+            within=tuple(f.lower() for f in w.get("within", ())),
         )
 
     @property
@@ -199,6 +203,8 @@ class Board:
             if not attrs["oneway"]:
                 self.graph.add_edge(p["to"], p["from"], key=k, **attrs)
 
+        self._join_within(len(board_ir["paths"]))
+
         n = len(self.spaces)
         self.moves: list[tuple[Move, ...]] = []
         adjacent: list[dict[int, None]] = [{} for _ in range(n)]
@@ -225,6 +231,8 @@ class Board:
         )
         self.action_spaces: tuple[int, ...] = tuple(s.index for s in self.spaces if s.actions)
         self.towns: bool = any("town" in s.features for s in self.spaces)
+        # Spaces a player may enter only when they can pay their `to enter:` toll.
+        self.tolled: frozenset[int] = tolled_spaces(self)
 
         # Whether every path works like the base tunnel (the legal-move loop's fast case).
         self.plain: bool = all(m.plain for ms in self.moves for m in ms)
@@ -234,6 +242,28 @@ class Board:
         self.dist: list[list[int]] = self._distances(allow_requirements=False)
         self.dist_any: list[list[int]] = self._distances(allow_requirements=True)
         self.dist_to_hq: list[int] = [row[self.hq] for row in self.dist]
+
+    def _join_within(self, key: int) -> None:
+        """Edges for the ways declared `within` features: from every space with one of the
+        features to every other space with it, at a cost of 1 (keys after the paths')."""
+        for way in self.ways.values():
+            for feature in way.within:
+                group = [s for s in self.spaces if feature in s.features]
+                for a in group:
+                    for b in group:
+                        if a is not b:
+                            self.graph.add_edge(
+                                a.name,
+                                b.name,
+                                key=key,
+                                boots=1,
+                                monsters=0,
+                                requires=way.requires,
+                                features=(),
+                                oneway=True,
+                                way=way,
+                            )
+                            key += 1
 
     def _distances(self, allow_requirements: bool) -> list[list[int]]:
         g = nx.DiGraph()

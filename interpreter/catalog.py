@@ -51,8 +51,6 @@ class CardDef:
     match: frozenset[str]
     # Triggers on events ("at the end of your turn"), live while the card is in play.
     hooks: tuple[Hook, ...] = ()
-    # `stays in play`: kept in the play area for the owner's next turn, played again then.
-    stays: bool = False
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -78,7 +76,6 @@ class CardDef:
             use=_triggers(c, "use"),
             match=frozenset((c["name"].lower(), *tags)),
             hooks=hooks(f"card:{c['name']}", c.get("triggers", ())),
-            stays=bool(c.get("stays")),
         )
 
     def __repr__(self) -> str:

@@ -92,5 +92,6 @@ def render_action(a: dict[str, Any]) -> str:
         head += f", once per {a['limit']}"
     body = render_effects(list(a.get("effects", ())))
     if a.get("cost"):
-        body = f"{render_effects(list(a['cost']))} \u2192 {body}"
+        cost = render_effects(list(a["cost"]))
+        body = f"{cost} \u2192 {body}" if body else cost
     return f"{head}: {body}"

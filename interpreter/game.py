@@ -16,6 +16,7 @@ from .assembly import label as assembly_label
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
+from .effects.stay_in_play import replay_held_over
 from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
@@ -289,8 +290,8 @@ class Game:
         player.recounts.clear()
         self.turn_modifiers, self.turn_gained = [], {}
         self.clear_turn_pools(player)
-        if player.stayed:
-            self.replay_stayed(player)
+        if player.held_over:
+            replay_held_over(self, player)  # a card's second turn in play
         self.emit("turn start", player)
 
     def step(self, player: PlayerState) -> bool:
@@ -311,6 +312,8 @@ class Game:
         """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
         value[0].apply(self, player, value)  # the action's record (actions.ActionKind)
         self.check_pending(player)
+        if "action" in self._watched and not self.over:
+            self.emit("action", player)  # `after each action` triggers
 
     def act(self, player: PlayerState, label: str) -> None:
         """Do the legal action with that label (for tests and scenarios)."""
@@ -913,44 +916,6 @@ class Game:
             self.completed_contracts.append([c["name"], player.seat])
             self.log.append({"type": "contract", "name": c["name"], "seat": player.seat})
             self.run(ctx, c["effects"])
-
-    def clear_play_area(self, player: PlayerState) -> None:
-        """The play area goes to the discard pile, but for the copies played this turn that
-        stay in play (`stays in play`, or kept by `keep_in_play`): they stay one more turn."""
-        if not player.stayed and not player.kept and not any(c.stays for c in player.play):
-            player.discard.extend(player.play)
-            player.play.clear()
-            return
-        this_turn = list(player.play)
-        for c in player.stayed:
-            this_turn.remove(c)  # kept from the last turn: it goes now
-        staying = [c for c in this_turn if c.stays]
-        for c in player.kept:
-            if c in this_turn and this_turn.count(c) > staying.count(c):
-                staying.append(c)
-        rest = list(player.play)
-        for c in staying:
-            rest.remove(c)
-        player.discard.extend(rest)
-        player.play[:] = staying
-        player.stayed[:] = staying
-        player.kept.clear()
-
-    def keep_in_play(self, player: PlayerState, card: CardDef) -> bool:
-        """Keep one copy of ``card`` that ``player`` played this turn in play for their next
-        turn (at most once a copy); False when no such copy is left to keep."""
-        played = player.play.count(card) - player.stayed.count(card)
-        staying = (played if card.stays else 0) + player.kept.count(card)
-        if staying >= played:
-            return False
-        player.kept.append(card)
-        return True
-
-    def replay_stayed(self, player: PlayerState) -> None:
-        """The start of a turn: each card that stayed in play gives its play lines again."""
-        for card in list(player.stayed):
-            if not self._play_lines(player, card):
-                return
 
     def add_turn_modifier(self, node: dict[str, Any]) -> None:
         """A "this turn" effect is in force for the active player until the turn ends."""

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin, g
 
 from .board import Board, Move, Way
 from .catalog import CardDef, Catalog, TokenDef, prepare
+from .content_actions import ContentAction
+from .hooks import Hook
 from .setup import implicit_artifact
 from .state import DESIGNS, IR, REF, SEAT, Ctx, PlayerState
 
@@ -436,7 +438,21 @@ def _unordered(v: Any) -> Any:
         return sorted(v)
     if isinstance(v, Way):
         # A path's way counts by what it does (a pack's declared ways are part of the pack).
-        return [v.name, v.paid_in, list(v.requires), v.exhausts, v.while_exhausted, v.teleport]
+        return [
+            v.name,
+            v.paid_in,
+            list(v.requires),
+            v.exhausts,
+            v.while_exhausted,
+            v.teleport,
+            *([list(v.within)] if v.within else []),
+        ]
+    if isinstance(v, Hook):
+        # A card's or token's trigger line (`whenever you defeat a monster: ...`).
+        return _no_spans([v.uid, v.on, v.limit, v.cond, v.effects])
+    if isinstance(v, ContentAction):
+        # A token's or space's `action` line.
+        return _no_spans([v.key, v.name, v.limit, list(v.cost), list(v.effects)])
     raise TypeError(f"cannot digest a {type(v).__name__}")
 
 

@@ -66,11 +66,10 @@ class PlayerState:
     # cards played later raise the count, and the difference is given then.
     # (A list, as item[2] changes; written as the tuple of the mark.)
     recounts: list[Annotated[list[Any], REF, tuple[Ctx, Node, int]]] = field(default_factory=list)
-    # Cards of the play area kept from the previous turn (`stays in play`), one entry a copy;
-    # and copies played this turn that an effect keeps for the next one. Both name cards of
-    # `play`: they are not zones.
-    stayed: Annotated[list[CardDef], REF] = field(default_factory=list)
-    kept: Annotated[list[CardDef], REF] = field(default_factory=list)
+    # Cards of the play area that stay in play for the next turn (told so this turn), and
+    # those in their second turn (see effects/stay_in_play.py).
+    staying: Annotated[list[CardDef], REF] = field(default_factory=list)
+    held_over: Annotated[list[CardDef], REF] = field(default_factory=list)
 
     @property
     def on_clock(self) -> bool:

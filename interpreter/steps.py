@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import setup
+from .effects.stay_in_play import clear_play_area
 from .rules import for_players
 
 if TYPE_CHECKING:
@@ -71,10 +72,8 @@ def _resolve_contracts(game: Game, player: PlayerState) -> None:
 
 
 def _clear_play_area(game: Game, player: PlayerState) -> None:
-    """Discard the play area; the turn's skill, swords and boots are lost. A card played this
-    turn that stays in play (or that an effect kept) stays for the next turn; one kept from
-    the last turn goes now."""
-    game.clear_play_area(player)
+    """Discard the play area; the turn's skill, swords and boots are lost."""
+    clear_play_area(player)  # cards told to stay in play for the next turn stay
     player.skill = player.swords = player.boots = player.clank_debt = 0
     game.clear_turn_pools(player)
     player.pending.clear()

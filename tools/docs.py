@@ -213,10 +213,13 @@ default) or `kept` like gold. Effects name it like a base resource (`+1 special 
 `word` adds other words for it. A `way` is a kind of path: `paid in RESOURCE` (boots when
 left out; a path without a way is a tunnel paid in boots), `requires WORD` (a held token must
 grant it), `exhausts` (arriving along it exhausts the mover), `usable while exhausted`, and
-`teleport can` / `teleport can't` (whether a teleport may cross it). An
-`action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` line in a space or a token is
-offered to a player on that space or holding that token, when its limit allows and its price
-can be paid; each player has their own uses.
+`teleport can` / `teleport can't` (whether a teleport may cross it). A way may also join
+spaces without paths: `within FEATURE...` (`way swing { paid in special moves; within
+"section 1" "section 2" }`) joins every two spaces that share one of those features, at a
+cost of 1. An `action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` line in a
+space or a token is offered to a player on that space or holding that token, when its limit
+allows and its price can be paid; each player has their own uses. An action that is only a
+price (`action fight: defeat a troll here with 3 swords`) is offered when it can be paid.
 
 ## Triggers
 

@@ -6,7 +6,6 @@ from . import conditions, dragon, player, resources, structure  # noqa: F401, I0
 from . import (  # noqa: F401
     components,
     places,
-    play_area,
     reserve_cards,
     row_replacement,
     token_counts,
@@ -14,6 +13,10 @@ from . import (  # noqa: F401
     triggers,
     turn_modifiers,
 )
+
+# Records added for expansion packs, one file each, named for what they do.
+from . import after_action, take_elsewhere, token_presence  # noqa: F401, E402, I001
+from . import defeat_here, entry_toll, face_down_deal, stay_in_play  # noqa: F401, E402
 from .registry import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
 
 __all__ = ["CONDITIONS", "COUNTS", "EFFECTS", "TRIGGERS", "Record", "Registry"]

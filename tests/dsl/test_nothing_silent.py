@@ -85,7 +85,12 @@ def test_an_artifact_value_without_a_token_is_a_warning() -> None:
 
 def test_reveal_on_a_token_that_is_never_revealed() -> None:
     (d,) = _diags('token "Lucky Coin" { market; on reveal: +1 skill }\n')
-    assert d.code == "CW102" and "only secrets are revealed" in d.message
+    assert d.code == "CW102" and "never fires" in d.message and "market" in d.message
+
+
+def test_reveal_on_a_token_taken_from_a_space_is_fine() -> None:
+    # A token lying on a space (or in the supply) is revealed when a player takes it.
+    assert not _diags("token Relic { count 2; on reveal: +1 skill }\n")
 
 
 def test_a_repeated_reward() -> None:
@@ -95,7 +100,7 @@ def test_a_repeated_reward() -> None:
 
 
 def test_a_word_with_no_behaviour_is_an_unknown_property() -> None:
-    # The Vault's Echo is written `stays in play`; the word itself means nothing.
+    # The Vault's Echo is content on a general record (effects/stay_in_play.py).
     (d,) = _diags("card A { cost 1; echo; play: +1 skill }\n")
     assert d.code == "CW102" and "echo" in d.message
 
