@@ -4,7 +4,8 @@
 and text again ... At the end of your second turn after playing it, put it into your discard
 pile as normal." A card says so in its play line (`play: +1 boots, this card stays in play
 for your next turn`), or another line gives it that (`whenever you defeat a monster: this
-card stays in play for your next turn`), or a card gives it to another.
+card stays in play for your next turn`), or a card gives it to another (`keep another card you
+played in play for your next turn`).
 
 Only a copy played from the hand this turn can stay: a card in its second turn is not played
 that turn, so it never stays a third ("it only stays in your play area at the end of your
