@@ -311,7 +311,8 @@ class Game:
     def apply(self, player: PlayerState, value: tuple[Any, ...]) -> None:
         """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
         value[0].apply(self, player, value)  # the action's record (actions.ActionKind)
-        self.check_pending(player)
+        if player.pending or player.recounts:  # the hot loop: most actions leave none waiting
+            self.check_pending(player)
         if "action" in self._watched and not self.over:
             self.emit("action", player)  # `after each action` triggers
 
@@ -583,12 +584,8 @@ class Game:
         """Move a card from hand to play area and resolve its play lines."""
         player.hand.remove(card)
         player.play.append(card)
-        if self._play_lines(player, card):
-            self.emit("play", player)
-
-    def _play_lines(self, player: PlayerState, card: CardDef) -> bool:
-        """Run a card's play lines (a `play if` line waits for its condition all turn);
-        False if the game ended on the way."""
+        # A card's play lines (a `play if` line waits for its condition all turn). Inlined:
+        # this runs for about half of all actions.
         ctx = Ctx(player, card)
         for cond, effects in card.play:
             if cond is None:
@@ -597,8 +594,9 @@ class Game:
                 # "Regardless of order": tested now and after every later step of the turn.
                 player.pending.append((card, cond, effects))
             if self.over:
-                return False
-        return True
+                return
+        if "play" in self._emits:
+            self.emit("play", player)
 
     def check_pending(self, player: PlayerState) -> None:
         """Fire each waiting "play if" line whose condition now holds (once each)."""
