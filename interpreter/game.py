@@ -625,6 +625,45 @@ class Game:
 
     # -- the Game API of the effect handlers ------------------------------------------------
 
+    def deal_face_down(self, what: str, feature: str) -> None:
+        """Shuffle every supply token matching ``what`` face down and put one on each space
+        with ``feature``, in board order; the extras go back to the box unseen."""
+        pile: list[TokenDef] = []
+        for tok, left in self.token_supply.items():
+            if left and what in tok.match:
+                pile.extend([tok] * left)
+                self.token_supply[tok] = 0
+        self.rng.shuffle(pile)
+        for sp in self.board.spaces:
+            if feature in sp.features and pile:
+                self.space_tokens[sp.index].append(pile.pop())
+        self.box.extend(pile)
+
+    def keep_in_play(self, player: PlayerState, card: CardDef) -> None:
+        """Mark one copy of ``card`` in the play area to stay there for the next turn."""
+        player.staying.append(card)
+
+    def clear_play_area(self, player: PlayerState) -> None:
+        """The end of the turn's discard: the copies told to stay remain in play for the next
+        turn (and are its held-over cards); everything else goes to the discard pile."""
+        keep = player.staying
+        if not keep and not player.held_over:
+            player.discard.extend(player.play)
+            player.play.clear()
+            return
+        rest = list(player.play)
+        for card in keep:
+            rest.remove(card)
+        player.discard.extend(rest)
+        player.play[:] = keep
+        player.held_over = list(keep)
+        player.staying = []
+
+    def replay_lines(self, player: PlayerState, card: CardDef) -> bool:
+        """Run a card's play lines again (a card in its second turn in play); False if the
+        game ended on the way."""
+        return self._play_lines(player, card)
+
     def gain(self, player: PlayerState, resource: str, amount: int) -> None:
         """Add ``amount`` (possibly negative) of a resource to the player's pool."""
         if resource == "skill":

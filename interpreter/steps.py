@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import setup
-from .effects.stay_in_play import clear_play_area
 from .rules import for_players
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ def _resolve_contracts(game: Game, player: PlayerState) -> None:
 
 def _clear_play_area(game: Game, player: PlayerState) -> None:
     """Discard the play area; the turn's skill, swords and boots are lost."""
-    clear_play_area(player)  # cards told to stay in play for the next turn stay
+    game.clear_play_area(player)  # cards told to stay in play for the next turn stay
     player.skill = player.swords = player.boots = player.clank_debt = 0
     game.clear_turn_pools(player)
     player.pending.clear()

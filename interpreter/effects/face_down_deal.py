@@ -34,15 +34,5 @@ def deal_face_down(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Every token of the supply matching WHAT (a kind, type or name) is shuffled face down
     and one is put on each space with the feature, in board order; the extras go back to the
     box unseen."""
-    want = node["what"].lower()
     feature = node["feature"].lower().removesuffix(" space").removesuffix(" spaces")
-    pile = []
-    for tok, left in game.token_supply.items():
-        if left and want in tok.match:
-            pile.extend([tok] * left)
-            game.token_supply[tok] = 0
-    game.rng.shuffle(pile)
-    for sp in game.board.spaces:
-        if feature in sp.features and pile:
-            game.space_tokens[sp.index].append(pile.pop())
-    game.box.extend(pile)
+    game.deal_face_down(node["what"].lower(), feature)

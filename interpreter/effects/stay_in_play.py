@@ -46,7 +46,7 @@ def stay_in_play(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     turn it is discarded with the rest."""
     player, card = ctx.player, ctx.source
     if player is game.active and card in player.play and _played_now(player, card) > 0:
-        player.staying.append(card)
+        game.keep_in_play(player, card)
 
 
 @effect(
@@ -75,39 +75,12 @@ def give_stay_in_play(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         return
     labels = [f"keep {c.name} in play" for c in cands]
     pick = game.choose(player, "choose", labels, source=ctx.source)
-    player.staying.append(cands[pick])
-
-
-def clear_play_area(player: Any) -> None:
-    """The end of the turn's discard: the copies told to stay remain in play for the next
-    turn; everything else, a second turn's copies included, goes to the discard pile."""
-    keep = player.staying
-    if not keep and not player.held_over:
-        player.discard.extend(player.play)
-        player.play.clear()
-        return
-    rest = list(player.play)
-    for card in keep:
-        rest.remove(card)
-    player.discard.extend(rest)
-    player.play[:] = keep
-    player.held_over = list(keep)
-    player.staying = []
+    game.keep_in_play(player, cands[pick])
 
 
 def replay_held_over(game: Any, player: Any) -> None:
     """At the start of the turn: each card in its second turn gives its play lines again
     (a `play if` line waits for its condition this turn, as on the turn it was played)."""
-    if not player.held_over:
-        return
-    from ..state import Ctx  # state imports the catalog, which imports the effects
-
     for card in list(player.held_over):
-        ctx = Ctx(player, card)
-        for cond, effects in card.play:
-            if cond is None:
-                game.run(ctx, effects)
-            else:
-                player.pending.append((card, cond, effects))
-            if game.over:
-                return
+        if not game.replay_lines(player, card):
+            return

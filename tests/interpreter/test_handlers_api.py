@@ -66,10 +66,10 @@ def _pokes(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-# Merged this session before this test reached them: their handlers still set player and game
-# fields directly. They are to move behind Game's API; until then they are listed here, so
-# the test guards every other file.
-NOT_YET = {"face_down_deal.py", "stay_in_play.py"}
+# Files still to move behind Game's API (none today: face_down_deal.py and stay_in_play.py
+# moved in session 17). A file listed here is skipped, so keep it empty; the test guards
+# every file of interpreter/effects.
+NOT_YET: set[str] = set()
 
 
 def test_no_handler_sets_a_field_of_the_game() -> None:
