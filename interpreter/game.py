@@ -662,7 +662,15 @@ class Game:
     def replay_lines(self, player: PlayerState, card: CardDef) -> bool:
         """Run a card's play lines again (a card in its second turn in play); False if the
         game ended on the way."""
-        return self._play_lines(player, card)
+        ctx = Ctx(player, card)
+        for cond, effects in card.play:
+            if cond is None:
+                self.run(ctx, effects)
+            else:
+                player.pending.append((card, cond, effects))
+            if self.over:
+                return False
+        return True
 
     def gain(self, player: PlayerState, resource: str, amount: int) -> None:
         """Add ``amount`` (possibly negative) of a resource to the player's pool."""
