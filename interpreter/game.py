@@ -674,6 +674,17 @@ class Game:
 
     def gain(self, player: PlayerState, resource: str, amount: int) -> None:
         """Add ``amount`` (possibly negative) of a resource to the player's pool."""
+        if amount > 0 and resource == "skill" and player is self.active:
+            # The commonest gain of all (a played card's skill), kept short: no floor to apply.
+            player.skill += amount
+            got = self.turn_gained.get("skill")
+            if got is None:
+                got = self.turn_gained["skill"] = [0, 0]
+            got[0] += amount
+            got[1] += 1
+            if self.turn_modifiers:
+                on_gain(self, player, resource, amount)
+            return
         if resource == "skill":
             player.skill = max(0, player.skill + amount)
         elif resource == "swords":
