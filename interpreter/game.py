@@ -489,11 +489,13 @@ class Game:
         card = ask(self, player)
         if card is None:
             return None
-        plays = list(dict.fromkeys(player.hand))
-        if card not in plays:
+        hand = player.hand
+        if card not in hand:
             raise RuntimeError(f"bot {self.bots[player.seat]!r} played {card!r}, not in hand")
-        label = actions.play_option(self, card).label
-        self._log_decision(player, ACTION, plays.index(card), label)
+        # Its index among the hand's plays: the designs in the hand before its first copy.
+        first = hand.index(card)
+        index = len(set(hand[:first])) if first > 1 else first
+        self._log_decision(player, ACTION, index, actions.play_option(self, card).label)
         return card
 
     def choose(
