@@ -305,14 +305,14 @@ class Game:
         card = self._play_first(player)
         if card is not None:
             self.apply(player, (actions.PLAY, card))
-            return player.on_clock and not self.over
+            return player.status == ON_CLOCK and not self.over
         options = actions.legal_actions(self, player)
         choice = self.decide(player, ACTION, options, prompt="your action")
         value = options[choice].value
         if value[0] is actions.END_TURN:
             return False
         self.apply(player, value)
-        return player.on_clock and not self.over
+        return player.status == ON_CLOCK and not self.over
 
     def apply(self, player: PlayerState, value: tuple[Any, ...]) -> None:
         """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
