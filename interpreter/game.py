@@ -830,13 +830,20 @@ class Game:
 
     def draw(self, player: PlayerState, n: int) -> None:
         """Draw cards, reshuffling the discard pile (never the play area) into an empty deck."""
-        for _ in range(n):
-            if not player.deck:
+        hand = player.hand
+        while n > 0:
+            deck = player.deck
+            if not deck:
                 if not player.discard:
                     return
                 player.deck, player.discard = player.discard, []
                 self.rng.shuffle(player.deck)
-            player.hand.append(player.deck.pop())
+                deck = player.deck
+            # The top k cards, top first (the top of a deck is its end), in one slice.
+            k = min(n, len(deck))
+            hand.extend(deck[: -k - 1 : -1])
+            del deck[-k:]
+            n -= k
 
     def heal(self, player: PlayerState, n: int) -> None:
         """Return up to ``n`` cubes from the health meter to the supply."""
