@@ -21,7 +21,16 @@ import heapq
 import math
 import random
 import weakref
-from collections import Counter
+
+try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Pythons
+
+    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
+        for x in iterable:
+            mapping[x] = mapping.get(x, 0) + 1
+
+
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -637,7 +646,8 @@ def _reading_of(nodes: Any, lines: bool = False) -> _Reading:
     return reading
 
 
-_TAILS: dict[tuple[int, int], float] = {}
+# The tails by h, then by lam in hundredths.
+_TAILS: dict[int, dict[int, float]] = {}
 
 
 def _tail(lam: float, h: int) -> float:
@@ -647,10 +657,13 @@ def _tail(lam: float, h: int) -> float:
         return 1.0
     if lam <= 0:
         return 0.0
-    key = (round(lam * 100), h)
-    v = _TAILS.get(key)
+    k = round(lam * 100)
+    row = _TAILS.get(h)
+    if row is None:
+        row = _TAILS[h] = {}
+    v = row.get(k)
     if v is None:
-        v = _TAILS[key] = _poisson_tail(key[0] / 100, h)
+        v = row[k] = _poisson_tail(k / 100, h)
     return v
 
 
@@ -684,7 +697,7 @@ class _Routes:
                 if all(r in grants for r in m.requires):
                     incoming[m.to].append((a, m))
         self.mu = mu
-        self._near: dict[tuple[int, int], list[tuple[float, tuple[Any, ...]]]] = {}
+        self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
         self._ahead: dict[tuple[int, int, int], int] = {}
         self.cost: list[list[float]] = []
@@ -743,7 +756,7 @@ class _Routes:
 
     def near(self, pos: int, goal: int, stops: Sequence[tuple[Any, ...]]) -> list[Any]:
         """The stops (``stops[i][0]`` is a space) at most DETOUR_MAX boots off the best route
-        from pos to goal, as (extra boots, stop), nearest first (cached)."""
+        from pos to goal, as (extra boots, *stop), nearest first (cached)."""
         key = (pos, goal)
         out = self._near.get(key)
         if out is None:
@@ -757,7 +770,7 @@ class _Routes:
                     continue
                 extra = cost[x][pos] + to_goal[x] - here
                 if extra <= DETOUR_MAX:
-                    out.append((extra, stop))
+                    out.append((extra, *stop))
             out.sort(key=lambda e: e[0])
             self._near[key] = out
         return out
@@ -775,6 +788,7 @@ class _BoardInfo:
         self.plain_routes: dict[float, _Routes] = {}
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
         self.profiles: dict[CardDef, tuple[float, ...]] = {}
+        self.terms: dict[CardDef, tuple[tuple[int, float], ...]] = {}
         adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
         cards = sum(c.copies for c in adventure if c.type != "event") or 1
         dragons = sum(c.copies for c in adventure if c.dragon and c.type != "event")
@@ -849,6 +863,15 @@ class _BoardInfo:
             self.profiles[card] = v
         return v
 
+    def profile_terms(self, card: CardDef) -> tuple[tuple[int, float], ...]:
+        """The card's profile as (index, amount) for each resource it gives, in profile
+        order (cached): what `HeuristicBot.power` sums."""
+        v = self.terms.get(card)
+        if v is None:
+            prof = self.profile(card)
+            v = self.terms[card] = tuple((i, a) for i, a in enumerate(prof) if a)
+        return v
+
     def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:
         """Every effect of a card's or token's triggers of one kind, in one list."""
         key = (thing, on)
@@ -910,6 +933,14 @@ def _board_info(game: Any) -> _BoardInfo:
     if info is None:
         info = _INFO[game.board] = _BoardInfo(game)
     return info
+
+
+def _game_rules(game: Any) -> tuple[int, int, int, Any]:
+    """The rules the heuristic bot reads every turn, for one game: hand size, row size, health
+    and the cubes drawn a turn off the clock at this player count."""
+    rules = game.rules
+    off_draw = for_players(rules["off_clock_draw"], len(game.players))
+    return rules["hand_size"], rules["row_size"], rules["health"], off_draw
 
 
 def _weighted(amounts: Sequence[float], weights: Sequence[float]) -> float:
@@ -999,7 +1030,7 @@ class HeuristicBot(_Appraiser):
         self._deck_avg: list[float] = [0.0] * 9
         self._deck_points = 0
         self._deck_n = 1
-        self._counts: Counter[CardDef] = Counter()
+        self._counts: dict[CardDef, int] = {}
         self._tot: list[float] = [0.0] * 9
         self._power: dict[CardDef, float] = {}
         self._worth: dict[CardDef, float] = {}
@@ -1018,6 +1049,8 @@ class HeuristicBot(_Appraiser):
         # The cards still to buy this turn and the skill that will be left for them.
         self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
         self.info: _BoardInfo | None = None
+        # The rules `_begin` reads, for the game `_game` (`_game_rules`).
+        self._rules: tuple[int, int, int, float] = (5, 6, 10, 0.0)
         self.routes: _Routes | None = None
         self.w: list[float] = list(_BASE_W)
         self.health_left = 10
@@ -1048,13 +1081,13 @@ class HeuristicBot(_Appraiser):
         if game is not self._game:
             self._deck_left = None
             self.info = _board_info(game)
+            self._rules = _game_rules(game)
         self._game, self._turn = game, game.turn
         info = self.info
-        rules = game.rules
+        hand, row_size, health, off_draw = self._rules
         n = len(p.deck) + len(p.hand) + len(p.discard) + len(p.play)
         if (id(game), n, len(game.trashed)) != self._deck_key:
             avg = self._deck(game, p)
-            hand = rules["hand_size"]
             self.cards_turn = ct = min(float(self._deck_n), hand * (1 + max(0.0, avg[DRAW])))
             self.boots_turn = max(0.8, avg[BOOTS] * ct)
             self.swords_turn = max(0.0, avg[SWORDS] * ct)
@@ -1071,11 +1104,10 @@ class HeuristicBot(_Appraiser):
             if q.status == ON_CLOCK:
                 on += 1
             area += q.area
-        off_draw = for_players(rules["off_clock_draw"], len(players))
         # Cards revealed into the row a turn so far (half a card a turn before any is seen).
         left = len(game.adventure_deck)
         if self._deck_left is None:
-            self._revealed = max(0, info.deck_cards - rules["row_size"] - left)
+            self._revealed = max(0, info.deck_cards - row_size - left)
         elif left <= self._deck_left:
             self._revealed += self._deck_left - left
         else:
@@ -1089,9 +1121,19 @@ class HeuristicBot(_Appraiser):
         self.in_bag = max(1.0, len(bag) + area)
         mine = bag.count(p.seat) + p.area + max(0.0, avg[CLANK] * ct)
         self.dmg_round = self.cubes_round * mine / self.in_bag
-        self.health_left = rules["health"] - p.damage
+        self.health_left = health_left = health - p.damage
 
-        self.routes = info.table_for(p.tokens, self._mu())
+        # How many boots a monster icon is worth avoiding, from health and swords a turn.
+        mu_k = 1 if health_left >= 7 else 2 if health_left >= 4 else 3
+        if self.swords_turn >= 2:
+            mu_k -= 1
+        mu = MU_LEVELS[mu_k]
+        tokens = p.tokens
+        if tokens and info.requirements:
+            self.routes = info.table_for(tokens, mu)
+        else:
+            routes = info.plain_routes.get(mu)
+            self.routes = routes if routes is not None else info.table_for(tokens, mu)
         self._choose_target(game, p, k)
         self._weights(game, avg, k)
         # Detours and coach rides are planned when the bot first looks where to walk.
@@ -1114,24 +1156,29 @@ class HeuristicBot(_Appraiser):
         key = (id(game), n, len(game.trashed))
         if key != self._deck_key:
             if self._deck_key is None or key[0] != self._deck_key[0]:
-                self._counts = Counter()
+                self._counts = {}
                 self._tot = [0.0] * 9
                 self._deck_points = 0
             self._deck_key = key
             # Add what changed since the last count, in the order of the set of designs
-            # (the float sums depend on it).
-            prof = self.info.profile
+            # (the float sums depend on it), each design over the resources it gives (a
+            # total is never -0.0, so adding a zero amount would leave it as it is).
+            info = self.info
             tot = self._tot
             old = self._counts
-            new = Counter(p.cards())
+            new: dict[CardDef, int] = {}
+            for cards in (p.deck, p.hand, p.discard, p.play):
+                _count_elements(new, cards)
             was, now = old.get, new.get
             for c in old.keys() | new.keys():
                 d = now(c, 0) - was(c, 0)
                 if d:
-                    pr = prof(c)
-                    tot = [t + d * x for t, x in zip(tot, pr, strict=True)]
+                    terms = info.terms.get(c)
+                    if terms is None:
+                        terms = info.profile_terms(c)
+                    for i, x in terms:
+                        tot[i] += d * x
                     self._deck_points += d * c.points
-            self._tot = tot
             self._counts = new
             self._deck_n = dn = max(1, n)
             self._deck_avg = [x / dn for x in tot]
@@ -1139,14 +1186,6 @@ class HeuristicBot(_Appraiser):
 
     def _grants(self, p: Any) -> frozenset[str]:
         return frozenset(g for t in p.tokens for g in t.grants)
-
-    def _mu(self) -> float:
-        """How many boots a monster icon is worth avoiding, from health and swords a turn."""
-        left = self.health_left
-        k = 1 if left >= 7 else 2 if left >= 4 else 3
-        if self.swords_turn >= 2:
-            k -= 1
-        return MU_LEVELS[k]
 
     def _stake(self, game: Any, p: Any) -> float:
         """Points the player holds besides an artifact (cards, gold, tokens)."""
@@ -1235,7 +1274,7 @@ class HeuristicBot(_Appraiser):
         pts_turn = self.pts_turn
         pos = p.pos
         direct = []
-        tails = _TAILS
+        tails = _TAILS.get(left) or {}
         legs = r._legs.get(pos)
         if legs is None:
             legs = r.legs(pos, board, self.info.danger_zone)
@@ -1260,7 +1299,7 @@ class HeuristicBot(_Appraiser):
             elif lam <= 0:
                 die = 0.0
             else:
-                die = tails.get((round(lam * 100), left))
+                die = tails.get(round(lam * 100))
                 if die is None:
                     die = _tail(lam, left)
             points = tok.points
@@ -1471,13 +1510,13 @@ class HeuristicBot(_Appraiser):
         mx = info.most
         held = game.space_tokens
         # The spaces still holding a major secret.
-        majors_left = [x for x in info.major_spaces if _holds_kind(held[x], "major")]
+        majors_left = [x for x in info.major_spaces for t in held[x] if t.kind == "major"]
         majors = 4.0 * mx[0] if majors_left else 0.0
         top = majors + minor * mx[1] + heal_v * mx[2] + mx[3] + draw_v * mx[4] + 0.5 + crown
         near = self.routes._near.get((pos, goal))
         if near is None:
             near = self.routes.near(pos, goal, info.rewards)
-        for extra, (x, major, minor_k, heal, coins, draw, fruit, town) in near:
+        for extra, x, major, minor_k, heal, coins, draw, fruit, town in near:
             if top - extra * bv <= best_net:
                 break
             if x in visited:
@@ -1539,12 +1578,18 @@ class HeuristicBot(_Appraiser):
         return 1.0 if name is None else 0.6
 
     def power(self, card: CardDef) -> float:
-        """What playing the card is worth this turn, in points."""
+        """What playing the card is worth this turn, in points: its profile weighed (`_weighted`,
+        over the resources it gives: a zero amount adds nothing to the sum)."""
         v = self._power.get(card)
         if v is None:
-            a = self.info.profile(card)
+            terms = self.info.terms.get(card)
+            if terms is None:
+                terms = self.info.profile_terms(card)
             w = self.w
-            v = self._power[card] = _weighted(a, w)
+            v = 0.0
+            for i, a in terms:
+                v += a * w[i]
+            self._power[card] = v
         return v
 
     def _keep(self, card: CardDef) -> float:
@@ -1577,7 +1622,7 @@ class HeuristicBot(_Appraiser):
 
     # Rebuilt from the game on load rather than written: the game the estimates are for, the
     # board's tables, the route table (written as its key) and the deck count's game id.
-    _REBUILT = ("_game", "info", "routes", "_deck_key")
+    _REBUILT = ("_game", "info", "routes", "_deck_key", "_rules")
 
     def bot_state(self) -> dict[str, Any]:
         """Every attribute the bot carries between decisions (plans, estimates, the running
@@ -1604,6 +1649,7 @@ class HeuristicBot(_Appraiser):
         load_attributes(self, game, {k: v for k, v in state.items() if k != "$rebuilt"})
         self._game = game if rebuilt["game"] else None
         self.info = _board_info(game) if rebuilt["game"] else None
+        self._rules = _game_rules(game)
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
             grants, mu = rebuilt["routes"]
@@ -1658,6 +1704,11 @@ class HeuristicBot(_Appraiser):
         return 0
 
     def _action(self, game: Any, p: Any, opts: Sequence[Option]) -> int:
+        if len(opts) == 1 and opts[0][1][0] is END_TURN:
+            # Nothing to do but end the turn (what the cascade below comes to for it).
+            if p.artifact is not None and self.target != game.board.hq:
+                self._replan(game, p)
+            return 0
         # The option indexes of each kind. `legal_actions` lists a kind's options together,
         # so the kind is looked up only where it changes (any order is still read right).
         groups: dict[Any, list[int]] = {}
@@ -1786,7 +1837,13 @@ class HeuristicBot(_Appraiser):
         for c in hand:
             kw = sort.get(c)
             if kw is None:
-                kw = sort[c] = (self.info.play_kind(c), self.power(c) < self.avg_power)
+                kind = self.info.kinds.get(c)
+                if kind is None:
+                    kind = self.info.play_kind(c)
+                v = self._power.get(c)
+                if v is None:
+                    v = self.power(c)
+                kw = sort[c] = (kind, v < self.avg_power)
             kinds.append(kw)
             if kw[1]:
                 junk = True
