@@ -832,6 +832,9 @@ class _BoardInfo:
         if len(coach) < 2:
             self.coach_pairs = []
         self.kinds: dict[CardDef, int] = {}
+        # The artifact spaces whose round trip from a space a route table with one more item
+        # shortens, by the tables without and with it and the space (`_enabling`).
+        self.shortened: dict[tuple[Any, ...], list[int]] = {}
 
     def table(self, grants: frozenset[str], mu: float) -> _Routes:
         """The route table for these items and this monster weight (built on first use)."""
@@ -1373,7 +1376,8 @@ class HeuristicBot(_Appraiser):
             return v
         v = 0.0
         r = self.routes
-        with_item = self.info.table(self._grants(p) | frozenset(tok.grants), r.mu)
+        info = self.info
+        with_item = info.table(self._grants(p) | frozenset(tok.grants), r.mu)
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
             if p.artifact is not None:
@@ -1387,13 +1391,15 @@ class HeuristicBot(_Appraiser):
                     v = saved * self.boot_value
                 # Only a trip the item shortens can make another artifact the better one.
                 left = game.space_artifact
-                if any(
-                    left[s]
-                    and s != t
-                    and with_item.cost[s][pos] + with_item.cost[hq][s]
-                    < r.cost[s][pos] + r.cost[hq][s] - 1e-9
-                    for s in game.board.artifact_spaces
-                ):
+                shorter = info.shortened.get((r, with_item, pos))
+                if shorter is None:
+                    shorter = info.shortened[(r, with_item, pos)] = [
+                        s
+                        for s in game.board.artifact_spaces
+                        if with_item.cost[s][pos] + with_item.cost[hq][s]
+                        < r.cost[s][pos] + r.cost[hq][s] - 1e-9
+                    ]
+                if any(left[s] and s != t for s in shorter):
                     stake = self._stake(game, p)
                     supply = game.token_supply
                     mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
