@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 import random
 import weakref
 
@@ -529,12 +530,8 @@ _INF = float(UNREACHABLE)
 _NOWHERE = -2
 
 
-def _first(entry: tuple[Any, ...]) -> Any:
-    return entry[0]
-
-
-def _third(entry: tuple[Any, ...]) -> Any:
-    return entry[2]
+_first = operator.itemgetter(0)
+_third = operator.itemgetter(2)
 
 
 _REWARD_KINDS = ("major secret", "minor secret", "heal", "gold", "draw", "fruit")
@@ -938,6 +935,35 @@ def _board_info(game: Any) -> _BoardInfo:
     return info
 
 
+def _groups(opts: Sequence[Option]) -> dict[Any, Sequence[int]]:
+    """The option indexes of each action kind. `legal_actions` lists a kind's options
+    together, so each kind is a range of indexes, found by looking at where the kind changes;
+    a list whose kinds come back later is grouped one option at a time."""
+    groups: dict[Any, Sequence[int]] = {}
+    prev = None
+    start = 0
+    i = 0
+    for o in opts:
+        kind = o[1][0]
+        if kind is not prev:
+            if prev is not None:
+                groups[prev] = range(start, i)
+            if kind in groups:
+                return _groups_slow(opts)
+            prev, start = kind, i
+        i += 1
+    if prev is not None:
+        groups[prev] = range(start, i)
+    return groups
+
+
+def _groups_slow(opts: Sequence[Option]) -> dict[Any, Sequence[int]]:
+    groups: dict[Any, list[int]] = {}
+    for i, o in enumerate(opts):
+        groups.setdefault(o[1][0], []).append(i)
+    return groups  # type: ignore[return-value]
+
+
 def _game_rules(game: Any) -> tuple[int, int, int, Any]:
     """The rules the heuristic bot reads every turn, for one game: hand size, row size, health
     and the cubes drawn a turn off the clock at this player count."""
@@ -1051,6 +1077,8 @@ class HeuristicBot(_Appraiser):
         self._order_n = -1
         # The cards still to buy this turn and the skill that will be left for them.
         self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
+        # The plays a card acquired now gets, for the deck length they were worked out at.
+        self._plays: tuple[int, float] | None = None
         self.info: _BoardInfo | None = None
         # The rules `_begin` reads, for the game `_game` (`_game_rules`).
         self._rules: tuple[int, int, int, float] = (5, 6, 10, 0.0)
@@ -1141,13 +1169,15 @@ class HeuristicBot(_Appraiser):
         self._weights(game, avg, k)
         # Detours and coach rides are planned when the bot first looks where to walk.
         self._detoured = False
-        self._power = {}
-        self._worth = {}
-        self._lw = {}
-        self._enable = {}
-        self._sort = {}
+        # What was remembered for the turn (emptied, not replaced: fewer objects to collect).
+        self._power.clear()
+        self._worth.clear()
+        self._lw.clear()
+        self._enable.clear()
+        self._sort.clear()
         self._order = None
         self._buys = None
+        self._plays = None
 
     def _replan(self, game: Any, p: Any) -> None:
         self._turn = -1
@@ -1616,8 +1646,16 @@ class HeuristicBot(_Appraiser):
                 # What it counts now, and what its record expects it to add by the end.
                 per = card.points_per
                 points += per["points"] * (game.count_of(p, per["per"]) + self.count(per["per"]))
-            ct = self.cards_turn
-            plays = max(0.0, self.turns_left - len(p.deck) / ct) * ct / (self._deck_n + 1)
+            # The plays a card bought now is expected to get (the same for every card while
+            # the deck is as long).
+            deck = len(p.deck)
+            known = self._plays
+            if known is not None and known[0] == deck:
+                plays = known[1]
+            else:
+                ct = self.cards_turn
+                plays = max(0.0, self.turns_left - deck / ct) * ct / (self._deck_n + 1)
+                self._plays = (deck, plays)
             v = self.POINTS_SHARE * points + plays * (self.power(card) - self.avg_power) + acq
         if card.danger:
             v += 1.0  # one cube less in every attack while it would have waited in the row
@@ -1715,21 +1753,7 @@ class HeuristicBot(_Appraiser):
             if p.artifact is not None and self.target != game.board.hq:
                 self._replan(game, p)
             return 0
-        # The option indexes of each kind. `legal_actions` lists a kind's options together,
-        # so the kind is looked up only where it changes (any order is still read right).
-        groups: dict[Any, list[int]] = {}
-        prev = g = None
-        for i, o in enumerate(opts):
-            kind = o[1][0]
-            if kind is prev:
-                g.append(i)  # type: ignore[union-attr]
-                continue
-            prev = kind
-            g = groups.get(kind)
-            if g is None:
-                groups[kind] = g = [i]
-            else:
-                g.append(i)
+        groups = _groups(opts)
         get = groups.get
         plays = get(PLAY)
         if plays:
@@ -1778,7 +1802,7 @@ class HeuristicBot(_Appraiser):
         fights = get(FIGHT)
         more = get(FIGHT_RESERVE)
         if more:
-            fights = fights + more if fights else more
+            fights = [*fights, *more] if fights else more
         if fights:
             spare = p.swords - self._icons_ahead(game, p)
             i = self._pick_fight(game, p, opts, fights, spare, self.SWORD_VALUE)
@@ -1799,7 +1823,7 @@ class HeuristicBot(_Appraiser):
         acquires = get(ACQUIRE)
         more = get(ACQUIRE_RESERVE)
         if more:
-            acquires = acquires + more if acquires else more
+            acquires = [*acquires, *more] if acquires else more
         if acquires:
             i = self._pick_acquire(game, p, opts, acquires)
             if i is not None:
@@ -1865,9 +1889,11 @@ class HeuristicBot(_Appraiser):
                 rank = 0 if weak else -1
             ranked.append((rank, k, c))
         ranked.sort()  # by rank, then hand order (each k differs: cards are never compared)
-        return [r[2] for r in ranked]
+        return list(map(_third, ranked))
 
-    def _pick_use(self, game: Any, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
+    def _pick_use(
+        self, game: Any, p: Any, opts: Sequence[Option], uses: Sequence[int]
+    ) -> int | None:
         for i in uses:
             tok = opts[i].value[1]
             nodes = self.info.effects(tok, "use")
@@ -1943,7 +1969,9 @@ class HeuristicBot(_Appraiser):
             r._ahead[key] = icons
         return icons
 
-    def _pick_move(self, game: Any, p: Any, opts: Sequence[Option], moves: list[int]) -> int | None:
+    def _pick_move(
+        self, game: Any, p: Any, opts: Sequence[Option], moves: Sequence[int]
+    ) -> int | None:
         """The move that leaves the cheapest way still to go (damage and swords counted)."""
         goal = self._goal(game, p)
         if goal is None:
@@ -2013,7 +2041,7 @@ class HeuristicBot(_Appraiser):
         game: Any,
         p: Any,
         opts: Sequence[Option],
-        fights: list[int],
+        fights: Sequence[int],
         swords: int,
         per_sword: float,
     ) -> int | None:
@@ -2031,7 +2059,7 @@ class HeuristicBot(_Appraiser):
         return best
 
     def _pick_acquire(
-        self, game: Any, p: Any, opts: Sequence[Option], acquires: list[int]
+        self, game: Any, p: Any, opts: Sequence[Option], acquires: Sequence[int]
     ) -> int | None:
         """The first card of the affordable set that adds most to the score (a knapsack); the
         rest of the set is kept for the next decisions while the skill left is as planned."""
@@ -2094,7 +2122,9 @@ class HeuristicBot(_Appraiser):
         self._buys = (budget - chosen[0][1], rest)
         return first
 
-    def _pick_buy(self, game: Any, p: Any, opts: Sequence[Option], buys: list[int]) -> int | None:
+    def _pick_buy(
+        self, game: Any, p: Any, opts: Sequence[Option], buys: Sequence[int]
+    ) -> int | None:
         price = game.rules["market_price"]
         best, best_v = None, 0.0
         for i in buys:
