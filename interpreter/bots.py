@@ -528,6 +528,8 @@ DETOUR_MAX = 3.0
 _INF = float(UNREACHABLE)
 # A space no target is ever on (`HeuristicBot._best_target` without STICK).
 _NOWHERE = -2
+# A rival's aim not worked out yet.
+_UNSEEN = object()
 
 
 _first = operator.itemgetter(0)
@@ -747,7 +749,9 @@ class _Routes:
                 b1, b2 = walk[s][pos], home_walk[s]
                 if b1 + b2 >= _INF / 4:
                     continue
-                out.append((s, b1, b2, b1 + b2, icons[s][pos] + home_icons[s], danger_zone[s]))
+                # The icons as a float: they are only ever multiplied by one.
+                ic = float(icons[s][pos] + home_icons[s])
+                out.append((s, b1, b2, b1 + b2, ic, danger_zone[s]))
             self._legs[pos] = out
         return out
 
@@ -1287,19 +1291,22 @@ class HeuristicBot(_Appraiser):
                 aims = self.info.aims
                 dist = board.dist
                 claimed = {}
-            key = (q.pos, spots)
-            aim = aims.get(key, -1)
-            if aim == -1:
+            qpos = q.pos
+            key = (qpos, spots)
+            aim = aims.get(key, _UNSEEN)
+            if aim is _UNSEEN:
                 aim, aim_v = None, -_INF
-                row = dist[q.pos]
+                row = dist[qpos]
                 for s in spots:
                     v = on_board[s].points - row[s]
                     if v > aim_v:
                         aim, aim_v = s, v
                 aims[key] = aim
             if aim is not None:
-                d = dist[q.pos][aim]
-                claimed[aim] = min(d, claimed.get(aim, d))
+                d = dist[qpos][aim]
+                had = claimed.get(aim)  # type: ignore[union-attr]
+                if had is None or d < had:
+                    claimed[aim] = d  # type: ignore[index]
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
         b0 = self.boots_turn
         cap = max(b0, self.BOOTS_CAP)
@@ -1307,12 +1314,15 @@ class HeuristicBot(_Appraiser):
         pts_turn = self.pts_turn
         pos = p.pos
         direct = []
-        tails = _TAILS.get(left) or {}
         legs = r._legs.get(pos)
         if legs is None:
             legs = r.legs(pos, board, self.info.danger_zone)
         # The expected score of each artifact's round trip: this is the bot's hottest loop
-        # (every turn, every artifact left).
+        # (every turn, every artifact left). Whole numbers are added as floats (the same
+        # sums: they are small), so the arithmetic stays float on float.
+        base = float(mug + stake)
+        half_stake = float(stake)
+        tails = _TAILS.get(left) or {}
         for s, b1, b2, sb, icons, danger in legs:
             tok = on_board[s]
             if not tok:
@@ -1329,23 +1339,25 @@ class HeuristicBot(_Appraiser):
             lam = rate * (t1 + 0.5) + rate_home * t2 + icons * hurt_share
             if left <= 0:
                 die = 1.0
-            elif lam <= 0:
+            elif lam <= 0.0:
                 die = 0.0
             else:
-                die = tails.get(round(lam * 100))
+                die = tails.get(round(lam * 100.0))
                 if die is None:
                     die = _tail(lam, left)
             points = tok.points
-            win = points + mug + stake + pts_turn * (t1 + t2)
-            keep = 0.0 if danger else 0.5 * (points + stake)
-            direct.append(((1 - die) * win + die * keep, s, t1, t2, lam, win))
+            win = (points + base) + pts_turn * (t1 + t2)
+            keep = 0.0 if danger else 0.5 * (points + half_stake)
+            direct.append(((1.0 - die) * win + die * keep, s, t1, t2, lam, win))
         if len(direct) > 1:
             direct.sort(key=_first, reverse=True)  # stable: ties keep the board's order
         best = found = None
         best_ev = raw = -_INF
         target = self.target if stick else _NOWHERE
+        stick_v = self.STICK
         for entry in direct:
-            ev, s = entry[0], entry[1]
+            ev = entry[0]
+            s = entry[1]
             if claimed and s in claimed:
                 lose = 1 / (1 + math.exp((claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD))
                 if lose > 0.02:
@@ -1387,7 +1399,7 @@ class HeuristicBot(_Appraiser):
                     ev = (1 - lose) * ev + lose * max(0.0, other)
             held = ev
             if s == target:
-                ev += self.STICK
+                ev += stick_v
             if ev > best_ev:
                 best, best_ev, found, raw = s, ev, entry, held
         if found is None:
