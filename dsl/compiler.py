@@ -64,6 +64,7 @@ TOKEN_KINDS = {
     ("mug",): "mug",
     ("fruit",): "fruit",
     ("mystic", "fruit"): "fruit",
+    ("cube",): "cube",
     ("token",): "other",
 }
 SPACE_FLAGS = {
@@ -124,7 +125,17 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
     "module": ("connects", "side", "space", "path", "dead end"),
-    "space": ("coach", "waypoint", "artifact", "reward", "holds", "at", "feature", "action"),
+    "space": (
+        "coach",
+        "waypoint",
+        "artifact",
+        "reward",
+        "holds",
+        "at",
+        "feature",
+        "action",
+        "requires",
+    ),
     "path": (
         "boots",
         "footprints",
@@ -137,7 +148,16 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "way",
     ),
     "resource": ("per turn", "kept", "word"),
-    "way": ("paid in", "requires", "exhausts", "usable while exhausted", "teleport"),
+    "way": (
+        "paid in",
+        "requires",
+        "exhausts",
+        "usable while exhausted",
+        "teleport",
+        "within",
+        "cost",
+        "blocked by",
+    ),
 }
 
 
@@ -1064,7 +1084,7 @@ class _Compiler(Declarations, Modules):
                 self.action_line(tok, s)  # see declarations.py
                 continue
             if s.effects is not None:
-                trig = self._trigger(s, "token", ("reveal", "use"))
+                trig = self._trigger(s, "token", ("reveal", "use", "drawn"))
                 if trig is not None:
                     tok["triggers"].append(trig)
                 continue
@@ -1238,6 +1258,11 @@ class _Compiler(Declarations, Modules):
             elif key == "feature" and rest:
                 self._clean(rest)
                 space["features"].append(" ".join(a.text.lower() for a in rest))
+            elif key == "requires" and rest:
+                # Entered only by a player holding a token that grants the words, whatever
+                # the way (a path, a teleport, a lift).
+                self._clean(rest)
+                space.setdefault("requires", []).append(" ".join(a.text.lower() for a in rest))
             else:
                 self.error(
                     "CW102",

@@ -492,10 +492,10 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                 )
             )
     # A token is revealed when a player takes it (a secret, one lying on a space, one from
-    # the supply); a market item is bought and an artifact picked up, never revealed.
+    # the supply) or buys it at a market; an artifact is picked up, never revealed.
     for t in ir["tokens"]:
         for trig in t["triggers"]:
-            if trig["on"] == "reveal" and t["kind"] in ("market", "artifact"):
+            if trig["on"] == "reveal" and t["kind"] == "artifact":
                 diags.append(
                     Diagnostic(
                         "CW102",

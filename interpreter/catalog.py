@@ -104,6 +104,8 @@ class TokenDef:
     implicit: bool = False
     # Triggers on events, live while a player holds the token.
     hooks: tuple[Hook, ...] = ()
+    # A cube token's `when drawn:` lines (drawn from the dragon bag in an attack).
+    drawn: tuple[Trigger, ...] = ()
 
     @classmethod
     def from_ir(cls, t: dict[str, Any], implicit: bool = False) -> TokenDef:
@@ -127,6 +129,7 @@ class TokenDef:
             actions=content_actions(t, "token", t["name"]),
             implicit=implicit,
             hooks=hooks(f"token:{t['name']}", t.get("triggers", ())),
+            drawn=_triggers(t, "drawn"),
         )
 
     def __repr__(self) -> str:

@@ -48,6 +48,8 @@ class GameStats:
         "attacks",
         "off_clock",
         "damage",
+        "cubes",
+        "actions",
     )
 
     def __init__(self, spaces: int, players: int) -> None:
@@ -66,6 +68,8 @@ class GameStats:
         self.attacks = 0  # dragon attacks on the clock (row refills and effects)
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
+        self.cubes: dict[str, int] = {}  # cube tokens drawn from the bag, by token name
+        self.actions: dict[str, int] = {}  # a pack's `action` lines taken, by name
 
     @classmethod
     def for_game(cls, catalog: Catalog, players: int) -> GameStats:
@@ -132,6 +136,14 @@ class GameStats:
             self.off_clock += 1
         else:
             self.attacks += 1
+
+    def on_cube_token(self, game: Game, token: TokenDef) -> None:
+        """A cube token (a pack's `cube N` token, no player's) is drawn from the bag."""
+        self.cubes[token.name] = self.cubes.get(token.name, 0) + 1
+
+    def on_act(self, game: Game, player: PlayerState, name: str) -> None:
+        """A player takes a pack's `action` line (counted by its name, or its label)."""
+        self.actions[name] = self.actions.get(name, 0) + 1
 
     def on_hit(self, game: Game, player: PlayerState) -> None:
         """A drawn cube of a player on the clock deals them one damage."""
