@@ -661,13 +661,17 @@ class _Routes:
 
     __slots__ = ("cost", "icons", "step", "walk", "mu", "_near")
 
-    def __init__(self, board: Board, grants: frozenset[str], mu: float) -> None:
+    def __init__(
+        self, board: Board, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
+    ) -> None:
         n = len(board.spaces)
         hq = board.hq
         forest = [sp.exhausts for sp in board.spaces]
         incoming: list[list[tuple[int, Move]]] = [[] for _ in range(n)]
         for a, moves in enumerate(board.moves):
             for m in moves:
+                if closed and m.way.blocked_by and (a in closed or m.to in closed):
+                    continue  # a way closed there now (a token that blocks it lies on an end)
                 if all(r in grants for r in m.requires):
                     incoming[m.to].append((a, m))
         self.mu = mu
@@ -691,7 +695,11 @@ class _Routes:
                     continue
                 enter = FOREST_COST if forest[u] and u != t else 0.0
                 for a, m in incoming[u]:
-                    nd = du + m.boots + FOOTPRINT_COST * (m.boots - 1) + mu * m.monsters + enter
+                    nd = du + m.boots + FOOTPRINT_COST * max(0, m.boots - 1) + mu * m.monsters
+                    nd += enter
+                    if m.way.exhausts:
+                        # A way that exhausts (a lift) ends the turn's walking, like a forest.
+                        nd += FOREST_COST
                     if nd < d[a] - 1e-9:
                         d[a] = nd
                         icons[a] = icons[u] + m.monsters
@@ -737,6 +745,9 @@ class _BoardInfo:
         self.board = board
         self.routes: dict[tuple[frozenset[str], float], _Routes] = {}
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
+        # Words of tokens that close a way where they lie (`blocked by`): the route tables
+        # leave out moves of such a way from or to a space holding one (see `closed`).
+        self.blockers = frozenset(w for ms in board.moves for m in ms for w in m.way.blocked_by)
         self.profiles: dict[CardDef, tuple[float, ...]] = {}
         adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
         cards = sum(c.copies for c in adventure if c.type != "event") or 1
@@ -773,13 +784,31 @@ class _BoardInfo:
         self.least_fare = min(fares, default=0)
         self.kinds: dict[CardDef, int] = {}
 
-    def table(self, grants: frozenset[str], mu: float) -> _Routes:
-        """The route table for these items and this monster weight (built on first use)."""
-        key = (grants & self.requirements, mu)
+    def table(
+        self, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
+    ) -> _Routes:
+        """The route table for these items, this monster weight and the spaces where a
+        blocked way is closed now (built on first use)."""
+        key = (
+            (grants & self.requirements, mu)
+            if not closed
+            else (grants & self.requirements, mu, closed)
+        )
         r = self.routes.get(key)
         if r is None:
-            r = self.routes[key] = _Routes(self.board, key[0], mu)
+            r = self.routes[key] = _Routes(self.board, key[0], mu, closed)
         return r
+
+    def closed(self, game: Any) -> frozenset[int]:
+        """The spaces where a token that blocks a way lies now (empty on most boards)."""
+        if not self.blockers:
+            return frozenset()
+        words = self.blockers
+        return frozenset(
+            s
+            for s, held in enumerate(game.space_tokens)
+            if any(w in t.match for w in words for t in held)
+        )
 
     def profile(self, card: CardDef) -> tuple[float, ...]:
         """What playing the card gives, by resource (conditional lines count by their
@@ -971,6 +1000,11 @@ class HeuristicBot(_Appraiser):
         self.stake = 0.0
         # The expected final score of the trip to the target (`_choose_target`).
         self._ev = 0.0
+        # While no artifact can be reached: what each token that grants a missing path
+        # requirement is worth (`token`), and whether the target is an errand (a space whose
+        # action may give one) rather than an artifact.
+        self._grant_worth: dict[str, float] = {}
+        self._errand_on = False
 
     # -- estimates ----------------------------------------------------------------------------
 
@@ -1011,7 +1045,7 @@ class HeuristicBot(_Appraiser):
         self.dmg_round = self.cubes_round * mine / self.in_bag
         self.health_left = rules["health"] - p.damage
 
-        self.routes = info.table(self._grants(p), self._mu())
+        self.routes = info.table(self._grants(p), self._mu(), info.closed(game))
         self._choose_target(game, p)
         self._weights(game, avg)
         # Detours and coach rides are planned when the bot first looks where to walk.
@@ -1085,8 +1119,47 @@ class HeuristicBot(_Appraiser):
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
         best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug)
+        self._grant_worth = {}
+        self._errand_on = False
+        if best is None and any(game.space_artifact[s] for s in game.board.artifact_spaces):
+            best = self._errand(game, p)
+            self._errand_on = best is not None
         self.target = best
         self.turns_left, self.lam, self.stake = best_info
+
+    def _errand(self, game: Any, p: Any) -> int | None:
+        """When every artifact left is out of reach for want of a path requirement (a key, a
+        pass): the space whose action is worth most for its walk, the tokens that grant a
+        missing requirement counted at ENABLE_CAP (an action that may give one leads on to
+        the artifacts). None when no action is open or worth its walk."""
+        lacking = self.info.requirements - self._grants(p)
+        if not lacking:
+            return None
+        for t in game.catalog.tokens:
+            if lacking.intersection(t.grants):
+                self._grant_worth[t.name] = self.ENABLE_CAP
+        board = game.board
+        cost = self.routes.cost
+        bv = self.boot_value
+        best, best_v = None, 0.0
+        for s in board.action_spaces:
+            d = cost[s][p.pos]
+            if d >= _INF / 4:
+                continue
+            sp = board.spaces[s]
+            for a in sp.actions:
+                if not a.open_to(game, p, sp):
+                    continue
+                v = ACT.appraise((ACT, a, sp), self) - d * bv
+                if v > best_v:
+                    best, best_v = s, v
+        return best
+
+    def token(self, name: str) -> float:
+        """Worth of taking a token: a token that opens the way to the artifacts is worth
+        ENABLE_CAP while they are out of reach (see `_errand`), any other a token's."""
+        worth = self._grant_worth.get(name)
+        return self.unit("token") if worth is None else worth
 
     def _best_target(
         self, game: Any, p: Any, r: _Routes, stake: float, mug: float, stick: bool = True
@@ -1185,7 +1258,8 @@ class HeuristicBot(_Appraiser):
         raw = -_INF
         for ev, s, est in direct:
             if s in claimed:
-                lose = 1 / (1 + math.exp((claimed[s] - mine[s]) / self.RIVAL_SPREAD))
+                # (Clamped: a rival's boot distance is out of reach behind a requirement.)
+                lose = 1 / (1 + math.exp(min(50.0, (claimed[s] - mine[s]) / self.RIVAL_SPREAD)))
                 if lose > 0.02:
                     # A rival after it may get there first: then the walk there was for
                     # nothing and one of the others is still to walk to.
@@ -1212,7 +1286,9 @@ class HeuristicBot(_Appraiser):
             return v
         v = 0.0
         r = self.routes
-        with_item = self.info.table(self._grants(p) | frozenset(tok.grants), r.mu)
+        with_item = self.info.table(
+            self._grants(p) | frozenset(tok.grants), r.mu, self.info.closed(game)
+        )
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
             if p.artifact is not None:
@@ -1449,7 +1525,7 @@ class HeuristicBot(_Appraiser):
         routes = None
         if self.routes is not None and self.info is not None:
             key = next(k for k, r in self.info.routes.items() if r is self.routes)
-            routes = [sorted(key[0]), key[1]]
+            routes = [sorted(key[0]), key[1], *([sorted(key[2])] if len(key) > 2 else [])]
         state["$rebuilt"] = {
             "game": self._game is not None,
             "routes": routes,
@@ -1467,8 +1543,10 @@ class HeuristicBot(_Appraiser):
         self.info = _board_info(game) if rebuilt["game"] else None
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
-            grants, mu = rebuilt["routes"]
-            self.routes = self.info.table(frozenset(grants), mu)
+            grants, mu, *closed = rebuilt["routes"]
+            self.routes = self.info.table(
+                frozenset(grants), mu, frozenset(closed[0]) if closed else frozenset()
+            )
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
         # The play order was worked out with the board's per-design tables, which a restored
@@ -1544,6 +1622,8 @@ class HeuristicBot(_Appraiser):
         if acts:
             for i in acts:
                 if ACT.appraise(opts[i].value, self) > 0:
+                    if self._errand_on:
+                        self._turn = -1  # the errand done (or not): plan again
                     return i
 
         if TAKE in groups:
@@ -1738,7 +1818,7 @@ class HeuristicBot(_Appraiser):
             if stay and m.to == hq:
                 continue
             key = cost[m.to] * bv + hurt * hv + swords * self.SWORD_VALUE
-            if forest[m.to] and m.to != goal:
+            if (forest[m.to] or m.way.exhausts) and m.to != goal:
                 key += max(0, p.boots - m.boots) * bv * 0.8
             if key < best_key:
                 best, best_key = i, key

@@ -215,6 +215,10 @@ _COUNTERS = (
     "artifact_taken",
     "artifact_escaped",
     "artifact_wins",
+    "actions",
+    "actions_sq",
+    "cubes",
+    "cubes_sq",
 )
 
 
@@ -281,6 +285,12 @@ class RunTotals:
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
+    # A pack's `action` lines taken, by name, and cube tokens drawn, by token name (with
+    # the squares of their per-game counts).
+    actions: Counter[str] = field(default_factory=Counter)
+    actions_sq: Counter[str] = field(default_factory=Counter)
+    cubes: Counter[str] = field(default_factory=Counter)
+    cubes_sq: Counter[str] = field(default_factory=Counter)
 
     def add_result(self, index: int, result: GameResult) -> None:
         """Count one game's result (what the engine's counters do not see)."""
@@ -343,6 +353,10 @@ class RunTotals:
         self.defeated_sq.update({k: v * v for k, v in stats.defeated.items()})
         self.events.update(stats.events)
         self.events_sq.update({k: v * v for k, v in stats.events.items()})
+        self.actions.update(stats.actions)
+        self.actions_sq.update({k: v * v for k, v in stats.actions.items()})
+        self.cubes.update(stats.cubes)
+        self.cubes_sq.update({k: v * v for k, v in stats.cubes.items()})
         taken: Counter[str] = Counter()
         for seat, got in enumerate(stats.tokens):
             taken.update(got)
@@ -692,6 +706,16 @@ def report(
         for c in catalog.cards
         if c.type == "event"
     ]
+    # The pack's `action` lines (by name) and cube tokens (drawn from the bag), when it has any.
+    actions = [
+        {"name": name, "taken": t.actions[name], **often(t.actions, t.actions_sq, name)}
+        for name in sorted(t.actions)
+    ]
+    cubes = [
+        {"name": tok.name, "drawn": t.cubes[tok.name], **often(t.cubes, t.cubes_sq, tok.name)}
+        for tok in catalog.tokens
+        if tok.kind == "cube"
+    ]
     tokens = []
     for tok in catalog.tokens:
         if tok.kind == "artifact":
@@ -835,6 +859,8 @@ def report(
         "monsters": monsters,
         "events": events,
         "tokens": tokens,
+        "actions": actions,
+        "cubes": cubes,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),
