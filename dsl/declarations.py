@@ -142,8 +142,8 @@ class Declarations:
         self.resources.append(res)
 
     def _base_words(self, st: Stmt, named: tuple[str, Span], base: str) -> bool:
-        """`resource gold { word credits credit }`: other words for a base resource (a game
-        that calls its gold Credits). True when the declaration is only that."""
+        """`resource gold { word coins coin }`: other words for a base resource (a game
+        that calls its gold by another name). True when the declaration is only that."""
         body = st.block or []
         if not body or any(s.words[0] not in ("word", "words") or not s.head[1:] for s in body):
             return False

@@ -284,7 +284,7 @@ class _Move(ActionKind):
     def label(self, game, value):
         _, m, swords = value
         name = game.board.spaces[m.to].name
-        # A path of a declared way says so ("by hyperlift"): a tunnel and a lift may join the
+        # A path of a declared way says so ("by ladder"): a tunnel and a ladder may join the
         # same two spaces.
         way = "" if m.way is TUNNEL else f" by {m.way.name}"
         if not m.monsters:

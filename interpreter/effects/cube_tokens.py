@@ -39,7 +39,7 @@ _trigger(
         "what": {"type": "string", "minLength": 1},
     },
     render=lambda n: f"put {n['n']} {n['what']} cubes in the Clank! area",
-    examples=('put 2 "Golden Statue" in the clank area',),
+    examples=("put 2 Hunter in the clank area",),
     # Cubes of no player thin the bag for everyone: about as bad as an attack's share.
     appraise=lambda n, v: 0.3 * n["n"] * v.unit("dragon attack"),
 )

@@ -231,7 +231,10 @@ def test_a_space_room_unreachable_in_one_placement_only_names_that_assembly(
     mods = pack / "modules.clank"
     text = mods.read_text()
     for old, new in (
-        ('path "Grow Tanks" -- "Compost Chute" { boots 2 }', 'path "Compost Chute" -> "Grow Tanks"'),
+        (
+            'path "Grow Tanks" -- "Compost Chute" { boots 2 }',
+            'path "Compost Chute" -> "Grow Tanks"',
+        ),
         ('path "Fungus Farm" -> "Compost Chute"', 'path "Compost Chute" -> "Fungus Farm"'),
     ):
         assert old in text
