@@ -121,6 +121,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "dragon attack",
         "danger",
         "only in",
+        "set aside",
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
@@ -703,6 +704,13 @@ class _Compiler(Declarations, Modules):
             self._card_prop(card, s, seen)
         if card["deck"] == "reserve" and "fight" in card:
             card["type"] = "monster"
+        if card.get("aside") and card["type"] != "monster":
+            self.error(
+                "CW112",
+                "only a reserve monster (a `reserve` card with `fight`) can be set aside",
+                seen.get("set", st.span),
+                hint="declare it as `reserve NAME { fight N; set aside; defeat: ... }`",
+            )
         unsure = any(d.code == "CW102" for d in self.diags[before:])
         if card["type"] == "monster" and "fight" not in card and not unsure:
             self.error(
@@ -781,6 +789,10 @@ class _Compiler(Declarations, Modules):
             card["dragon"] = True
         elif words == ["danger"]:
             card["danger"] = True
+        elif words == ["set", "aside"]:
+            # Out of play at setup until an effect flips it in (`flip OLD to NEW`); only a
+            # reserve monster (checked once the card is read, see `_card`).
+            card["aside"] = True
         elif words[:2] == ["only", "in"] and len(words) > 2:
             self._clean(s.head[2:])
             card["only_in"] = feature_name(" ".join(words[2:]))

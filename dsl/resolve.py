@@ -500,6 +500,29 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                         )
                     )
 
+    # A flipped reserve monster and the one it turns into are reserve monsters.
+    if not fragment:
+        monsters = {
+            c["name"].lower(): c
+            for c in ir["cards"]
+            if c["deck"] == "reserve" and c["type"] == "monster"
+        }
+        for owner, trig in _triggers(ir):
+            for n in walk_effects(trig["effects"]):
+                if n["op"] != "flip_reserve":
+                    continue
+                for ref in (n["old"], n["new"]):
+                    if ref.lower() not in monsters:
+                        diags.append(
+                            Diagnostic(
+                                "CW107",
+                                f"{owner['name']!r} flips {ref!r}, which is no reserve monster",
+                                _span(n.get("at")),
+                                hint=did_you_mean(ref, [c["name"] for c in monsters.values()])
+                                or "declare it: `reserve NAME { fight N; defeat: ... }`",
+                            )
+                        )
+
     # An artifact space holds the artifact token of its value.
     values = {t["points"] for t in ir["tokens"] if t["kind"] == "artifact"}
     for s in spaces:

@@ -1936,6 +1936,8 @@ class HeuristicBot(_Appraiser):
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
             v = tok.points - price + self._enabling(game, p, tok)
+            if tok.reveal:
+                v += self._lines_worth(tok, "reveal")  # what buying it does (heal on buying)
             if v > best_v:
                 best, best_v = i, v
         if best is not None:

@@ -1120,6 +1120,16 @@ class Game:
             player.discard.extend([card] * k)
         return k
 
+    def flip_reserve_monster(self, old: str, new: str) -> bool:
+        """The reserve monster named ``old`` is turned over: the design ``new`` takes its
+        place in the Reserve for the rest of the game; False when ``old`` is not there."""
+        by_name = self.catalog.by_name
+        was, now = by_name.get(old.lower()), by_name.get(new.lower())
+        if was is None or now is None or was not in self.reserve_monsters:
+            return False
+        self.reserve_monsters[self.reserve_monsters.index(was)] = now
+        return True
+
     def replace_row_card(self, card: CardDef) -> None:
         """Discard a card of the row and put the adventure deck's next card in its place: its
         dragon symbol is ignored, its arrive text happens; an event drawn is carried out and

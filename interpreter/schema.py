@@ -124,6 +124,8 @@ def pack_schema() -> dict[str, Any]:
             "tags": {"type": "array", "items": {"type": "string"}},
             "dragon": {"type": "boolean"},
             "danger": {"type": "boolean"},
+            # A reserve monster out of play until an effect flips it in.
+            "aside": {"type": "boolean"},
             "only_in": {"type": "string"},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
             "at": at,

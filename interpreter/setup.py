@@ -65,6 +65,8 @@ def reserve_and_row(game: Game) -> None:
     dealt without events or dragon-attack cards (set aside, then shuffled back)."""
     rng = game.rng
     for c in game.catalog.reserve:
+        if c.aside:
+            continue  # out of play until an effect flips it in (`flip OLD to NEW`)
         if c.type == "monster":
             game.reserve_monsters.append(c)
         else:
