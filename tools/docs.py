@@ -77,7 +77,7 @@ repeatable reserve monster). Properties:
 | `dragon attack` | the dragon-attack symbol |
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
-| `set aside` | a reserve monster out of play at setup, until `flip OLD to NEW` puts it in OLD's place |
+| `set aside` | a reserve monster out of play until `flip OLD to NEW` puts it in OLD's place |
 
 Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`, and the event triggers of
 [Triggers](#triggers) (live while the card is in play); any trigger may be
