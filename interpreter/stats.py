@@ -262,8 +262,10 @@ class RunTotals:
     end_reasons: Counter[str] = field(default_factory=Counter)
     capped_games: list[tuple[int, int]] = field(default_factory=list)  # (game, seed), first ones
     records: list[dict[str, Any]] = field(default_factory=list)  # games below ``keep``
-    spaces: Counter[int] = field(default_factory=Counter)
-    paths: Counter[tuple[int, int]] = field(default_factory=Counter)
+    # Arrivals by space name and walks by (from, to) names: each game's own board names them,
+    # so the games of a modular board, each on its own ship, add up by room.
+    spaces: Counter[str] = field(default_factory=Counter)
+    paths: Counter[tuple[str, str]] = field(default_factory=Counter)
     acquired: Counter[str] = field(default_factory=Counter)  # copies
     acquirers: Counter[str] = field(default_factory=Counter)  # players who took one or more
     acquirer_wins: Counter[str] = field(default_factory=Counter)
@@ -335,8 +337,9 @@ class RunTotals:
         result = game.result
         assert result is not None
         self.add_result(index, result)
-        self.spaces.update({s: n for s, n in enumerate(stats.entries) if n})
-        self.paths.update(stats.paths)
+        names = [sp.name for sp in game.board.spaces]
+        self.spaces.update({names[s]: n for s, n in enumerate(stats.entries) if n})
+        self.paths.update({(names[a], names[b]): n for (a, b), n in stats.paths.items()})
         won = set(result.winners)
         for seat, got in enumerate(stats.acquired):
             self.acquired.update(got)
@@ -582,13 +585,21 @@ def heatmap(totals: RunTotals, catalog: Catalog) -> dict[str, Any]:
     for s, moves in enumerate(board.moves):
         for m in moves:
             # Parallel paths between the same two spaces share one key, as in the heatmap.
-            key = f"{board.spaces[s].name}->{board.spaces[m.to].name}"
+            a, b = board.spaces[s].name, board.spaces[m.to].name
+            key = f"{a}->{b}"
             if key not in paths:
-                paths[key] = totals.paths[(s, m.to)]
+                paths[key] = totals.paths[(a, b)]
+    spaces = {sp.name: totals.spaces[sp.name] for sp in board.spaces}
+    # A modular board's games were played on other ships too: their other rooms and paths
+    # follow, by name.
+    for name in sorted(totals.spaces):
+        spaces.setdefault(name, totals.spaces[name])
+    for a, b in sorted(totals.paths):
+        paths.setdefault(f"{a}->{b}", totals.paths[(a, b)])
     return {
         "board": board.name,
         "games": totals.games,
-        "spaces": {sp.name: totals.spaces[sp.index] for sp in board.spaces},
+        "spaces": spaces,
         "paths": paths,
     }
 
