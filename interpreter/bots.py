@@ -693,13 +693,16 @@ class _Routes:
         n = len(board.spaces)
         hq = board.hq
         forest = [sp.exhausts for sp in board.spaces]
-        incoming: list[list[tuple[int, Move]]] = [[] for _ in range(n)]
+        # Each way in: (from, move, boots, the footprints' extra, icons, exhausts).
+        incoming: list[list[tuple[int, Move, int, float, int, bool]]] = [[] for _ in range(n)]
         for a, moves in enumerate(board.moves):
             for m in moves:
                 if closed and m.way.blocked_by and (a in closed or m.to in closed):
                     continue  # a way closed there now (a token that blocks it lies on an end)
                 if all(r in grants for r in m.requires):
-                    incoming[m.to].append((a, m))
+                    # A free move (a lift: no boots) has no footprints to pay extra for.
+                    extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
+                    incoming[m.to].append((a, m, m.boots, extra, m.monsters, m.way.exhausts))
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
@@ -722,15 +725,14 @@ class _Routes:
                 if u == hq and t != hq:
                     continue
                 enter = FOREST_COST if forest[u] and u != t else 0.0
-                for a, m in incoming[u]:
-                    nd = du + m.boots + FOOTPRINT_COST * max(0, m.boots - 1) + mu * m.monsters
-                    nd += enter
-                    if m.way.exhausts:
+                for a, m, boots, extra, monsters, exhausts in incoming[u]:
+                    nd = du + boots + extra + mu * monsters + enter
+                    if exhausts:
                         # A way that exhausts (a lift) ends the turn's walking, like a forest.
                         nd += FOREST_COST
                     if nd < d[a] - 1e-9:
                         d[a] = nd
-                        icons[a] = icons[u] + m.monsters
+                        icons[a] = icons[u] + monsters
                         step[a] = m
                         heapq.heappush(heap, (nd, a))
             self.cost.append(d)
