@@ -729,8 +729,8 @@ def report(
     ]
     tokens = []
     for tok in catalog.tokens:
-        if tok.kind == "artifact":
-            continue  # the artifacts table has them
+        if tok.kind in ("artifact", "cube"):
+            continue  # the artifacts and cube tokens tables have them
         holders, won = t.token_players[tok.name], t.token_wins[tok.name]
         tokens.append(
             {
