@@ -375,6 +375,7 @@ class _Coach(ActionKind):
         p.boots -= 1
         game.spend(p, "gold", spaces[p.pos].coach + spaces[dest].coach)
         game.enter(p, dest)
+        game.emit("coach", p)
 
     def narrate(self, game, p, value):
         return f"hires a coach to {game.board.spaces[value[1]].name}"
@@ -565,6 +566,7 @@ class _Buy(ActionKind):
         p.tokens.append(tok)
         if game.stats is not None:
             game.stats.on_token(game, p, tok)
+        game.emit("buy", p)
 
     def narrate(self, game, p, value):
         return f"buys {best_market_item(game, value[1]).name}"

@@ -163,7 +163,10 @@ def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:
         if escaped[k] and plain["scores"][k] > 0:
             assert stickered["scores"][k] >= plain["scores"][k] + 5
     code, out = _run("status", str(file))
-    assert "Quarterly Bonus: [R22] each player: if you have an artifact: +5 Gold" in out
+    assert (
+        "Quarterly Bonus: [R22] end of game, before game_end: each player: if you have an "
+        "artifact: +5 Gold"
+    ) in out
     code, out = _run("sticker", str(file), "Quartrly Bonus")
     assert code == 1 and 'did you mean "Quarterly Bonus"?' in out
 
