@@ -92,12 +92,17 @@ class _Play(ActionKind):
     doc = "Play a card from the hand: its `play:` lines run."
 
     def legal(self, game, p, here, cache, out):
-        if p.hand:
-            for card in dict.fromkeys(p.hand):
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(f"play {card.name}", (self, card))
-                out.append(o)
+        # A second copy in the hand is listed once; a list tests a hand's few cards faster
+        # than a dict of them is built.
+        seen: list[Any] = []
+        for card in p.hand:
+            if card in seen:
+                continue
+            seen.append(card)
+            o = cache.get(card)
+            if o is None:
+                o = cache[card] = Option(f"play {card.name}", (self, card))
+            out.append(o)
 
     def label(self, game, value):
         return f"play {value[1].name}"
@@ -156,12 +161,15 @@ class _Use(ActionKind):
     doc = "Use a held token with `use:` lines; it goes back to the box."
 
     def legal(self, game, p, here, cache, out):
-        if p.tokens:
-            for tok in dict.fromkeys(t for t in p.tokens if t.use):
-                o = cache.get(tok)
-                if o is None:
-                    o = cache[tok] = Option(f"use {tok.name}", (self, tok))
-                out.append(o)
+        seen: list[Any] = []
+        for tok in p.tokens:
+            if not tok.use or tok in seen:
+                continue
+            seen.append(tok)
+            o = cache.get(tok)
+            if o is None:
+                o = cache[tok] = Option(f"use {tok.name}", (self, tok))
+            out.append(o)
 
     def label(self, game, value):
         return f"use {value[1].name}"
@@ -482,13 +490,16 @@ class _Acquire(ActionKind):
                     out.append(o)
             return
         features = here.features
-        # A second copy in the row is listed once (dict.fromkeys keeps the first).
-        for card in dict.fromkeys(game.row):
+        seen: list[Any] = []  # a second copy in the row is listed once, at the first
+        for card in game.row:
             if (
                 card.type == "acquire"
                 and (price(game, card) if mods else card.cost) <= skill
                 and (card.only_in is None or card.only_in.lower() in features)
             ):
+                if card in seen:
+                    continue
+                seen.append(card)
                 o = cache.get(card)
                 if o is None:
                     o = cache[card] = Option(f"acquire {card.name}", (self, card))

@@ -26,6 +26,20 @@ def _triggers(node: dict[str, Any], on: str) -> tuple[Trigger, ...]:
     return tuple((t.get("if"), t["effects"]) for t in node.get("triggers", ()) if t["on"] == on)
 
 
+def _plain_gains(lines: tuple[Trigger, ...]) -> tuple[tuple[str, int], ...] | None:
+    """The (resource, amount) of each effect when every line is unconditional and every
+    effect a `gain` without "per"; None otherwise."""
+    out = []
+    for cond, effects in lines:
+        if cond is not None:
+            return None
+        for node in effects:
+            if node.get("op") != "gain" or "per" in node:
+                return None
+            out.append((node["resource"], node["amount"]))
+    return tuple(out)
+
+
 @dataclass(eq=False, slots=True)
 class CardDef:
     """One card design; every copy in every deck is this same object."""
@@ -51,6 +65,10 @@ class CardDef:
     match: frozenset[str]
     # Triggers on events ("at the end of your turn"), live while the card is in play.
     hooks: tuple[Hook, ...] = ()
+    # The play lines as (resource, amount) pairs when they are nothing but plain gains
+    # (`play: +2 skill, +1 boots`), else None: most cards played are those, and
+    # `Game.play_card` gives them without walking the effect nodes.
+    gains: tuple[tuple[str, int], ...] | None = None
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -76,6 +94,7 @@ class CardDef:
             use=_triggers(c, "use"),
             match=frozenset((c["name"].lower(), *tags)),
             hooks=hooks(f"card:{c['name']}", c.get("triggers", ())),
+            gains=_plain_gains(_triggers(c, "play")),
         )
 
     def __repr__(self) -> str:

@@ -20,8 +20,11 @@ from .effects.stay_in_play import replay_held_over
 from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
-from .state import DESIGNS, ESCAPED, KNOCKED_OUT, SEAT, Ctx, Nodes, PlayerState
+from .state import DESIGNS, ESCAPED, KNOCKED_OUT, ON_CLOCK, SEAT, Ctx, Nodes, PlayerState
 from .stats import GameStats
+
+# The base resources of the turn's pool (lost when the turn ends).
+_TURN_POOL = frozenset(("skill", "swords", "boots"))
 
 BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
 
@@ -92,6 +95,7 @@ class Game:
             "catalog",
             "board",
             "bots",
+            "_play_firsts",
             "seed",
             "first_player",
             "stacked_adventure",
@@ -140,6 +144,8 @@ class Game:
         if rules:
             self.rules.update(rules)
         self.bots = list(bots)
+        # Each seat's `play_first`, looked up once (most bots have none).
+        self._play_firsts = [getattr(b, "play_first", None) for b in self.bots]
         n = len(self.bots)
         if not self.rules["min_players"] <= n <= self.rules["max_players"]:
             raise ValueError(
@@ -310,14 +316,14 @@ class Game:
         card = self._play_first(player)
         if card is not None:
             self.apply(player, (actions.PLAY, card))
-            return player.on_clock and not self.over
+            return player.status == ON_CLOCK and not self.over
         options = actions.legal_actions(self, player)
         choice = self.decide(player, ACTION, options, prompt="your action")
         value = options[choice].value
         if value[0] is actions.END_TURN:
             return False
         self.apply(player, value)
-        return player.on_clock and not self.over
+        return player.status == ON_CLOCK and not self.over
 
     def apply(self, player: PlayerState, value: tuple[Any, ...]) -> None:
         """Do one action (a legal one: see `actions.legal_actions`), then fire waiting lines."""
@@ -414,8 +420,12 @@ class Game:
         return dragon
 
     def _check_all_off(self) -> None:
-        if not self.over and not any(p.on_clock for p in self.players):
-            self._finish("all off the clock")
+        if self.over:
+            return
+        for p in self.players:
+            if p.status == ON_CLOCK:
+                return
+        self._finish("all off the clock")
 
     def _finish(self, reason: str) -> None:
         if not self._ending:
@@ -441,15 +451,27 @@ class Game:
         detail: Any = None,
     ) -> int:
         """Put a decision to the player's bot, log the answer and return its index."""
-        if not options:
-            raise RuntimeError(f"a {kind} decision without options")
-        if len(options) == 1 and kind not in (ACTION, MAY):
-            return 0
-        decision = Decision(player.seat, kind, options, prompt, source, detail)
-        index = self.bots[player.seat].choose(self, decision)
-        if not isinstance(index, int) or not 0 <= index < len(options):
-            raise RuntimeError(f"bot {self.bots[player.seat]!r} answered {index!r} to {kind}")
-        self._log_decision(player, kind, index, options[index].label)
+        n = len(options)
+        if n < 2:
+            if not n:
+                raise RuntimeError(f"a {kind} decision without options")
+            if kind not in (ACTION, MAY):
+                return 0
+        seat = player.seat
+        index = self.bots[seat].choose(self, Decision(seat, kind, options, prompt, source, detail))
+        if not isinstance(index, int) or not 0 <= index < n:
+            raise RuntimeError(f"bot {self.bots[seat]!r} answered {index!r} to {kind}")
+        # _log_decision, inlined: a decision is asked several times a turn.
+        self.log.append(
+            {
+                "type": "decision",
+                "turn": self.turn,
+                "player": seat,
+                "kind": kind,
+                "index": index,
+                "label": options[index].label,
+            }
+        )
         return index
 
     def _log_decision(self, player: PlayerState, kind: str, index: int, label: str) -> None:
@@ -472,17 +494,19 @@ class Game:
         building every action while a hand is played."""
         if not player.hand:
             return None
-        ask = getattr(self.bots[player.seat], "play_first", None)
+        ask = self._play_firsts[player.seat]
         if ask is None:
             return None
         card = ask(self, player)
         if card is None:
             return None
-        plays = list(dict.fromkeys(player.hand))
-        if card not in plays:
+        hand = player.hand
+        if card not in hand:
             raise RuntimeError(f"bot {self.bots[player.seat]!r} played {card!r}, not in hand")
-        label = actions.play_option(self, card).label
-        self._log_decision(player, ACTION, plays.index(card), label)
+        # Its index among the hand's plays: the designs in the hand before its first copy.
+        first = hand.index(card)
+        index = len(set(hand[:first])) if first > 1 else first
+        self._log_decision(player, ACTION, index, actions.play_option(self, card).label)
         return card
 
     def choose(
@@ -595,6 +619,16 @@ class Game:
         """Move a card from hand to play area and resolve its play lines."""
         player.hand.remove(card)
         player.play.append(card)
+        gains = card.gains
+        if gains is not None:
+            # Nothing but plain gains (most cards): given as the `gain` op gives them.
+            for resource, amount in gains:
+                if self.over:
+                    return
+                self.gain(player, resource, amount)
+            if "play" in self._emits and not self.over:
+                self.emit("play", player)
+            return
         # A card's play lines (a `play if` line waits for its condition all turn). Inlined:
         # this runs for about half of all actions.
         ctx = Ctx(player, card)
@@ -685,12 +719,18 @@ class Game:
 
     def gain(self, player: PlayerState, resource: str, amount: int) -> None:
         """Add ``amount`` (possibly negative) of a resource to the player's pool."""
-        if amount > 0 and resource == "skill" and player is self.active:
-            # The commonest gain of all (a played card's skill), kept short: no floor to apply.
-            player.skill += amount
-            got = self.turn_gained.get("skill")
+        if amount > 0 and player is self.active and resource in _TURN_POOL:
+            # The commonest gains of all (a played card's skill, boots or swords), kept
+            # short: no floor to apply.
+            if resource == "skill":
+                player.skill += amount
+            elif resource == "boots":
+                player.boots += amount
+            else:
+                player.swords += amount
+            got = self.turn_gained.get(resource)
             if got is None:
-                got = self.turn_gained["skill"] = [0, 0]
+                got = self.turn_gained[resource] = [0, 0]
             got[0] += amount
             got[1] += 1
             if self.turn_modifiers:
@@ -794,17 +834,27 @@ class Game:
 
     def gold_of(self, player: PlayerState) -> int:
         """Gold plus the gold value of tokens that count as gold."""
-        return player.gold + sum(t.gold for t in player.tokens)
+        gold = player.gold
+        for t in player.tokens:
+            gold += t.gold
+        return gold
 
     def draw(self, player: PlayerState, n: int) -> None:
         """Draw cards, reshuffling the discard pile (never the play area) into an empty deck."""
-        for _ in range(n):
-            if not player.deck:
+        hand = player.hand
+        while n > 0:
+            deck = player.deck
+            if not deck:
                 if not player.discard:
                     return
                 player.deck, player.discard = player.discard, []
                 self.rng.shuffle(player.deck)
-            player.hand.append(player.deck.pop())
+                deck = player.deck
+            # The top k cards, top first (the top of a deck is its end), in one slice.
+            k = min(n, len(deck))
+            hand.extend(deck[: -k - 1 : -1])
+            del deck[-k:]
+            n -= k
 
     def heal(self, player: PlayerState, n: int) -> None:
         """Return up to ``n`` cubes from the health meter to the supply."""
@@ -1133,7 +1183,11 @@ class Game:
 
     def attack_size(self) -> int:
         """Cubes an attack draws now: the rage value plus one per danger card in the row."""
-        return self.rules["rage_track"][self.rage] + sum(1 for c in self.row if c.danger)
+        n = self.rules["rage_track"][self.rage]
+        for c in self.row:
+            if c.danger:
+                n += 1
+        return n
 
     def dragon_attack(self, extra: int = 0) -> None:
         """The Clank! area goes into the bag, then rage value + danger (+ ``extra``) cubes
