@@ -195,6 +195,13 @@ class _ScenarioCompiler:
         self.goals = {k["name"]: k["name"] for k in pack.get("goals", ())}
         self.cardporium = {c["cardporium"] for c in pack["cards"] if "cardporium" in c}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
+        # Spaces a board sticker adds (a scenario with that sticker may stand on them).
+        self.spaces.update(
+            (s["name"], s["name"])
+            for st in pack.get("stickers", ())
+            for b in st.get("boards", ())
+            for s in b["spaces"]
+        )
         # A pack's declared resources are player facts too (`expect player 1 favour 2`).
         self.resource_words = {
             w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])

@@ -1051,11 +1051,16 @@ class Game:
         """A campaign game's post-game steps (the `post_game` phase), after scoring; `each
         player` is every player, as at the end of the game."""
         assert self.result is not None, "the game is not over"
-        for planned in self.catalog.steps["post_game"]:
-            if planned.step is None:
-                self.run(Ctx(self.active, None), planned.effects or [])
-            else:
-                planned.step.handler(self, self.active)
+        # The game is scored; its effects run once more, for the campaign's marks.
+        self.over = False
+        try:
+            for planned in self.catalog.steps["post_game"]:
+                if planned.step is None:
+                    self.run(Ctx(self.active, None), planned.effects or [])
+                else:
+                    planned.step.handler(self, self.active)
+        finally:
+            self.over = True
 
     def add_checkmark(self, player: PlayerState, why: str) -> None:
         """A Checkmark of Grudging Approval for the player (the campaign marks it on their

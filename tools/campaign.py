@@ -903,30 +903,60 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
         "names": [f"P{k + 1}" for k in range(players)],
         "bots": bot_names(bots, players),
     }
-    rows: list[dict[str, float]] = [
-        {"score": 0.0, "rounds": 0.0, "deaths": 0.0, "checkmarks": 0.0, "promotions": 0.0}
-        for _ in range(games)
-    ]
+    keys = ("score", "top", "rounds", "deaths", "dran", "checkmarks", "promotions")
+    keys += ("stickers", "fetched", "destroyed", "contracts")
+    rows: list[dict[str, float]] = [dict.fromkeys(keys, 0.0) for _ in range(games)]
+    # How the bots answered each passage's choice: (passage, option) -> times.
+    choices: dict[tuple[int, int], int] = {}
     for cseed in game_seeds(seed, campaigns):
         events: list[dict[str, Any]] = [{**first, "seed": cseed}]
         for n in range(1, games + 1):
             e = play_game(ir, fold(events), n)
             events.append(e)
+            every = readings(e)
             row = rows[n - 1]
             row["score"] += sum(e["scores"]) / players
+            row["top"] += max(e["scores"])
             row["rounds"] += e["rounds"]
             row["deaths"] += e["death"]
-            row["checkmarks"] += sum(len(m) for m in e["review"]["checkmarks"]) / players
+            row["dran"] += e.get("dran_x", 0) + sum(r["dran"] for r in every)
+            from_passages = sum(r["checkmarks"] for r in every)
+            row["checkmarks"] += (
+                sum(len(m) for m in e["review"]["checkmarks"]) / players + from_passages
+            )
             row["promotions"] += len(e["review"]["promotions"])
+            row["stickers"] += sum(len(r["stickers"]) for r in every)
+            row["fetched"] += sum(len(r.get("fetched", ())) for r in every)
+            row["destroyed"] += sum(len(r.get("destroyed", ())) for r in every)
+            row["contracts"] += len(e.get("contracts_completed", ()))
+            for r in every:
+                for number, option in r["read"]:
+                    if option is not None:
+                        choices[(number, option)] = choices.get((number, option), 0) + 1
+    k = campaigns
     click.echo(f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players")
-    click.echo("game  mean score  rounds  Dran X (share)  checkmarks/player  promotions")
+    click.echo(
+        "game  mean score  top score  rounds  deaths  Dran X  checkmarks/player  promotions"
+        "  stickers  fetched  destroyed  contracts done"
+    )
     for n, row in enumerate(rows, start=1):
-        k = campaigns
         click.echo(
-            f"{n:>4}  {row['score'] / k:>10.1f}  {row['rounds'] / k:>6.1f}  "
-            f"{row['deaths'] / k:>14.0%}  {row['checkmarks'] / k:>17.2f}  "
-            f"{row['promotions'] / k:>10.2f}"
+            f"{n:>4}  {row['score'] / k:>10.1f}  {row['top'] / k:>9.1f}  "
+            f"{row['rounds'] / k:>6.1f}  {row['deaths'] / k:>6.0%}  {row['dran'] / k:>6.2f}  "
+            f"{row['checkmarks'] / k:>17.2f}  {row['promotions'] / k:>10.2f}  "
+            f"{row['stickers'] / k:>8.2f}  {row['fetched'] / k:>7.2f}  "
+            f"{row['destroyed'] / k:>9.2f}  {row['contracts'] / k:>14.2f}"
         )
+    if choices:
+        labels = {
+            (p["number"], i): c["label"]
+            for p in ir.get("passages", ())
+            for i, c in enumerate(p.get("choices", ()))
+        }
+        click.echo("choices the bots made:")
+        for (number, option), times in sorted(choices.items()):
+            label = labels.get((number, option), f"option {option + 1}")
+            click.echo(f"  passage {number}: {label!r} {times} of {k}")
 
 
 def campaign_schema() -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from clankwork.tools.campaign import campaign_schema_text, fold, read_log
+from clankwork.tools.campaign import campaign_schema_text, fold, read_log, readings
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -302,3 +302,165 @@ def test_a_patron_named_by_an_epilogue_holds_for_the_next_game_only(tmp_path: Pa
 
     ir = compile_pack(ROOT / "content" / "acqinc").ir
     assert len(with_patron(ir, "The Regional Director")["triggers"]) == len(ir["triggers"]) + 1
+
+
+def _pack_with(tmp_path: Path, stickers: str, name: str = "tut") -> Path:
+    """The tutorial pack, copied, with a stickers file of its own (and a slot R10)."""
+    import shutil
+
+    pack = tmp_path / name
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    (pack / "stickers.clank").write_text(
+        "rules { slot R10 after setup.players }\n" + stickers, encoding="utf-8"
+    )
+    manifest = pack / "pack.clank"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace(
+            'include "board.clank"', 'include "board.clank"\ninclude "stickers.clank"'
+        ),
+        encoding="utf-8",
+    )
+    return pack
+
+
+def _check(pack: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", str(pack)])
+    return result.exit_code, result.output
+
+
+def test_a_misspelled_sticker_word_is_named_with_its_place_and_a_guess(tmp_path: Path) -> None:
+    pack = _pack_with(tmp_path, 'sticker "Typo" { fils R10: +1 gold }\n')
+    code, out = _check(pack)
+    assert code == 1, out
+    assert "stickers.clank:2:18" in out and 'did you mean "fills"' in out
+    pack2 = _pack_with(tmp_path, 'sticker "Typo" { fills R01: +1 gold }\n', "tut2")
+    code, out = _check(pack2)
+    assert code == 1 and "stickers.clank:2:24" in out and 'did you mean "R10"' in out, out
+    # A campaign of a pack that does not check is not started.
+    code, out = _run("new", str(pack), str(tmp_path / "c.campaign"))
+    assert code == 1 and not (tmp_path / "c.campaign").exists()
+
+
+def test_a_sticker_filling_a_slot_with_the_wrong_kind_is_refused(tmp_path: Path) -> None:
+    pack = _pack_with(
+        tmp_path,
+        "rules { slot R15 rule market price\nslot R13 whenever you heal }\n"
+        'sticker "A" { fills R15: +1 gold }\n'
+        'sticker "B" { fills R13 { market price 3 } }\n'
+        'sticker "C" { fills R15 { hand size 3 } }\n'
+        'sticker "D" { fills R15 { market price 3 } }\n'
+        'sticker "E" { fills R13: +1 gold }\n',
+    )
+    code, out = _check(pack)
+    assert code == 1
+    assert out.count("error[CW112]") == 3, out
+    assert "slot R15 is the rule `market price`" in out and "takes effects" in out
+
+
+def test_a_board_sticker_that_cuts_a_space_off_is_refused(tmp_path: Path) -> None:
+    pack = _pack_with(
+        tmp_path, 'sticker "Landslide" { remove path "Whispering Wood" -- "Ring Cellar" }\n'
+    )
+    code, out = _check(pack)
+    assert code == 1 and "error[CW206]" in out, out
+    assert "'Ring Cellar' cannot be reached from HQ" in out and "stickers.clank:2:1" in out
+
+
+def test_two_board_stickers_that_cut_a_space_off_together_stop_the_game(tmp_path: Path) -> None:
+    """Each sticker alone leaves the board whole (the pack checks); applied together, the
+    second cuts the Whispering Wood off, and the game is refused naming that sticker."""
+    pack = _pack_with(
+        tmp_path,
+        'sticker "Flood A" { remove path "Mossy Path" -- "Whispering Wood" }\n'
+        'sticker "Flood B" { remove path "Whispering Wood" -- "Goblin Warren" }\n',
+    )
+    assert _check(pack)[0] == 0
+    file = tmp_path / "c.campaign"
+    assert _run("new", str(pack), str(file), "--players", "2")[0] == 0
+    assert _run("sticker", str(file), "Flood A")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    assert _run("sticker", str(file), "Flood B")[0] == 0
+    sha = _sha(file)
+    code, out = _run("play", str(file))
+    assert code == 1, out
+    assert "stickers.clank:3:1: sticker 'Flood B' breaks the board" in out
+    assert "'Whispering Wood' cannot be reached from HQ" in out
+    assert _sha(file) == sha
+
+
+def test_the_acqinc_arc_runs_ten_games_with_what_the_campaign_layer_asks(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "4", "--seed", "1")[0] == 0
+    for n in range(1, 11):
+        code, out = _run("play", str(file))
+        assert code == 0 and out.startswith(f"game {n}: "), out
+    events = read_log(file).events
+    c = fold(events)
+    assert c.next_game == 11 and len(c.stickers) >= 15
+    every = [r for g in c.games for r in readings(g)]
+    read = [n for r in every for n, _ in r["read"]]
+    # Every game had its prologue and its epilogue read.
+    from clankwork.tools.check import load_ir
+
+    ir = load_ir(Path(acqinc), checks=True)
+    arc = {(p.get("prologue"), p.get("epilogue")): p["number"] for p in ir["passages"]}
+    for n in range(1, 11):
+        assert arc[(n, None)] in read and arc[(None, n)] in read
+    # Each promotion read its entry on the Associate Status track.
+    entries = {s["name"]: s["reads"] for s in ir["campaign"]["statuses"]}
+    for g in c.games:
+        got = [n for r in readings(g) for n, _ in r["read"]]
+        for _seat, rank in g["review"]["promotions"]:
+            assert entries[rank] in got
+    # The Dran track's numbered spaces were read as Xs covered them.
+    numbered = {int(k): v for k, v in ir["campaign"]["dran_reads"].items()}
+    for space, passage in numbered.items():
+        assert (passage in read) == (c.dran >= space)
+    # Personal goals: boxes folded across games, never past a row.
+    goals = {g["name"]: g for g in ir["goals"]}
+    for seat, boxes in enumerate(c.goals):
+        for name, k in boxes.items():
+            assert goals[name]["player"] == seat + 1 and 0 < k <= goals[name]["boxes"]
+    code, out = _run("status", str(file))
+    assert code == 0 and "Dran track:" in out and "personal goals" in out
+    assert "adventure deck: + Corporate Card (Cardporium 1)" in out or "Cardporium" in out
+    code, out = _run("rules", str(file))
+    assert code == 0 and "[R15]" in out and "[R33]" in out and "[Franchise Board]" in out
+
+
+def test_a_plain_game_of_acqinc_has_no_campaign_content() -> None:
+    """Cardporium cards stay out, no goal marks a box, no slot trigger watches anything:
+    the campaign's content does not change a plain game."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.catalog import prepare
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    cat = prepare(ir)
+    assert not [
+        c
+        for c in cat.adventure
+        if any(x["name"] == c.name and "cardporium" in x for x in ir["cards"])
+    ]
+    assert [h.on for hs in cat.rule_hooks.values() for h in hs] == ["escape"]
+    assert cat.contracts == ()
+    # Every slot of the pack's steps is empty, so its stickers are nowhere in play.
+    slots = [p for ph in cat.steps.values() for p in ph if p.step is None]
+    assert slots and all(not p.effects for p in slots)
+
+
+def test_a_goal_is_marked_only_in_a_campaign_game() -> None:
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import with_goals
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    plain = Game(prepare(ir), [make_bot("heuristic", k) for k in range(4)], 7)
+    plain.play()
+    assert all(not p.goals for p in plain.players)
+    camp = Game(prepare(with_goals(ir)), [make_bot("heuristic", k) for k in range(4)], 7)
+    camp.play()
+    assert any(p.goals for p in camp.players)
+    assert [p.status for p in camp.players] == [p.status for p in plain.players]
