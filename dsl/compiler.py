@@ -1670,16 +1670,17 @@ class _Compiler(Declarations, Modules):
                     "ability), or `change`, `replace` or `remove` what the pack declares (a "
                     "board or card sticker)",
                 )
-        if not any(k in sticker for k in ("fills", "edits", "abilities", "boards")):
-            if not bad:
-                self.error(
-                    "CW109",
-                    f"sticker {h[1].text!r} fills no slot and changes nothing",
-                    st.span,
-                    hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`) "
-                    'or a change: `change space "Old Mill" { forest }`',
-                )
+        if not bad and not any(k in sticker for k in ("fills", "edits", "abilities", "boards")):
+            self.error(
+                "CW109",
+                f"sticker {h[1].text!r} fills no slot and changes nothing",
+                st.span,
+                hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`) "
+                'or a change: `change space "Old Mill" { forest }`',
+            )
             return
+        # A sticker with an error is still declared (its name only, when nothing of it
+        # compiled), so what names it is not reported again: the pack fails on the error.
         self.campaign["stickers"].append(sticker)
 
     def _sticker_rules(self, s: Stmt) -> dict[str, Any] | None:
