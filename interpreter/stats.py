@@ -678,7 +678,7 @@ def report(
     events = [
         {"name": c.name, "revealed": t.events[c.name], **often(t.events, t.events_sq, c.name)}
         for c in catalog.cards
-        if c.type == "event"
+        if c.type == "event" and c.deck != "cardporium"  # out of play until fetched
     ]
     tokens = []
     for tok in catalog.tokens:
