@@ -334,14 +334,17 @@ def after_game(
     every passage the game's rules asked to read (`read N`; a death's passage last)."""
     n = game["game"]
     by = {k["name"]: k for k in ir.get("contracts", ())}
+    # The choices after the game are the winner's to make (a completed contract's: its
+    # completer's).
+    mvp = c.bots[game["winners"][0] if game["winners"] else 0]
     # 2. Contracts: a completed contract's passage, then the epilogue.
     done = [
-        read_passages(ir, by[name]["passage"], seed)
-        for name, _ in g.completed_contracts
+        read_passages(ir, by[name]["passage"], seed, c.bots[seat])
+        for name, seat in g.completed_contracts
         if by.get(name, {}).get("passage") is not None
     ]
     end = _arc(ir, "epilogue", n)
-    epilogue = read_passages(ir, end, seed) if end is not None else None
+    epilogue = read_passages(ir, end, seed, mvp) if end is not None else None
     # 3. Employee reviews: the engine's checkmarks (scoring, winning, rows of goals, and any
     # the game's rules gave), with the passages'; each section opened is a promotion.
     marks = [list(p.checkmarks) for p in g.players]
@@ -375,7 +378,7 @@ def after_game(
             new.append(queue.pop(0))
         if not new:
             break
-        out.extend(read_passages(ir, p, seed) for p in new)
+        out.extend(read_passages(ir, p, seed, mvp) for p in new)
     if done:
         game["contract_passages"] = done
     if epilogue is not None:
@@ -755,11 +758,52 @@ def undo(file: Path) -> None:
 MAX_READS = 100
 
 
-def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
-    """Read passage ``start`` and every passage it leads to, the campaign's bots choosing
-    (seeded: the same game, the same choices). What was read, with the choice made, and
-    what the passages did: stickers applied, checkmarks for each player, X on the Dran
-    track."""
+def passage_worth(ir: dict[str, Any], number: int, seen: frozenset[int] = frozenset()) -> float:
+    """What reading passage ``number`` (and what it leads to) is worth to a player, roughly,
+    as a bot weighs a choice: its rule stickers' and Franchise Board abilities' effects as
+    the greedy bot values effects, +1 a checkmark, -1 an X on the Dran track, a little for
+    a card fetched or a contract opened; a choice counts its best option."""
+    from clankwork.interpreter.bots import effects_value
+    from clankwork.interpreter.stickers import stickers
+
+    ps = next((p for p in ir.get("passages", ()) if p["number"] == number), None)
+    if ps is None or number in seen or len(seen) > MAX_READS:
+        return 0.0
+    seen = seen | {number}
+    known = stickers(ir)
+    worth = 0.0
+    for d in ps["do"]:
+        if d["do"] == "sticker" and d["name"] in known:
+            st = known[d["name"]]
+            worth += effects_value(st.get("effects", []))
+            worth += sum(effects_value(t["effects"]) for t in st.get("abilities", ()))
+            # A board or card sticker: what its new lines give, at half (a space or a card
+            # is met now and then).
+            items = [e.get("item") or {} for e in st.get("edits", ())]
+            items += [sp for b in st.get("boards", ()) for sp in b["spaces"]]
+            worth += 0.5 * sum(
+                effects_value(t["effects"]) for it in items for t in it.get("triggers", ())
+            )
+        elif d["do"] == "checkmark":
+            worth += 1.0
+        elif d["do"] == "dran":
+            worth -= 1.0
+        elif d["do"] in ("fetch", "contract"):
+            worth += 0.25
+        elif d["do"] == "read":
+            worth += passage_worth(ir, d["passage"], seen)
+    if ps.get("choices"):
+        worth += max(passage_worth(ir, c["read"], seen) for c in ps["choices"])
+    return worth
+
+
+def read_passages(ir: dict[str, Any], start: int, seed: int, bot: str = "random") -> dict[str, Any]:
+    """Read passage ``start`` and every passage it leads to, the campaign's bot ``bot``
+    answering the choices (seeded: the same game, the same choices): a random bot at random,
+    any other the option worth most to it (`passage_worth`; a tie at random). What was
+    read, with the choice made, and what the passages did: stickers applied, checkmarks for
+    each player, X on the Dran track, cards fetched and destroyed, contracts opened, the next
+    game's patron and board."""
     import random
 
     by = {p["number"]: p for p in ir.get("passages", ())}
@@ -797,7 +841,11 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
                 out[d["do"]] = d["name"]  # the last one read counts
         choice = None
         if ps.get("choices"):
-            choice = rng.randrange(len(ps["choices"]))
+            options = range(len(ps["choices"]))
+            if bot != "random":
+                worth = [passage_worth(ir, c["read"]) for c in ps["choices"]]
+                options = [k for k in options if worth[k] >= max(worth) - 1e-9]
+            choice = options[rng.randrange(len(options))]
             queue.append(ps["choices"][choice]["read"])
         out["read"].append([ps["number"], choice])
     return out
@@ -838,7 +886,10 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     seed = game_seed(c.seed, n)
     # The prologue is read before setup: its stickers are on for this game.
     start = _arc(ir, "prologue", n)
-    prologue = read_passages(ir, start, seed) if start is not None else None
+    # A passage's choice is made by the bot of the player it is directed at: the prologue's
+    # by the first seat's, what is read after the game by the winner's (Most Valuable
+    # Employee).
+    prologue = read_passages(ir, start, seed, c.bots[0]) if start is not None else None
     on = [*c.stickers, *(prologue["stickers"] if prologue else ())]
     fetched = [*c.fetched, *(prologue["fetched"] if prologue else ())]
     destroyed = [*c.destroyed, *(prologue["destroyed"] if prologue else ())]

@@ -464,3 +464,20 @@ def test_a_goal_is_marked_only_in_a_campaign_game() -> None:
     camp.play()
     assert any(p.goals for p in camp.players)
     assert [p.status for p in camp.players] == [p.status for p in plain.players]
+
+
+def test_bots_answer_a_passage_choice_by_what_the_options_are_worth() -> None:
+    """acqinc's passage 2: the bonus (a sticker worth 2 Gold a player, a card, a checkmark)
+    against the rebuilt shrine (a heal on one space): a weighing bot takes the bonus every
+    time; a random bot takes either."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.tools.campaign import passage_worth, read_passages
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    assert passage_worth(ir, 3) > passage_worth(ir, 4) > 0
+    for seed in range(20):
+        assert read_passages(ir, 2, seed, "heuristic")["read"][:2] == [[2, 0], [3, None]]
+    picks = {read_passages(ir, 2, seed, "random")["read"][0][1] for seed in range(20)}
+    assert picks == {0, 1}
+    # The same seed, the same answer.
+    assert read_passages(ir, 2, 5, "random") == read_passages(ir, 2, 5, "random")
