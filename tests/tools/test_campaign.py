@@ -427,6 +427,32 @@ def test_the_acqinc_arc_runs_ten_games_with_what_the_campaign_layer_asks(tmp_pat
     assert "adventure deck: + Corporate Card (Cardporium 1)" in out or "Cardporium" in out
     code, out = _run("rules", str(file))
     assert code == 0 and "[R15]" in out and "[R33]" in out and "[Franchise Board]" in out
+    schema = json.loads((ROOT / "schemas" / "campaign.schema.json").read_text())
+    for line in file.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)
+
+
+def test_sorting_components_carries_nothing_but_the_campaign_into_the_next_game(
+    tmp_path: Path,
+) -> None:
+    """Post-game 4 (sort components): the next game is a function of the pack as the campaign
+    has it (stickers, Cardporium, contracts) and its seed; the last game's cards, tokens,
+    gold and scores are not carried."""
+    from clankwork.tools.campaign import play_game
+    from clankwork.tools.check import load_ir
+
+    file = tmp_path / "c.campaign"
+    acqinc = ROOT / "content" / "acqinc"
+    assert _run("new", str(acqinc), str(file), "--players", "3", "--seed", "2")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    assert _run("play", str(file))[0] == 0
+    events = read_log(file).events
+    ir = load_ir(acqinc, checks=True)
+    c = fold(events[:2])
+    other = fold(events[:2])
+    other.games[0] = {**other.games[0], "scores": [0, 0, 0], "status": ["knocked out"] * 3}
+    again = play_game(ir, other, 2)
+    assert again["log"] == events[2]["log"] == play_game(ir, c, 2)["log"]
 
 
 def test_a_plain_game_of_acqinc_has_no_campaign_content() -> None:
