@@ -1492,6 +1492,8 @@ class _Compiler(Declarations, Modules):
 
     def _slot(self, s: Stmt) -> None:
         """`slot NAME before|after STEP`: a rule slot, an empty step a sticker fills;
+        `slot NAME covers STEP`: a box printed with an engine step's rule, which holds until a
+        sticker covers it with effects;
         `slot NAME TRIGGER` (`slot R13 whenever you heal`): an empty rules trigger a sticker
         fills with effects; `slot NAME rule WORDS` (`slot R15 rule market price`): a rule
         parameter a sticker sets (`fills R15 { market price 5 }`)."""
@@ -1526,22 +1528,26 @@ class _Compiler(Declarations, Modules):
                 return
             self.rule_slots.append({"slot": name, "rule": hit[0].key, "at": _at(s.span)})
             return
-        if low2 in ("before", "after"):
+        if low2 in ("before", "after", "covers"):
             if len(h) != 4 or h[3].kind not in ("word", "string"):
-                self.error("CW105", "write `slot NAME before|after STEP`", s.span, hint=form_hint)
+                self.error(
+                    "CW105", "write `slot NAME before|after|covers STEP`", s.span, hint=form_hint
+                )
                 return
             anchor = h[3].text
             phase = anchor.split(".", 1)[0]
-            self.steps.append(
-                {
-                    "change": "insert",
-                    "step": f"{phase}.{name}",
-                    low2: anchor,
-                    "effects": [],
-                    "slot": name,
-                    "at": _at(s.span),
-                }
-            )
+            change: dict[str, Any] = {
+                "change": "replace" if low2 == "covers" else "insert",
+                "step": f"{phase}.{name}",
+                "replaces" if low2 == "covers" else low2: anchor,
+                "effects": [],
+                "slot": name,
+                "at": _at(s.span),
+            }
+            if low2 == "covers":
+                # A box printed with a rule: the rule holds until a sticker covers it.
+                change["covers"] = anchor
+            self.steps.append(change)
             return
         # A moment: the rest is a trigger of the rules block, without effects of its own.
         trig = self._trigger(Stmt(h[2:], s.span), "rules")

@@ -154,9 +154,11 @@ def pack_schema() -> dict[str, Any]:
             "after": step_name,
             "replaces": step_name,
             "effects": {"$ref": "#/$defs/effects"},
-            # A rule slot (`slot R10 after setup.players`) and the sticker filling it.
+            # A rule slot (`slot R10 after setup.players`) and the sticker filling it; the
+            # engine step a slot covers (`slot R21 covers end_of_turn.dragon_attack`).
             "slot": name,
             "sticker": name,
+            "covers": step_name,
             "at": at,
         },
         ["change", "step", "at"],

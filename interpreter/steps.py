@@ -255,9 +255,18 @@ def plan(changes: list[dict[str, Any]]) -> dict[str, tuple[Planned, ...]]:
     """The steps each phase runs, after a pack's changes (checked by the compiler)."""
     phases, _problems = plan_names(changes)
     content = {c["step"]: c.get("effects") for c in changes if c["change"] != "remove"}
+    # A rule slot that covers an engine step and holds no sticker yet: the printed rule.
+    printed = {
+        c["step"]: STEPS[c["covers"]]
+        for c in changes
+        if c.get("covers") in STEPS and not c.get("effects")
+    }
     return {
         phase: tuple(
-            Planned(n, STEPS.get(n) if n not in content else None, content.get(n)) for n in names
+            Planned(n, printed[n], None)
+            if n in printed
+            else Planned(n, STEPS.get(n) if n not in content else None, content.get(n))
+            for n in names
         )
         for phase, names in phases.items()
     }

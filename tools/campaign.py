@@ -529,9 +529,14 @@ def slot_text(slot: dict[str, Any], effects: list[dict[str, Any]] | None = None)
             if effects
             else (_trigger_text({**slot, "effects": []}).rstrip(": ") + ": (empty)")
         )
-    anchor = slot.get("before") or slot.get("after")
-    where = f"{slot['step'].split('.')[0].replace('_', ' ')}, "
-    where += f"{'before' if 'before' in slot else 'after'} {anchor.split('.', 1)[1]}"
+    anchor = slot.get("before") or slot.get("after") or slot["replaces"]
+    how = "before" if "before" in slot else "after" if "after" in slot else "covering"
+    where = f"{slot['step'].split('.')[0].replace('_', ' ')}, {how} {anchor.split('.', 1)[1]}"
+    if not effects and slot.get("covers"):
+        from clankwork.interpreter.steps import STEPS
+
+        printed = STEPS.get(slot["covers"])
+        return f"{where}: (as printed) " + (" ".join(printed.doc.split()) if printed else "")
     return f"{where}: " + (render_effects(effects) if effects else "(empty)")
 
 

@@ -302,6 +302,9 @@ its rule changes:
 - a step: `slot NAME before|after STEP` is an empty step of that step's phase (`slot R10
   after setup.players`; the `post_game` phase's steps too: `slot R25 after
   post_game.employee_reviews`);
+- a printed rule: `slot NAME covers STEP` is a box that holds an engine step's rule as
+  printed (`slot R21 covers end_of_turn.dragon_attack`): the step runs until a sticker
+  covers the box, and then the sticker's effects run instead;
 - a moment: `slot NAME TRIGGER` is an empty rules trigger (`slot R13 whenever you heal`);
   empty, it watches nothing;
 - a rule parameter: `slot NAME rule WORDS` (`slot R15 rule market price`).

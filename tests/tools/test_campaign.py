@@ -507,3 +507,38 @@ def test_bots_answer_a_passage_choice_by_what_the_options_are_worth() -> None:
     assert picks == {0, 1}
     # The same seed, the same answer.
     assert read_passages(ir, 2, 5, "random") == read_passages(ir, 2, 5, "random")
+
+
+def test_a_slot_that_covers_a_printed_rule_keeps_it_until_a_sticker_covers_it(
+    tmp_path: Path,
+) -> None:
+    """`slot R21 covers end_of_turn.dragon_attack`: empty, the printed rule holds (the game is
+    the plain game, move for move); filled, the sticker's effects run instead."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import apply
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+
+    pack = _pack_with(
+        tmp_path,
+        "rules { slot R21 covers end_of_turn.dragon_attack }\n"
+        'sticker "Calm Dragon" { fills R21: +1 gold }\n',
+    )
+    ir = compile_pack(pack).ir
+    plain = compile_pack(ROOT / "content" / "tutorial").ir
+
+    def game(pack_ir: dict) -> Game:
+        g = Game(prepare(pack_ir), [make_bot("heuristic", k) for k in range(2)], 11)
+        g.play()
+        return g
+
+    names = [p.name for p in prepare(ir).steps["end_of_turn"]]
+    assert "end_of_turn.R21" in names and "end_of_turn.dragon_attack" not in names
+    a, b = game(ir), game(plain)
+    assert a.decision_log() == b.decision_log() and a.result.scores == b.result.scores
+    stickered = prepare(apply(ir, ["Calm Dragon"]))
+    r21 = next(p for p in stickered.steps["end_of_turn"] if p.name == "end_of_turn.R21")
+    assert r21.step is None and r21.effects and r21.effects[0]["op"] == "gain"
+    c = game(apply(ir, ["Calm Dragon"]))
+    assert c.decision_log() != b.decision_log()
