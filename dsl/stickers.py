@@ -63,6 +63,28 @@ def board_problems(ir: dict[str, Any]) -> list[Diagnostic]:
     return [d for d in check_boards(ir) if d.severity == "error"]
 
 
+def with_waypoints(ir: dict[str, Any]) -> dict[str, Any]:
+    """The IR with each waypoint space (`waypoint N`) reading its passage when a player
+    enters it (read after the game, once a game), for a campaign game: only waypoints the
+    pack has a passage for (a plain game reads nothing)."""
+    numbers = {p["number"] for p in ir.get("passages", ())}
+    if not numbers or not any(
+        s.get("waypoint") in numbers for b in ir.get("boards", ()) for s in b["spaces"]
+    ):
+        return ir
+    boards = []
+    for b in ir["boards"]:
+        spaces = []
+        for s in b["spaces"]:
+            if s.get("waypoint") in numbers:
+                read = {"op": "read", "n": s["waypoint"]}
+                trig = {"on": "enter", "limit": "game", "effects": [read]}
+                s = {**s, "triggers": [*s.get("triggers", ()), trig]}
+            spaces.append(s)
+        boards.append({**b, "spaces": spaces})
+    return {**ir, "boards": boards}
+
+
 def with_goals(ir: dict[str, Any]) -> dict[str, Any]:
     """The IR with its personal goals' triggers among the rules triggers: a campaign game
     marks their boxes (a plain game never does)."""
@@ -125,7 +147,7 @@ def campaign_setup(ir: dict[str, Any], sc: dict[str, Any]) -> dict[str, Any]:
     out = with_contracts(fetch_and_destroy(apply(ir, stickers), fetched, destroyed), contracts)
     for name in patrons:
         out = with_patron(out, name)
-    return with_goals(out) if sc.get("campaign") else out
+    return with_waypoints(with_goals(out)) if sc.get("campaign") else out
 
 
 def check(ir: dict[str, Any]) -> list[Diagnostic]:

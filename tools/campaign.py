@@ -280,7 +280,7 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
             c.stickers.extend(read["stickers"])
             c.fetched.extend(read.get("fetched", ()))
             c.destroyed.extend(read.get("destroyed", ()))
-            c.contracts.extend(read.get("contracts", ()))
+            c.contracts.extend(k for k in read.get("contracts", ()) if k not in c.contracts)
             c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
             c.dran += read["dran"]
         for name, _seat in g.get("contracts_completed", ()):
@@ -354,7 +354,9 @@ def after_game(
     dran_reads = {int(k): v for k, v in block.get("dran_reads", {}).items()}
     covered = {k for k in dran_reads if k <= c.dran}
     promoted: set[tuple[int, str]] = set()
-    queue = list(g.reads)  # what the game's rules asked to read (a death's passage last)
+    # What the game's rules and waypoints asked to read (a death's passage last), each passage
+    # once a game.
+    queue = list(dict.fromkeys(g.reads))
     out: list[dict[str, Any]] = []
     for _ in range(MAX_POST_READS):
         every = readings({**game, "contract_passages": done, "epilogue": epilogue, "reads": out})
@@ -881,7 +883,13 @@ def campaign_ir(file: Path) -> dict[str, Any]:
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
     from clankwork.dsl.stickers import apply as apply_stickers
-    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts, with_goals, with_patron
+    from clankwork.dsl.stickers import (
+        fetch_and_destroy,
+        with_contracts,
+        with_goals,
+        with_patron,
+        with_waypoints,
+    )
     from clankwork.interpreter.bots import make_bot
     from clankwork.interpreter.catalog import prepare
     from clankwork.interpreter.game import Game
@@ -904,6 +912,7 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     try:
         played = fetch_and_destroy(apply_stickers(ir, on), fetched, destroyed)
         played = with_goals(with_patron(with_contracts(played, row), patron))
+        played = with_waypoints(played)
         cat = prepare(played, board if board is not None else 0)
     except ValueError as e:
         raise click.ClickException(f"game {n}: {e}") from None
