@@ -444,6 +444,10 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 
     ir = load_ir(pack, checks=True)
     who = [n.strip() for n in names.split(",")] if names else [f"P{k + 1}" for k in range(players)]
+    try:
+        seats = bot_names(bots, players)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from None
     if len(who) != players:
         raise click.BadParameter(f"{len(who)} names for {players} players", param_hint="--names")
     create(
@@ -456,7 +460,7 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
             "players": players,
             "names": who,
             "seed": seed,
-            "bots": bot_names(bots, players),
+            "bots": seats,
         },
     )
     click.echo(f"started a campaign of {ir['pack']['name']} for {players} players in {file}")
@@ -464,13 +468,24 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 
 @command.command("play")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def play(file: Path) -> None:
+@click.option(
+    "--bots",
+    default=None,
+    help="Bots for this game only, one for all seats or one each (default: the campaign's).",
+)
+def play(file: Path, bots: str | None) -> None:
     """Play the campaign's next game with its bots and append it, with the post-game steps."""
     from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import bot_names
 
     c, _ = _load(file)
     ir = load_ir(_pack_path(c, file), checks=True)
     n = c.next_game
+    if bots is not None:
+        try:
+            c.bots = bot_names(bots, c.players)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--bots") from None
     game = play_game(ir, c, n)
     append(file, [game])
     c, _ = _load(file)
@@ -926,6 +941,7 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
         "type": "game",
         "game": n,
         "seed": seed,
+        "bots": list(c.bots),
         "scores": list(result.scores),
         "winners": list(result.winners),
         "status": [p.status for p in g.players],
@@ -958,6 +974,10 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
     from clankwork.tools.check import load_ir
     from clankwork.tools.simulate import bot_names, game_seeds
 
+    try:
+        seats = bot_names(bots, players)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from None
     ir = load_ir(pack, checks=True)
     first = {
         "type": "campaign",
@@ -966,7 +986,7 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
         "pack_name": ir["pack"]["name"],
         "players": players,
         "names": [f"P{k + 1}" for k in range(players)],
-        "bots": bot_names(bots, players),
+        "bots": seats,
     }
     keys = ("score", "top", "rounds", "deaths", "dran", "checkmarks", "promotions")
     keys += ("stickers", "fetched", "destroyed", "contracts")
@@ -1157,6 +1177,8 @@ def campaign_schema() -> dict[str, Any]:
                     },
                     "patron": {"type": "string"},
                     "board": {"type": "string"},
+                    # The bots that played it (`play --bots` may change them for a game).
+                    "bots": {"type": "array", "items": {"type": "string"}},
                 },
             ),
             event("sticker", {"name": {"type": "string"}, "before_game": game_no}),

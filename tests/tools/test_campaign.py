@@ -542,3 +542,18 @@ def test_a_slot_that_covers_a_printed_rule_keeps_it_until_a_sticker_covers_it(
     assert r21.step is None and r21.effects and r21.effects[0]["op"] == "gain"
     c = game(apply(ir, ["Calm Dragon"]))
     assert c.decision_log() != b.decision_log()
+
+
+def test_bots_are_checked_and_play_may_change_them_for_a_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    code, out = _run("new", PACK, str(file), "--bots", "foo")
+    assert code == 2 and "unknown bot 'foo'" in out and not file.exists()
+    code, out = _run("simulate", PACK, "--bots", "foo", "--campaigns", "1")
+    assert code == 2 and "unknown bot 'foo'" in out
+    assert _run("new", PACK, str(file), "--players", "2")[0] == 0
+    code, out = _run("play", str(file), "--bots", "random,greedy")
+    assert code == 0, out
+    assert read_log(file).events[-1]["bots"] == ["random", "greedy"]
+    assert fold(read_log(file).events).bots == ["heuristic", "heuristic"]
+    code, out = _run("play", str(file), "--bots", "nope")
+    assert code == 2 and "unknown bot 'nope'" in out
