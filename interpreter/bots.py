@@ -687,15 +687,22 @@ class _Routes:
 
     __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_legs", "_ahead")
 
-    def __init__(self, board: Board, grants: frozenset[str], mu: float) -> None:
+    def __init__(
+        self, board: Board, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
+    ) -> None:
         n = len(board.spaces)
         hq = board.hq
         forest = [sp.exhausts for sp in board.spaces]
-        incoming: list[list[tuple[int, Move]]] = [[] for _ in range(n)]
+        # Each way in: (from, move, boots, the footprints' extra, icons, exhausts).
+        incoming: list[list[tuple[int, Move, int, float, int, bool]]] = [[] for _ in range(n)]
         for a, moves in enumerate(board.moves):
             for m in moves:
+                if closed and m.way.blocked_by and (a in closed or m.to in closed):
+                    continue  # a way closed there now (a token that blocks it lies on an end)
                 if all(r in grants for r in m.requires):
-                    incoming[m.to].append((a, m))
+                    # A free move (a lift: no boots) has no footprints to pay extra for.
+                    extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
+                    incoming[m.to].append((a, m, m.boots, extra, m.monsters, m.way.exhausts))
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
@@ -718,11 +725,14 @@ class _Routes:
                 if u == hq and t != hq:
                     continue
                 enter = FOREST_COST if forest[u] and u != t else 0.0
-                for a, m in incoming[u]:
-                    nd = du + m.boots + FOOTPRINT_COST * (m.boots - 1) + mu * m.monsters + enter
+                for a, m, boots, extra, monsters, exhausts in incoming[u]:
+                    nd = du + boots + extra + mu * monsters + enter
+                    if exhausts:
+                        # A way that exhausts (a lift) ends the turn's walking, like a forest.
+                        nd += FOREST_COST
                     if nd < d[a] - 1e-9:
                         d[a] = nd
-                        icons[a] = icons[u] + m.monsters
+                        icons[a] = icons[u] + monsters
                         step[a] = m
                         heapq.heappush(heap, (nd, a))
             self.cost.append(d)
@@ -787,6 +797,9 @@ class _BoardInfo:
         # The tables for a player whose items open no path, by monster weight.
         self.plain_routes: dict[float, _Routes] = {}
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
+        # Words of tokens that close a way where they lie (`blocked by`): the route tables
+        # leave out moves of such a way from or to a space holding one (see `closed`).
+        self.blockers = frozenset(w for ms in board.moves for m in ms for w in m.way.blocked_by)
         self.profiles: dict[CardDef, tuple[float, ...]] = {}
         self.terms: dict[CardDef, tuple[tuple[int, float], ...]] = {}
         adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
@@ -836,13 +849,31 @@ class _BoardInfo:
         # shortens, by the tables without and with it and the space (`_enabling`).
         self.shortened: dict[tuple[Any, ...], list[int]] = {}
 
-    def table(self, grants: frozenset[str], mu: float) -> _Routes:
-        """The route table for these items and this monster weight (built on first use)."""
-        key = (grants & self.requirements, mu)
+    def table(
+        self, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
+    ) -> _Routes:
+        """The route table for these items, this monster weight and the spaces where a
+        blocked way is closed now (built on first use)."""
+        key = (
+            (grants & self.requirements, mu)
+            if not closed
+            else (grants & self.requirements, mu, closed)
+        )
         r = self.routes.get(key)
         if r is None:
-            r = self.routes[key] = _Routes(self.board, key[0], mu)
+            r = self.routes[key] = _Routes(self.board, key[0], mu, closed)
         return r
+
+    def closed(self, game: Any) -> frozenset[int]:
+        """The spaces where a token that blocks a way lies now (empty on most boards)."""
+        if not self.blockers:
+            return frozenset()
+        words = self.blockers
+        return frozenset(
+            s
+            for s, held in enumerate(game.space_tokens)
+            if any(w in t.match for w in words for t in held)
+        )
 
     def table_for(self, tokens: Sequence[Any], mu: float) -> _Routes:
         """`table` for what these held tokens grant (the common case, a board whose paths
@@ -1074,6 +1105,11 @@ class HeuristicBot(_Appraiser):
         self.stake = 0.0
         # The expected final score of the trip to the target (`_choose_target`).
         self._ev = 0.0
+        # While no artifact can be reached: what each token that grants a missing path
+        # requirement is worth (`token`), and whether the target is an errand (a space whose
+        # action may give one) rather than an artifact.
+        self._grant_worth: dict[str, float] = {}
+        self._errand_on = False
 
     # -- estimates ----------------------------------------------------------------------------
 
@@ -1132,7 +1168,10 @@ class HeuristicBot(_Appraiser):
             mu_k -= 1
         mu = MU_LEVELS[mu_k]
         tokens = p.tokens
-        if tokens and info.requirements:
+        closed = info.closed(game)  # empty unless the board has a way tokens may block
+        if closed:
+            self.routes = info.table(frozenset(g for t in tokens for g in t.grants), mu, closed)
+        elif tokens and info.requirements:
             self.routes = info.table_for(tokens, mu)
         else:
             routes = info.plain_routes.get(mu)
@@ -1221,8 +1260,47 @@ class HeuristicBot(_Appraiser):
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
         best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug, k=k)
+        self._grant_worth = {}
+        self._errand_on = False
+        if best is None and any(game.space_artifact[s] for s in game.board.artifact_spaces):
+            best = self._errand(game, p)
+            self._errand_on = best is not None
         self.target = best
         self.turns_left, self.lam, self.stake = best_info
+
+    def _errand(self, game: Any, p: Any) -> int | None:
+        """When every artifact left is out of reach for want of a path requirement (a key, a
+        pass): the space whose action is worth most for its walk, the tokens that grant a
+        missing requirement counted at ENABLE_CAP (an action that may give one leads on to
+        the artifacts). None when no action is open or worth its walk."""
+        lacking = self.info.requirements - self._grants(p)
+        if not lacking:
+            return None
+        for t in game.catalog.tokens:
+            if lacking.intersection(t.grants):
+                self._grant_worth[t.name] = self.ENABLE_CAP
+        board = game.board
+        cost = self.routes.cost
+        bv = self.boot_value
+        best, best_v = None, 0.0
+        for s in board.action_spaces:
+            d = cost[s][p.pos]
+            if d >= _INF / 4:
+                continue
+            sp = board.spaces[s]
+            for a in sp.actions:
+                if not a.open_to(game, p, sp):
+                    continue
+                v = ACT.appraise((ACT, a, sp), self) - d * bv
+                if v > best_v:
+                    best, best_v = s, v
+        return best
+
+    def token(self, name: str) -> float:
+        """Worth of taking a token: a token that opens the way to the artifacts is worth
+        ENABLE_CAP while they are out of reach (see `_errand`), any other a token's."""
+        worth = self._grant_worth.get(name)
+        return self.unit("token") if worth is None else worth
 
     def _best_target(
         self,
@@ -1317,7 +1395,9 @@ class HeuristicBot(_Appraiser):
         for entry in direct:
             ev, s = entry[0], entry[1]
             if claimed and s in claimed:
-                lose = 1 / (1 + math.exp((claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD))
+                # (Clamped: a rival's boot distance is out of reach behind a requirement.)
+                spread = (claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD
+                lose = 1 / (1 + math.exp(min(50.0, spread)))
                 if lose > 0.02:
                     # A rival after it may get there first: then the walk there was for
                     # nothing and one of the others is still to walk to: the expected score
@@ -1377,7 +1457,7 @@ class HeuristicBot(_Appraiser):
         v = 0.0
         r = self.routes
         info = self.info
-        with_item = info.table(self._grants(p) | frozenset(tok.grants), r.mu)
+        with_item = info.table(self._grants(p) | frozenset(tok.grants), r.mu, info.closed(game))
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
             if p.artifact is not None:
@@ -1639,7 +1719,7 @@ class HeuristicBot(_Appraiser):
         routes = None
         if self.routes is not None and self.info is not None:
             key = next(k for k, r in self.info.routes.items() if r is self.routes)
-            routes = [sorted(key[0]), key[1]]
+            routes = [sorted(key[0]), key[1], *([sorted(key[2])] if len(key) > 2 else [])]
         state["$rebuilt"] = {
             "game": self._game is not None,
             "routes": routes,
@@ -1658,8 +1738,10 @@ class HeuristicBot(_Appraiser):
         self._rules = _game_rules(game)
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
-            grants, mu = rebuilt["routes"]
-            self.routes = self.info.table(frozenset(grants), mu)
+            grants, mu, *closed = rebuilt["routes"]
+            self.routes = self.info.table(
+                frozenset(grants), mu, frozenset(closed[0]) if closed else frozenset()
+            )
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
         # The play order was worked out with the board's per-design tables, which a restored
@@ -1749,6 +1831,8 @@ class HeuristicBot(_Appraiser):
         if acts:
             for i in acts:
                 if ACT.appraise(opts[i][1], self) > 0:
+                    if self._errand_on:
+                        self._turn = -1  # the errand done (or not): plan again
                     return i
 
         takes = get(TAKE)
@@ -1967,7 +2051,7 @@ class HeuristicBot(_Appraiser):
             if stay and to == hq:
                 continue
             key = cost[to] * bv + hurt * hv + swords * sv
-            if forest[to] and to != goal:
+            if (forest[to] or m.way.exhausts) and to != goal:
                 key += max(0, boots - m.boots) * bv * 0.8
             if key < best_key:
                 best, best_key = i, key
@@ -2100,6 +2184,8 @@ class HeuristicBot(_Appraiser):
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
             v = tok.points - price + self._enabling(game, p, tok)
+            if tok.reveal:
+                v += self._lines_worth(tok, "reveal")  # what buying it does (heal on buying)
             if v > best_v:
                 best, best_v = i, v
         if best is not None:

@@ -554,13 +554,17 @@ def _dead_end_pos(
 
 
 def board_graph(
-    board: dict[str, Any], heat: Heatmap | None = None, scale: float | None = None
+    board: dict[str, Any],
+    heat: Heatmap | None = None,
+    scale: float | None = None,
+    ways: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
 ) -> graphviz.Digraph:
     """The Graphviz graph of one board (with its legend and, if given, a heatmap).
 
     With positions (any space has ``pos``) the graph uses neato with pinned positions scaled
     by ``scale`` (worked out by ``auto_scale`` when None); otherwise dot, with groups drawn as
-    clusters.
+    clusters. ``ways`` are the pack's declared ways: one that joins the spaces of a feature
+    (`within`) is drawn as a dashed line through them, labelled with its name.
     """
     pinned = any("pos" in s for s in board["spaces"])
     group_names = [g["name"] for g in board.get("groups", [])]
@@ -687,6 +691,8 @@ def board_graph(
         attrs["tooltip"] = dot_text(tip)
         g.edge(tail, head, **attrs)
 
+    _within_lines(g, board, ids, ways)
+
     legend_groups = {name: group_ink[name] for name in group_names} if pinned else {}
     html, lw, lh = legend_label(board, legend_groups, heat)
     legend = {
@@ -702,6 +708,42 @@ def board_graph(
         legend["pos"] = f"{right + 60 + lw / 2:.1f},{y_max * s - lh / 2 + 20:.1f}!"
     g.node("legend", **legend)
     return g
+
+
+# Colours of the dashed lines of ways that join a feature's spaces (`within`), in order.
+WITHIN_INKS = ("#6a3d9a", "#1f78b4", "#b15928", "#33a02c")
+
+
+def _within_lines(
+    g: graphviz.Digraph,
+    board: dict[str, Any],
+    ids: dict[str, str],
+    ways: list[dict[str, Any]] | tuple[dict[str, Any], ...],
+) -> None:
+    """A dashed line through the spaces each `within` way joins (any of them to any other:
+    drawn as a chain in board order, so as not to clutter), labelled once with the way's
+    name; it does not move the layout."""
+    k = 0
+    for way in ways:
+        for feature in way.get("within", ()):
+            spaces = [s["name"] for s in board["spaces"] if feature in s["features"]]
+            if len(spaces) < 2:
+                continue
+            ink = WITHIN_INKS[k % len(WITHIN_INKS)]
+            k += 1
+            for i, (a, b) in enumerate(zip(spaces, spaces[1:], strict=False)):
+                attrs = {
+                    "style": "dashed",
+                    "color": ink,
+                    "fontcolor": ink,
+                    "dir": "none",
+                    "constraint": "false",
+                    "penwidth": "1.6",
+                    "tooltip": dot_text(f"{way['name']}: {', '.join(spaces)}"),
+                }
+                if i == 0:
+                    attrs["label"] = dot_text(way["name"])
+                g.edge(ids[a], ids[b], **attrs)
 
 
 def render_graph(graph: graphviz.Digraph, fmt: str) -> bytes:

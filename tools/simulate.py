@@ -535,7 +535,8 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
 
 
 def _components(rep: dict[str, Any]) -> list[str]:
-    """The monsters, events and tokens tables: how often each was defeated, revealed, taken."""
+    """The monsters, events, tokens, actions and cube tokens tables: how often each was
+    defeated, revealed, taken, drawn."""
     lines: list[str] = []
     if rep["monsters"]:
         rows = [("monster", "fight", "defeated", "a game")]
@@ -571,6 +572,20 @@ def _components(rep: dict[str, Any]) -> list[str]:
             for t in rep["tokens"]
         ]
         lines += ["", *_table(rows, right={2, 3, 4, 5, 6})]
+    if rep.get("actions"):
+        rows = [("action", "taken", "a game")]
+        rows += [
+            (a["name"], str(a["taken"]), _mean_pm(a["per_game"], a["per_game_ci"], 2))
+            for a in rep["actions"]
+        ]
+        lines += ["", *_table(rows)]
+    if rep.get("cubes"):
+        rows = [("cube token", "drawn", "a game")]
+        rows += [
+            (c["name"], str(c["drawn"]), _mean_pm(c["per_game"], c["per_game_ci"], 2))
+            for c in rep["cubes"]
+        ]
+        lines += ["", *_table(rows)]
     return lines
 
 

@@ -115,6 +115,8 @@ class Valuer:
     - ``v.where(feature)``: how likely the player is on a space with that feature (forest,
       town...) when the effect happens, 0..1; bots also learn from it that a card pays off
       on some spaces only.
+    - ``v.token(name)``: the worth of taking one token of that name (by default a token's,
+      ``unit("token")``); a bot may know better (a token that opens the way to an artifact).
 
     Condition records appraise to a likelihood (0..1) and count records to an expected count,
     both usually asked through ``v.chance`` and ``v.count``. Appraisals must not look at the
@@ -152,6 +154,10 @@ class Valuer:
     def where(self, feature: str) -> float:
         """Likelihood of standing on a space with ``feature`` when the effect happens."""
         return 0.5
+
+    def token(self, name: str) -> float:
+        """Worth of taking one token of that name."""
+        return self.unit("token")
 
 
 class Registry:

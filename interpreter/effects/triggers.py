@@ -46,6 +46,7 @@ EVENTS: dict[str, str] = {
     "game end": "The game ends, before scoring.",
     "coach": "A player hires a coach (after arriving on the coach space).",
     "buy": "A player buys an item from the market.",
+    "rage": "The rage marker moves up onto a space (once for each space it reaches).",
 }
 """Every event the engine emits, with when it happens."""
 
@@ -325,6 +326,24 @@ _trigger(
     "its own lines.",
     worth=2.0,
     examples=("whenever you take a token: +1 gold",),
+)
+_trigger(
+    "rage_advances",
+    "rage",
+    "any",
+    (
+        "when the rage marker advances",
+        "whenever the rage marker advances",
+        "when the rage marker moves up",
+        "when rage advances",
+        "whenever rage advances",
+    ),
+    ("card", "token", "rules"),
+    "Whenever the rage marker moves up onto a space (a move of several spaces is one event "
+    "a space); the effects act for the owner (rules: for the active player). Test the space "
+    "with `if the rage marker is on space N`.",
+    worth=0.5,
+    examples=("when the rage marker advances if the rage marker is on space 7: dragon attack",),
 )
 
 
