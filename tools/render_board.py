@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import textwrap
 from dataclasses import dataclass, field
 from html import escape as _html_escape
 from pathlib import Path
@@ -45,6 +46,8 @@ COACH_INK = "#7a4a12"
 # Actions a pack declares on a space, and paths of a declared way.
 ACTION_INK = "#0b5f7a"
 ARTIFACT_INK = "#8a6400"
+# Characters a detail line under a space's name may take before it wraps.
+LINE_WIDTH = 44
 WATER = "#1f6fd1"
 MOUNTAIN = "#8c8c8c"
 PATH_INK = "#3c3c3c"
@@ -250,7 +253,13 @@ def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
         lines.append((f"\u25c6 artifact {space['artifact']}", ARTIFACT_INK, True))
     for action in space.get("actions", ()):
         lines.append((render_action(action), ACTION_INK, False))
-    return lines
+    # A long line (an action's whole text) is wrapped, so one room is not drawn as wide as
+    # the board.
+    return [
+        (part, colour, bold)
+        for text, colour, bold in lines
+        for part in (textwrap.wrap(text, LINE_WIDTH) if len(text) > LINE_WIDTH else [text])
+    ]
 
 
 def _space_size(space: dict[str, Any], group: str | None) -> tuple[float, float]:

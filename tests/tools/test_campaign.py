@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from clankwork.tools.campaign import campaign_schema_text, fold, read_log
+from clankwork.tools.campaign import campaign_schema_text, fold, read_log, readings
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,8 @@ def test_games_are_played_undone_and_played_again_the_same(tmp_path: Path) -> No
     code, out = _run("history", str(file))
     assert code == 0 and "game 3 undone" in out and out.count("game 3: ") == 2
     code, out = _run("status", str(file))
-    assert code == 0 and "games played: 3" in out and "Dran track:" in out
+    assert code == 0 and "games played: 3" in out
+    assert " track:" not in out  # the tutorial declares no campaign track
 
 
 def test_reviews_give_checkmarks_for_scoring_and_winning(tmp_path: Path) -> None:
@@ -163,7 +164,10 @@ def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:
         if escaped[k] and plain["scores"][k] > 0:
             assert stickered["scores"][k] >= plain["scores"][k] + 5
     code, out = _run("status", str(file))
-    assert "Quarterly Bonus: [R22] each player: if you have an artifact: +5 Gold" in out
+    assert (
+        "Quarterly Bonus: [R22] end of game, before game_end: each player: if you have an "
+        "artifact: +5 Gold"
+    ) in out
     code, out = _run("sticker", str(file), "Quartrly Bonus")
     assert code == 1 and 'did you mean "Quarterly Bonus"?' in out
 
@@ -188,14 +192,14 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
         "read": [[6, None], [7, None]],
         "stickers": ["Quarterly Bonus"],
         "checkmarks": 0,
-        "dran": 1,
+        "marks": {"Dran Enterprises": 1},
         "fetched": [3],
         "destroyed": [],
         "contracts": [],
         "patron": "The Regional Director",
     }
     c = fold(read_log(file).events)
-    assert c.dran >= 1 and c.stickers[-1] == "Quarterly Bonus"
+    assert c.marks["Dran Enterprises"] >= 1 and c.stickers[-1] == "Quarterly Bonus"
     # Undo and play again: the same choices, the same games.
     assert _run("undo", str(file))[0] == 0
     assert _run("play", str(file))[0] == 0
@@ -234,7 +238,7 @@ def test_an_open_contract_stays_in_the_row_until_completed() -> None:
         "bots": ["random", "random"],
     }
     review = {"checkmarks": [[], []], "promotions": []}
-    empty = {"read": [], "stickers": [], "checkmarks": 0, "dran": 0, "fetched": []}
+    empty = {"read": [], "stickers": [], "checkmarks": 0, "marks": {}, "fetched": []}
     opened = {**empty, "destroyed": [], "contracts": ["Pest Control"]}
     g1 = {"type": "game", "game": 1, "scores": [1, 1], "review": review, "death": False}
     g1["prologue"] = opened
@@ -299,3 +303,345 @@ def test_a_patron_named_by_an_epilogue_holds_for_the_next_game_only(tmp_path: Pa
 
     ir = compile_pack(ROOT / "content" / "acqinc").ir
     assert len(with_patron(ir, "The Regional Director")["triggers"]) == len(ir["triggers"]) + 1
+
+
+def _pack_with(tmp_path: Path, stickers: str, name: str = "tut") -> Path:
+    """The tutorial pack, copied, with a stickers file of its own (and a slot R10)."""
+    import shutil
+
+    pack = tmp_path / name
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    (pack / "stickers.clank").write_text(
+        "rules { slot R10 after setup.players }\n" + stickers, encoding="utf-8"
+    )
+    manifest = pack / "pack.clank"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace(
+            'include "board.clank"', 'include "board.clank"\ninclude "stickers.clank"'
+        ),
+        encoding="utf-8",
+    )
+    return pack
+
+
+def _check(pack: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", str(pack)])
+    return result.exit_code, result.output
+
+
+def test_a_misspelled_sticker_word_is_named_with_its_place_and_a_guess(tmp_path: Path) -> None:
+    pack = _pack_with(tmp_path, 'sticker "Typo" { fils R10: +1 gold }\n')
+    code, out = _check(pack)
+    assert code == 1, out
+    assert "stickers.clank:2:18" in out and 'did you mean "fills"' in out
+    pack2 = _pack_with(tmp_path, 'sticker "Typo" { fills R01: +1 gold }\n', "tut2")
+    code, out = _check(pack2)
+    assert code == 1 and "stickers.clank:2:24" in out and 'did you mean "R10"' in out, out
+    # A campaign of a pack that does not check is not started.
+    code, out = _run("new", str(pack), str(tmp_path / "c.campaign"))
+    assert code == 1 and not (tmp_path / "c.campaign").exists()
+
+
+def test_a_sticker_filling_a_slot_with_the_wrong_kind_is_refused(tmp_path: Path) -> None:
+    pack = _pack_with(
+        tmp_path,
+        "rules { slot R15 rule market price\nslot R13 whenever you heal }\n"
+        'sticker "A" { fills R15: +1 gold }\n'
+        'sticker "B" { fills R13 { market price 3 } }\n'
+        'sticker "C" { fills R15 { hand size 3 } }\n'
+        'sticker "D" { fills R15 { market price 3 } }\n'
+        'sticker "E" { fills R13: +1 gold }\n',
+    )
+    code, out = _check(pack)
+    assert code == 1
+    assert out.count("error[CW112]") == 3, out
+    assert "slot R15 is the rule `market price`" in out and "takes effects" in out
+
+
+def test_a_board_sticker_that_cuts_a_space_off_is_refused(tmp_path: Path) -> None:
+    pack = _pack_with(
+        tmp_path, 'sticker "Landslide" { remove path "Whispering Wood" -- "Ring Cellar" }\n'
+    )
+    code, out = _check(pack)
+    assert code == 1 and "error[CW206]" in out, out
+    assert "'Ring Cellar' cannot be reached from HQ" in out and "stickers.clank:2:1" in out
+
+
+def test_two_board_stickers_that_cut_a_space_off_together_stop_the_game(tmp_path: Path) -> None:
+    """Each sticker alone leaves the board whole (the pack checks); applied together, the
+    second cuts the Whispering Wood off, and the game is refused naming that sticker."""
+    pack = _pack_with(
+        tmp_path,
+        'sticker "Flood A" { remove path "Mossy Path" -- "Whispering Wood" }\n'
+        'sticker "Flood B" { remove path "Whispering Wood" -- "Goblin Warren" }\n',
+    )
+    assert _check(pack)[0] == 0
+    file = tmp_path / "c.campaign"
+    assert _run("new", str(pack), str(file), "--players", "2")[0] == 0
+    assert _run("sticker", str(file), "Flood A")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    assert _run("sticker", str(file), "Flood B")[0] == 0
+    sha = _sha(file)
+    code, out = _run("play", str(file))
+    assert code == 1, out
+    assert "stickers.clank:3:1: sticker 'Flood B' breaks the board" in out
+    assert "'Whispering Wood' cannot be reached from HQ" in out
+    assert _sha(file) == sha
+
+
+def test_the_acqinc_arc_runs_ten_games_with_what_the_campaign_layer_asks(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "4", "--seed", "1")[0] == 0
+    for n in range(1, 11):
+        code, out = _run("play", str(file))
+        assert code == 0 and out.startswith(f"game {n}: "), out
+    events = read_log(file).events
+    c = fold(events)
+    assert c.next_game == 11 and len(c.stickers) >= 15
+    every = [r for g in c.games for r in readings(g)]
+    read = [n for r in every for n, _ in r["read"]]
+    # Every game had its prologue and its epilogue read.
+    from clankwork.tools.check import load_ir
+
+    ir = load_ir(Path(acqinc), checks=True)
+    arc = {(p.get("prologue"), p.get("epilogue")): p["number"] for p in ir["passages"]}
+    for n in range(1, 11):
+        assert arc[(n, None)] in read and arc[(None, n)] in read
+    # Each promotion read its entry on the Associate Status track.
+    entries = {s["name"]: s["reads"] for s in ir["campaign"]["statuses"]}
+    for g in c.games:
+        got = [n for r in readings(g) for n, _ in r["read"]]
+        for _seat, rank in g["review"]["promotions"]:
+            assert entries[rank] in got
+    # The track's numbered spaces were read as Xs covered them.
+    (track,) = ir["campaign"]["tracks"]
+    assert track["name"] == "Dran Enterprises"
+    numbered = {int(k): v for k, v in track["reads"].items()}
+    for space, passage in numbered.items():
+        assert (passage in read) == (c.marks.get(track["name"], 0) >= space)
+    # Personal goals: boxes folded across games, never past a row.
+    goals = {g["name"]: g for g in ir["goals"]}
+    for seat, boxes in enumerate(c.goals):
+        for name, k in boxes.items():
+            assert goals[name]["player"] == seat + 1 and 0 < k <= goals[name]["boxes"]
+    code, out = _run("status", str(file))
+    assert code == 0 and "Dran Enterprises track:" in out and "personal goals" in out
+    assert "adventure deck: + Corporate Card (Cardporium 1)" in out or "Cardporium" in out
+    code, out = _run("rules", str(file))
+    assert code == 0 and "[R15]" in out and "[R33]" in out and "[Franchise Board]" in out
+    schema = json.loads((ROOT / "schemas" / "campaign.schema.json").read_text())
+    for line in file.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)
+
+
+def test_sorting_components_carries_nothing_but_the_campaign_into_the_next_game(
+    tmp_path: Path,
+) -> None:
+    """Post-game 4 (sort components): the next game is a function of the pack as the campaign
+    has it (stickers, Cardporium, contracts) and its seed; the last game's cards, tokens,
+    gold and scores are not carried."""
+    from clankwork.tools.campaign import play_game
+    from clankwork.tools.check import load_ir
+
+    file = tmp_path / "c.campaign"
+    acqinc = ROOT / "content" / "acqinc"
+    assert _run("new", str(acqinc), str(file), "--players", "3", "--seed", "2")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    assert _run("play", str(file))[0] == 0
+    events = read_log(file).events
+    ir = load_ir(acqinc, checks=True)
+    c = fold(events[:2])
+    other = fold(events[:2])
+    other.games[0] = {**other.games[0], "scores": [0, 0, 0], "status": ["knocked out"] * 3}
+    again = play_game(ir, other, 2)
+    assert again["log"] == events[2]["log"] == play_game(ir, c, 2)["log"]
+
+
+def test_a_plain_game_of_acqinc_has_no_campaign_content() -> None:
+    """Cardporium cards stay out, no goal marks a box, no slot trigger watches anything:
+    the campaign's content does not change a plain game."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.catalog import prepare
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    cat = prepare(ir)
+    assert not [
+        c
+        for c in cat.adventure
+        if any(x["name"] == c.name and "cardporium" in x for x in ir["cards"])
+    ]
+    assert [h.on for hs in cat.rule_hooks.values() for h in hs] == ["escape"]
+    assert cat.contracts == ()
+    # Every slot of the pack's steps is empty, so its stickers are nowhere in play.
+    slots = [p for ph in cat.steps.values() for p in ph if p.step is None]
+    assert slots and all(not p.effects for p in slots)
+
+
+def test_a_goal_is_marked_only_in_a_campaign_game() -> None:
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import with_goals
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    plain = Game(prepare(ir), [make_bot("heuristic", k) for k in range(4)], 7)
+    plain.play()
+    assert all(not p.goals for p in plain.players)
+    camp = Game(prepare(with_goals(ir)), [make_bot("heuristic", k) for k in range(4)], 7)
+    camp.play()
+    assert any(p.goals for p in camp.players)
+    assert [p.status for p in camp.players] == [p.status for p in plain.players]
+
+
+def test_bots_answer_a_passage_choice_by_what_the_options_are_worth() -> None:
+    """acqinc's passage 2: the bonus (a sticker worth 2 Gold a player, a card, a checkmark)
+    against the rebuilt shrine (a heal on one space): a weighing bot takes the bonus every
+    time; a random bot takes either."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.tools.campaign import passage_worth, read_passages
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    assert passage_worth(ir, 3) > passage_worth(ir, 4) > 0
+    for seed in range(20):
+        assert read_passages(ir, 2, seed, "heuristic")["read"][:2] == [[2, 0], [3, None]]
+    picks = {read_passages(ir, 2, seed, "random")["read"][0][1] for seed in range(20)}
+    assert picks == {0, 1}
+    # The same seed, the same answer.
+    assert read_passages(ir, 2, 5, "random") == read_passages(ir, 2, 5, "random")
+
+
+def test_a_slot_that_covers_a_printed_rule_keeps_it_until_a_sticker_covers_it(
+    tmp_path: Path,
+) -> None:
+    """`slot R21 covers end_of_turn.dragon_attack`: empty, the printed rule holds (the game is
+    the plain game, move for move); filled, the sticker's effects run instead."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import apply
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+
+    pack = _pack_with(
+        tmp_path,
+        "rules { slot R21 covers end_of_turn.dragon_attack }\n"
+        'sticker "Calm Dragon" { fills R21: +1 gold }\n',
+    )
+    ir = compile_pack(pack).ir
+    plain = compile_pack(ROOT / "content" / "tutorial").ir
+
+    def game(pack_ir: dict) -> Game:
+        g = Game(prepare(pack_ir), [make_bot("heuristic", k) for k in range(2)], 11)
+        g.play()
+        return g
+
+    names = [p.name for p in prepare(ir).steps["end_of_turn"]]
+    assert "end_of_turn.R21" in names and "end_of_turn.dragon_attack" not in names
+    a, b = game(ir), game(plain)
+    assert a.decision_log() == b.decision_log() and a.result.scores == b.result.scores
+    stickered = prepare(apply(ir, ["Calm Dragon"]))
+    r21 = next(p for p in stickered.steps["end_of_turn"] if p.name == "end_of_turn.R21")
+    assert r21.step is None and r21.effects and r21.effects[0]["op"] == "gain"
+    c = game(apply(ir, ["Calm Dragon"]))
+    assert c.decision_log() != b.decision_log()
+
+
+def test_bots_are_checked_and_play_may_change_them_for_a_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    code, out = _run("new", PACK, str(file), "--bots", "foo")
+    assert code == 2 and "unknown bot 'foo'" in out and not file.exists()
+    code, out = _run("simulate", PACK, "--bots", "foo", "--campaigns", "1")
+    assert code == 2 and "unknown bot 'foo'" in out
+    assert _run("new", PACK, str(file), "--players", "2")[0] == 0
+    code, out = _run("play", str(file), "--bots", "random,greedy")
+    assert code == 0, out
+    assert read_log(file).events[-1]["bots"] == ["random", "greedy"]
+    assert fold(read_log(file).events).bots == ["heuristic", "heuristic"]
+    code, out = _run("play", str(file), "--bots", "nope")
+    assert code == 2 and "unknown bot 'nope'" in out
+
+
+def test_a_file_of_the_old_format_is_refused_with_why_not_a_traceback(tmp_path: Path) -> None:
+    """Format 1 kept one rival track under a fixed name (a game and its readings counted its
+    X as plain numbers); such a file is refused with what to do, and left as it is."""
+    from clankwork.tools.campaign import _line
+
+    file = tmp_path / "old.campaign"
+    first = {"type": "campaign", "format": "clankwork-campaign/1", "pack": "x", "seq": 1}
+    first |= {"pack_name": "x", "players": 2, "names": ["A", "B"], "seed": 1}
+    first["bots"] = ["random", "random"]
+    game = {"type": "game", "game": 1, "seq": 2, "scores": [0, 3], "death": True, "dran_x": 1}
+    file.write_bytes(_line(first) + _line(game))
+    sha = _sha(file)
+    for cmd in ("status", "history", "play", "undo", "rules"):
+        code, out = _run(cmd, str(file))
+        assert code == 1, (cmd, out)
+        assert f"{file}:1: a clankwork-campaign/1 campaign file" in out
+        assert "campaign new" in out and "Traceback" not in out
+    assert _sha(file) == sha
+
+
+def _two_track_pack(tmp_path: Path) -> Path:
+    """The tutorial with two campaign tracks of its own: each escape adds an X to "Doom";
+    a death marks "Rivals"; Doom's second space reads a passage that marks Rivals too."""
+    import shutil
+
+    pack = tmp_path / "tracks"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    main = pack / "pack.clank"
+    text = main.read_text()
+    assert "  when you escape: take Mug\n" in text
+    text = text.replace(
+        "  when you escape: take Mug\n",
+        '  when you escape: take Mug, add an X to the "Doom" track\n',
+    )
+    text += (
+        "campaign {\n"
+        "  track Rivals { spaces 4; space 1 reads 901 }\n"
+        '  track "Doom" { spaces 30; space 2 reads 902 }\n'
+        "  death marks Rivals reads 903\n"
+        "}\n"
+        'passage 901 { text "The rivals notice." }\n'
+        'passage 902 { text "Doom draws near."; mark the Rivals track }\n'
+        'passage 903 { text "A funeral." }\n'
+    )
+    main.write_text(text)
+    return pack
+
+
+def test_a_pack_may_keep_several_named_tracks(tmp_path: Path) -> None:
+    pack = _two_track_pack(tmp_path)
+    file = tmp_path / "c.campaign"
+    assert (
+        _run("new", str(pack), str(file), "--players", "2", "--seed", "3", "--bots", "random")[0]
+        == 0
+    )
+    for _ in range(3):
+        code, out = _run("play", str(file))
+        assert code == 0, out
+    c = fold(read_log(file).events)
+    escapes = sum(g["status"].count("escaped") for g in c.games)
+    deaths = sum(g["death"] for g in c.games)
+    read = [n for g in c.games for r in readings(g) for n, _ in r["read"]]
+    assert escapes >= 2 and c.marks["Doom"] == escapes
+    # Each game's own X: one per escape on Doom, one on Rivals for a death (never more).
+    for g in c.games:
+        assert g["marks"].get("Doom", 0) == g["status"].count("escaped")
+        assert g["marks"].get("Rivals", 0) == (1 if g["death"] else 0)
+        assert (903 in [n for r in readings(g) for n, _ in r["read"]]) == g["death"]
+    # Doom's space 2 read passage 902 once, which marked Rivals; Rivals' space 1 read 901.
+    assert read.count(902) == 1 and c.marks["Rivals"] == deaths + 1 and read.count(901) == 1
+    code, out = _run("status", str(file))
+    assert code == 0
+    assert f"Rivals track: {c.marks['Rivals']} X  [X901 " in out
+    assert f"Doom track: {c.marks['Doom']} X  [X X902 " in out
+    code, out = _run("history", str(file))
+    assert code == 0 and "X on the Doom track" in out
+    schema = json.loads((ROOT / "schemas" / "campaign.schema.json").read_text())
+    for line in file.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)
+    code, out = _run("simulate", str(pack), "--campaigns", "2", "--games", "2", "--players", "2")
+    assert code == 0, out
+    head = out.splitlines()[1]
+    assert "  Rivals X  Doom X  " in head and "Dran" not in out
