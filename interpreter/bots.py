@@ -684,7 +684,7 @@ class _Routes:
     (``cost - mu * icons``, the boots and forests the trip takes). Routes never pass through HQ.
     """
 
-    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_legs", "_ahead")
+    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_coded", "_legs", "_ahead")
 
     def __init__(
         self, board: Board, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
@@ -704,6 +704,7 @@ class _Routes:
                     incoming[m.to].append((a, m, m.boots, extra, m.monsters, m.way.exhausts))
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
+        self._coded: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
         self._ahead: dict[tuple[int, int, int], int] = {}
         self.cost: list[list[float]] = []
@@ -950,6 +951,39 @@ def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]
 
 
 _NO_GRANTS: frozenset[str] = frozenset()
+
+
+# What a stop on the way gives, when it gives one reward only (`_coded`); MIXED: several.
+_S_MIXED, _S_GOLD, _S_DRAW, _S_MINOR, _S_MAJOR, _S_HEAL, _S_FRUIT, _S_TOWN = range(8)
+
+
+def _coded(near: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """`_Routes.near`'s stops as (extra boots, space, reward code, amount, the stop): the
+    amount is what the gain is worked out from (a float for gold, as the general sum gives)."""
+    out = []
+    for e in near:
+        extra, x, major, minor_k, heal, coins, draw, fruit, town = e
+        given = [
+            (code, amount)
+            for code, amount in (
+                (_S_MAJOR, major),
+                (_S_MINOR, minor_k),
+                (_S_HEAL, heal),
+                (_S_GOLD, coins),
+                (_S_DRAW, draw),
+                (_S_FRUIT, fruit),
+                (_S_TOWN, town),
+            )
+            if amount
+        ]
+        if len(given) == 1:
+            code, amount = given[0]
+            if code == _S_GOLD:
+                amount = float(amount)
+            out.append((extra, x, code, amount, e))
+        else:
+            out.append((extra, x, _S_MIXED, 0, e))
+    return out
 
 
 def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
@@ -1748,7 +1782,10 @@ class HeuristicBot(_Appraiser):
                 ct = self.cards_turn
                 plays = max(0.0, self.turns_left - deck / ct) * ct / (self._deck_n + 1)
                 self._plays = (deck, plays)
-            v = self.POINTS_SHARE * points + plays * (self.power(card) - self.avg_power) + acq
+            power = self._power.get(card)
+            if power is None:
+                power = self.power(card)
+            v = self.POINTS_SHARE * points + plays * (power - self.avg_power) + acq
         if card.danger:
             v += 1.0  # one cube less in every attack while it would have waited in the row
         self._worth[card] = v
@@ -1848,8 +1885,7 @@ class HeuristicBot(_Appraiser):
                 self._replan(game, p)
             return 0
         groups = _groups(opts)
-        get = groups.get
-        plays = get(PLAY)
+        plays = groups.get(PLAY)
         if plays:
             card = self._choose_play(game, p)
             if card is not None:
@@ -1857,47 +1893,42 @@ class HeuristicBot(_Appraiser):
                     if opts[i][1][1] is card:
                         return i
 
-        uses = get(USE)
-        if uses:
-            i = self._pick_use(game, p, opts, uses)
+        if USE in groups:
+            i = self._pick_use(game, p, opts, groups[USE])
             if i is not None:
                 return i
 
-        acts = get(ACT)
-        if acts:
-            for i in acts:
+        if ACT in groups:
+            for i in groups[ACT]:
                 if ACT.appraise(opts[i][1], self) > 0:
                     if self._errand_on:
                         self._turn = -1  # the errand done (or not): plan again
                     return i
 
-        takes = get(TAKE)
-        if takes:
+        if TAKE in groups:
             if self.target != p.pos and self._looked != (game.turn, p.pos):
                 # Arrived on another artifact: is this one the best now?
                 self._looked = (game.turn, p.pos)
                 self._choose_target(game, p)
             if self.target == p.pos:
-                return takes[0]
+                return groups[TAKE][0]
         if p.artifact is not None and self.target != game.board.hq:
             self._replan(game, p)
 
-        buys = get(BUY)
-        if buys:
-            i = self._pick_buy(game, p, opts, buys)
+        if BUY in groups:
+            i = self._pick_buy(game, p, opts, groups[BUY])
             if i is not None:
                 return i
 
-        coach = get(COACH)
-        if coach and self._goal(game, p) is not None and self.coach_to is not None:
-            for i in coach:
+        if COACH in groups and self._goal(game, p) is not None and self.coach_to is not None:
+            for i in groups[COACH]:
                 if opts[i][1][1] == self.coach_to:
                     self.coach_to = self.waypoint = None
                     return i
 
-        fights = get(FIGHT)
-        more = get(FIGHT_RESERVE)
-        if more:
+        fights = groups.get(FIGHT)
+        if FIGHT_RESERVE in groups:
+            more = groups[FIGHT_RESERVE]
             fights = [*fights, *more] if fights else more
         if fights:
             spare = p.swords - self._icons_ahead(game, p)
@@ -1905,9 +1936,8 @@ class HeuristicBot(_Appraiser):
             if i is not None:
                 return i
 
-        moves = get(MOVE)
-        if moves:
-            i = self._pick_move(game, p, opts, moves)
+        if MOVE in groups:
+            i = self._pick_move(game, p, opts, groups[MOVE])
             if i is not None:
                 return i
 
@@ -1916,9 +1946,9 @@ class HeuristicBot(_Appraiser):
             if i is not None:
                 return i
 
-        acquires = get(ACQUIRE)
-        more = get(ACQUIRE_RESERVE)
-        if more:
+        acquires = groups.get(ACQUIRE)
+        if ACQUIRE_RESERVE in groups:
+            more = groups[ACQUIRE_RESERVE]
             acquires = [*acquires, *more] if acquires else more
         if acquires:
             i = self._pick_acquire(game, p, opts, acquires)
@@ -1927,8 +1957,7 @@ class HeuristicBot(_Appraiser):
 
         if plays:
             return plays[0]  # a card that waited for a space, now that the walking is done
-        ends = get(END_TURN)
-        return ends[0] if ends else 0
+        return groups[END_TURN][0] if END_TURN in groups else 0
 
     def _choose_play(self, game: Any, p: Any) -> CardDef | None:
         """Discard-to-draw cards while there is a weak card to discard, then other draws, then
