@@ -1109,6 +1109,60 @@ class HeuristicBot(_Appraiser):
     # all would otherwise be worth the unreachable distance).
     ENABLE_CAP = 20.0
 
+    __slots__ = (
+        "seed",
+        "target",
+        "waypoint",
+        "coach_to",
+        "_detoured",
+        "_waits",
+        "_wait_turn",
+        "_game",
+        "_turn",
+        "_revealed",
+        "_deck_left",
+        "_deck_key",
+        "_deck_avg",
+        "_deck_points",
+        "_deck_n",
+        "_counts",
+        "_tot",
+        "_power",
+        "_worth",
+        "_lw",
+        "_enable",
+        "_units",
+        "_looked",
+        "_sort",
+        "_order",
+        "_order_n",
+        "_buys",
+        "_plays",
+        "info",
+        "_rules",
+        "routes",
+        "w",
+        "health_left",
+        "health_value",
+        "boot_value",
+        "discard_cost",
+        "attack_cost",
+        "avg_power",
+        "turns_left",
+        "boots_turn",
+        "swords_turn",
+        "cards_turn",
+        "pts_turn",
+        "dmg_round",
+        "cubes_round",
+        "in_bag",
+        "lam",
+        "stake",
+        "_ev",
+        "_grant_worth",
+        "_errand_on",
+    )
+
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.target: int | None = None
@@ -1802,7 +1856,7 @@ class HeuristicBot(_Appraiser):
         deck totals whose float sums depend on their history), as plain data."""
         from .snapshot import encode_any
 
-        state = {k: encode_any(v) for k, v in vars(self).items() if k not in self._REBUILT}
+        state = {k: encode_any(v) for k, v in self._attributes().items() if k not in self._REBUILT}
         routes = None
         if self.routes is not None and self.info is not None:
             key = next(k for k, r in self.info.routes.items() if r is self.routes)
@@ -1813,6 +1867,13 @@ class HeuristicBot(_Appraiser):
             "deck_key": None if self._deck_key is None else list(self._deck_key[1:]),
         }
         return state
+
+    def _attributes(self) -> dict[str, Any]:
+        """Every attribute the bot holds, in the order they were first set (its slots, then
+        what a subclass keeps in its own dict)."""
+        out = {k: getattr(self, k) for k in HeuristicBot.__slots__ if hasattr(self, k)}
+        out.update(getattr(self, "__dict__", {}))
+        return out
 
     def load_bot_state(self, game: Any, state: dict[str, Any]) -> None:
         """Carry on from `bot_state` in a restored game."""
