@@ -792,6 +792,32 @@ class _BoardInfo:
     """What the heuristic bot precomputes once per board (and its pack): route tables by
     monster weight and items held, the resource profile of each card, the attack rate."""
 
+    __slots__ = (
+        "board",
+        "routes",
+        "plain_routes",
+        "requirements",
+        "blockers",
+        "profiles",
+        "terms",
+        "deck_cards",
+        "dragon_share",
+        "forest",
+        "danger_zone",
+        "mugs",
+        "market",
+        "rewards",
+        "major_spaces",
+        "most",
+        "place",
+        "lines",
+        "aims",
+        "least_fare",
+        "coach_pairs",
+        "kinds",
+        "shortened",
+    )
+
     def __init__(self, game: Any) -> None:
         board = game.board
         self.board = board
