@@ -2073,10 +2073,14 @@ class HeuristicBot(_Appraiser):
         return None
 
     def _play_order(self, hand: list[CardDef]) -> list[CardDef]:
+        # Each card's rank: discard-to-draw first while there is a weak card to shed (-4, else
+        # -3), other draws (-3), cards that pay off on a space and the rest (-1), weak cards
+        # last (0); equal ranks keep the hand's order.
         sort = self._sort
-        kinds = []
+        ranked = []
         junk = False
-        for c in hand:
+        shed = None
+        for k, c in enumerate(hand):
             kw = sort.get(c)
             if kw is None:
                 kind = self.info.kinds.get(c)
@@ -2086,13 +2090,14 @@ class HeuristicBot(_Appraiser):
                 if v is None:
                     v = self.power(c)
                 kw = sort[c] = (kind, v < self.avg_power)
-            kinds.append(kw)
-            if kw[1]:
+            kind, weak = kw
+            if weak:
                 junk = True
-        ranked = []
-        for k, (c, (kind, weak)) in enumerate(zip(hand, kinds, strict=True)):
             if kind == 2:
-                rank = -4 if junk else -3  # discard-to-draw first while there is a card to shed
+                if shed is None:
+                    shed = []
+                shed.append(k)
+                rank = -3
             elif kind == 1:
                 rank = -3
             elif kind == 3:
@@ -2100,6 +2105,9 @@ class HeuristicBot(_Appraiser):
             else:
                 rank = 0 if weak else -1
             ranked.append((rank, k, c))
+        if junk and shed is not None:
+            for k in shed:
+                ranked[k] = (-4, k, ranked[k][2])
         ranked.sort()  # by rank, then hand order (each k differs: cards are never compared)
         return list(map(_third, ranked))
 
