@@ -41,11 +41,13 @@ from .actions import (
     allowed_here,
     best_market_item,
 )
-from .board import UNREACHABLE, Board, Move
+from .board import UNREACHABLE, Board, Move, summed_rewards
 from .catalog import CardDef
 from .decisions import Decision, Option
-from .effects.registry import EFFECTS, Valuer
+from .effects.entry_toll import is_toll
+from .effects.registry import EFFECTS, TRIGGERS, Valuer
 from .rules import for_players
+from .state import Ctx
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
@@ -515,6 +517,7 @@ FOOTPRINT_COST = 0.5
 # Farthest detour (in extra boots) the bot considers for a reward on the way.
 DETOUR_MAX = 3.0
 _INF = float(UNREACHABLE)
+_NONE: frozenset[Any] = frozenset()
 _REWARD_KINDS = ("major secret", "minor secret", "heal", "gold", "draw", "fruit")
 
 
@@ -657,19 +660,40 @@ class _Routes:
     monster icon, plus a forest's lost boots), ``icons[t][a]`` the monster icons on it and
     ``step[t][a]`` its first `Move`, ``walk[t][a]`` its cost without the monster weight
     (``cost - mu * icons``, the boots and forests the trip takes). Routes never pass through HQ.
+
+    A path of a way paid in another resource than boots counts only when ``paid`` prices that
+    resource, (resource, boots one unit counts as) pairs: 1 while the player holds some, more
+    while it has to wait for a turn that brings one. Entering a space of ``tolls`` (its entry
+    toll is live) counts as ``toll[space]`` more monster icons.
     """
 
     __slots__ = ("cost", "icons", "step", "walk", "mu", "_near")
 
-    def __init__(self, board: Board, grants: frozenset[str], mu: float) -> None:
+    def __init__(
+        self,
+        board: Board,
+        grants: frozenset[str],
+        mu: float,
+        paid: frozenset[tuple[str, float]] = frozenset(),
+        tolls: dict[int, int] | None = None,
+    ) -> None:
         n = len(board.spaces)
         hq = board.hq
         forest = [sp.exhausts for sp in board.spaces]
-        incoming: list[list[tuple[int, Move]]] = [[] for _ in range(n)]
+        toll = [0] * n
+        for s, k in (tolls or {}).items():
+            toll[s] = k
+        price = dict(paid)
+        incoming: list[list[tuple[int, Move, float]]] = [[] for _ in range(n)]
         for a, moves in enumerate(board.moves):
             for m in moves:
+                unit = 1.0
+                if m.way.paid_in != "boots":
+                    unit = price.get(m.way.paid_in, 0.0)
+                    if not unit:
+                        continue
                 if all(r in grants for r in m.requires):
-                    incoming[m.to].append((a, m))
+                    incoming[m.to].append((a, m, unit))
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[float, tuple[Any, ...]]]] = {}
         self.cost: list[list[float]] = []
@@ -690,11 +714,20 @@ class _Routes:
                 if u == hq and t != hq:
                     continue
                 enter = FOREST_COST if forest[u] and u != t else 0.0
-                for a, m in incoming[u]:
-                    nd = du + m.boots + FOOTPRINT_COST * (m.boots - 1) + mu * m.monsters + enter
+                hurt = toll[u]
+                if hurt:
+                    enter += mu * hurt
+                for a, m, unit in incoming[u]:
+                    nd = (
+                        du
+                        + m.boots * unit
+                        + FOOTPRINT_COST * (m.boots - 1)
+                        + mu * m.monsters
+                        + enter
+                    )
                     if nd < d[a] - 1e-9:
                         d[a] = nd
-                        icons[a] = icons[u] + m.monsters
+                        icons[a] = icons[u] + m.monsters + hurt
                         step[a] = m
                         heapq.heappush(heap, (nd, a))
             self.cost.append(d)
@@ -735,9 +768,55 @@ class _BoardInfo:
     def __init__(self, game: Any) -> None:
         board = game.board
         self.board = board
-        self.routes: dict[tuple[frozenset[str], float], _Routes] = {}
+        self.routes: dict[tuple[Any, ...], _Routes] = {}
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
+        # Resources other than boots that some path's way is paid in (a route prices such a
+        # path by how soon the player has some: `HeuristicBot._paying`), and the per-turn
+        # ones among them.
+        self.way_resources = frozenset(
+            m.way.paid_in for ms in board.moves for m in ms if m.way.paid_in != "boots"
+        )
+        declared = game.catalog.resources
+        self.per_turn = frozenset(
+            r for r in self.way_resources if r not in declared or declared[r].per_turn
+        )
+        # Spaces with an entry toll: the damage it may deal (a route counts it as monster
+        # icons while the toll is live) and the swords one of its options asks (kept for it).
+        self.toll_hurt: dict[int, int] = {}
+        self.toll_swords: dict[int, int] = {}
+        self.toll_hooks: dict[int, tuple[Any, ...]] = {}
+        # The option of each toll paid in swords (beating the guard), as an effect list.
+        self.toll_fight: dict[int, list[dict[str, Any]]] = {}
+        for s in sorted(board.tolled):
+            hooks = tuple(h for h in board.spaces[s].on.get("enter", ()) if is_toll(h))
+            hurt = swords = 0
+            for h in hooks:
+                for lst in _nested_lists(h.effects):
+                    terms = _reading_of(lst).terms
+                    hurt = max(hurt, round(terms.get("damage", 0.0)))
+                    asks = round(-terms.get("swords", 0.0))
+                    if asks > swords:
+                        swords = asks
+                        self.toll_fight[s] = lst
+            self.toll_hooks[s] = hooks
+            self.toll_hurt[s] = hurt
+            self.toll_swords[s] = swords
+        # Whether the route table depends on what the player holds or on the tolls' guards.
+        self.dynamic = bool(self.way_resources or self.toll_hooks)
+        # Spaces whose entry triggers give something `Space.rewards` does not sum up (a token
+        # taken if the player lacks one, a choice of tokens...): their hooks by space, weighed
+        # with the game in view when the bot picks a move (`_entry_gain`).
+        self.entry_hooks: dict[int, tuple[Any, ...]] = {}
+        for sp in board.spaces:
+            hooks = tuple(
+                h
+                for h in sp.on.get("enter", ())
+                if not is_toll(h) and h.who == "you" and not summed_rewards((h,))
+            )
+            if hooks:
+                self.entry_hooks[sp.index] = hooks
         self.profiles: dict[CardDef, tuple[float, ...]] = {}
+        self._amounts: dict[CardDef, dict[str, float]] = {}
         adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
         cards = sum(c.copies for c in adventure if c.type != "event") or 1
         dragons = sum(c.copies for c in adventure if c.dragon and c.type != "event")
@@ -773,12 +852,21 @@ class _BoardInfo:
         self.least_fare = min(fares, default=0)
         self.kinds: dict[CardDef, int] = {}
 
-    def table(self, grants: frozenset[str], mu: float) -> _Routes:
-        """The route table for these items and this monster weight (built on first use)."""
-        key = (grants & self.requirements, mu)
+    def table(
+        self,
+        grants: frozenset[str],
+        mu: float,
+        paid: frozenset[tuple[str, float]] = frozenset(),
+        tolls: frozenset[int] = frozenset(),
+    ) -> _Routes:
+        """The route table for these items, this monster weight, the price in boots of the
+        other resources that pay for ways, and the spaces whose toll is live (built on first
+        use)."""
+        key = (grants & self.requirements, mu, paid, tolls)
         r = self.routes.get(key)
         if r is None:
-            r = self.routes[key] = _Routes(self.board, key[0], mu)
+            hurt = {s: self.toll_hurt[s] for s in tolls if s in self.toll_hurt}
+            r = self.routes[key] = _Routes(self.board, key[0], mu, key[2], hurt)
         return r
 
     def profile(self, card: CardDef) -> tuple[float, ...]:
@@ -791,6 +879,17 @@ class _BoardInfo:
             else:
                 v = _reading_of(card.play, lines=True).profile
             self.profiles[card] = v
+        return v
+
+    def amounts(self, card: CardDef) -> dict[str, float]:
+        """What playing the card gives of each unit key (``_Reading.terms``, remembered)."""
+        v = self._amounts.get(card)
+        if v is None:
+            if getattr(card, "hooks", ()):
+                v = _Reading(card.play, card).terms
+            else:
+                v = _reading_of(card.play, lines=True).terms
+            self._amounts[card] = v
         return v
 
     def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:
@@ -818,6 +917,36 @@ class _BoardInfo:
                 k = 1
             self.kinds[card] = k
         return k
+
+
+def _nested_lists(nodes: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """An effect list and every effect list nested in its nodes (a choice's options too)."""
+    out = [nodes]
+    for node in nodes:
+        for k, x in node.items():
+            if k == "at" or not isinstance(x, list) or not x:
+                continue
+            if isinstance(x[0], dict) and "op" in x[0]:
+                out += _nested_lists(x)
+            elif isinstance(x[0], list):
+                for lst in x:
+                    if lst and isinstance(lst[0], dict) and "op" in lst[0]:
+                        out += _nested_lists(lst)
+    return out
+
+
+def _doable(game: Any, ctx: Any, nodes: list[dict[str, Any]]) -> bool:
+    """Whether every node of an effect list (and of the lists nested in it) that has a price
+    or a precondition (`can_pay`) could be done now: a token still there to take, one to
+    take from elsewhere... (a choice's options are not asked: one of them will do)."""
+    for n in nodes:
+        can = EFFECTS[n["op"]].can_pay
+        if can is not None and not can(game, ctx, n):
+            return False
+        for lst in _effect_lists(n):
+            if not _doable(game, ctx, lst):
+                return False
+    return True
 
 
 def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]:
@@ -912,6 +1041,12 @@ class HeuristicBot(_Appraiser):
     # The most points an item that opens paths is taken to add (a route it makes possible at
     # all would otherwise be worth the unreachable distance).
     ENABLE_CAP = 20.0
+    # The most boots a path paid in another resource counts as while the bot waits for a
+    # turn that brings one (`_paying`).
+    WAY_WAIT = 4.0
+    # The turns a player takes in a whole game, about (a held token's triggers count for the
+    # share of them still to come).
+    GAME_TURNS = 12.0
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -971,6 +1106,16 @@ class HeuristicBot(_Appraiser):
         self.stake = 0.0
         # The expected final score of the trip to the target (`_choose_target`).
         self._ev = 0.0
+        # Resources held now that pay for ways, and the spaces whose entry toll is live:
+        # part of the route table's key (`_BoardInfo.table`).
+        self._paid: frozenset[tuple[str, float]] = frozenset()
+        self._live: frozenset[int] = frozenset()
+        # Units a turn the deck brings of each resource that pays for a way (`_way_rates`).
+        self._way_rate: dict[str, float] = {}
+        # What each market item's own abilities (actions, use, triggers) add (`_item_worth`).
+        self._items: dict[Any, float] = {}
+        # What holding a token matching a word is worth this turn (`token`).
+        self._tokens: dict[str, float] = {}
 
     # -- estimates ----------------------------------------------------------------------------
 
@@ -1011,15 +1156,22 @@ class HeuristicBot(_Appraiser):
         self.dmg_round = self.cubes_round * mine / self.in_bag
         self.health_left = rules["health"] - p.damage
 
-        self.routes = info.table(self._grants(p), self._mu())
+        if info.dynamic:
+            if info.way_resources:
+                self._way_rates(p)
+            self._paid = self._paying(game, p)
+            self._live = self._live_tolls(game, p)
+        self.routes = info.table(self._grants(p), self._mu(), self._paid, self._live)
         self._choose_target(game, p)
-        self._weights(game, avg)
+        self._weights(game, p, avg)
         # Detours and coach rides are planned when the bot first looks where to walk.
         self._detoured = False
         self._power = {}
         self._worth = {}
         self._lw = {}
         self._enable = {}
+        self._items = {}
+        self._tokens = {}
         self._sort = {}
         self._order = None
         self._buys = None
@@ -1057,6 +1209,65 @@ class HeuristicBot(_Appraiser):
 
     def _grants(self, p: Any) -> frozenset[str]:
         return frozenset(g for t in p.tokens for g in t.grants)
+
+    def _paying(self, game: Any, p: Any) -> frozenset[tuple[str, float]]:
+        """What a unit of each resource that pays for a way of the board counts as, in boots:
+        1 while the player holds some; else the turns it waits for one (its deck brings one
+        a turn with chance P: 1/P, at most WAY_WAIT), none when its deck never brings one."""
+        ways = self.info.way_resources
+        if not ways:
+            return _NONE
+        out = []
+        for r in sorted(ways):
+            if game.pool(p, r) > 0:
+                out.append((r, 1.0))
+                continue
+            rate = self._way_rate.get(r, 0.0)
+            if rate > 0:
+                wait = 1.0 / (1.0 - math.exp(-rate))
+                out.append((r, min(self.WAY_WAIT, round(2 * wait) / 2)))
+        return frozenset(out)
+
+    def _way_rates(self, p: Any) -> None:
+        """Units of each resource that pays for a way the player's deck brings a turn."""
+        info = self.info
+        ct = self.cards_turn / self._deck_n
+        rates = dict.fromkeys(info.way_resources, 0.0)
+        for card, k in self._counts.items():
+            got = info.amounts(card)
+            for r in rates:
+                x = got.get(r)
+                if x:
+                    rates[r] += k * x * ct
+        self._way_rate = rates
+
+    def _live_tolls(self, game: Any, p: Any) -> frozenset[int]:
+        """The spaces whose entry toll would ask something of the player now (its condition
+        holds: the guard is still there)."""
+        tolls = self.info.toll_hooks
+        if not tolls:
+            return _NONE
+        spaces = game.board.spaces
+        return frozenset(
+            s
+            for s, hooks in tolls.items()
+            if any(h.cond is None or game.holds(Ctx(p, spaces[s]), h.cond) for h in hooks)
+        )
+
+    def _refresh_routes(self, game: Any, p: Any) -> None:
+        """Mid-turn, on a board with ways paid in other resources or entry tolls: take the
+        route table for what the player holds now (a card played gave a special resource, a
+        toll's guard was beaten), and plan the detour again when it changed."""
+        paid = self._paying(game, p)
+        live = self._live_tolls(game, p)
+        if paid != self._paid or live != self._live:
+            self._paid, self._live = paid, live
+            r = self.routes
+            self.routes = self.info.table(self._grants(p), r.mu if r else self._mu(), paid, live)
+            self._detoured = False
+            self._enable = {}
+        for res in self.info.way_resources:
+            self._units[res] = self._way_unit(game, p, res)
 
     def _mu(self) -> float:
         """How many boots a monster icon is worth avoiding, from health and swords a turn."""
@@ -1246,7 +1457,7 @@ class HeuristicBot(_Appraiser):
         self._enable[tok] = v
         return v
 
-    def _weights(self, game: Any, avg: list[float]) -> None:
+    def _weights(self, game: Any, p: Any, avg: list[float]) -> None:
         """What a unit of each resource, a point of health and a card draw are worth now."""
         left = self.health_left
         lam = self.lam
@@ -1284,6 +1495,8 @@ class HeuristicBot(_Appraiser):
         units["major secret"] = 4.0
         units["dragon attack"] = -self.attack_cost
         units["bag cube"] = 0.3
+        for res in self.info.way_resources:
+            units[res] = self._way_unit(game, p, res, self.boots_turn)
 
     def _goal(self, game: Any, p: Any) -> int | None:
         """Where to walk now: a detour stop, else the target."""
@@ -1321,7 +1534,8 @@ class HeuristicBot(_Appraiser):
             held = {t.type for t in p.tokens if t.kind == "market"}
             for t in info.market:
                 if game.token_supply[t] and t.type not in held:
-                    crown = max(crown, t.points - price + self._enabling(game, p, t))
+                    worth = t.points - price + self._enabling(game, p, t)
+                    crown = max(crown, worth + self._item_worth(game, p, t))
         heal_v = self.health_value if damage else 0.0
         draw_v = 0.5 * self.avg_power
         best, best_net = None, 0.3
@@ -1381,6 +1595,131 @@ class HeuristicBot(_Appraiser):
         if best_c is not None:
             self.waypoint = best_c[0] if best_c[0] != pos else None
             self.coach_to = best_c[1]
+
+    def _way_unit(
+        self, game: Any, p: Any, res: str, boots: float | None = None, reach: bool = True
+    ) -> float:
+        """Points one more unit of ``res`` (a resource some way of the board is paid in)
+        brings: the boots a path of that way saves on the route to where the bot is going,
+        worth a boot each. With ``reach``, a resource lost at the end of the turn is worth
+        something only when such a path is within this turn's ``boots`` (default: the boots
+        the player has)."""
+        hq = game.board.hq
+        goal = self.waypoint if self.waypoint not in (None, p.pos) else self.target
+        if p.artifact is not None and self.waypoint in (None, p.pos):
+            goal = hq
+        if goal is None or goal == p.pos or self.routes is None:
+            return 0.0
+        info = self.info
+        grants = self._grants(p)
+        mu = self.routes.mu
+        others = frozenset(x for x in self._paid if x[0] != res)
+        without = info.table(grants, mu, others, self._live)
+        with_it = info.table(grants, mu, others | {(res, 1.0)}, self._live)
+        saved = without.cost[goal][p.pos] - with_it.cost[goal][p.pos]
+        if saved < 0.5:
+            return 0.0
+        if reach and res in info.per_turn:
+            left = float(p.boots if boots is None else boots) if not p.exhausted else 0.0
+            step = with_it.step[goal]
+            forest = info.forest
+            pos = p.pos
+            while True:
+                m = step[pos]
+                if m is None or pos == goal:
+                    return 0.0
+                paid = m.way.paid_in
+                if paid == res:
+                    break
+                if paid == "boots":
+                    if m.boots > left:
+                        return 0.0
+                    left -= m.boots
+                pos = m.to
+                if forest[pos]:
+                    left = 0.0
+        return min(saved, 3.0) * self.boot_value
+
+    def token(self, what: str) -> float:
+        """Worth of taking one token matching ``what`` to hold, in points: the mean over the
+        pack's tokens that match (by their copies) of their points, what taking one gives
+        (`on reveal`), its triggers while held, its `use` and its actions (remembered for
+        the turn)."""
+        v = self._tokens.get(what)
+        if v is not None:
+            return v
+        self._tokens[what] = Valuer.token(self, what)  # a token that takes itself stops here
+        want = what.lower()
+        total = 0.0
+        n = 0
+        for t in self._game.catalog.tokens:
+            if want in t.match and t.count:
+                w = t.points * self.unit("points") + self._lines(t.reveal) + self._held(t)
+                total += t.count * w
+                n += t.count
+        v = self._tokens[what] = total / n if n else Valuer.token(self, what)
+        return v
+
+    def _lines(self, triggers: Any) -> float:
+        """Worth of card or token lines (`use`, `on reveal`), each by its condition's chance."""
+        total = 0.0
+        for cond, eff in triggers:
+            total += (1.0 if cond is None else self.chance(cond)) * self.effects(eff)
+        return total
+
+    def _held(self, t: Any) -> float:
+        """What a token's own abilities bring while held: its triggers (each as often as its
+        record says it fires over a game, for the share of a game the player has left to
+        play), its `use` and its actions."""
+        v = 0.0
+        share = min(1.0, self.turns_left / self.GAME_TURNS)
+        for h in t.hooks:
+            v += share * self.line(h.cond) * TRIGGERS[h.on].appraise({"effects": h.effects}, self)
+        if t.use:
+            v += self._lines(t.use)
+        for a in t.actions:
+            v += max(0.0, self.effects(list(a.cost)) + self.effects(list(a.effects)))
+        return v
+
+    def _item_worth(self, game: Any, p: Any, tok: Any) -> float:
+        """What a market item's own abilities add besides its points (a once-a-game action
+        that gives a resource for a way: the boots it may save later), remembered for the
+        turn."""
+        if not (tok.hooks or tok.use or tok.actions):
+            return 0.0
+        v = self._items.get(tok)
+        if v is None:
+            units = self._units
+            now = {res: units.get(res) for res in self.info.way_resources}
+            for res in now:
+                units[res] = 0.7 * self._way_unit(game, p, res, reach=False)
+            try:
+                v = self._items[tok] = self._held(tok)
+            finally:
+                for res, x in now.items():
+                    if x is None:
+                        units.pop(res, None)
+                    else:
+                        units[res] = x
+        return v
+
+    def _entry_gain(self, game: Any, p: Any, x: int, hooks: Sequence[Any]) -> float:
+        """What entering space ``x`` now would give through its entry triggers: each whose
+        limit allows it, whose condition holds and whose effects can all be done there."""
+        sp = game.board.spaces[x]
+        ctx = Ctx(p, sp)
+        gain = 0.0
+        for h in hooks:
+            if h.limit is not None:
+                last = game.used.get(h.keys[p.seat])
+                if last is not None and (h.limit == "game" or last == game.turn):
+                    continue
+            if h.cond is not None and not game.holds(ctx, h.cond):
+                continue
+            if not _doable(game, ctx, h.effects):
+                continue
+            gain += self.effects(h.effects)
+        return gain
 
     def unit(self, key: str) -> float:
         """Worth of one unit of ``key`` this turn, in points (see `_weights`)."""
@@ -1449,7 +1788,7 @@ class HeuristicBot(_Appraiser):
         routes = None
         if self.routes is not None and self.info is not None:
             key = next(k for k, r in self.info.routes.items() if r is self.routes)
-            routes = [sorted(key[0]), key[1]]
+            routes = [sorted(key[0]), key[1], sorted(map(list, key[2])), sorted(key[3])]
         state["$rebuilt"] = {
             "game": self._game is not None,
             "routes": routes,
@@ -1467,8 +1806,10 @@ class HeuristicBot(_Appraiser):
         self.info = _board_info(game) if rebuilt["game"] else None
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
-            grants, mu = rebuilt["routes"]
-            self.routes = self.info.table(frozenset(grants), mu)
+            grants, mu, paid, tolls = rebuilt["routes"]
+            self.routes = self.info.table(
+                frozenset(grants), mu, frozenset(map(tuple, paid)), frozenset(tolls)
+            )
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
         # The play order was worked out with the board's per-design tables, which a restored
@@ -1519,6 +1860,8 @@ class HeuristicBot(_Appraiser):
         return 0
 
     def _action(self, game: Any, p: Any, opts: Sequence[Option]) -> int:
+        if self.info.dynamic:
+            self._refresh_routes(game, p)
         groups: dict[str, list[int]] = {}
         for i, o in enumerate(opts):
             g = groups.get(o.value[0])
@@ -1698,21 +2041,30 @@ class HeuristicBot(_Appraiser):
                 return True
         return False
 
-    def _icons_ahead(self, game: Any, p: Any) -> int:
-        """Monster icons on the planned route that this turn's boots reach (swords to keep)."""
+    def _icons_ahead(self, game: Any, p: Any, tolls: bool = True) -> int:
+        """Monster icons on the planned route that this turn's boots reach (swords to keep);
+        with ``tolls``, also the swords a live entry toll on it asks, when the player has them
+        (beating its guard beats taking its damage)."""
         goal = self._goal(game, p)
         if goal is None or p.exhausted or not p.boots:
             return 0
         step = self.routes.step[goal]
         forest = self.info.forest
+        live = self._live if tolls else _NONE
         pos, boots, icons = p.pos, p.boots, 0
         while pos != goal:
             m = step[pos]
             if m is None or m.boots > boots:
                 break
+            if not m.plain and m.way.paid_in != "boots":
+                break  # the rest of the way waits for a move paid otherwise
             boots -= m.boots
             icons += m.monsters
             pos = m.to
+            if live and pos in live:
+                need = self.info.toll_swords[pos]
+                if need and p.swords >= icons + need:
+                    icons += need
             if forest[pos]:
                 break
         return icons
@@ -1730,6 +2082,9 @@ class HeuristicBot(_Appraiser):
         best, best_key = None, cost[p.pos] * bv - 1e-6
         hq = game.board.hq
         stay = goal == hq and self._linger(game, p)
+        live = self._live
+        stops = self.info.entry_hooks
+        spaces = live or stops  # spaces whose entry asks or gives something
         for i in moves:
             _, m, swords = opts[i].value
             hurt = m.monsters - swords
@@ -1740,9 +2095,27 @@ class HeuristicBot(_Appraiser):
             key = cost[m.to] * bv + hurt * hv + swords * self.SWORD_VALUE
             if forest[m.to] and m.to != goal:
                 key += max(0, p.boots - m.boots) * bv * 0.8
+            if spaces:
+                if m.to in live:
+                    # The route costs count tolls only beyond the next space: this one's.
+                    key += self._toll_cost(p, m.to, p.swords - swords)
+                if m.to in stops and m.to not in p.visited:
+                    # What the space's entry triggers give (a token lying there the player
+                    # lacks...): worth a step off the route when it pays more than the step.
+                    key -= self._entry_gain(game, p, m.to, stops[m.to])
             if key < best_key:
                 best, best_key = i, key
         return best
+
+    def _toll_cost(self, p: Any, x: int, swords: int) -> float:
+        """What meeting the live entry toll of space ``x`` costs, in points, with ``swords``
+        in hand: the guard beaten when the swords suffice (its reward less the swords, so
+        usually a gain), else its damage."""
+        info = self.info
+        need = info.toll_swords[x]
+        if need and swords >= need and x in info.toll_fight:
+            return -self.effects(info.toll_fight[x])
+        return info.toll_hurt[x] * self.health_value
 
     def _linger(self, game: Any, p: Any) -> bool:
         """Stay one more turn a step from HQ with the artifact: worth it while another player
@@ -1855,7 +2228,7 @@ class HeuristicBot(_Appraiser):
         best, best_v = None, 0.0
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
-            v = tok.points - price + self._enabling(game, p, tok)
+            v = tok.points - price + self._enabling(game, p, tok) + self._item_worth(game, p, tok)
             if v > best_v:
                 best, best_v = i, v
         if best is not None:
