@@ -221,6 +221,8 @@ class _Act(ActionKind):
         return value[1].label
 
     def apply(self, game, p, value):
+        if game.stats is not None:
+            game.stats.on_act(game, p, value[1])
         value[1].take(game, p, value[2])
 
     def narrate(self, game, p, value):

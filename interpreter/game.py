@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar
 
 from . import actions
 from .assembly import label as assembly_label
+from .board import Space
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
@@ -508,9 +509,14 @@ class Game:
     ) -> int:
         """The effect handlers' decision point: the index of the label the player picks."""
         options = [Option(label, i) for i, label in enumerate(labels)]
-        return self.decide(
+        pick = self.decide(
             player, kind, options, source=getattr(source, "name", source), detail=detail
         )
+        if self.stats is not None and isinstance(source, Space):
+            # What players answer to a space (its entry toll, what it offers): counted even
+            # when only one option was open, as the rules then decided for them.
+            self.stats.on_choice(self, player, source.index, kind, labels[pick], detail)
+        return pick
 
     # -- effects --------------------------------------------------------------------------
 

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .decisions import MAY
+from .effects.registry import render_effects
 from .scoring import GameResult
 from .state import ESCAPED
 
@@ -48,6 +50,8 @@ class GameStats:
         "attacks",
         "off_clock",
         "damage",
+        "choices",
+        "acts",
     )
 
     def __init__(self, spaces: int, players: int) -> None:
@@ -66,6 +70,10 @@ class GameStats:
         self.attacks = 0  # dragon attacks on the clock (row refills and effects)
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
+        # Answers to what spaces ask (an entry toll's choice, a "may" there), by (space index,
+        # the option's text), and the pack's `action` lines taken, by their label.
+        self.choices: dict[tuple[int, str], int] = {}
+        self.acts: dict[str, int] = {}
 
     @classmethod
     def for_game(cls, catalog: Catalog, players: int) -> GameStats:
@@ -125,6 +133,20 @@ class GameStats:
         """A player takes a token: a secret, a market item bought, an artifact, a mug..."""
         got = self.tokens[player.seat]
         got[token.name] = got.get(token.name, 0) + 1
+
+    def on_choice(
+        self, game: Game, player: PlayerState, space: int, kind: str, label: str, detail: Any
+    ) -> None:
+        """A player answers a decision a space's line put to them (``label``: the option
+        taken; a "may" is told by what it offers)."""
+        if kind == MAY and isinstance(detail, dict) and "do" in detail:
+            label = f"{render_effects(detail['do'])}: {label}"
+        key = (space, label)
+        self.choices[key] = self.choices.get(key, 0) + 1
+
+    def on_act(self, game: Game, player: PlayerState, action: Any) -> None:
+        """A player takes an `action` line of a space or a held token (its label)."""
+        self.acts[action.label] = self.acts.get(action.label, 0) + 1
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """The dragon is about to draw ``cubes`` cubes (the Clank! area is in the bag)."""
@@ -203,6 +225,10 @@ _COUNTERS = (
     "artifact_taken",
     "artifact_escaped",
     "artifact_wins",
+    "choices",
+    "choices_sq",
+    "acts",
+    "acts_sq",
 )
 
 
@@ -269,6 +295,12 @@ class RunTotals:
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
+    # Answers to spaces' decisions by (space name, option), content actions by label, and
+    # the squares of their per-game counts.
+    choices: Counter[tuple[str, str]] = field(default_factory=Counter)
+    choices_sq: Counter[tuple[str, str]] = field(default_factory=Counter)
+    acts: Counter[str] = field(default_factory=Counter)
+    acts_sq: Counter[str] = field(default_factory=Counter)
 
     def add_result(self, index: int, result: GameResult) -> None:
         """Count one game's result (what the engine's counters do not see)."""
@@ -349,6 +381,13 @@ class RunTotals:
         for card, left in game.reserve.items():
             if not left:
                 self.reserve_empty[card.name] += 1
+        if stats.choices:
+            spaces = game.board.spaces
+            chosen = {(spaces[s].name, label): n for (s, label), n in stats.choices.items()}
+            self.choices.update(chosen)
+            self.choices_sq.update({k: n * n for k, n in chosen.items()})
+        self.acts.update(stats.acts)
+        self.acts_sq.update({k: n * n for k, n in stats.acts.items()})
         self.recycles += stats.recycles
         self.recycles_sq += stats.recycles * stats.recycles
         damage = sum(stats.damage)
@@ -660,7 +699,7 @@ def report(
             "per_game_ci": _ci(mean_interval(total, sq, games)),
         }
 
-    def often(counts: Counter[str], squares: Counter[str], name: str) -> dict[str, Any]:
+    def often(counts: Counter[Any], squares: Counter[Any], name: Any) -> dict[str, Any]:
         figures = per_game(counts[name], squares[name])
         return {"per_game": figures["per_game"], "per_game_ci": figures["per_game_ci"]}
 
@@ -689,6 +728,7 @@ def report(
             {
                 "name": tok.name,
                 "kind": tok.kind,
+                "type": tok.type,
                 "points": tok.points,
                 "taken": t.token_taken[tok.name],
                 **often(t.token_taken, t.token_taken_sq, tok.name),
@@ -698,6 +738,23 @@ def report(
                 "win_rate_ci": _rate_ci(won, holders),
             }
         )
+    # Answers to spaces' decisions, by space in board order, then the commonest first.
+    order = {sp.name: sp.index for sp in catalog.board.spaces}
+    space_choices = [
+        {
+            "space": space,
+            "choice": label,
+            "times": n,
+            **often(t.choices, t.choices_sq, (space, label)),
+        }
+        for (space, label), n in sorted(
+            t.choices.items(), key=lambda kv: (order.get(kv[0][0], 0), -kv[1], kv[0][1])
+        )
+    ]
+    content_actions = [
+        {"action": label, "times": n, **often(t.acts, t.acts_sq, label)}
+        for label, n in sorted(t.acts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
     declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
     names = sorted(
@@ -823,6 +880,8 @@ def report(
         "monsters": monsters,
         "events": events,
         "tokens": tokens,
+        "space_choices": space_choices,
+        "actions": content_actions,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),

@@ -535,7 +535,8 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
 
 
 def _components(rep: dict[str, Any]) -> list[str]:
-    """The monsters, events and tokens tables: how often each was defeated, revealed, taken."""
+    """The monsters, events and tokens tables: how often each was defeated, revealed, taken;
+    then how players answered what spaces asked, and the pack's actions they took."""
     lines: list[str] = []
     if rep["monsters"]:
         rows = [("monster", "fight", "defeated", "a game")]
@@ -571,6 +572,30 @@ def _components(rep: dict[str, Any]) -> list[str]:
             for t in rep["tokens"]
         ]
         lines += ["", *_table(rows, right={2, 3, 4, 5, 6})]
+        # Token designs that share a type (three crowns, six gargoyles...) add up.
+        types: dict[str, list[dict[str, Any]]] = {}
+        for t in rep["tokens"]:
+            types.setdefault(t["type"], []).append(t)
+        shared = [(k, v) for k, v in types.items() if len(v) > 1]
+        if shared and rep["games"]:
+            summed = ", ".join(
+                f"{k} {sum(t['taken'] for t in v) / rep['games']:.2f}" for k, v in shared
+            )
+            lines.append(f"taken a game, by type: {summed}")
+    if rep.get("space_choices"):
+        rows = [("space", "answered (entry tolls, what a space offers)", "times", "a game")]
+        rows += [
+            (c["space"], c["choice"], str(c["times"]), _mean_pm(c["per_game"], c["per_game_ci"], 2))
+            for c in rep["space_choices"]
+        ]
+        lines += ["", *_table(rows, right={2, 3})]
+    if rep.get("actions"):
+        rows = [("action taken (the pack's `action` lines)", "times", "a game")]
+        rows += [
+            (a["action"], str(a["times"]), _mean_pm(a["per_game"], a["per_game_ci"], 2))
+            for a in rep["actions"]
+        ]
+        lines += ["", *_table(rows)]
     return lines
 
 
