@@ -505,7 +505,8 @@ def board_drawing(rep: dict[str, Any], ir: dict[str, Any]) -> str | None:
     board = pick_board(ir, heat["board"])
     colours = Heatmap(heat["board"], dict(heat["spaces"]), dict(heat["paths"]), heat["games"])
     try:
-        return render_graph(board_graph(board, colours), "svg").decode("utf-8")
+        graph = board_graph(board, colours, ways=ir.get("ways", []))
+        return render_graph(graph, "svg").decode("utf-8")
     except graphviz.ExecutableNotFound:
         return None
 
