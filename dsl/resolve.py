@@ -42,11 +42,14 @@ def walk_effects(nodes: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 
 def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """Every trigger with what carries it: cards, tokens, spaces and the pack's rules."""
+    """Every trigger with what carries it: cards, tokens, spaces and the pack's rules; a
+    token's or a space's `action` line counts as one (its price, then its effects)."""
     spaces = [s for b in ir["boards"] for s in b["spaces"]]
     for owner in [*ir["cards"], *ir["tokens"], *spaces]:
         for trig in owner.get("triggers", ()):
             yield owner, trig
+        for action in owner.get("actions", ()):
+            yield owner, {"effects": [*action.get("cost", ()), *action.get("effects", ())]}
     for trig in ir.get("triggers", ()):
         yield {"name": "rules"}, trig
     for change in ir.get("steps", ()):
@@ -360,6 +363,16 @@ def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
         yield owner, [n.get("per") for n in walk_effects(trig["effects"])]
 
 
+# Effects that take, deal, remove or fight a token named by their `what`, and their verb.
+_TAKES = {
+    "take_here": "takes",
+    "remove_random": "takes",
+    "take_elsewhere": "takes",
+    "defeat_here": "defeats",
+    "deal_face_down": "deals",
+}
+
+
 def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     """Words that would mean nothing at run time: a condition naming no token or feature, an
     artifact value no token has, a trigger that can never fire, a reward given twice."""
@@ -382,11 +395,14 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     # hold a condition against.
     fragment = not ir["tokens"] and not spaces
     for owner, cond in _conditions(ir):
-        if cond["cond"] == "have" and not fragment and cond["what"].lower() not in holdable:
+        # `you have X`, `you lack X` and `there is an X here` all name a token.
+        named_token = cond["cond"] in ("have", "lack", "lying_here")
+        if named_token and not fragment and cond["what"].lower() not in holdable:
+            asks = "there is" if cond["cond"] == "lying_here" else "you have"
             diags.append(
                 Diagnostic(
                     "CW107",
-                    f"{owner['name']!r} asks whether you have {cond['what']!r}, but no token "
+                    f"{owner['name']!r} asks whether {asks} {cond['what']!r}, but no token "
                     "of the pack is called that or is of that kind",
                     _span(cond.get("at")),
                     hint=did_you_mean(cond["what"], shown)
@@ -427,10 +443,10 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     if not fragment:
         wanted = [(s, h["what"], h.get("at"), "holds") for s in spaces for h in s.get("holds", ())]
         wanted += [
-            (owner, n["what"], n.get("at"), "takes")
+            (owner, n["what"], n.get("at"), _TAKES[n["op"]])
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
-            if n["op"] in ("take_here", "remove_random") and n["what"] not in ("token", "any token")
+            if n["op"] in _TAKES and n["what"] not in ("token", "any token")
         ]
         wanted += [
             (owner, t["what"], t.get("at"), "counts")
