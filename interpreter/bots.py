@@ -21,7 +21,16 @@ import heapq
 import math
 import random
 import weakref
-from collections import Counter
+
+try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Pythons
+
+    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
+        for x in iterable:
+            mapping[x] = mapping.get(x, 0) + 1
+
+
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,7 +56,7 @@ from .decisions import Decision, Option
 from .effects.entry_toll import is_toll
 from .effects.registry import EFFECTS, TRIGGERS, Valuer
 from .rules import for_players
-from .state import Ctx
+from .state import ON_CLOCK, Ctx
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
@@ -518,6 +527,18 @@ FOOTPRINT_COST = 0.5
 DETOUR_MAX = 3.0
 _INF = float(UNREACHABLE)
 _NONE: frozenset[Any] = frozenset()
+# A space no target is ever on (`HeuristicBot._best_target` without STICK).
+_NOWHERE = -2
+
+
+def _first(entry: tuple[Any, ...]) -> Any:
+    return entry[0]
+
+
+def _third(entry: tuple[Any, ...]) -> Any:
+    return entry[2]
+
+
 _REWARD_KINDS = ("major secret", "minor secret", "heal", "gold", "draw", "fruit")
 
 
@@ -627,7 +648,8 @@ def _reading_of(nodes: Any, lines: bool = False) -> _Reading:
     return reading
 
 
-_TAILS: dict[tuple[int, int], float] = {}
+# The tails by h, then by lam in hundredths.
+_TAILS: dict[int, dict[int, float]] = {}
 
 
 def _tail(lam: float, h: int) -> float:
@@ -637,10 +659,13 @@ def _tail(lam: float, h: int) -> float:
         return 1.0
     if lam <= 0:
         return 0.0
-    key = (round(lam * 100), h)
-    v = _TAILS.get(key)
+    k = round(lam * 100)
+    row = _TAILS.get(h)
+    if row is None:
+        row = _TAILS[h] = {}
+    v = row.get(k)
     if v is None:
-        v = _TAILS[key] = _poisson_tail(key[0] / 100, h)
+        v = row[k] = _poisson_tail(k / 100, h)
     return v
 
 
@@ -667,14 +692,14 @@ class _Routes:
     toll is live) counts as ``toll[space]`` more monster icons.
     """
 
-    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near")
+    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_legs", "_ahead")
 
     def __init__(
         self,
         board: Board,
         grants: frozenset[str],
         mu: float,
-        paid: frozenset[tuple[str, float]] = frozenset(),
+        paid: frozenset[tuple[str, float]] = _NONE,
         tolls: dict[int, int] | None = None,
     ) -> None:
         n = len(board.spaces)
@@ -695,7 +720,9 @@ class _Routes:
                 if all(r in grants for r in m.requires):
                     incoming[m.to].append((a, m, unit))
         self.mu = mu
-        self._near: dict[tuple[int, int], list[tuple[float, tuple[Any, ...]]]] = {}
+        self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
+        self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
+        self._ahead: dict[tuple[int, int, int], int] = {}
         self.cost: list[list[float]] = []
         self.icons: list[list[int]] = []
         self.step: list[list[Move | None]] = []
@@ -739,9 +766,29 @@ class _Routes:
             for row, icons in zip(self.cost, self.icons, strict=True)
         ]
 
+    def legs(
+        self, pos: int, board: Board, danger_zone: Sequence[bool]
+    ) -> list[tuple[int, float, float, float, int, bool]]:
+        """The round trips from pos to each artifact space and on to HQ that can be walked, in
+        the board's order of artifact spaces: (space, walk there, walk home, the two summed,
+        monster icons on both, whether the space is in a danger zone) (cached)."""
+        out = self._legs.get(pos)
+        if out is None:
+            hq = board.hq
+            walk, icons = self.walk, self.icons
+            home_walk, home_icons = walk[hq], icons[hq]
+            out = []
+            for s in board.artifact_spaces:
+                b1, b2 = walk[s][pos], home_walk[s]
+                if b1 + b2 >= _INF / 4:
+                    continue
+                out.append((s, b1, b2, b1 + b2, icons[s][pos] + home_icons[s], danger_zone[s]))
+            self._legs[pos] = out
+        return out
+
     def near(self, pos: int, goal: int, stops: Sequence[tuple[Any, ...]]) -> list[Any]:
         """The stops (``stops[i][0]`` is a space) at most DETOUR_MAX boots off the best route
-        from pos to goal, as (extra boots, stop), nearest first (cached)."""
+        from pos to goal, as (extra boots, *stop), nearest first (cached)."""
         key = (pos, goal)
         out = self._near.get(key)
         if out is None:
@@ -755,7 +802,7 @@ class _Routes:
                     continue
                 extra = cost[x][pos] + to_goal[x] - here
                 if extra <= DETOUR_MAX:
-                    out.append((extra, stop))
+                    out.append((extra, *stop))
             out.sort(key=lambda e: e[0])
             self._near[key] = out
         return out
@@ -769,6 +816,8 @@ class _BoardInfo:
         board = game.board
         self.board = board
         self.routes: dict[tuple[Any, ...], _Routes] = {}
+        # The tables for a player whose items open no path, by monster weight.
+        self.plain_routes: dict[float, _Routes] = {}
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
         # Resources other than boots that some path's way is paid in (a route prices such a
         # path by how soon the player has some: `HeuristicBot._paying`), and the per-turn
@@ -815,8 +864,9 @@ class _BoardInfo:
             )
             if hooks:
                 self.entry_hooks[sp.index] = hooks
-        self.profiles: dict[CardDef, tuple[float, ...]] = {}
         self._amounts: dict[CardDef, dict[str, float]] = {}
+        self.profiles: dict[CardDef, tuple[float, ...]] = {}
+        self.terms: dict[CardDef, tuple[tuple[int, float], ...]] = {}
         adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
         cards = sum(c.copies for c in adventure if c.type != "event") or 1
         dragons = sum(c.copies for c in adventure if c.dragon and c.type != "event")
@@ -850,14 +900,26 @@ class _BoardInfo:
             if a != b
         ]
         self.least_fare = min(fares, default=0)
+        # Each coach space and the rides from it: (coach space, [(other coach space, fare)]),
+        # none on a board with fewer than two.
+        coach = board.coach_spaces
+        self.coach_pairs = [
+            (a, [(b, board.spaces[a].coach + board.spaces[b].coach) for b in coach if b != a])
+            for a in coach
+        ]
+        if len(coach) < 2:
+            self.coach_pairs = []
         self.kinds: dict[CardDef, int] = {}
+        # The artifact spaces whose round trip from a space a route table with one more item
+        # shortens, by the tables without and with it and the space (`_enabling`).
+        self.shortened: dict[tuple[Any, ...], list[int]] = {}
 
     def table(
         self,
         grants: frozenset[str],
         mu: float,
-        paid: frozenset[tuple[str, float]] = frozenset(),
-        tolls: frozenset[int] = frozenset(),
+        paid: frozenset[tuple[str, float]] = _NONE,
+        tolls: frozenset[int] = _NONE,
     ) -> _Routes:
         """The route table for these items, this monster weight, the price in boots of the
         other resources that pay for ways, and the spaces whose toll is live (built on first
@@ -866,7 +928,17 @@ class _BoardInfo:
         r = self.routes.get(key)
         if r is None:
             hurt = {s: self.toll_hurt[s] for s in tolls if s in self.toll_hurt}
-            r = self.routes[key] = _Routes(self.board, key[0], mu, key[2], hurt)
+            r = self.routes[key] = _Routes(self.board, key[0], mu, paid, hurt)
+        return r
+
+    def table_for(self, tokens: Sequence[Any], mu: float) -> _Routes:
+        """`table` for what these held tokens grant (the common case, a board whose paths
+        need nothing or a player holding nothing that grants, without building the set)."""
+        if tokens and self.requirements and any(t.grants for t in tokens):
+            return self.table(frozenset(g for t in tokens for g in t.grants), mu)
+        r = self.plain_routes.get(mu)
+        if r is None:
+            r = self.plain_routes[mu] = self.table(_NO_GRANTS, mu)
         return r
 
     def profile(self, card: CardDef) -> tuple[float, ...]:
@@ -879,6 +951,15 @@ class _BoardInfo:
             else:
                 v = _reading_of(card.play, lines=True).profile
             self.profiles[card] = v
+        return v
+
+    def profile_terms(self, card: CardDef) -> tuple[tuple[int, float], ...]:
+        """The card's profile as (index, amount) for each resource it gives, in profile
+        order (cached): what `HeuristicBot.power` sums."""
+        v = self.terms.get(card)
+        if v is None:
+            prof = self.profile(card)
+            v = self.terms[card] = tuple((i, a) for i, a in enumerate(prof) if a)
         return v
 
     def amounts(self, card: CardDef) -> dict[str, float]:
@@ -964,6 +1045,17 @@ def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]
     return out
 
 
+_NO_GRANTS: frozenset[str] = frozenset()
+
+
+def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
+    """Whether any of the tokens is of that kind (a loop: cheaper than `any` of a generator)."""
+    for t in tokens:  # noqa: SIM110
+        if t.kind == kind:
+            return True
+    return False
+
+
 _INFO: weakref.WeakKeyDictionary[Board, _BoardInfo] = weakref.WeakKeyDictionary()
 
 
@@ -972,6 +1064,14 @@ def _board_info(game: Any) -> _BoardInfo:
     if info is None:
         info = _INFO[game.board] = _BoardInfo(game)
     return info
+
+
+def _game_rules(game: Any) -> tuple[int, int, int, Any]:
+    """The rules the heuristic bot reads every turn, for one game: hand size, row size, health
+    and the cubes drawn a turn off the clock at this player count."""
+    rules = game.rules
+    off_draw = for_players(rules["off_clock_draw"], len(game.players))
+    return rules["hand_size"], rules["row_size"], rules["health"], off_draw
 
 
 def _weighted(amounts: Sequence[float], weights: Sequence[float]) -> float:
@@ -1067,7 +1167,7 @@ class HeuristicBot(_Appraiser):
         self._deck_avg: list[float] = [0.0] * 9
         self._deck_points = 0
         self._deck_n = 1
-        self._counts: Counter[CardDef] = Counter()
+        self._counts: dict[CardDef, int] = {}
         self._tot: list[float] = [0.0] * 9
         self._power: dict[CardDef, float] = {}
         self._worth: dict[CardDef, float] = {}
@@ -1075,7 +1175,7 @@ class HeuristicBot(_Appraiser):
         # What each market item that grants a path requirement adds this turn (`_enabling`).
         self._enable: dict[Any, float] = {}
         # What one unit of each key is worth this turn (the Valuer's answers).
-        self._units: dict[str, float] = {}
+        self._units: dict[str, float] | None = {}
         # The turn and space where the bot last weighed the artifact it stands on.
         self._looked: tuple[int, int] | None = None
         # Each card's place in the play order this turn (see `_play_order`).
@@ -1086,6 +1186,8 @@ class HeuristicBot(_Appraiser):
         # The cards still to buy this turn and the skill that will be left for them.
         self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
         self.info: _BoardInfo | None = None
+        # The rules `_begin` reads, for the game `_game` (`_game_rules`).
+        self._rules: tuple[int, int, int, float] = (5, 6, 10, 0.0)
         self.routes: _Routes | None = None
         self.w: list[float] = list(_BASE_W)
         self.health_left = 10
@@ -1108,10 +1210,12 @@ class HeuristicBot(_Appraiser):
         self._ev = 0.0
         # Resources held now that pay for ways, and the spaces whose entry toll is live:
         # part of the route table's key (`_BoardInfo.table`).
-        self._paid: frozenset[tuple[str, float]] = frozenset()
-        self._live: frozenset[int] = frozenset()
-        # Units a turn the deck brings of each resource that pays for a way (`_way_rates`).
+        self._paid: frozenset[tuple[str, float]] = _NONE
+        self._live: frozenset[int] = _NONE
+        # Units a turn the deck brings of each resource that pays for a way (`_way_rates`),
+        # and what one more unit of each is worth now (`_way_unit`).
         self._way_rate: dict[str, float] = {}
+        self._way_units: dict[str, float] = {}
         # What each market item's own abilities (actions, use, triggers) add (`_item_worth`).
         self._items: dict[Any, float] = {}
         # What holding a token matching a word is worth this turn (`token`).
@@ -1125,24 +1229,34 @@ class HeuristicBot(_Appraiser):
             return
         if game is not self._game:
             self._deck_left = None
+            self.info = _board_info(game)
+            self._rules = _game_rules(game)
         self._game, self._turn = game, game.turn
-        info = self.info = _board_info(game)
-        rules = game.rules
-        avg = self._deck(game, p)
-        hand = rules["hand_size"]
-        self.cards_turn = ct = min(float(self._deck_n), hand * (1 + max(0.0, avg[DRAW])))
-        self.boots_turn = max(0.8, avg[BOOTS] * ct)
-        self.swords_turn = max(0.0, avg[SWORDS] * ct)
-        self.pts_turn = self.PTS_SKILL * avg[SKILL] * ct + max(0.0, avg[GOLD] * ct)
+        info = self.info
+        hand, row_size, health, off_draw = self._rules
+        n = len(p.deck) + len(p.hand) + len(p.discard) + len(p.play)
+        if (id(game), n, len(game.trashed)) != self._deck_key:
+            avg = self._deck(game, p)
+            self.cards_turn = ct = min(float(self._deck_n), hand * (1 + max(0.0, avg[DRAW])))
+            self.boots_turn = max(0.8, avg[BOOTS] * ct)
+            self.swords_turn = max(0.0, avg[SWORDS] * ct)
+            self.pts_turn = self.PTS_SKILL * avg[SKILL] * ct + max(0.0, avg[GOLD] * ct)
+        else:
+            # The same cards as at the last count: the same deck estimates.
+            avg = self._deck_avg
+            ct = self.cards_turn
 
         # The dragon: cubes drawn a round, and this player's share of the bag.
         players = game.players
-        on = sum(1 for q in players if q.on_clock)
-        off_draw = for_players(rules["off_clock_draw"], len(players))
+        on = area = 0
+        for q in players:
+            if q.status == ON_CLOCK:
+                on += 1
+            area += q.area
         # Cards revealed into the row a turn so far (half a card a turn before any is seen).
         left = len(game.adventure_deck)
         if self._deck_left is None:
-            self._revealed = max(0, info.deck_cards - rules["row_size"] - left)
+            self._revealed = max(0, info.deck_cards - row_size - left)
         elif left <= self._deck_left:
             self._revealed += self._deck_left - left
         else:
@@ -1150,20 +1264,39 @@ class HeuristicBot(_Appraiser):
         self._deck_left = left
         per_turn = (self._revealed + 2.0) / (game.turn + 4)
         attack_rate = 1 - (1 - info.dragon_share) ** per_turn
-        self.cubes_round = on * attack_rate * game.attack_size() + (len(players) - on) * off_draw
-        self.in_bag = max(1.0, len(game.bag) + sum(q.area for q in players))
-        mine = game.bag.count(p.seat) + p.area + max(0.0, avg[CLANK] * ct)
+        k = game.attack_size()
+        self.cubes_round = on * attack_rate * k + (len(players) - on) * off_draw
+        bag = game.bag
+        self.in_bag = max(1.0, len(bag) + area)
+        mine = bag.count(p.seat) + p.area + max(0.0, avg[CLANK] * ct)
         self.dmg_round = self.cubes_round * mine / self.in_bag
-        self.health_left = rules["health"] - p.damage
+        self.health_left = health_left = health - p.damage
 
+        # How many boots a monster icon is worth avoiding, from health and swords a turn.
+        mu_k = 1 if health_left >= 7 else 2 if health_left >= 4 else 3
+        if self.swords_turn >= 2:
+            mu_k -= 1
+        mu = MU_LEVELS[mu_k]
+        tokens = p.tokens
         if info.dynamic:
+            # Ways paid in other resources, entry tolls: the table for what the player holds
+            # and which guards are still there.
             if info.way_resources:
                 self._way_rates(p)
             self._paid = self._paying(game, p)
             self._live = self._live_tolls(game, p)
-        self.routes = info.table(self._grants(p), self._mu(), self._paid, self._live)
-        self._choose_target(game, p)
-        self._weights(game, p, avg)
+            self.routes = info.table(self._grants(p), mu, self._paid, self._live)
+        elif tokens and info.requirements:
+            self.routes = info.table_for(tokens, mu)
+        else:
+            routes = info.plain_routes.get(mu)
+            self.routes = routes if routes is not None else info.table_for(tokens, mu)
+        self._choose_target(game, p, k)
+        self._weights(game, avg, k)
+        if info.way_resources:
+            self._way_units = {
+                r: self._way_unit(game, p, r, self.boots_turn) for r in info.way_resources
+            }
         # Detours and coach rides are planned when the bot first looks where to walk.
         self._detoured = False
         self._power = {}
@@ -1186,25 +1319,32 @@ class HeuristicBot(_Appraiser):
         key = (id(game), n, len(game.trashed))
         if key != self._deck_key:
             if self._deck_key is None or key[0] != self._deck_key[0]:
-                self._counts = Counter()
+                self._counts = {}
                 self._tot = [0.0] * 9
                 self._deck_points = 0
             self._deck_key = key
-            # Add what changed since the last count.
-            prof = self.info.profile
+            # Add what changed since the last count, in the order of the set of designs
+            # (the float sums depend on it), each design over the resources it gives (a
+            # total is never -0.0, so adding a zero amount would leave it as it is).
+            info = self.info
             tot = self._tot
             old = self._counts
-            new = Counter(p.cards())
+            new: dict[CardDef, int] = {}
+            for cards in (p.deck, p.hand, p.discard, p.play):
+                _count_elements(new, cards)
+            was, now = old.get, new.get
             for c in old.keys() | new.keys():
-                d = new[c] - old[c]
+                d = now(c, 0) - was(c, 0)
                 if d:
-                    pr = prof(c)
-                    for i in range(9):
-                        tot[i] += d * pr[i]
+                    terms = info.terms.get(c)
+                    if terms is None:
+                        terms = info.profile_terms(c)
+                    for i, x in terms:
+                        tot[i] += d * x
                     self._deck_points += d * c.points
             self._counts = new
-            self._deck_n = max(1, n)
-            self._deck_avg = [x / self._deck_n for x in tot]
+            self._deck_n = dn = max(1, n)
+            self._deck_avg = [x / dn for x in tot]
         return self._deck_avg
 
     def _grants(self, p: Any) -> frozenset[str]:
@@ -1262,154 +1402,188 @@ class HeuristicBot(_Appraiser):
         live = self._live_tolls(game, p)
         if paid != self._paid or live != self._live:
             self._paid, self._live = paid, live
-            r = self.routes
-            self.routes = self.info.table(self._grants(p), r.mu if r else self._mu(), paid, live)
+            self.routes = self.info.table(self._grants(p), self.routes.mu, paid, live)
             self._detoured = False
             self._enable = {}
+        units = self._units
         for res in self.info.way_resources:
-            self._units[res] = self._way_unit(game, p, res)
-
-    def _mu(self) -> float:
-        """How many boots a monster icon is worth avoiding, from health and swords a turn."""
-        left = self.health_left
-        k = 1 if left >= 7 else 2 if left >= 4 else 3
-        if self.swords_turn >= 2:
-            k -= 1
-        return MU_LEVELS[k]
+            self._way_units[res] = v = self._way_unit(game, p, res)
+            if units is not None:
+                units[res] = v
 
     def _stake(self, game: Any, p: Any) -> float:
         """Points the player holds besides an artifact (cards, gold, tokens)."""
-        return game.gold_of(p) + sum(t.points for t in p.tokens) + self._deck_points
+        gold = p.gold
+        points = 0
+        for t in p.tokens:
+            gold += t.gold
+            points += t.points
+        return gold + points + self._deck_points
 
-    def _choose_target(self, game: Any, p: Any) -> None:
-        """The artifact to go for (by expected final score), or HQ once holding one."""
-        board = game.board
-        hq = board.hq
-        stake = self._stake(game, p)
+    def _mug(self, game: Any) -> int:
+        """The points of the best mug still in the supply (0: none)."""
         supply = game.token_supply
-        mug = max((t.points for t in self.info.mugs if supply[t]), default=0)
+        mug = None
+        for t in self.info.mugs:
+            if supply[t] and (mug is None or t.points > mug):
+                mug = t.points
+        return 0 if mug is None else mug
+
+    def _choose_target(self, game: Any, p: Any, k: int | None = None) -> None:
+        """The artifact to go for (by expected final score), or HQ once holding one (``k``:
+        the cubes an attack draws now, when the caller knows)."""
+        stake = self._stake(game, p)
+        mug = self._mug(game)
         if p.artifact is not None:
-            self.target = hq
+            self.target = hq = game.board.hq
             t_home = self.routes.cost[hq][p.pos] / self.boots_turn
             self.turns_left = t_home + 0.5
             self.lam = self.dmg_round * self.turns_left
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
-        best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug)
+        best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug, k=k)
         self.target = best
         self.turns_left, self.lam, self.stake = best_info
 
     def _best_target(
-        self, game: Any, p: Any, r: _Routes, stake: float, mug: float, stick: bool = True
+        self,
+        game: Any,
+        p: Any,
+        r: _Routes,
+        stake: float,
+        mug: float,
+        stick: bool = True,
+        k: int | None = None,
     ) -> tuple[int | None, float, tuple[float, float, float]]:
         """The artifact with the best expected final score along the routes ``r`` (the current
         target gets STICK more, with ``stick``): (its space, that score without STICK, (turns
-        left, expected damage, score if the player escapes))."""
+        left, expected damage, score if the player escapes)). ``k``: the cubes an attack draws
+        now, when the caller knows."""
         board = game.board
-        hq = board.hq
         left = self.health_left
         rate = self.dmg_round
         # Taking an artifact moves the rage marker: more cubes an attack on the way home.
-        k = game.attack_size()
+        if k is None:
+            k = game.attack_size()
         rate_home = rate * (k + 1) / k if k else rate
-        dist = board.dist
-        left_on_board = game.space_artifact
-        avail = [(s, left_on_board[s]) for s in board.artifact_spaces if left_on_board[s]]
+        on_board = game.space_artifact
         # What each rival without an artifact likely wants: the most value for its walk.
-        claimed: dict[int, int] = {}
-        aims = self.info.aims
-        spots = tuple(s for s, _ in avail)
+        claimed: dict[int, int] | None = None
+        spots: tuple[int, ...] | None = None
         for q in game.players:
-            if q is p or q.artifact is not None or not q.on_clock:
+            if q is p or q.artifact is not None or q.status != ON_CLOCK:
                 continue
-            key = (q.pos, *spots)
+            if spots is None:
+                spots = tuple([s for s in board.artifact_spaces if on_board[s]])
+                aims = self.info.aims
+                dist = board.dist
+                claimed = {}
+            key = (q.pos, spots)
             aim = aims.get(key, -1)
             if aim == -1:
                 aim, aim_v = None, -_INF
                 row = dist[q.pos]
-                for s, tok in avail:
-                    if tok.points - row[s] > aim_v:
-                        aim, aim_v = s, tok.points - row[s]
+                for s in spots:
+                    v = on_board[s].points - row[s]
+                    if v > aim_v:
+                        aim, aim_v = s, v
                 aims[key] = aim
             if aim is not None:
                 d = dist[q.pos][aim]
                 claimed[aim] = min(d, claimed.get(aim, d))
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
-        mu, cost, icons = r.mu, r.cost, r.icons
-        home_icons = icons[hq]
         b0 = self.boots_turn
         cap = max(b0, self.BOOTS_CAP)
         growth = self.BOOTS_GROWTH / 2
         pts_turn = self.pts_turn
-        danger_zone = self.info.danger_zone
-
-        walk = r.walk
-        home_walk = walk[hq]
-
-        def trip(start: int, s: int, lead: float, lead_icons: int) -> tuple[float, Any]:
-            """The expected score of walking ``lead`` boots, then from start to s and home."""
-            i1, i2 = icons[s][start] + lead_icons, home_icons[s]
-            b1 = walk[s][start] + lead
-            b2 = home_walk[s]
-            if b1 + b2 >= _INF / 4:
-                return -_INF, None
-            # The deck gets faster as boots are bought: project boots a turn over the trip.
-            b = min(cap, b0 + growth * (b1 + b2) / b0)
-            b = min(cap, b0 + growth * (b1 + b2) / b)
-            t1, t2 = b1 / b, b2 / b
-            lam = rate * (t1 + 0.5) + rate_home * t2 + (i1 + i2) * hurt_share
-            die = _tail(lam, left)
-            points = avail_points[s]
-            win = points + mug + stake + pts_turn * (t1 + t2)
-            keep = 0.0 if danger_zone[s] else 0.5 * (points + stake)
-            return (1 - die) * win + die * keep, (t1 + t2 + 0.5, lam, win)
-
-        avail_points = {s: tok.points for s, tok in avail}
         pos = p.pos
-        mine = dist[pos]
         direct = []
-        tails = _TAILS
-        # `trip(pos, s, 0.0, 0)` for each artifact, written out: this is the bot's hottest
-        # loop (every turn, every artifact left); the arithmetic is the same, step by step.
-        for s, _ in avail:
-            b1, b2 = walk[s][pos], home_walk[s]
-            if b1 + b2 >= _INF / 4:
+        tails = _TAILS.get(left) or {}
+        legs = r._legs.get(pos)
+        if legs is None:
+            legs = r.legs(pos, board, self.info.danger_zone)
+        # The expected score of each artifact's round trip: this is the bot's hottest loop
+        # (every turn, every artifact left).
+        for s, b1, b2, sb, icons, danger in legs:
+            tok = on_board[s]
+            if not tok:
                 continue
-            b = min(cap, b0 + growth * (b1 + b2) / b0)
-            b = min(cap, b0 + growth * (b1 + b2) / b)
-            t1, t2 = b1 / b, b2 / b
-            lam = rate * (t1 + 0.5) + rate_home * t2 + (icons[s][pos] + home_icons[s]) * hurt_share
+            # The deck gets faster as boots are bought: project boots a turn over the trip.
+            b = b0 + growth * sb / b0
+            if b > cap:
+                b = cap
+            b = b0 + growth * sb / b
+            if b > cap:
+                b = cap
+            t1 = b1 / b
+            t2 = b2 / b
+            lam = rate * (t1 + 0.5) + rate_home * t2 + icons * hurt_share
             if left <= 0:
                 die = 1.0
             elif lam <= 0:
                 die = 0.0
             else:
-                die = tails.get((round(lam * 100), left))
+                die = tails.get(round(lam * 100))
                 if die is None:
                     die = _tail(lam, left)
-            points = avail_points[s]
+            points = tok.points
             win = points + mug + stake + pts_turn * (t1 + t2)
-            keep = 0.0 if danger_zone[s] else 0.5 * (points + stake)
-            direct.append(((1 - die) * win + die * keep, s, (t1 + t2 + 0.5, lam, win)))
-        direct.sort(key=lambda d: -d[0])
-        best, best_ev, best_info = None, -_INF, (10.0, 1.0, 1.0)
-        raw = -_INF
-        for ev, s, est in direct:
-            if s in claimed:
-                lose = 1 / (1 + math.exp((claimed[s] - mine[s]) / self.RIVAL_SPREAD))
+            keep = 0.0 if danger else 0.5 * (points + stake)
+            direct.append(((1 - die) * win + die * keep, s, t1, t2, lam, win))
+        if len(direct) > 1:
+            direct.sort(key=_first, reverse=True)  # stable: ties keep the board's order
+        best = found = None
+        best_ev = raw = -_INF
+        target = self.target if stick else _NOWHERE
+        for entry in direct:
+            ev, s = entry[0], entry[1]
+            if claimed and s in claimed:
+                lose = 1 / (1 + math.exp((claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD))
                 if lose > 0.02:
                     # A rival after it may get there first: then the walk there was for
-                    # nothing and one of the others is still to walk to.
-                    lead = cost[s][pos] - mu * icons[s][pos]
-                    others = [t for _, t, _ in direct if t != s][:2]
-                    other = max((trip(s, t, lead, icons[s][pos])[0] for t in others), default=0)
+                    # nothing and one of the others is still to walk to: the expected score
+                    # of the walk to s, then on to t and home (the arithmetic above).
+                    icons_t, walk_t = r.icons, r.walk
+                    hq = board.hq
+                    lead_icons = icons_t[s][pos]
+                    lead = r.cost[s][pos] - r.mu * lead_icons
+                    other = None
+                    n_others = 0
+                    for e in direct:
+                        t = e[1]
+                        if t == s:
+                            continue
+                        n_others += 1
+                        if n_others > 2:
+                            break
+                        b1 = walk_t[t][s] + lead
+                        b2 = walk_t[hq][t]
+                        if b1 + b2 >= _INF / 4:
+                            v = -_INF
+                        else:
+                            b = min(cap, b0 + growth * (b1 + b2) / b0)
+                            b = min(cap, b0 + growth * (b1 + b2) / b)
+                            t1, t2 = b1 / b, b2 / b
+                            i12 = icons_t[t][s] + lead_icons + icons_t[hq][t]
+                            lam = rate * (t1 + 0.5) + rate_home * t2 + i12 * hurt_share
+                            die = _tail(lam, left)
+                            points = on_board[t].points
+                            win = points + mug + stake + pts_turn * (t1 + t2)
+                            keep = 0.0 if self.info.danger_zone[t] else 0.5 * (points + stake)
+                            v = (1 - die) * win + die * keep
+                        if other is None or v > other:
+                            other = v
+                    if other is None:
+                        other = 0
                     ev = (1 - lose) * ev + lose * max(0.0, other)
             held = ev
-            if stick and s == self.target:
+            if s == target:
                 ev += self.STICK
             if ev > best_ev:
-                best, best_ev, best_info, raw = s, ev, est, held
-        return best, raw, best_info
+                best, best_ev, found, raw = s, ev, entry, held
+        if found is None:
+            return best, raw, (10.0, 1.0, 1.0)
+        return best, raw, (found[2] + found[3] + 0.5, found[4], found[5])
 
     def _enabling(self, game: Any, p: Any, tok: Any) -> float:
         """Points an item adds by the paths it opens (a canoe's water, a key's locked doors):
@@ -1423,7 +1597,10 @@ class HeuristicBot(_Appraiser):
             return v
         v = 0.0
         r = self.routes
-        with_item = self.info.table(self._grants(p) | frozenset(tok.grants), r.mu)
+        info = self.info
+        with_item = info.table(
+            self._grants(p) | frozenset(tok.grants), r.mu, self._paid, self._live
+        )
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
             if p.artifact is not None:
@@ -1437,13 +1614,15 @@ class HeuristicBot(_Appraiser):
                     v = saved * self.boot_value
                 # Only a trip the item shortens can make another artifact the better one.
                 left = game.space_artifact
-                if any(
-                    left[s]
-                    and s != t
-                    and with_item.cost[s][pos] + with_item.cost[hq][s]
-                    < r.cost[s][pos] + r.cost[hq][s] - 1e-9
-                    for s in game.board.artifact_spaces
-                ):
+                shorter = info.shortened.get((r, with_item, pos))
+                if shorter is None:
+                    shorter = info.shortened[(r, with_item, pos)] = [
+                        s
+                        for s in game.board.artifact_spaces
+                        if with_item.cost[s][pos] + with_item.cost[hq][s]
+                        < r.cost[s][pos] + r.cost[hq][s] - 1e-9
+                    ]
+                if any(left[s] and s != t for s in shorter):
                     stake = self._stake(game, p)
                     supply = game.token_supply
                     mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
@@ -1457,46 +1636,65 @@ class HeuristicBot(_Appraiser):
         self._enable[tok] = v
         return v
 
-    def _weights(self, game: Any, p: Any, avg: list[float]) -> None:
-        """What a unit of each resource, a point of health and a card draw are worth now."""
+    def _weights(self, game: Any, avg: list[float], k: int) -> None:
+        """What a unit of each resource, a point of health and a card draw are worth now
+        (``k``: the cubes an attack draws)."""
         left = self.health_left
         lam = self.lam
         # Losing one health raises the chance of dying by P(damage is exactly what is left).
-        self.health_value = 0.3 + max(0.0, _tail(lam, left - 1) - _tail(lam, left)) * self.stake
+        self.health_value = hv = (
+            0.3 + max(0.0, _tail(lam, left - 1) - _tail(lam, left)) * self.stake
+        )
         # A boot saves the time a turn takes: its points and its risk.
-        time = self.BOOT_TIME * self.pts_turn + self.dmg_round * self.health_value
-        self.boot_value = max(0.4, time / self.boots_turn) if self.target is not None else 0.3
+        time = self.BOOT_TIME * self.pts_turn + self.dmg_round * hv
+        self.boot_value = bv = max(0.4, time / self.boots_turn) if self.target is not None else 0.3
         # A Clank! cube goes into the bag; this is its chance to come out as damage.
         cube = min(1.0, self.cubes_round * self.turns_left / self.in_bag)
         w = self.w
         w[SKILL] = 1.0
         w[SWORDS] = self.W_SWORDS
-        w[BOOTS] = self.boot_value
+        w[BOOTS] = bv
         w[GOLD] = 1.0
-        w[CLANK] = -cube * self.health_value
-        w[HEAL] = self.health_value if left < game.rules["health"] else 0.1
-        w[TELEPORT] = self.boot_value * 1.2
+        w[CLANK] = -cube * hv
+        w[HEAL] = hv if left < game.rules["health"] else 0.1
+        w[TELEPORT] = bv * 1.2
         w[OTHER] = 1.0
         w[DRAW] = 1.0
         self.avg_power = max(0.3, _weighted(avg, w))
         w[DRAW] = self.discard_cost = self.avg_power
-        self.attack_cost = game.attack_size() * self.dmg_round / max(0.1, self.cubes_round)
-        self.attack_cost *= self.health_value
-        units = self._units = {k: w[i] for k, i in _DIM.items()}
-        units.update(
-            damage=-self.health_value,
-            discard=-self.discard_cost,
-            trash=self.trash_value(None),
-            rage=-2.0,
-            token=1.0,
-            points=1.0,
-        )
-        units["minor secret"] = 2.0
-        units["major secret"] = 4.0
-        units["dragon attack"] = -self.attack_cost
-        units["bag cube"] = 0.3
-        for res in self.info.way_resources:
-            units[res] = self._way_unit(game, p, res, self.boots_turn)
+        self.attack_cost = k * self.dmg_round / max(0.1, self.cubes_round)
+        self.attack_cost *= hv
+        # The Valuer's answers (`unit`) are worked out when first asked for (`_make_units`).
+        self._units = None
+
+    def _make_units(self) -> dict[str, float]:
+        """What `unit` answers this turn, from the weights `_weights` set."""
+        w = self.w
+        hv = self.health_value
+        # In the order of _DIM, then the others.
+        self._units = units = {
+            "skill": w[SKILL],
+            "swords": w[SWORDS],
+            "boots": w[BOOTS],
+            "gold": w[GOLD],
+            "clank": w[CLANK],
+            "draw": w[DRAW],
+            "heal": w[HEAL],
+            "teleport": w[TELEPORT],
+            "damage": -hv,
+            "discard": -self.discard_cost,
+            "trash": self.trash_value(None),
+            "rage": -2.0,
+            "token": 1.0,
+            "points": 1.0,
+            "minor secret": 2.0,
+            "major secret": 4.0,
+            "dragon attack": -self.attack_cost,
+            "bag cube": 0.3,
+        }
+        if self._way_units:
+            units.update(self._way_units)
+        return units
 
     def _goal(self, game: Any, p: Any) -> int | None:
         """Where to walk now: a detour stop, else the target."""
@@ -1543,25 +1741,24 @@ class HeuristicBot(_Appraiser):
         visited = p.visited
         mx = info.most
         held = game.space_tokens
-        majors = (
-            4.0 * mx[0]
-            if any(t.kind == "major" for x in info.major_spaces for t in held[x])
-            else 0.0
-        )
+        # The spaces still holding a major secret.
+        majors_left = [x for x in info.major_spaces for t in held[x] if t.kind == "major"]
+        majors = 4.0 * mx[0] if majors_left else 0.0
         top = majors + minor * mx[1] + heal_v * mx[2] + mx[3] + draw_v * mx[4] + 0.5 + crown
-        for extra, (x, major, minor_k, heal, coins, draw, fruit, town) in self.routes.near(
-            pos, goal, info.rewards
-        ):
+        near = self.routes._near.get((pos, goal))
+        if near is None:
+            near = self.routes.near(pos, goal, info.rewards)
+        for extra, x, major, minor_k, heal, coins, draw, fruit, town in near:
             if top - extra * bv <= best_net:
                 break
             if x in visited:
                 continue
             gain = coins + minor * minor_k + draw_v * draw
-            if major and any(t.kind == "major" for t in held[x]):
+            if major and x in majors_left:
                 gain += 4.0
             if heal and damage:
                 gain += heal_v * min(heal, damage)
-            if fruit and any(t.kind == "fruit" for t in held[x]):
+            if fruit and _holds_kind(held[x], "fruit"):
                 gain += 0.5
             if town and crown:
                 gain += crown
@@ -1570,24 +1767,20 @@ class HeuristicBot(_Appraiser):
                 best, best_net = x, net
         self.waypoint = best
         # A coach: walk to one coach space, ride to another, when the time saved pays the fare.
-        coaches = board.coach_spaces
-        if len(coaches) < 2 or gold < info.least_fare:
+        if not info.coach_pairs or gold < info.least_fare:
             return
         goal = self._goal(game, p)
         to_goal = cost[goal]
         here = to_goal[pos]
-        spaces = board.spaces
         best_c, best_cost = None, here - 1.0
         reach = 2 * self.boots_turn
-        for c1 in coaches:
+        hq = board.hq if p.artifact is None else -1
+        for c1, pairs in info.coach_pairs:
             walk = cost[c1][pos] if c1 != pos else 0.0
             if walk > reach:
                 continue
-            for c2 in coaches:
-                if c2 == c1 or (c2 == board.hq and p.artifact is None):
-                    continue
-                fare = spaces[c1].coach + spaces[c2].coach
-                if fare > gold:
+            for c2, fare in pairs:
+                if c2 == hq or fare > gold:
                     continue
                 total = walk + 1 + to_goal[c2] + fare / bv
                 if total < best_cost:
@@ -1689,7 +1882,7 @@ class HeuristicBot(_Appraiser):
             return 0.0
         v = self._items.get(tok)
         if v is None:
-            units = self._units
+            units = self._units if self._units is not None else self._make_units()
             now = {res: units.get(res) for res in self.info.way_resources}
             for res in now:
                 units[res] = 0.7 * self._way_unit(game, p, res, reach=False)
@@ -1723,7 +1916,10 @@ class HeuristicBot(_Appraiser):
 
     def unit(self, key: str) -> float:
         """Worth of one unit of ``key`` this turn, in points (see `_weights`)."""
-        return self._units.get(key, _UNKNOWN_UNIT)
+        units = self._units
+        if units is None:
+            units = self._make_units()
+        return units.get(key, _UNKNOWN_UNIT)
 
     def _lines_worth(self, thing: Any, on: str) -> float:
         """Worth of every effect of a card's or token's triggers of one kind, taken as one
@@ -1739,12 +1935,18 @@ class HeuristicBot(_Appraiser):
         return 1.0 if name is None else 0.6
 
     def power(self, card: CardDef) -> float:
-        """What playing the card is worth this turn, in points."""
+        """What playing the card is worth this turn, in points: its profile weighed (`_weighted`,
+        over the resources it gives: a zero amount adds nothing to the sum)."""
         v = self._power.get(card)
         if v is None:
-            a = self.info.profile(card)
+            terms = self.info.terms.get(card)
+            if terms is None:
+                terms = self.info.profile_terms(card)
             w = self.w
-            v = self._power[card] = _weighted(a, w)
+            v = 0.0
+            for i, a in terms:
+                v += a * w[i]
+            self._power[card] = v
         return v
 
     def _keep(self, card: CardDef) -> float:
@@ -1777,7 +1979,7 @@ class HeuristicBot(_Appraiser):
 
     # Rebuilt from the game on load rather than written: the game the estimates are for, the
     # board's tables, the route table (written as its key) and the deck count's game id.
-    _REBUILT = ("_game", "info", "routes", "_deck_key")
+    _REBUILT = ("_game", "info", "routes", "_deck_key", "_rules")
 
     def bot_state(self) -> dict[str, Any]:
         """Every attribute the bot carries between decisions (plans, estimates, the running
@@ -1804,6 +2006,7 @@ class HeuristicBot(_Appraiser):
         load_attributes(self, game, {k: v for k, v in state.items() if k != "$rebuilt"})
         self._game = game if rebuilt["game"] else None
         self.info = _board_info(game) if rebuilt["game"] else None
+        self._rules = _game_rules(game)
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
             grants, mu, paid, tolls = rebuilt["routes"]
@@ -1860,65 +2063,84 @@ class HeuristicBot(_Appraiser):
         return 0
 
     def _action(self, game: Any, p: Any, opts: Sequence[Option]) -> int:
+        if len(opts) == 1 and opts[0][1][0] is END_TURN:
+            # Nothing to do but end the turn (what the cascade below comes to for it).
+            if p.artifact is not None and self.target != game.board.hq:
+                self._replan(game, p)
+            return 0
         if self.info.dynamic:
             self._refresh_routes(game, p)
-        groups: dict[str, list[int]] = {}
+        # The option indexes of each kind. `legal_actions` lists a kind's options together,
+        # so the kind is looked up only where it changes (any order is still read right).
+        groups: dict[Any, list[int]] = {}
+        prev = g = None
         for i, o in enumerate(opts):
-            g = groups.get(o.value[0])
+            kind = o[1][0]
+            if kind is prev:
+                g.append(i)  # type: ignore[union-attr]
+                continue
+            prev = kind
+            g = groups.get(kind)
             if g is None:
-                groups[o.value[0]] = [i]
+                groups[kind] = g = [i]
             else:
                 g.append(i)
-        plays = groups.get(PLAY)
+        get = groups.get
+        plays = get(PLAY)
         if plays:
             card = self._choose_play(game, p)
             if card is not None:
                 for i in plays:
-                    if opts[i].value[1] is card:
+                    if opts[i][1][1] is card:
                         return i
 
-        uses = groups.get(USE)
+        uses = get(USE)
         if uses:
             i = self._pick_use(game, p, opts, uses)
             if i is not None:
                 return i
 
-        acts = groups.get(ACT)
+        acts = get(ACT)
         if acts:
             for i in acts:
-                if ACT.appraise(opts[i].value, self) > 0:
+                if ACT.appraise(opts[i][1], self) > 0:
                     return i
 
-        if TAKE in groups:
+        takes = get(TAKE)
+        if takes:
             if self.target != p.pos and self._looked != (game.turn, p.pos):
                 # Arrived on another artifact: is this one the best now?
                 self._looked = (game.turn, p.pos)
                 self._choose_target(game, p)
             if self.target == p.pos:
-                return groups[TAKE][0]
+                return takes[0]
         if p.artifact is not None and self.target != game.board.hq:
             self._replan(game, p)
 
-        buys = groups.get(BUY)
+        buys = get(BUY)
         if buys:
             i = self._pick_buy(game, p, opts, buys)
             if i is not None:
                 return i
 
-        if COACH in groups and self._goal(game, p) is not None and self.coach_to is not None:
-            for i in groups[COACH]:
-                if opts[i].value[1] == self.coach_to:
+        coach = get(COACH)
+        if coach and self._goal(game, p) is not None and self.coach_to is not None:
+            for i in coach:
+                if opts[i][1][1] == self.coach_to:
                     self.coach_to = self.waypoint = None
                     return i
 
-        fights = groups.get(FIGHT, []) + groups.get(FIGHT_RESERVE, [])
+        fights = get(FIGHT)
+        more = get(FIGHT_RESERVE)
+        if more:
+            fights = fights + more if fights else more
         if fights:
             spare = p.swords - self._icons_ahead(game, p)
             i = self._pick_fight(game, p, opts, fights, spare, self.SWORD_VALUE)
             if i is not None:
                 return i
 
-        moves = groups.get(MOVE)
+        moves = get(MOVE)
         if moves:
             i = self._pick_move(game, p, opts, moves)
             if i is not None:
@@ -1929,7 +2151,10 @@ class HeuristicBot(_Appraiser):
             if i is not None:
                 return i
 
-        acquires = groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
+        acquires = get(ACQUIRE)
+        more = get(ACQUIRE_RESERVE)
+        if more:
+            acquires = acquires + more if acquires else more
         if acquires:
             i = self._pick_acquire(game, p, opts, acquires)
             if i is not None:
@@ -1937,7 +2162,8 @@ class HeuristicBot(_Appraiser):
 
         if plays:
             return plays[0]  # a card that waited for a space, now that the walking is done
-        return groups[END_TURN][0] if END_TURN in groups else 0
+        ends = get(END_TURN)
+        return ends[0] if ends else 0
 
     def _choose_play(self, game: Any, p: Any) -> CardDef | None:
         """Discard-to-draw cards while there is a weak card to discard, then other draws, then
@@ -1972,23 +2198,29 @@ class HeuristicBot(_Appraiser):
         for c in hand:
             kw = sort.get(c)
             if kw is None:
-                kw = sort[c] = (self.info.play_kind(c), self.power(c) < self.avg_power)
+                kind = self.info.kinds.get(c)
+                if kind is None:
+                    kind = self.info.play_kind(c)
+                v = self._power.get(c)
+                if v is None:
+                    v = self.power(c)
+                kw = sort[c] = (kind, v < self.avg_power)
             kinds.append(kw)
             if kw[1]:
                 junk = True
         ranked = []
         for k, (c, (kind, weak)) in enumerate(zip(hand, kinds, strict=True)):
             if kind == 2:
-                rank = 4 if junk else 3  # discard-to-draw first while there is a card to shed
+                rank = -4 if junk else -3  # discard-to-draw first while there is a card to shed
             elif kind == 1:
-                rank = 3
+                rank = -3
             elif kind == 3:
-                rank = 1
+                rank = -1
             else:
-                rank = 0 if weak else 1
-            ranked.append((-rank, k, c))
-        ranked.sort(key=lambda r: (r[0], r[1]))
-        return [c for _, _, c in ranked]
+                rank = 0 if weak else -1
+            ranked.append((rank, k, c))
+        ranked.sort()  # by rank, then hand order (each k differs: cards are never compared)
+        return [r[2] for r in ranked]
 
     def _pick_use(self, game: Any, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
         for i in uses:
@@ -2046,23 +2278,50 @@ class HeuristicBot(_Appraiser):
         with ``tolls``, also the swords a live entry toll on it asks, when the player has them
         (beating its guard beats taking its damage)."""
         goal = self._goal(game, p)
-        if goal is None or p.exhausted or not p.boots:
+        boots = p.boots
+        if goal is None or p.exhausted or not boots:
             return 0
-        step = self.routes.step[goal]
-        forest = self.info.forest
+        r = self.routes
         live = self._live if tolls else _NONE
+        if live:
+            return self._swords_ahead(p, r.step[goal], goal, live)
+        key = (goal, p.pos, boots)
+        icons = r._ahead.get(key)
+        if icons is None:
+            step = r.step[goal]
+            forest = self.info.forest
+            pos, icons = p.pos, 0
+            while pos != goal:
+                m = step[pos]
+                if m is None or m.boots > boots:
+                    break
+                if not m.plain and m.way.paid_in != "boots":
+                    break  # the rest of the way waits for a move paid otherwise
+                boots -= m.boots
+                icons += m.monsters
+                pos = m.to
+                if forest[pos]:
+                    break
+            r._ahead[key] = icons
+        return icons
+
+    def _swords_ahead(self, p: Any, step: Sequence[Any], goal: int, live: frozenset[int]) -> int:
+        """`_icons_ahead` on a board with live tolls: the icons, and the swords a toll on the
+        way asks when the player has them (not remembered: it depends on the swords)."""
+        forest = self.info.forest
+        need_at = self.info.toll_swords
         pos, boots, icons = p.pos, p.boots, 0
         while pos != goal:
             m = step[pos]
             if m is None or m.boots > boots:
                 break
             if not m.plain and m.way.paid_in != "boots":
-                break  # the rest of the way waits for a move paid otherwise
+                break
             boots -= m.boots
             icons += m.monsters
             pos = m.to
-            if live and pos in live:
-                need = self.info.toll_swords[pos]
+            if pos in live:
+                need = need_at[pos]
                 if need and p.swords >= icons + need:
                     icons += need
             if forest[pos]:
@@ -2077,32 +2336,35 @@ class HeuristicBot(_Appraiser):
         cost = self.routes.cost[goal]
         bv = self.boot_value
         hv = self.health_value
+        sv = self.SWORD_VALUE
         forest = self.info.forest
         left = self.health_left
         best, best_key = None, cost[p.pos] * bv - 1e-6
         hq = game.board.hq
         stay = goal == hq and self._linger(game, p)
+        boots = p.boots
         live = self._live
         stops = self.info.entry_hooks
         spaces = live or stops  # spaces whose entry asks or gives something
         for i in moves:
-            _, m, swords = opts[i].value
+            _, m, swords = opts[i][1]
+            to = m.to
             hurt = m.monsters - swords
             if hurt and left - hurt <= 1:
                 continue
-            if stay and m.to == hq:
+            if stay and to == hq:
                 continue
-            key = cost[m.to] * bv + hurt * hv + swords * self.SWORD_VALUE
-            if forest[m.to] and m.to != goal:
-                key += max(0, p.boots - m.boots) * bv * 0.8
+            key = cost[to] * bv + hurt * hv + swords * sv
+            if forest[to] and to != goal:
+                key += max(0, boots - m.boots) * bv * 0.8
             if spaces:
-                if m.to in live:
+                if to in live:
                     # The route costs count tolls only beyond the next space: this one's.
-                    key += self._toll_cost(p, m.to, p.swords - swords)
-                if m.to in stops and m.to not in p.visited:
+                    key += self._toll_cost(p, to, p.swords - swords)
+                if to in stops and to not in p.visited:
                     # What the space's entry triggers give (a token lying there the player
                     # lacks...): worth a step off the route when it pays more than the step.
-                    key -= self._entry_gain(game, p, m.to, stops[m.to])
+                    key -= self._entry_gain(game, p, to, stops[to])
             if key < best_key:
                 best, best_key = i, key
         return best
@@ -2186,28 +2448,42 @@ class HeuristicBot(_Appraiser):
                 return None  # the planned set is bought; nothing else adds to it
             want = plan[1][0]
             for i in acquires:
-                if opts[i].value == want:
+                if opts[i][1] == want:
                     self._buys = (budget - want[1].cost, plan[1][1:])
                     return i
         items: list[tuple[int, int, float]] = []  # (option index, cost, value)
+        worth = self._worth
+        least = None
         for i in acquires:
-            kind, card = opts[i].value
-            v = self.card_value(game, p, card)
+            kind, card = opts[i][1]
+            v = worth.get(card)
+            if v is None:
+                v = self.card_value(game, p, card)
             if v <= 0.05:
                 continue
+            cost = card.cost
             if kind is ACQUIRE:
                 copies = game.row.count(card)
             else:
-                copies = min(game.reserve[card], budget // max(1, card.cost))
-            items.extend((i, card.cost, v) for _ in range(copies))
+                copies = min(game.reserve[card], budget // max(1, cost))
+            if copies:
+                if copies == 1:
+                    items.append((i, cost, v))
+                else:
+                    items.extend([(i, cost, v)] * copies)
+                if least is None or cost < least:
+                    least = cost
         if not items:
             self._buys = (budget, [])
             return None
-        if len(items) == 1 or 2 * min(c for _, c, _ in items) > budget:
-            # Room for one card only: the most valuable.
-            i, c, _ = max(items, key=lambda it: it[2])
-            self._buys = (budget - c, [])
-            return i
+        if len(items) == 1 or 2 * least > budget:  # type: ignore[operator]
+            # Room for one card only: the most valuable (the first of equals).
+            top = items[0]
+            for it in items:
+                if it[2] > top[2]:
+                    top = it
+            self._buys = (budget - top[1], [])
+            return top[0]
         best = [0.0] * (budget + 1)
         pick = [0] * (budget + 1)  # the items of each best set, as bits
         for k, (_, c, v) in enumerate(items):
@@ -2217,9 +2493,10 @@ class HeuristicBot(_Appraiser):
                     best[b] = best[b - c] + v
                     pick[b] = pick[b - c] | bit
         bits = pick[budget]
-        chosen = sorted((it for k, it in enumerate(items) if bits >> k & 1), key=lambda it: -it[2])
+        chosen = [it for k, it in enumerate(items) if bits >> k & 1]
+        chosen.sort(key=_third, reverse=True)  # stable: equals keep their order
         first = chosen[0][0]
-        rest = [opts[i].value for i, _, _ in chosen[1:]]
+        rest = [opts[i][1] for i, _, _ in chosen[1:]]
         self._buys = (budget - chosen[0][1], rest)
         return first
 
