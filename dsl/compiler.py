@@ -64,6 +64,7 @@ TOKEN_KINDS = {
     ("mug",): "mug",
     ("fruit",): "fruit",
     ("mystic", "fruit"): "fruit",
+    ("cube",): "cube",
     ("token",): "other",
 }
 SPACE_FLAGS = {
@@ -120,11 +121,22 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "dragon attack",
         "danger",
         "only in",
+        "set aside",
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
     "module": ("connects", "side", "space", "path", "dead end"),
-    "space": ("coach", "waypoint", "artifact", "reward", "holds", "at", "feature", "action"),
+    "space": (
+        "coach",
+        "waypoint",
+        "artifact",
+        "reward",
+        "holds",
+        "at",
+        "feature",
+        "action",
+        "requires",
+    ),
     "path": (
         "boots",
         "footprints",
@@ -137,7 +149,16 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "way",
     ),
     "resource": ("per turn", "kept", "word"),
-    "way": ("paid in", "requires", "exhausts", "usable while exhausted", "teleport"),
+    "way": (
+        "paid in",
+        "requires",
+        "exhausts",
+        "usable while exhausted",
+        "teleport",
+        "within",
+        "cost",
+        "blocked by",
+    ),
 }
 
 
@@ -683,6 +704,13 @@ class _Compiler(Declarations, Modules):
             self._card_prop(card, s, seen)
         if card["deck"] == "reserve" and "fight" in card:
             card["type"] = "monster"
+        if card.get("aside") and card["type"] != "monster":
+            self.error(
+                "CW112",
+                "only a reserve monster (a `reserve` card with `fight`) can be set aside",
+                seen.get("set", st.span),
+                hint="declare it as `reserve NAME { fight N; set aside; defeat: ... }`",
+            )
         unsure = any(d.code == "CW102" for d in self.diags[before:])
         if card["type"] == "monster" and "fight" not in card and not unsure:
             self.error(
@@ -761,6 +789,10 @@ class _Compiler(Declarations, Modules):
             card["dragon"] = True
         elif words == ["danger"]:
             card["danger"] = True
+        elif words == ["set", "aside"]:
+            # Out of play at setup until an effect flips it in (`flip OLD to NEW`); only a
+            # reserve monster (checked once the card is read, see `_card`).
+            card["aside"] = True
         elif words[:2] == ["only", "in"] and len(words) > 2:
             self._clean(s.head[2:])
             card["only_in"] = feature_name(" ".join(words[2:]))
@@ -1066,7 +1098,7 @@ class _Compiler(Declarations, Modules):
                 self.action_line(tok, s)  # see declarations.py
                 continue
             if s.effects is not None:
-                trig = self._trigger(s, "token", ("reveal", "use"))
+                trig = self._trigger(s, "token", ("reveal", "use", "drawn"))
                 if trig is not None:
                     tok["triggers"].append(trig)
                 continue
@@ -1240,6 +1272,11 @@ class _Compiler(Declarations, Modules):
             elif key == "feature" and rest:
                 self._clean(rest)
                 space["features"].append(" ".join(a.text.lower() for a in rest))
+            elif key == "requires" and rest:
+                # Entered only by a player holding a token that grants the words, whatever
+                # the way (a path, a teleport, a lift).
+                self._clean(rest)
+                space.setdefault("requires", []).append(" ".join(a.text.lower() for a in rest))
             else:
                 self.error(
                     "CW102",

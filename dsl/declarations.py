@@ -30,12 +30,25 @@ from typing import Any
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
 from .diagnostics import Diagnostic, Span, did_you_mean
-from .limits import bad_name_char
+from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
 
 RESOURCE_PROPS = ("per turn", "kept", "word")
-WAY_PROPS = ("paid in", "requires", "exhausts", "usable while exhausted", "teleport", "within")
-LIMIT_WORDS = {("once", "per", "turn"): "turn", ("once", "per", "game"): "game"}
+WAY_PROPS = (
+    "paid in",
+    "requires",
+    "exhausts",
+    "usable while exhausted",
+    "teleport",
+    "within",
+    "cost",
+    "blocked by",
+)
+LIMIT_WORDS = {
+    ("once", "per", "turn"): "turn",
+    ("once", "per", "game"): "game",
+    ("once", "per", "module"): "module",
+}
 
 
 def _at(span: Span) -> dict[str, Any]:
@@ -77,6 +90,8 @@ class Declarations:
         name = named[0].lower()
         res: dict[str, Any] = {"name": name, "keep": "turn", "words": [], "at": _at(st.span)}
         clash = RESOURCE_WORDS.get(name)
+        if clash is not None and self._base_words(st, named, clash):
+            return
         if clash is not None:
             self.error(  # type: ignore[attr-defined]
                 "CW125",
@@ -125,6 +140,29 @@ class Declarations:
         for word in (name, *res["words"]):
             self.resource_words[word] = name
         self.resources.append(res)
+
+    def _base_words(self, st: Stmt, named: tuple[str, Span], base: str) -> bool:
+        """`resource gold { word coins coin }`: other words for a base resource (a game
+        that calls its gold by another name). True when the declaration is only that."""
+        body = st.block or []
+        if not body or any(s.words[0] not in ("word", "words") or not s.head[1:] for s in body):
+            return False
+        for s in body:
+            self._no_effects(s)  # type: ignore[attr-defined]
+            if not self._clean(s.head[1:]):  # type: ignore[attr-defined]
+                continue
+            for a in s.head[1:]:
+                word = a.text.lower()
+                if word in RESOURCE_WORDS or word in self.resource_words:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW125",
+                        f"`{a.text}` already names a resource",
+                        a.span,
+                        hint="choose a word no resource uses",
+                    )
+                else:
+                    self.resource_words[word] = base
+        return True
 
     def resource_atoms(self, atoms: list[Atom]) -> list[Atom]:
         """``atoms`` with each declared resource's words after a number made one atom of kind
@@ -200,6 +238,15 @@ class Declarations:
                     way.setdefault("within", []).extend(
                         a.text.lower() for a in rest if a.text.lower() not in way.get("within", ())
                     )
+            elif words[0] == "cost" and len(rest) == 1 and rest[0].kind == "number":
+                # The price of a `within` move, in the way's resource (0: free).
+                value = self._in_range(rest[0], "a way's cost", RANGES["way cost"])  # type: ignore[attr-defined]
+                if value is not None:
+                    way["cost"] = value
+            elif words[:2] == ["blocked", "by"] and len(rest) > 1:
+                # A token lying on a space closes this way there (to and from it).
+                if self._clean(rest[1:]):  # type: ignore[attr-defined]
+                    way.setdefault("blocked_by", []).append(_text(rest[1:]))
             elif words in (["teleport", "can"], ["teleports", "can"]):
                 way["teleport"] = True
             elif words in (
@@ -312,6 +359,20 @@ class Declarations:
             return
         node: dict[str, Any] = {"at": _at(s.span)}
         words = [a.text.lower() if a.kind == "word" else None for a in head]
+        if "if" in words:
+            # `action NAME [LIMIT] if CONDITION:` is offered only while the condition holds.
+            k = words.index("if")
+            cond_atoms = head[k + 1 :]
+            head, words = head[:k], words[:k]
+            if not cond_atoms:
+                self.error(  # type: ignore[attr-defined]
+                    "CW128", "`if` needs a condition", s.span, hint="action hack if ...: ..."
+                )
+                return
+            cond = self._condition(cond_atoms)  # type: ignore[attr-defined]
+            if cond is None:
+                return
+            node["if"] = cond
         for key, limit in LIMIT_WORDS.items():
             n = len(key)
             if tuple(words[-n:]) == key:
@@ -326,7 +387,7 @@ class Declarations:
                 f"unknown limit `{' '.join(a.source() for a in bad)}`",
                 _span_of(bad),
                 hint=did_you_mean(_text(bad), [" ".join(k) for k in LIMIT_WORDS])
-                or "an action's limit is `once per turn` or `once per game`",
+                or "an action's limit is `once per turn`, `once per game` or `once per module`",
             )
             return
         if head:

@@ -78,6 +78,7 @@ RANGES: dict[str, Range] = {
     "holds": Range(1, 30, "tokens a space holds at setup"),
     "counter": Range(1, 1000, "the highest value of a pack's counter"),
     "boots": Range(1, 100, "footprints on a path"),
+    "way cost": Range(0, 100, "the price of a move a way makes `within` features (0: free)"),
     "monsters": Range(0, 100, "monster icons on a path"),
     "position": Range(-100_000, 100_000, "each of the two numbers of `at X Y`"),
     "players": Range(1, MAX_PLAYERS, "players of a scenario, and N of `with N players`"),

@@ -48,8 +48,12 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
     for owner in [*ir["cards"], *ir["tokens"], *spaces]:
         for trig in owner.get("triggers", ()):
             yield owner, trig
-        for action in owner.get("actions", ()):
-            yield owner, {"effects": [*action.get("cost", ()), *action.get("effects", ())]}
+        # An `action` line is checked like a trigger: its condition, price and effects.
+        for act in owner.get("actions", ()):
+            line = {"effects": [*act.get("cost", ()), *act.get("effects", ())]}
+            if "if" in act:
+                line["if"] = act["if"]
+            yield owner, line
     for trig in ir.get("triggers", ()):
         yield {"name": "rules"}, trig
     for change in ir.get("steps", ()):
@@ -367,6 +371,9 @@ def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
 _TAKES = {
     "take_here": "takes",
     "remove_random": "takes",
+    "place": "takes",
+    "place_on_each": "takes",
+    "supply_to_box": "takes",
     "take_elsewhere": "takes",
     "defeat_here": "defeats",
     "deal_face_down": "deals",
@@ -380,9 +387,12 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     spaces = [s for b in ir["boards"] for s in b["spaces"]]
     holdable: set[str] = set()
     shown: set[str] = set()  # the same words as written, for did-you-mean
+    cube_words: set[str] = set()  # what `put N WHAT in the clank area` may name
     for t in ir["tokens"]:
         holdable |= token_words(t)
         shown |= {t["name"], t["type"], t["kind"], *t["grants"]}
+        if t["kind"] == "cube":
+            cube_words |= token_words(t)
     if any("artifact" in s for s in spaces):
         holdable |= {"artifact", "artifacts"}
         shown.add("artifact")
@@ -395,15 +405,21 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     # hold a condition against.
     fragment = not ir["tokens"] and not spaces
     for owner, cond in _conditions(ir):
-        # `you have X`, `you lack X` and `there is an X here` all name a token.
-        named_token = cond["cond"] in ("have", "lack", "lying_here")
-        if named_token and not fragment and cond["what"].lower() not in holdable:
-            asks = "there is" if cond["cond"] == "lying_here" else "you have"
+        if (
+            cond["cond"] in ("have", "lack", "lying_here", "none_here")
+            and not fragment
+            and cond["what"].lower() not in holdable
+        ):
             diags.append(
                 Diagnostic(
                     "CW107",
-                    f"{owner['name']!r} asks whether {asks} {cond['what']!r}, but no token "
-                    "of the pack is called that or is of that kind",
+                    f"{owner['name']!r} asks whether "
+                    + (
+                        f"you have {cond['what']!r}"
+                        if cond["cond"] in ("have", "lack")
+                        else f"{cond['what']!r} lies on a space"
+                    )
+                    + ", but no token of the pack is called that or is of that kind",
                     _span(cond.get("at")),
                     hint=did_you_mean(cond["what"], shown)
                     or "name a token, its type (crown, canoe), or a kind (artifact, secret)",
@@ -449,18 +465,26 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             if n["op"] in _TAKES and n["what"] not in ("token", "any token")
         ]
         wanted += [
+            (owner, n["what"], n.get("at"), "puts in the Clank! area")
+            for owner, trig in _triggers(ir)
+            for n in walk_effects(trig["effects"])
+            if n["op"] == "put_cubes"
+        ]
+        wanted += [
             (owner, t["what"], t.get("at"), "counts")
             for owner, tests in _counts(ir)
             for t in tests
             if t and t.get("count") == "held"
         ]
         for owner, what, at, verb in wanted:
-            if what.lower() not in holdable:
+            cubes = verb.startswith("puts")
+            if what.lower() not in (cube_words if cubes else holdable):
                 diags.append(
                     Diagnostic(
                         "CW107",
-                        f"{owner['name']!r} {verb} {what!r}, but no token of the pack is "
-                        "called that or is of that kind",
+                        f"{owner['name']!r} {verb} {what!r}, but no "
+                        + ("cube token (`cube N`)" if cubes else "token")
+                        + " of the pack is called that or is of that kind",
                         _span(at),
                         hint=did_you_mean(what, shown)
                         or "name a token, its type, or a kind (major secret, fruit)",
@@ -489,6 +513,29 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                         )
                     )
 
+    # A flipped reserve monster and the one it turns into are reserve monsters.
+    if not fragment:
+        monsters = {
+            c["name"].lower(): c
+            for c in ir["cards"]
+            if c["deck"] == "reserve" and c["type"] == "monster"
+        }
+        for owner, trig in _triggers(ir):
+            for n in walk_effects(trig["effects"]):
+                if n["op"] != "flip_reserve":
+                    continue
+                for ref in (n["old"], n["new"]):
+                    if ref.lower() not in monsters:
+                        diags.append(
+                            Diagnostic(
+                                "CW107",
+                                f"{owner['name']!r} flips {ref!r}, which is no reserve monster",
+                                _span(n.get("at")),
+                                hint=did_you_mean(ref, [c["name"] for c in monsters.values()])
+                                or "declare it: `reserve NAME { fight N; defeat: ... }`",
+                            )
+                        )
+
     # An artifact space holds the artifact token of its value.
     values = {t["points"] for t in ir["tokens"] if t["kind"] == "artifact"}
     for s in spaces:
@@ -508,10 +555,10 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                 )
             )
     # A token is revealed when a player takes it (a secret, one lying on a space, one from
-    # the supply); a market item is bought and an artifact picked up, never revealed.
+    # the supply) or buys it at a market; an artifact is picked up, never revealed.
     for t in ir["tokens"]:
         for trig in t["triggers"]:
-            if trig["on"] == "reveal" and t["kind"] in ("market", "artifact"):
+            if trig["on"] == "reveal" and t["kind"] == "artifact":
                 diags.append(
                     Diagnostic(
                         "CW102",

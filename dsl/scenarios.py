@@ -394,8 +394,13 @@ class _ScenarioCompiler:
                     draws.append(seat)
                 elif a.kind == "word" and a.text.lower() == "black":
                     draws.append("black")
+                elif a.kind in ("word", "string"):
+                    # A cube token's name (a pack's `cube N` token).
+                    draws.append({"token": a.text})
                 else:
-                    self.error("CW105", "draws lists `black` or player numbers", a.span)
+                    self.error(
+                        "CW105", "draws lists `black`, player numbers or cube tokens", a.span
+                    )
                     return
             sc["draws"] = draws
         elif key == "player" and s.block is not None:

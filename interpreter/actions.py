@@ -18,7 +18,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from .board import Board, Move, Space
+from .board import TUNNEL, Board, Move, Space
 from .decisions import Option
 from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
@@ -221,8 +221,6 @@ class _Act(ActionKind):
         return value[1].label
 
     def apply(self, game, p, value):
-        if game.stats is not None:
-            game.stats.on_act(game, p, value[1])
         value[1].take(game, p, value[2])
 
     def narrate(self, game, p, value):
@@ -253,7 +251,6 @@ class _Move(ActionKind):
         if not walk and board.plain:
             return
         hq = board.hq
-        spaces = board.spaces
         tolled = board.tolled
         for m in board.moves[p.pos]:
             if m.plain:
@@ -270,7 +267,7 @@ class _Move(ActionKind):
             if not m.monsters or (game.turn_modifiers and ignores_monsters(game)):
                 o = cache.get(m)
                 if o is None:
-                    o = cache[m] = Option(f"move to {spaces[m.to].name}", (self, m, 0))
+                    o = cache[m] = Option(self.label(game, (self, m, 0)), (self, m, 0))
                 out.append(o)
                 continue
             for swords in range(min(p.swords, m.monsters), -1, -1):
@@ -287,9 +284,12 @@ class _Move(ActionKind):
     def label(self, game, value):
         _, m, swords = value
         name = game.board.spaces[m.to].name
+        # A path of a declared way says so ("by ladder"): a tunnel and a ladder may join the
+        # same two spaces.
+        way = "" if m.way is TUNNEL else f" by {m.way.name}"
         if not m.monsters:
-            return f"move to {name}"
-        return f"move to {name} ({swords} swords, {m.monsters - swords} damage)"
+            return f"move to {name}{way}"
+        return f"move to {name} ({swords} swords, {m.monsters - swords} damage){way}"
 
     def apply(self, game, p, value):
         _, m, swords = value
@@ -348,7 +348,15 @@ def can_take(game: Game, p: PlayerState, m: Move) -> bool:
     way = m.way
     if p.exhausted and not way.while_exhausted:
         return False
+    if way.blocked_by and _blocked(game, way, p.pos, m.to):
+        return False
     return game.can_spend(p, way.paid_in, m.boots)
+
+
+def _blocked(game: Game, way: Any, a: int, b: int) -> bool:
+    """Whether a token that closes ``way`` lies on space ``a`` or ``b``."""
+    tokens = game.space_tokens
+    return any(w in t.match for w in way.blocked_by for t in (*tokens[a], *tokens[b]))
 
 
 class _Coach(ActionKind):
@@ -575,9 +583,7 @@ class _Buy(ActionKind):
         tok = best_market_item(game, value[1])
         game.spend(p, "gold", game.rules["market_price"])
         game.token_supply[tok] -= 1
-        p.tokens.append(tok)
-        if game.stats is not None:
-            game.stats.on_token(game, p, tok)
+        game.reveal(p, tok)  # held, counted, and its `on reveal:` lines run (heal on buying)
 
     def narrate(self, game, p, value):
         return f"buys {best_market_item(game, value[1]).name}"
@@ -720,12 +726,13 @@ def teleport_targets(game: Game, p: PlayerState) -> list[int]:
     if p.escaping:
         return []
     board = game.board
-    hq, tolled = board.hq, board.tolled
+    hq, tolled, needs = board.hq, board.tolled, board.entry_requires
     return [
         s
         for s in board.adjacent[p.pos]
         if (s != hq or p.artifact is not None)
         and not (tolled and s in tolled and not toll_open(game, p, s))
+        and not (needs and s in needs and not all(game.grants(p, r) for r in needs[s]))
     ]
 
 

@@ -41,6 +41,10 @@ class Space:
     holds: tuple[tuple[str, int], ...]
     # `action ...:` lines declared on the space (content_actions.ContentAction).
     actions: tuple[Any, ...] = ()
+    # The module (or board group) the space belongs to, if any.
+    module: str | None = None
+    # Words a held token must grant for a player to enter the space (`requires WORD`).
+    requires: tuple[str, ...] = ()
 
     @property
     def hq(self) -> bool:
@@ -85,7 +89,10 @@ class Way:
 
     ``requires`` are words a held token must grant (a canoe's "canoe"), on top of the path's
     own; ``exhausts``: arriving along it exhausts the mover; ``while_exhausted``: it may be
-    taken by an exhausted player; ``teleport``: a teleport may cross it.
+    taken by an exhausted player; ``teleport``: a teleport may cross it; ``cost``: the price
+    of a move it makes between spaces that share a `within` feature (1 unless said);
+    ``blocked_by``: tokens that close it at a space where one lies (no move of this way to
+    or from that space).
     """
 
     name: str
@@ -96,6 +103,8 @@ class Way:
     teleport: bool = True
     # Features whose spaces the way joins pairwise, with no paths written (`within ...`).
     within: tuple[str, ...] = ()
+    cost: int = 1
+    blocked_by: tuple[str, ...] = ()
 
     @classmethod
     def from_ir(cls, w: dict[str, Any]) -> Way:
@@ -108,12 +117,19 @@ class Way:
             while_exhausted=bool(w.get("while_exhausted")),
             teleport=bool(w.get("teleport", True)),
             within=tuple(f.lower() for f in w.get("within", ())),
+            cost=int(w.get("cost", 1)),
+            blocked_by=tuple(b.lower() for b in w.get("blocked_by", ())),
         )
 
     @property
     def plain(self) -> bool:
         """True for a way that works like the base tunnel (the hot loop's fast case)."""
-        return self.paid_in == "boots" and not self.while_exhausted and not self.exhausts
+        return (
+            self.paid_in == "boots"
+            and not self.while_exhausted
+            and not self.exhausts
+            and not self.blocked_by
+        )
 
 
 # The base rules' path: paid in boots, closed to an exhausted player, crossed by teleports.
@@ -160,6 +176,8 @@ class Board:
                     on={k: tuple(v) for k, v in on.items()},
                     holds=tuple((h["what"], h.get("n", 1)) for h in s.get("holds", ())),
                     actions=content_actions(s, "space", s["name"]),
+                    module=s.get("module") or s.get("group"),
+                    requires=tuple(r.lower() for r in s.get("requires", ())),
                 )
             )
             self.index[s["name"]] = i
@@ -215,7 +233,11 @@ class Board:
             ):
                 j = self.index[to]
                 way = d["way"]
-                out.append(Move(key, j, d["boots"], d["monsters"], d["requires"], way, way.plain))
+                needs = d["requires"]
+                entry = self.spaces[j].requires  # the space's own `requires WORD`
+                if entry:
+                    needs = needs + tuple(r for r in entry if r not in needs)
+                out.append(Move(key, j, d["boots"], d["monsters"], needs, way, way.plain))
                 # Teleports ignore arrows: a one-way path links both its ends (but not a way
                 # a teleport may not cross).
                 if j != s.index and way.teleport:
@@ -230,6 +252,11 @@ class Board:
             s.index for s in self.spaces if s.artifact is not None
         )
         self.action_spaces: tuple[int, ...] = tuple(s.index for s in self.spaces if s.actions)
+        # Spaces a player may enter only holding tokens that grant their `requires` words
+        # (by any way: a path, a teleport); moves into them carry the words already.
+        self.entry_requires: dict[int, tuple[str, ...]] = {
+            s.index: s.requires for s in self.spaces if s.requires
+        }
         self.towns: bool = any("town" in s.features for s in self.spaces)
         # Spaces a player may enter only when they can pay their `to enter:` toll.
         self.tolled: frozenset[int] = tolled_spaces(self)
@@ -256,7 +283,7 @@ class Board:
                                 a.name,
                                 b.name,
                                 key=key,
-                                boots=1,
+                                boots=way.cost,
                                 monsters=0,
                                 requires=way.requires,
                                 features=(),

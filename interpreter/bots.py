@@ -699,6 +699,7 @@ class _Routes:
         board: Board,
         grants: frozenset[str],
         mu: float,
+        closed: frozenset[int] = frozenset(),
         paid: frozenset[tuple[str, float]] = _NONE,
         tolls: dict[int, int] | None = None,
     ) -> None:
@@ -709,16 +710,23 @@ class _Routes:
         for s, k in (tolls or {}).items():
             toll[s] = k
         price = dict(paid)
-        incoming: list[list[tuple[int, Move, float]]] = [[] for _ in range(n)]
+        # Each way in: (from, move, boots, the footprints' extra, icons, exhausts); a way paid
+        # in another resource counts its price in boots (`paid`), or is left out.
+        incoming: list[list[tuple[int, Move, float, float, int, bool]]] = [[] for _ in range(n)]
         for a, moves in enumerate(board.moves):
             for m in moves:
-                unit = 1.0
+                if closed and m.way.blocked_by and (a in closed or m.to in closed):
+                    continue  # a way closed there now (a token that blocks it lies on an end)
+                boots: float = m.boots
                 if m.way.paid_in != "boots":
                     unit = price.get(m.way.paid_in, 0.0)
                     if not unit:
                         continue
+                    boots = m.boots * unit
                 if all(r in grants for r in m.requires):
-                    incoming[m.to].append((a, m, unit))
+                    # A free move (a lift: no boots) has no footprints to pay extra for.
+                    extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
+                    incoming[m.to].append((a, m, boots, extra, m.monsters, m.way.exhausts))
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
@@ -744,17 +752,14 @@ class _Routes:
                 hurt = toll[u]
                 if hurt:
                     enter += mu * hurt
-                for a, m, unit in incoming[u]:
-                    nd = (
-                        du
-                        + m.boots * unit
-                        + FOOTPRINT_COST * (m.boots - 1)
-                        + mu * m.monsters
-                        + enter
-                    )
+                for a, m, boots, extra, monsters, exhausts in incoming[u]:
+                    nd = du + boots + extra + mu * monsters + enter
+                    if exhausts:
+                        # A way that exhausts (a lift) ends the turn's walking, like a forest.
+                        nd += FOREST_COST
                     if nd < d[a] - 1e-9:
                         d[a] = nd
-                        icons[a] = icons[u] + m.monsters + hurt
+                        icons[a] = icons[u] + monsters + hurt
                         step[a] = m
                         heapq.heappush(heap, (nd, a))
             self.cost.append(d)
@@ -865,6 +870,9 @@ class _BoardInfo:
             if hooks:
                 self.entry_hooks[sp.index] = hooks
         self._amounts: dict[CardDef, dict[str, float]] = {}
+        # Words of tokens that close a way where they lie (`blocked by`): the route tables
+        # leave out moves of such a way from or to a space holding one (see `closed`).
+        self.blockers = frozenset(w for ms in board.moves for m in ms for w in m.way.blocked_by)
         self.profiles: dict[CardDef, tuple[float, ...]] = {}
         self.terms: dict[CardDef, tuple[tuple[int, float], ...]] = {}
         adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
@@ -918,18 +926,33 @@ class _BoardInfo:
         self,
         grants: frozenset[str],
         mu: float,
+        closed: frozenset[int] = frozenset(),
         paid: frozenset[tuple[str, float]] = _NONE,
         tolls: frozenset[int] = _NONE,
     ) -> _Routes:
-        """The route table for these items, this monster weight, the price in boots of the
-        other resources that pay for ways, and the spaces whose toll is live (built on first
-        use)."""
-        key = (grants & self.requirements, mu, paid, tolls)
+        """The route table for these items, this monster weight, the spaces where a blocked
+        way is closed now, the price in boots of the other resources that pay for ways and
+        the spaces whose entry toll is live (built on first use)."""
+        if closed or paid or tolls:
+            key: tuple[Any, ...] = (grants & self.requirements, mu, closed, paid, tolls)
+        else:
+            key = (grants & self.requirements, mu)
         r = self.routes.get(key)
         if r is None:
             hurt = {s: self.toll_hurt[s] for s in tolls if s in self.toll_hurt}
-            r = self.routes[key] = _Routes(self.board, key[0], mu, paid, hurt)
+            r = self.routes[key] = _Routes(self.board, key[0], mu, closed, paid, hurt)
         return r
+
+    def closed(self, game: Any) -> frozenset[int]:
+        """The spaces where a token that blocks a way lies now (empty on most boards)."""
+        if not self.blockers:
+            return frozenset()
+        words = self.blockers
+        return frozenset(
+            s
+            for s, held in enumerate(game.space_tokens)
+            if any(w in t.match for w in words for t in held)
+        )
 
     def table_for(self, tokens: Sequence[Any], mu: float) -> _Routes:
         """`table` for what these held tokens grant (the common case, a board whose paths
@@ -1220,6 +1243,11 @@ class HeuristicBot(_Appraiser):
         self._items: dict[Any, float] = {}
         # What holding a token matching a word is worth this turn (`token`).
         self._tokens: dict[str, float] = {}
+        # While no artifact can be reached: what each token that grants a missing path
+        # requirement is worth (`token`), and whether the target is an errand (a space whose
+        # action may give one) rather than an artifact.
+        self._grant_worth: dict[str, float] = {}
+        self._errand_on = False
 
     # -- estimates ----------------------------------------------------------------------------
 
@@ -1278,6 +1306,7 @@ class HeuristicBot(_Appraiser):
             mu_k -= 1
         mu = MU_LEVELS[mu_k]
         tokens = p.tokens
+        closed = info.closed(game)  # empty unless the board has a way tokens may block
         if info.dynamic:
             # Ways paid in other resources, entry tolls: the table for what the player holds
             # and which guards are still there.
@@ -1285,7 +1314,9 @@ class HeuristicBot(_Appraiser):
                 self._way_rates(p)
             self._paid = self._paying(game, p)
             self._live = self._live_tolls(game, p)
-            self.routes = info.table(self._grants(p), mu, self._paid, self._live)
+            self.routes = info.table(self._grants(p), mu, closed, self._paid, self._live)
+        elif closed:
+            self.routes = info.table(frozenset(g for t in tokens for g in t.grants), mu, closed)
         elif tokens and info.requirements:
             self.routes = info.table_for(tokens, mu)
         else:
@@ -1402,7 +1433,10 @@ class HeuristicBot(_Appraiser):
         live = self._live_tolls(game, p)
         if paid != self._paid or live != self._live:
             self._paid, self._live = paid, live
-            self.routes = self.info.table(self._grants(p), self.routes.mu, paid, live)
+            info = self.info
+            self.routes = info.table(
+                self._grants(p), self.routes.mu, info.closed(game), paid=paid, tolls=live
+            )
             self._detoured = False
             self._enable = {}
         units = self._units
@@ -1442,8 +1476,41 @@ class HeuristicBot(_Appraiser):
             self.stake = p.artifact.points + mug + stake + self.pts_turn * t_home
             return
         best, self._ev, best_info = self._best_target(game, p, self.routes, stake, mug, k=k)
+        self._grant_worth = {}
+        self._errand_on = False
+        if best is None and any(game.space_artifact[s] for s in game.board.artifact_spaces):
+            best = self._errand(game, p)
+            self._errand_on = best is not None
         self.target = best
         self.turns_left, self.lam, self.stake = best_info
+
+    def _errand(self, game: Any, p: Any) -> int | None:
+        """When every artifact left is out of reach for want of a path requirement (a key, a
+        pass): the space whose action is worth most for its walk, the tokens that grant a
+        missing requirement counted at ENABLE_CAP (an action that may give one leads on to
+        the artifacts). None when no action is open or worth its walk."""
+        lacking = self.info.requirements - self._grants(p)
+        if not lacking:
+            return None
+        for t in game.catalog.tokens:
+            if lacking.intersection(t.grants):
+                self._grant_worth[t.name] = self.ENABLE_CAP
+        board = game.board
+        cost = self.routes.cost
+        bv = self.boot_value
+        best, best_v = None, 0.0
+        for s in board.action_spaces:
+            d = cost[s][p.pos]
+            if d >= _INF / 4:
+                continue
+            sp = board.spaces[s]
+            for a in sp.actions:
+                if not a.open_to(game, p, sp):
+                    continue
+                v = ACT.appraise((ACT, a, sp), self) - d * bv
+                if v > best_v:
+                    best, best_v = s, v
+        return best
 
     def _best_target(
         self,
@@ -1538,7 +1605,9 @@ class HeuristicBot(_Appraiser):
         for entry in direct:
             ev, s = entry[0], entry[1]
             if claimed and s in claimed:
-                lose = 1 / (1 + math.exp((claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD))
+                # (Clamped: a rival's boot distance is out of reach behind a requirement.)
+                spread = (claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD
+                lose = 1 / (1 + math.exp(min(50.0, spread)))
                 if lose > 0.02:
                     # A rival after it may get there first: then the walk there was for
                     # nothing and one of the others is still to walk to: the expected score
@@ -1599,7 +1668,11 @@ class HeuristicBot(_Appraiser):
         r = self.routes
         info = self.info
         with_item = info.table(
-            self._grants(p) | frozenset(tok.grants), r.mu, self._paid, self._live
+            self._grants(p) | frozenset(tok.grants),
+            r.mu,
+            info.closed(game),
+            self._paid,
+            self._live,
         )
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
@@ -1807,8 +1880,9 @@ class HeuristicBot(_Appraiser):
         grants = self._grants(p)
         mu = self.routes.mu
         others = frozenset(x for x in self._paid if x[0] != res)
-        without = info.table(grants, mu, others, self._live)
-        with_it = info.table(grants, mu, others | {(res, 1.0)}, self._live)
+        closed = info.closed(game)
+        without = info.table(grants, mu, closed, paid=others, tolls=self._live)
+        with_it = info.table(grants, mu, closed, paid=others | {(res, 1.0)}, tolls=self._live)
         saved = without.cost[goal][p.pos] - with_it.cost[goal][p.pos]
         if saved < 0.5:
             return 0.0
@@ -1834,10 +1908,14 @@ class HeuristicBot(_Appraiser):
         return min(saved, 3.0) * self.boot_value
 
     def token(self, what: str) -> float:
-        """Worth of taking one token matching ``what`` to hold, in points: the mean over the
-        pack's tokens that match (by their copies) of their points, what taking one gives
-        (`on reveal`), its triggers while held, its `use` and its actions (remembered for
-        the turn)."""
+        """Worth of taking one token matching ``what`` to hold, in points: a token that opens
+        the way to the artifacts is worth ENABLE_CAP while they are out of reach (see
+        `_errand`); any other, the mean over the pack's tokens that match (by their copies)
+        of their points, what taking one gives (`on reveal`), its triggers while held, its
+        `use` and its actions (remembered for the turn)."""
+        worth = self._grant_worth.get(what)
+        if worth is not None:
+            return worth
         v = self._tokens.get(what)
         if v is not None:
             return v
@@ -1990,7 +2068,9 @@ class HeuristicBot(_Appraiser):
         routes = None
         if self.routes is not None and self.info is not None:
             key = next(k for k, r in self.info.routes.items() if r is self.routes)
-            routes = [sorted(key[0]), key[1], sorted(map(list, key[2])), sorted(key[3])]
+            routes = [sorted(key[0]), key[1]]
+            if len(key) > 2:
+                routes += [sorted(key[2]), sorted(map(list, key[3])), sorted(key[4])]
         state["$rebuilt"] = {
             "game": self._game is not None,
             "routes": routes,
@@ -2009,10 +2089,11 @@ class HeuristicBot(_Appraiser):
         self._rules = _game_rules(game)
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
-            grants, mu, paid, tolls = rebuilt["routes"]
-            self.routes = self.info.table(
-                frozenset(grants), mu, frozenset(map(tuple, paid)), frozenset(tolls)
-            )
+            grants, mu, *more = rebuilt["routes"]
+            closed = frozenset(more[0]) if more else frozenset()
+            paid = frozenset(map(tuple, more[1])) if len(more) > 1 else _NONE
+            tolls = frozenset(more[2]) if len(more) > 2 else _NONE
+            self.routes = self.info.table(frozenset(grants), mu, closed, paid, tolls)
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
         # The play order was worked out with the board's per-design tables, which a restored
@@ -2104,6 +2185,8 @@ class HeuristicBot(_Appraiser):
         if acts:
             for i in acts:
                 if ACT.appraise(opts[i][1], self) > 0:
+                    if self._errand_on:
+                        self._turn = -1  # the errand done (or not): plan again
                     return i
 
         takes = get(TAKE)
@@ -2355,7 +2438,7 @@ class HeuristicBot(_Appraiser):
             if stay and to == hq:
                 continue
             key = cost[to] * bv + hurt * hv + swords * sv
-            if forest[to] and to != goal:
+            if (forest[to] or m.way.exhausts) and to != goal:
                 key += max(0, boots - m.boots) * bv * 0.8
             if spaces:
                 if to in live:
@@ -2506,6 +2589,8 @@ class HeuristicBot(_Appraiser):
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
             v = tok.points - price + self._enabling(game, p, tok) + self._item_worth(game, p, tok)
+            if tok.reveal:
+                v += self._lines_worth(tok, "reveal")  # what buying it does (heal on buying)
             if v > best_v:
                 best, best_v = i, v
         if best is not None:

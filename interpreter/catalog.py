@@ -69,6 +69,8 @@ class CardDef:
     # (`play: +2 skill, +1 boots`), else None: most cards played are those, and
     # `Game.play_card` gives them without walking the effect nodes.
     gains: tuple[tuple[str, int], ...] | None = None
+    # A reserve monster set aside at setup, until an effect flips it in.
+    aside: bool = False
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -95,6 +97,7 @@ class CardDef:
             match=frozenset((c["name"].lower(), *tags)),
             hooks=hooks(f"card:{c['name']}", c.get("triggers", ())),
             gains=_plain_gains(_triggers(c, "play")),
+            aside=bool(c.get("aside")),
         )
 
     def __repr__(self) -> str:
@@ -123,6 +126,8 @@ class TokenDef:
     implicit: bool = False
     # Triggers on events, live while a player holds the token.
     hooks: tuple[Hook, ...] = ()
+    # A cube token's `when drawn:` lines (drawn from the dragon bag in an attack).
+    drawn: tuple[Trigger, ...] = ()
 
     @classmethod
     def from_ir(cls, t: dict[str, Any], implicit: bool = False) -> TokenDef:
@@ -146,6 +151,7 @@ class TokenDef:
             actions=content_actions(t, "token", t["name"]),
             implicit=implicit,
             hooks=hooks(f"token:{t['name']}", t.get("triggers", ())),
+            drawn=_triggers(t, "drawn"),
         )
 
     def __repr__(self) -> str:

@@ -15,7 +15,7 @@ from .effects.registry import EFFECTS, render_effects
 if TYPE_CHECKING:
     from .state import PlayerState
 
-LIMITS = ("turn", "game")
+LIMITS = ("turn", "game", "module")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -23,7 +23,10 @@ class ContentAction:
     """One declared action: where it is (a space or a token), its limit, price and effects.
 
     ``key`` names it in `PlayerState.used` ("space:Shrine:0"); ``cost`` are payable effect
-    nodes paid first (`pay 2 boots`), ``effects`` what follows.
+    nodes paid first (`pay 2 boots`), ``effects`` what follows; ``cond`` a condition that
+    must hold for it to be offered (`action NAME if CONDITION: ...`). The limit ``module``
+    is once per game in each module (or board group) per player, shared by every action of
+    the same name: its use is kept under "NAME@MODULE".
     """
 
     key: str
@@ -34,6 +37,7 @@ class ContentAction:
     cost: tuple[dict[str, Any], ...]
     effects: tuple[dict[str, Any], ...]
     label: str
+    cond: dict[str, Any] | None = None
 
     @classmethod
     def from_ir(cls, a: dict[str, Any], key: str, owner: str, where: str) -> ContentAction:
@@ -49,16 +53,29 @@ class ContentAction:
             cost=tuple(a.get("cost", ())),
             effects=tuple(a.get("effects", ())),
             label=f"{name or 'act'} {at} {owner}",
+            cond=a.get("if"),
         )
+
+    def use_key(self, game: Any, p: PlayerState, source: Any) -> str:
+        """Where the use is kept in `PlayerState.used`: the action's own key, or for a
+        `once per module` action its name and the module of the space it is taken on."""
+        if self.limit != "module":
+            return self.key
+        space = source if getattr(source, "holds", None) is not None else None
+        if space is None:
+            space = game.board.spaces[p.pos]
+        return f"{self.name or self.key}@{space.module or ''}"
 
     def open_to(self, game: Any, p: PlayerState, source: Any) -> bool:
         """Whether ``p`` may take it now: its limit allows and its price can be paid."""
         from .state import Ctx  # state imports the catalog, which imports this module
 
         if self.limit is not None:
-            last = p.used.get(self.key)
-            if last is not None and (self.limit == "game" or last == game.turn):
+            last = p.used.get(self.use_key(game, p, source))
+            if last is not None and (self.limit != "turn" or last == game.turn):
                 return False
+        if self.cond is not None and not game.holds(Ctx(p, source), self.cond):
+            return False
         if self.cost:
             ctx = Ctx(p, source)
             for node in self.cost:
@@ -71,7 +88,9 @@ class ContentAction:
         """Record the use, pay the price, run the effects."""
         from .state import Ctx
 
-        p.used[self.key] = game.turn
+        p.used[self.use_key(game, p, source)] = game.turn
+        if game.stats is not None:
+            game.stats.on_act(game, p, self.name or self.label)
         ctx = Ctx(p, source)
         game.run(ctx, list(self.cost))
         game.run(ctx, list(self.effects))
@@ -90,6 +109,10 @@ def render_action(a: dict[str, Any]) -> str:
     head = a.get("name") or "Action"
     if a.get("limit"):
         head += f", once per {a['limit']}"
+    if a.get("if"):
+        from .effects.registry import render_condition
+
+        head += f", if {render_condition(a['if'])}"
     body = render_effects(list(a.get("effects", ())))
     if a.get("cost"):
         cost = render_effects(list(a["cost"]))

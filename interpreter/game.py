@@ -64,6 +64,10 @@ class Game:
         "rage": int,
         "bag": list[int],
         "black_aside": int,
+        # Cube tokens of no player (a pack's `cube N` tokens) in the Clank! area and in the
+        # bag; both are empty in a game whose pack declares none.
+        "area_cubes": list[TokenDef],
+        "bag_tokens": list[TokenDef],
         # The modules and sides at each position of a modular board ([position, module,
         # side]; empty for a plain board): a snapshot restores onto the same ship.
         "assembly": list[list[str]],
@@ -175,7 +179,10 @@ class Game:
         self.rage = 0  # index into rules["rage_track"]
         self.bag: list[int] = []
         self.black_aside = 0
-        # Cubes a scenario stacks on top of the bag: drawn first, in this order.
+        self.area_cubes: list[TokenDef] = []
+        self.bag_tokens: list[TokenDef] = []
+        # Cubes a scenario stacks on top of the bag: drawn first, in this order (a player's
+        # seat, BLACK, or -2 - k for the pack's k-th token, a cube token).
         self.stacked_draws: list[int] = []
 
         self.minor_bank: list[TokenDef] = []
@@ -998,6 +1005,67 @@ class Game:
                 self.reveal(player, tok)
                 return
 
+    def return_token(self, player: PlayerState, token: TokenDef) -> None:
+        """The player gives a token they hold back to the box (a token used up by its own
+        lines: `return this token to the box`)."""
+        if token in player.tokens:
+            player.tokens.remove(token)
+            self.box.append(token)
+
+    def supply_to_box(self, what: str, n: int) -> int:
+        """Put up to ``n`` tokens matching ``what`` from the supply back in the box (fewer
+        market items with fewer players); how many went."""
+        want = what.lower()
+        moved = 0
+        for tok, left in self.token_supply.items():
+            if moved >= n:
+                break
+            if left and want in tok.match:
+                k = min(left, n - moved)
+                self.token_supply[tok] = left - k
+                self.box.extend([tok] * k)
+                moved += k
+        return moved
+
+    def place_held(self, player: PlayerState, what: str) -> bool:
+        """Put a token the player holds (matching ``what``) on their space, where it lies
+        for the rest of the game; False when they hold none."""
+        want = what.lower()
+        for tok in player.tokens:
+            if want in tok.match:
+                player.tokens.remove(tok)
+                self.space_tokens[player.pos].append(tok)
+                return True
+        return False
+
+    def place_from_supply(self, what: str, feature: str) -> None:
+        """Put a token matching ``what`` from the supply on each space with ``feature``, in
+        board order, while the supply lasts."""
+        want, feature = what.lower(), feature.lower()
+        for sp in self.board.spaces:
+            if feature not in sp.features:
+                continue
+            for tok, left in self.token_supply.items():
+                if left and want in tok.match:
+                    self.token_supply[tok] = left - 1
+                    self.space_tokens[sp.index].append(tok)
+                    break
+
+    def put_cubes(self, what: str, n: int) -> int:
+        """Put up to ``n`` cube tokens matching ``what`` from the supply into the Clank!
+        area (they go into the bag with the next attack); how many went."""
+        want = what.lower()
+        moved = 0
+        for tok, left in self.token_supply.items():
+            if moved >= n:
+                break
+            if left and tok.kind == "cube" and want in tok.match:
+                k = min(left, n - moved)
+                self.token_supply[tok] = left - k
+                self.area_cubes.extend([tok] * k)
+                moved += k
+        return moved
+
     def count_tokens(self, player: PlayerState, what: str) -> int:
         """Tokens the player holds (the artifact included) matching ``what``."""
         want = what.lower()
@@ -1058,6 +1126,16 @@ class Game:
             player.discard.extend([card] * k)
         return k
 
+    def flip_reserve_monster(self, old: str, new: str) -> bool:
+        """The reserve monster named ``old`` is turned over: the design ``new`` takes its
+        place in the Reserve for the rest of the game; False when ``old`` is not there."""
+        by_name = self.catalog.by_name
+        was, now = by_name.get(old.lower()), by_name.get(new.lower())
+        if was is None or now is None or was not in self.reserve_monsters:
+            return False
+        self.reserve_monsters[self.reserve_monsters.index(was)] = now
+        return True
+
     def replace_row_card(self, card: CardDef) -> None:
         """Discard a card of the row and put the adventure deck's next card in its place: its
         dragon symbol is ignored, its arrive text happens; an event drawn is carried out and
@@ -1103,8 +1181,15 @@ class Game:
         self.counters[name] = max(0, min(top, self.counters.get(name, 0) + n))
 
     def advance_rage(self, n: int) -> None:
-        """Move the dragon marker; it stays within the track."""
-        self.rage = max(0, min(len(self.rules["rage_track"]) - 1, self.rage + n))
+        """Move the dragon marker; it stays within the track. Each space it reaches going up
+        is a `rage` event (`when the rage marker advances:`)."""
+        new = max(0, min(len(self.rules["rage_track"]) - 1, self.rage + n))
+        if new <= self.rage or "rage" not in self._watched:
+            self.rage = new
+            return
+        while self.rage < new and not self.over:
+            self.rage += 1
+            self.emit("rage", None)
 
     def attack_size(self) -> int:
         """Cubes an attack draws now: the rage value plus one per danger card in the row."""
@@ -1129,16 +1214,38 @@ class Game:
             if p.area:
                 self.bag.extend([p.seat] * p.area)
                 p.area = 0
+        if self.area_cubes:
+            self.bag_tokens.extend(self.area_cubes)
+            self.area_cubes = []
 
     def _draw_cubes(self, n: int) -> None:
         health = self.rules["health"]
         bag, rng = self.bag, self.rng
         drawn: list[PlayerState] = []  # whose cubes came out, in the order drawn
+        tokens = self.bag_tokens  # cube tokens of no player (empty in most packs)
+        pulled: list[TokenDef] = []
         for _ in range(n):
-            if not bag:
+            if not bag and not tokens:
                 break
-            if self.stacked_draws and self.stacked_draws[0] in bag:
-                i = bag.index(self.stacked_draws.pop(0))
+            stacked = self.stacked_draws
+            if stacked and stacked[0] <= -2 and self.catalog.tokens[-2 - stacked[0]] in tokens:
+                # A scenario names a cube token to draw next (-2 - its index in the pack).
+                tok = self.catalog.tokens[-2 - stacked.pop(0)]
+                tokens.remove(tok)
+                pulled.append(tok)
+                if self.stats is not None:
+                    self.stats.on_cube_token(self, tok)
+                continue
+            if stacked and stacked[0] in bag:
+                i = bag.index(stacked.pop(0))
+            elif tokens:
+                i = rng.randrange(len(bag) + len(tokens))
+                if i >= len(bag):
+                    tok = tokens.pop(i - len(bag))
+                    pulled.append(tok)
+                    if self.stats is not None:
+                        self.stats.on_cube_token(self, tok)
+                    continue
             else:
                 i = rng.randrange(len(bag))
             bag[i], bag[-1] = bag[-1], bag[i]
@@ -1162,7 +1269,13 @@ class Game:
                 self.emit("cubes drawn", p)
                 if p.on_clock:
                     self.emit("damage", p)  # the dragon's damage is damage
-        if not bag:
+        for tok in pulled:
+            # A cube token's `when drawn:` lines act for the active player; then it goes back
+            # to the Clank! area, to be bagged again by the next attack.
+            self.area_cubes.append(tok)
+            if tok.drawn and not self.over:
+                self.run_triggers(Ctx(self.active, tok), tok.drawn)
+        if not bag and not tokens:
             # An empty bag after an attack ends the game: everyone still in is knocked out.
             for p in self.players:
                 if p.on_clock:

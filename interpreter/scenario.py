@@ -508,7 +508,16 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             p.supply -= k
             game.bag.extend([p.seat] * k)
     if "draws" in sc:
-        game.stacked_draws = [BLACK if d == "black" else d - 1 for d in sc["draws"]]
+        tokens = game.catalog.tokens
+        game.stacked_draws = [
+            BLACK
+            if d == "black"
+            # A cube token is -2 - its index among the pack's tokens.
+            else -2 - tokens.index(_token(cat, d["token"]))
+            if isinstance(d, dict)
+            else d - 1
+            for d in sc["draws"]
+        ]
     for entry in sc["setup"]:
         p = game.players[entry["seat"] - 1]
         for zone in ("hand", "deck", "discard", "in_play"):

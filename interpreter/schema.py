@@ -70,11 +70,13 @@ def pack_schema() -> dict[str, Any]:
         {"points": {"type": "integer"}, "per": {"$ref": "#/$defs/count"}}, ["points", "per"]
     )
     name = {"type": "string", "minLength": 1}
-    # `action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` on a space or token.
+    # `action [NAME] [once per turn|game|module] [if COND]: [PRICE ->] EFFECTS` on a space
+    # or token.
     action = _closed(
         {
             "name": name,
-            "limit": {"enum": ["turn", "game"]},
+            "limit": {"enum": ["turn", "game", "module"]},
+            "if": {"$ref": "#/$defs/condition"},
             "cost": {"$ref": "#/$defs/effects"},
             "effects": {"$ref": "#/$defs/effects"},
             "at": at,
@@ -100,6 +102,10 @@ def pack_schema() -> dict[str, Any]:
             "while_exhausted": {"type": "boolean"},
             "teleport": {"type": "boolean"},
             "within": {"type": "array", "items": {"type": "string"}},
+            # The price of a `within` move (default 1), and tokens that close the way where
+            # they lie.
+            "cost": {"type": "integer", "minimum": 0, "maximum": 100},
+            "blocked_by": {"type": "array", "items": {"type": "string"}},
             "at": at,
         },
         ["name", "paid_in", "requires", "exhausts", "while_exhausted", "teleport", "at"],
@@ -118,6 +124,8 @@ def pack_schema() -> dict[str, Any]:
             "tags": {"type": "array", "items": {"type": "string"}},
             "dragon": {"type": "boolean"},
             "danger": {"type": "boolean"},
+            # A reserve monster out of play until an effect flips it in.
+            "aside": {"type": "boolean"},
             "only_in": {"type": "string"},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
             "at": at,
@@ -127,7 +135,9 @@ def pack_schema() -> dict[str, Any]:
     token = _closed(
         {
             "name": name,
-            "kind": {"enum": ["major", "minor", "market", "artifact", "mug", "fruit", "other"]},
+            "kind": {
+                "enum": ["major", "minor", "market", "artifact", "mug", "fruit", "cube", "other"]
+            },
             "count": {"type": "integer", "minimum": 1},
             "points": {"type": "integer"},
             "points_per": points_per,
@@ -270,6 +280,8 @@ def pack_schema() -> dict[str, Any]:
             "pos": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
             "group": {"type": "string"},
             "actions": actions,
+            # Words a held token must grant to enter the space (`requires WORD`).
+            "requires": {"type": "array", "items": {"type": "string"}},
             # The module side a space belongs to (a modular board; interpreter/assembly.py).
             "module": name,
             "side": name,

@@ -55,8 +55,9 @@ def bank(game: Game) -> None:
 def dragon(game: Game) -> None:
     """Setup 5: the black cubes into the dragon bag, the marker on its rage space."""
     game.bag = [-1] * game.rules["dragon_cubes"]
-    game.rage = 0
-    game.advance_rage(for_players(game.rules["rage_start"], len(game.players)) - 1)
+    # Placed, not advanced: no `when the rage marker advances` line fires for setup.
+    start = for_players(game.rules["rage_start"], len(game.players)) - 1
+    game.rage = max(0, min(len(game.rules["rage_track"]) - 1, start))
 
 
 def reserve_and_row(game: Game) -> None:
@@ -64,6 +65,8 @@ def reserve_and_row(game: Game) -> None:
     dealt without events or dragon-attack cards (set aside, then shuffled back)."""
     rng = game.rng
     for c in game.catalog.reserve:
+        if c.aside:
+            continue  # out of play until an effect flips it in (`flip OLD to NEW`)
         if c.type == "monster":
             game.reserve_monsters.append(c)
         else:
@@ -88,12 +91,12 @@ def reserve_and_row(game: Game) -> None:
 
 
 def tokens(game: Game) -> None:
-    """Setup 7: mugs and market items in the supply; what each space holds (a major secret
-    from the shuffled pile, extras to the bank; other tokens from the supply); artifacts on
-    their values' spaces, the others back in the box."""
+    """Setup 7: mugs, market items and cube tokens in the supply; what each space holds (a
+    major secret from the shuffled pile, extras to the bank; other tokens from the supply);
+    artifacts on their values' spaces, the others back in the box."""
     cat, board = game.catalog, game.board
     for t in cat.tokens:
-        if t.kind in ("market", "mug", "other", "fruit"):
+        if t.kind in ("market", "mug", "other", "fruit", "cube"):
             game.token_supply[t] = t.count
     majors = [t for t in cat.tokens if t.kind == "major" for _ in range(t.count)]
     game.rng.shuffle(majors)

@@ -51,7 +51,8 @@ class GameStats:
         "off_clock",
         "damage",
         "choices",
-        "acts",
+        "cubes",
+        "actions",
     )
 
     def __init__(self, spaces: int, players: int) -> None:
@@ -71,9 +72,10 @@ class GameStats:
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
         # Answers to what spaces ask (an entry toll's choice, a "may" there), by (space index,
-        # the option's text), and the pack's `action` lines taken, by their label.
+        # the option's text).
         self.choices: dict[tuple[int, str], int] = {}
-        self.acts: dict[str, int] = {}
+        self.cubes: dict[str, int] = {}  # cube tokens drawn from the bag, by token name
+        self.actions: dict[str, int] = {}  # a pack's `action` lines taken, by name
 
     @classmethod
     def for_game(cls, catalog: Catalog, players: int) -> GameStats:
@@ -144,16 +146,20 @@ class GameStats:
         key = (space, label)
         self.choices[key] = self.choices.get(key, 0) + 1
 
-    def on_act(self, game: Game, player: PlayerState, action: Any) -> None:
-        """A player takes an `action` line of a space or a held token (its label)."""
-        self.acts[action.label] = self.acts.get(action.label, 0) + 1
-
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """The dragon is about to draw ``cubes`` cubes (the Clank! area is in the bag)."""
         if off_clock:
             self.off_clock += 1
         else:
             self.attacks += 1
+
+    def on_cube_token(self, game: Game, token: TokenDef) -> None:
+        """A cube token (a pack's `cube N` token, no player's) is drawn from the bag."""
+        self.cubes[token.name] = self.cubes.get(token.name, 0) + 1
+
+    def on_act(self, game: Game, player: PlayerState, name: str) -> None:
+        """A player takes a pack's `action` line (counted by its name, or its label)."""
+        self.actions[name] = self.actions.get(name, 0) + 1
 
     def on_hit(self, game: Game, player: PlayerState) -> None:
         """A drawn cube of a player on the clock deals them one damage."""
@@ -227,8 +233,10 @@ _COUNTERS = (
     "artifact_wins",
     "choices",
     "choices_sq",
-    "acts",
-    "acts_sq",
+    "actions",
+    "actions_sq",
+    "cubes",
+    "cubes_sq",
 )
 
 
@@ -272,8 +280,10 @@ class RunTotals:
     end_reasons: Counter[str] = field(default_factory=Counter)
     capped_games: list[tuple[int, int]] = field(default_factory=list)  # (game, seed), first ones
     records: list[dict[str, Any]] = field(default_factory=list)  # games below ``keep``
-    spaces: Counter[int] = field(default_factory=Counter)
-    paths: Counter[tuple[int, int]] = field(default_factory=Counter)
+    # Arrivals by space name and walks by (from, to) names: each game's own board names them,
+    # so the games of a modular board, each on its own ship, add up by room.
+    spaces: Counter[str] = field(default_factory=Counter)
+    paths: Counter[tuple[str, str]] = field(default_factory=Counter)
     acquired: Counter[str] = field(default_factory=Counter)  # copies
     acquirers: Counter[str] = field(default_factory=Counter)  # players who took one or more
     acquirer_wins: Counter[str] = field(default_factory=Counter)
@@ -295,12 +305,16 @@ class RunTotals:
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
-    # Answers to spaces' decisions by (space name, option), content actions by label, and
-    # the squares of their per-game counts.
+    # Answers to spaces' decisions by (space name, option), and the squares of their
+    # per-game counts.
     choices: Counter[tuple[str, str]] = field(default_factory=Counter)
     choices_sq: Counter[tuple[str, str]] = field(default_factory=Counter)
-    acts: Counter[str] = field(default_factory=Counter)
-    acts_sq: Counter[str] = field(default_factory=Counter)
+    # A pack's `action` lines taken, by name, and cube tokens drawn, by token name (with
+    # the squares of their per-game counts).
+    actions: Counter[str] = field(default_factory=Counter)
+    actions_sq: Counter[str] = field(default_factory=Counter)
+    cubes: Counter[str] = field(default_factory=Counter)
+    cubes_sq: Counter[str] = field(default_factory=Counter)
 
     def add_result(self, index: int, result: GameResult) -> None:
         """Count one game's result (what the engine's counters do not see)."""
@@ -345,8 +359,9 @@ class RunTotals:
         result = game.result
         assert result is not None
         self.add_result(index, result)
-        self.spaces.update({s: n for s, n in enumerate(stats.entries) if n})
-        self.paths.update(stats.paths)
+        names = [sp.name for sp in game.board.spaces]
+        self.spaces.update({names[s]: n for s, n in enumerate(stats.entries) if n})
+        self.paths.update({(names[a], names[b]): n for (a, b), n in stats.paths.items()})
         won = set(result.winners)
         for seat, got in enumerate(stats.acquired):
             self.acquired.update(got)
@@ -363,6 +378,10 @@ class RunTotals:
         self.defeated_sq.update({k: v * v for k, v in stats.defeated.items()})
         self.events.update(stats.events)
         self.events_sq.update({k: v * v for k, v in stats.events.items()})
+        self.actions.update(stats.actions)
+        self.actions_sq.update({k: v * v for k, v in stats.actions.items()})
+        self.cubes.update(stats.cubes)
+        self.cubes_sq.update({k: v * v for k, v in stats.cubes.items()})
         taken: Counter[str] = Counter()
         for seat, got in enumerate(stats.tokens):
             taken.update(got)
@@ -386,8 +405,6 @@ class RunTotals:
             chosen = {(spaces[s].name, label): n for (s, label), n in stats.choices.items()}
             self.choices.update(chosen)
             self.choices_sq.update({k: n * n for k, n in chosen.items()})
-        self.acts.update(stats.acts)
-        self.acts_sq.update({k: n * n for k, n in stats.acts.items()})
         self.recycles += stats.recycles
         self.recycles_sq += stats.recycles * stats.recycles
         damage = sum(stats.damage)
@@ -595,13 +612,21 @@ def heatmap(totals: RunTotals, catalog: Catalog) -> dict[str, Any]:
     for s, moves in enumerate(board.moves):
         for m in moves:
             # Parallel paths between the same two spaces share one key, as in the heatmap.
-            key = f"{board.spaces[s].name}->{board.spaces[m.to].name}"
+            a, b = board.spaces[s].name, board.spaces[m.to].name
+            key = f"{a}->{b}"
             if key not in paths:
-                paths[key] = totals.paths[(s, m.to)]
+                paths[key] = totals.paths[(a, b)]
+    spaces = {sp.name: totals.spaces[sp.name] for sp in board.spaces}
+    # A modular board's games were played on other ships too: their other rooms and paths
+    # follow, by name.
+    for name in sorted(totals.spaces):
+        spaces.setdefault(name, totals.spaces[name])
+    for a, b in sorted(totals.paths):
+        paths.setdefault(f"{a}->{b}", totals.paths[(a, b)])
     return {
         "board": board.name,
         "games": totals.games,
-        "spaces": {sp.name: totals.spaces[sp.index] for sp in board.spaces},
+        "spaces": spaces,
         "paths": paths,
     }
 
@@ -719,10 +744,20 @@ def report(
         for c in catalog.cards
         if c.type == "event"
     ]
+    # The pack's `action` lines (by name) and cube tokens (drawn from the bag), when it has any.
+    actions = [
+        {"name": name, "taken": t.actions[name], **often(t.actions, t.actions_sq, name)}
+        for name in sorted(t.actions)
+    ]
+    cubes = [
+        {"name": tok.name, "drawn": t.cubes[tok.name], **often(t.cubes, t.cubes_sq, tok.name)}
+        for tok in catalog.tokens
+        if tok.kind == "cube"
+    ]
     tokens = []
     for tok in catalog.tokens:
-        if tok.kind == "artifact":
-            continue  # the artifacts table has them
+        if tok.kind in ("artifact", "cube"):
+            continue  # the artifacts and cube tokens tables have them
         holders, won = t.token_players[tok.name], t.token_wins[tok.name]
         tokens.append(
             {
@@ -750,10 +785,6 @@ def report(
         for (space, label), n in sorted(
             t.choices.items(), key=lambda kv: (order.get(kv[0][0], 0), -kv[1], kv[0][1])
         )
-    ]
-    content_actions = [
-        {"action": label, "times": n, **often(t.acts, t.acts_sq, label)}
-        for label, n in sorted(t.acts.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
     declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
@@ -881,7 +912,8 @@ def report(
         "events": events,
         "tokens": tokens,
         "space_choices": space_choices,
-        "actions": content_actions,
+        "actions": actions,
+        "cubes": cubes,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),

@@ -77,6 +77,7 @@ repeatable reserve monster). Properties:
 | `dragon attack` | the dragon-attack symbol |
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
+| `set aside` | a reserve monster out of play until `flip OLD to NEW` puts it in OLD's place |
 
 Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`, and the event triggers of
 [Triggers](#triggers) (live while the card is in play); any trigger may be
@@ -89,8 +90,15 @@ fires once, whatever order the cards were played in.
 `mug N`, `fruit N` (N is the count), plus `points N`, `gold N` (counts as N gold),
 `type WORD` (market items: one of each type), `grants WORDS` (one grant a line: `grants canoe`
 for a path that `requires canoe`; `grants artifact slot` to carry one more artifact),
-`returns` (back to the box once revealed), and the triggers `on reveal:` and `use:`, and
-the event triggers of [Triggers](#triggers) (live while a player holds the token).
+`returns` (back to the box once revealed), and the triggers `on reveal:` (when the token is
+taken, or bought at a market) and `use:`, and the event triggers of [Triggers](#triggers)
+(live while a player holds the token).
+
+A token of kind `cube N` is a cube of no player's colour: `put N NAME in the clank area`
+moves some from the supply to the Clank! area, the next attack puts them in the dragon bag
+with everyone's Clank!, and when one is drawn its `when drawn:` lines run (for the active
+player) and it goes back to the Clank! area:
+`token Hunter { cube 4; when drawn: each player (take 1 damage) }`.
 
 ## Boards
 
@@ -113,7 +121,9 @@ Space features: {space_flags}. Also `coach N` (gold), `waypoint N`, `artifact N`
 `reward KIND [N]` with KIND one of {rewards}, `at X Y` (position, y downwards),
 `feature WORDS` (anything else cards can test), `holds [N] WHAT` (N tokens matching WHAT, a
 kind, type or name, placed on the space at setup: secrets from their shuffled pile, other
-tokens from the supply), and trigger lines (`once per turn when you enter: +2 gold`).
+tokens from the supply), `requires WORDS` (only a player holding a token that grants the
+words may enter, by a path, a way or a teleport: `space Vault { requires "vault code" }`),
+and trigger lines (`once per turn when you enter: +2 gold`).
 `forest`, `crystal cave`, `security checkpoint` and `exhausts` stop boot movement for the turn.
 
 `reward KIND [N]` is shorthand for a trigger: `reward gold 2` is
@@ -210,16 +220,25 @@ token "Climbing Kit" { minor secret; action once per game: +1 special moves }
 A `resource` is a number each player has: lost at the end of the turn (`per turn`, the
 default) or `kept` like gold. Effects name it like a base resource (`+1 special moves`,
 `pay 2 favour -> ...`) once it is declared, so declare it before the cards that use it;
-`word` adds other words for it. A `way` is a kind of path: `paid in RESOURCE` (boots when
+`word` adds other words for it; a declaration of a base resource with only `word` lines
+gives it other words (`resource gold { word coins coin }`: `+2 coins`, `pay 7 coins`). A
+`way` is a kind of path: `paid in RESOURCE` (boots when
 left out; a path without a way is a tunnel paid in boots), `requires WORD` (a held token must
 grant it), `exhausts` (arriving along it exhausts the mover), `usable while exhausted`, and
 `teleport can` / `teleport can't` (whether a teleport may cross it). A way may also join
 spaces without paths: `within FEATURE...` (`way swing { paid in special moves; within
 "section 1" "section 2" }`) joins every two spaces that share one of those features, at a
-cost of 1. An `action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` line in a
-space or a token is offered to a player on that space or holding that token, when its limit
-allows and its price can be paid; each player has their own uses. An action that is only a
-price (`action fight: defeat a troll here with 3 swords`) is offered when it can be paid.
+cost of 1 (`cost N`: 0 makes the move free). `blocked by TOKEN` closes the way to and from
+any space where such a token lies (`place TOKEN on each FEATURE` puts one there). A move of
+a declared way is labelled with it (`move to Summit by ladder`). An
+`action [NAME] [once per turn|once per game|once per module] [if CONDITION]: [PRICE ->]
+EFFECTS` line in a space or a token is offered to a player on that space or holding that
+token, when its limit allows, its condition holds and its price can be paid; each player has
+their own uses. `once per module` is once a game in each module (or board group) for each
+player, shared by every action of that name (`action tap once per module if there is no
+Marker here: place a Marker here -> +2 gold`: one marker a module, one a space). An action
+that is only a price (`action fight: defeat a troll here with 3 swords`) is offered when it
+can be paid.
 
 ## Triggers
 

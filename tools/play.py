@@ -169,8 +169,11 @@ class PlaySession:
         log: LiveLog,
         stdin: IO[str],
         stdout: IO[str],
+        modules: str | None = None,
     ) -> None:
         self.catalog = catalog
+        # A modular board's assembly (`--modules`); None: the seed draws the ship.
+        self.modules = modules
         self.players = players
         self.human = seat
         self.seed = seed
@@ -208,7 +211,7 @@ class PlaySession:
     def _new_game(self) -> Game:
         seats = [_Seat(self, k, name, self._bot(k, name)) for k, name in enumerate(self.names)]
         self.teller = _Teller(self, self.catalog)
-        game = Game(self.catalog, seats, self.seed, stats=self.teller)
+        game = Game(self.catalog, seats, self.seed, stats=self.teller, modules=self.modules)
         # Records are written as the engine appends them: the header now, then each decision.
         game.log = _Records(game.log, self.log.add)
         self.log.restart(game.log)
@@ -507,6 +510,11 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
     "(heuristic, greedy, random).",
 )
 @click.option(
+    "--modules",
+    help="A modular board's assembly: its free positions' sides, e.g. \"1=Hydroponics, "
+    '2=Doomsday Cannon, 3=Med Lab" [default: drawn from the seed].',
+)
+@click.option(
     "--log",
     "log_file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -519,6 +527,7 @@ def command(
     seat: int,
     seed: int | None,
     bots: str,
+    modules: str | None,
     log_file: Path | None,
 ) -> None:
     """Play PACK (default: the bundled flagship pack) against bots, in the terminal.
@@ -535,6 +544,8 @@ def command(
         if not lo <= players <= hi:
             raise ValueError(f"this pack plays with {lo} to {hi} players, not {players}")
         others = bot_names(bots, players - 1) if players > 1 else []
+        if modules:
+            catalog.choose_assembly(None, modules)  # a ValueError names what does not fit
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     names = others[: seat - 1] + [HUMAN] + others[seat - 1 :]
@@ -552,6 +563,7 @@ def command(
         log=log,
         stdin=sys.stdin,
         stdout=sys.stdout,
+        modules=modules,
     )
     session.say(
         f"{catalog.name} {catalog.version} on {catalog.board.name}, seed {seed}: you are "

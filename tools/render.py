@@ -167,7 +167,7 @@ def board_command(
                 + ", ".join(unknown),
                 err=True,
             )
-    graph = board_graph(board, heat, scale, ways=ir.get("ways", []))
+    graph = board_graph(board, heat, scale, ir.get("ways", ()))
     try:
         data = render_graph(graph, fmt)
     except graphviz.ExecutableNotFound as exc:

@@ -259,6 +259,8 @@ class Marks:
     way_ir: dict[str, dict[str, Any]] = field(default_factory=dict)
     sections: dict[str, tuple[str, str]] = field(default_factory=dict)  # feature: (colour, way)
     tags: dict[str, str] = field(default_factory=dict)
+    # Sections drawn as pale bands (a board with positions), else as dashed lines.
+    banded: bool = True
 
     @classmethod
     def of(cls, board: dict[str, Any], ways: list[dict[str, Any]] | None) -> Marks:
@@ -552,7 +554,8 @@ def legend_rows(
                 f'<TD BGCOLOR="{colour}55"{_min_width(f"{MARK} {f}", LEGEND_SIZE, True)}>'
                 f'<FONT COLOR="{colour}"><B>{MARK} {_esc(f)}</B></FONT></TD>'
             )
-            rows.append((sample, f"a section of {n} spaces (the pale band): a {way} joins any two"))
+            drawn = "the pale band" if marks.banded else "the dashed line"
+            rows.append((sample, f"a section of {n} spaces ({drawn}): a {way} joins any two"))
     for other in sorted(feats - known):
         rows.append((ink("#444444", other), "a feature of the space (see the pack)"))
     rewarded = [t for s in spaces for t in s.get("triggers", ()) if _is_reward(t)]
@@ -726,18 +729,21 @@ def board_graph(
     board: dict[str, Any],
     heat: Heatmap | None = None,
     scale: float | None = None,
-    ways: list[dict[str, Any]] | None = None,
+    ways: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
 ) -> graphviz.Digraph:
     """The Graphviz graph of one board (with its legend and, if given, a heatmap).
 
     With positions (any space has ``pos``) the graph uses neato with pinned positions scaled
     by ``scale`` (worked out by ``auto_scale`` when None); otherwise dot, with groups drawn as
     clusters. ``ways`` are the pack's declared ways (the IR's ``ways``): each is drawn in its
-    own colour and dash, the sections a `within` way joins as strips on their spaces, and the
-    pack's other words for spaces as tags; without them, as before (names on paths, features
-    as text).
+    own colour and dash, the sections a `within` way joins as marks on their spaces and a
+    pale band through them (a dashed line in board order on a board without positions), and
+    the pack's other words for spaces as tags; without them, as before (names on paths,
+    features as text).
     """
-    marks = Marks.of(board, ways) if ways is not None else None
+    marks = Marks.of(board, ways) if ways else None
+    if marks is not None:
+        marks.banded = any("pos" in s for s in board["spaces"])
     pinned = any("pos" in s for s in board["spaces"])
     group_names = [g["name"] for g in board.get("groups", [])]
     group_names += sorted({s["group"] for s in board["spaces"] if "group" in s} - set(group_names))
@@ -879,6 +885,8 @@ def board_graph(
                     dir="none",
                     tooltip=dot_text(f"{feature}: a {way} joins any two of its spaces"),
                 )
+    elif ways:
+        _within_lines(g, board, ids, ways)
 
     legend_groups = {name: group_ink[name] for name in group_names} if pinned else {}
     html, lw, lh = legend_label(board, legend_groups, heat, marks)
@@ -913,6 +921,42 @@ def _spanning_tree(spaces: list[dict[str, Any]]) -> list[tuple[dict[str, Any], d
         inside.append(b)
         left.remove(b)
     return pairs
+
+
+# Colours of the dashed lines of ways that join a feature's spaces (`within`), in order.
+WITHIN_INKS = ("#6a3d9a", "#1f78b4", "#b15928", "#33a02c")
+
+
+def _within_lines(
+    g: graphviz.Digraph,
+    board: dict[str, Any],
+    ids: dict[str, str],
+    ways: list[dict[str, Any]] | tuple[dict[str, Any], ...],
+) -> None:
+    """A dashed line through the spaces each `within` way joins (any of them to any other:
+    drawn as a chain in board order, so as not to clutter), labelled once with the way's
+    name; it does not move the layout."""
+    k = 0
+    for way in ways:
+        for feature in way.get("within", ()):
+            spaces = [s["name"] for s in board["spaces"] if feature in s["features"]]
+            if len(spaces) < 2:
+                continue
+            ink = WITHIN_INKS[k % len(WITHIN_INKS)]
+            k += 1
+            for i, (a, b) in enumerate(zip(spaces, spaces[1:], strict=False)):
+                attrs = {
+                    "style": "dashed",
+                    "color": ink,
+                    "fontcolor": ink,
+                    "dir": "none",
+                    "constraint": "false",
+                    "penwidth": "1.6",
+                    "tooltip": dot_text(f"{way['name']}: {', '.join(spaces)}"),
+                }
+                if i == 0:
+                    attrs["label"] = dot_text(way["name"])
+                g.edge(ids[a], ids[b], **attrs)
 
 
 def render_graph(graph: graphviz.Digraph, fmt: str) -> bytes:

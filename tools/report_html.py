@@ -457,8 +457,12 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
         parts.append(_table(("space", "answered", "times", "a game"), rows, 2))
     if rep.get("actions"):
         parts.append("<h2>Actions taken</h2>")
-        rows = [(a["action"], a["times"], _per_game(a)) for a in rep["actions"]]
-        parts.append(_table(("action (the pack's `action` lines)", "times", "a game"), rows))
+        rows = [(a["name"], a["taken"], _per_game(a)) for a in rep["actions"]]
+        parts.append(_table(("action (the pack's `action` lines)", "taken", "a game"), rows))
+    if rep.get("cubes"):
+        parts.append("<h2>Cube tokens drawn</h2>")
+        rows = [(c["name"], c["drawn"], _per_game(c)) for c in rep["cubes"]]
+        parts.append(_table(("cube token", "drawn", "a game"), rows))
     return parts
 
 
@@ -505,7 +509,7 @@ def board_drawing(rep: dict[str, Any], ir: dict[str, Any]) -> str | None:
     board = pick_board(ir, heat["board"])
     colours = Heatmap(heat["board"], dict(heat["spaces"]), dict(heat["paths"]), heat["games"])
     try:
-        graph = board_graph(board, colours, ways=ir.get("ways", []))
+        graph = board_graph(board, colours, ways=ir.get("ways", ()))
         return render_graph(graph, "svg").decode("utf-8")
     except graphviz.ExecutableNotFound:
         return None

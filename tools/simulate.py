@@ -535,8 +535,8 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
 
 
 def _components(rep: dict[str, Any]) -> list[str]:
-    """The monsters, events and tokens tables: how often each was defeated, revealed, taken;
-    then how players answered what spaces asked, and the pack's actions they took."""
+    """The monsters, events, tokens, actions and cube tokens tables: how often each was
+    defeated, revealed, taken, drawn; and how players answered what spaces asked."""
     lines: list[str] = []
     if rep["monsters"]:
         rows = [("monster", "fight", "defeated", "a game")]
@@ -590,10 +590,17 @@ def _components(rep: dict[str, Any]) -> list[str]:
         ]
         lines += ["", *_table(rows, right={2, 3})]
     if rep.get("actions"):
-        rows = [("action taken (the pack's `action` lines)", "times", "a game")]
+        rows = [("action", "taken", "a game")]
         rows += [
-            (a["action"], str(a["times"]), _mean_pm(a["per_game"], a["per_game_ci"], 2))
+            (a["name"], str(a["taken"]), _mean_pm(a["per_game"], a["per_game_ci"], 2))
             for a in rep["actions"]
+        ]
+        lines += ["", *_table(rows)]
+    if rep.get("cubes"):
+        rows = [("cube token", "drawn", "a game")]
+        rows += [
+            (c["name"], str(c["drawn"]), _mean_pm(c["per_game"], c["per_game_ci"], 2))
+            for c in rep["cubes"]
         ]
         lines += ["", *_table(rows)]
     return lines

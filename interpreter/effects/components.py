@@ -70,3 +70,41 @@ def remove_random(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Take N tokens whose name, type or kind is WHAT off the board, chosen at random among
     those on its spaces, and put them back in the box (setup with fewer players)."""
     game.remove_random(node["what"], node["n"])
+
+
+@effect(
+    "return_token",
+    phrases=(
+        "return this token to the box",
+        "return this token",
+        "this token goes back to the box",
+    ),
+    params={},
+    render=lambda n: "return this token to the box",
+    examples=("trash 1 card, return this token to the box",),
+    appraise=lambda n, v: -0.1 * v.unit("token"),
+)
+def return_token(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """The token whose line this is leaves its holder for the box (a token kept until its
+    own trigger has used it up)."""
+    game.return_token(ctx.player, ctx.source)
+
+
+@effect(
+    "supply_to_box",
+    phrases=(
+        "return {n:int} {what:name} from the supply [to] [the] [box]",
+        "return a|an|one {what:name} from the supply [to] [the] [box] {n=1}",
+    ),
+    params={
+        "n": {"type": "integer", "minimum": 1, "maximum": 100},
+        "what": {"type": "string", "minLength": 1},
+    },
+    render=lambda n: f"return {n['n']} {n['what']} from the supply to the box",
+    examples=('if 2 players (return 1 "Golden Statue" from the supply)',),
+    appraise=lambda n, v: 0.0,
+)
+def supply_to_box(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Put N tokens matching WHAT (a name, type or kind) from the supply back in the box:
+    fewer market items, say, with fewer players (as many as the supply has)."""
+    game.supply_to_box(node["what"], node["n"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .registry import condition, count
+from .turn_modifiers import counts_in_play
 
 # What the bots assume without looking at the game: a condition holds half the time, and a
 # count ("+1 swords per companion in play") comes to one or two when its effect is applied.
@@ -41,7 +42,9 @@ def _article(noun: str) -> str:
 )
 def in_play(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     """Cards with that tag (or name) in your play area this turn, played before or after;
-    "another" leaves out the card itself."""
+    "another" leaves out the card itself. A `TAG counts as in play this turn` makes it hold."""
+    if game.turn_modifiers and ctx.player is game.active and counts_in_play(game, node["tag"]):
+        return True
     return game.count_in_play(ctx, node["tag"], other=node.get("other", False)) >= node.get(
         "min", 1
     )

@@ -130,7 +130,7 @@ def secret(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "token",
-    appraise=lambda n, v: v.unit("token"),
+    appraise=lambda n, v: v.token(n["token"]),
     phrases=("gain {token:name}", "take {token:name}"),
     params={"token": {"type": "string"}},
     render=lambda n: f"take {n['token']}",

@@ -115,10 +115,10 @@ class Valuer:
     - ``v.where(feature)``: how likely the player is on a space with that feature (forest,
       town...) when the effect happens, 0..1; bots also learn from it that a card pays off
       on some spaces only.
-    - ``v.token(what)``: the worth of taking one token matching ``what`` (a kind, type or
-      name) to hold: by default ``v.unit("major secret")`` or ``v.unit("minor secret")`` for
-      those kinds, else ``v.unit("token")``; a bot that knows the pack's tokens may answer
-      with what holding one brings (its points, its triggers, its actions).
+    - ``v.token(what)``: the worth of taking one token matching ``what`` (a name, type or
+      kind) to hold: by default ``v.unit("major secret")`` or ``v.unit("minor secret")`` for
+      those kinds, else ``v.unit("token")``; a bot may know better (what holding one brings:
+      its points, its triggers, its actions; a token that opens the way to an artifact).
 
     Condition records appraise to a likelihood (0..1) and count records to an expected count,
     both usually asked through ``v.chance`` and ``v.count``. Appraisals must not look at the
@@ -158,7 +158,7 @@ class Valuer:
         return 0.5
 
     def token(self, what: str) -> float:
-        """Worth of taking one token matching ``what`` (kind, type or name) to hold: a secret
+        """Worth of taking one token matching ``what`` (name, type or kind) to hold: a secret
         of that size ("major", "minor"), else a token."""
         return self.unit(f"{what} secret" if what in ("major", "minor") else "token")
 

@@ -40,3 +40,21 @@ def take_from_reserve(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         if card.name.lower() == want:
             game.take_from_reserve(ctx.player, card, node["n"])
             return
+
+
+@effect(
+    "flip_reserve",
+    phrases=(
+        "flip {old:name} to {new:name}",
+        "flip {old:name} over to {new:name}",
+        "replace {old:name} in the reserve with {new:name}",
+    ),
+    params={"old": {"type": "string"}, "new": {"type": "string"}},
+    render=lambda n: f"flip {n['old']} in the Reserve over: {n['new']} takes its place",
+    examples=("flip Goblin to Hobgoblin",),
+    appraise=lambda n, v: 0.0,
+)
+def flip_reserve(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Turn a repeatable reserve monster over: the `set aside` reserve monster NEW takes
+    the place of OLD for the rest of the game (nothing if OLD is not in the Reserve)."""
+    game.flip_reserve_monster(node["old"], node["new"])

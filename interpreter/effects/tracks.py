@@ -93,3 +93,30 @@ def knock_out(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """You are knocked out at once, wherever you stand (scored as any knock-out)."""
     if ctx.player.on_clock:
         game.knock_out(ctx.player)
+
+
+@condition(
+    "rage_at",
+    phrases=(
+        "the rage marker is on space {exactly:int} or higher {higher=true}",
+        "the rage marker is on space {exactly:int}",
+        "the rage marker is on or past space {exactly:int} {higher=true}",
+        "rage is on space {exactly:int} or higher {higher=true}",
+        "rage is on space {exactly:int}",
+    ),
+    params={
+        "exactly": {"type": "integer", "minimum": 1, "maximum": 30},
+        "higher": {"type": "boolean"},
+    },
+    required=("exactly",),
+    defaults={"higher": False},
+    render=lambda n: (
+        f"the rage marker is on space {n['exactly']}" + (" or higher" if n.get("higher") else "")
+    ),
+    examples=("if the rage marker is on space 7 (dragon attack)",),
+    appraise=lambda n, v: 0.2,
+)
+def rage_at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    """The rage marker is on space N of the track (counted from 1), or beyond it."""
+    space = game.rage + 1
+    return space >= node["exactly"] if node.get("higher") else space == node["exactly"]

@@ -44,6 +44,7 @@ EVENTS: dict[str, str] = {
     "escape": "A player escapes with an artifact.",
     "knocked out": "A player's health meter fills up.",
     "game end": "The game ends, before scoring.",
+    "rage": "The rage marker moves up onto a space (once for each space it reaches).",
 }
 """Every event the engine emits, with when it happens."""
 
@@ -285,6 +286,26 @@ _trigger(
     ("token", "rules"),
     "When the owner's health meter fills up.",
     worth=0.2,
+)
+
+
+_trigger(
+    "rage_advances",
+    "rage",
+    "any",
+    (
+        "when the rage marker advances",
+        "whenever the rage marker advances",
+        "when the rage marker moves up",
+        "when rage advances",
+        "whenever rage advances",
+    ),
+    ("card", "token", "rules"),
+    "Whenever the rage marker moves up onto a space (a move of several spaces is one event "
+    "a space); the effects act for the owner (rules: for the active player). Test the space "
+    "with `if the rage marker is on space N`.",
+    worth=0.5,
+    examples=("when the rage marker advances if the rage marker is on space 7: dragon attack",),
 )
 
 

@@ -182,3 +182,33 @@ def ignore_path_monsters(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 def ignores_monsters(game: Any) -> bool:
     """Whether monster icons on paths are ignored for the active player this turn."""
     return any(n["op"] == "ignore_path_monsters" for n in game.turn_modifiers)
+
+
+@effect(
+    "count_as_in_play",
+    phrases=(
+        "{tag:tag} counts as in play this turn",
+        "{tag:tag} count as in play this turn",
+        "{tag:tag} cards count as in play this turn",
+    ),
+    params={"tag": {"type": "string", "minLength": 1}},
+    render=lambda n: f"for the rest of this turn, a {n['tag']} card counts as in play",
+    examples=("science counts as in play this turn",),
+    # A waiting `play if another TAG in play` line or two come true.
+    appraise=lambda n, v: 1.0 * v.unit("skill"),
+)
+def count_as_in_play(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """For the rest of the turn, every `TAG in play` condition of yours holds (`another TAG
+    in play` too), as if you had played another card of that tag: lines waiting for one
+    fire. Counts (`per TAG in play`) are not changed."""
+    if ctx.player is game.active:
+        game.add_turn_modifier(node)
+
+
+def counts_in_play(game: Any, tag: str) -> bool:
+    """Whether a `count_as_in_play` modifier makes ``tag`` count as in play this turn."""
+    tag = tag.lower()
+    return any(
+        n["op"] == "count_as_in_play" and n["tag"].lower() in (tag, tag.rstrip("s"))
+        for n in game.turn_modifiers
+    )

@@ -220,6 +220,41 @@ def test_the_space_pack_checks_clean_in_every_assembly() -> None:
     assert check_boards(result.ir) == []
 
 
+def test_a_space_room_unreachable_in_one_placement_only_names_that_assembly(
+    tmp_path: Path,
+) -> None:
+    # Hydroponics' Compost Chute is made reachable only through its `outer` point, and the
+    # join of position 3's outer point to Command made one way out: the room is cut off when
+    # Hydroponics lies at position 3, and only then (positions 1 and 2 join it both ways).
+    pack = tmp_path / "space"
+    shutil.copytree(ROOT / "content" / "space", pack)
+    mods = pack / "modules.clank"
+    text = mods.read_text()
+    for old, new in (
+        (
+            'path "Grow Tanks" -- "Compost Chute" { boots 2 }',
+            'path "Compost Chute" -> "Grow Tanks"',
+        ),
+        ('path "Fungus Farm" -> "Compost Chute"', 'path "Compost Chute" -> "Fungus Farm"'),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    mods.write_text(text)
+    board = pack / "board.clank"
+    old = "join 3 outer -- command port { monsters 1 }"
+    assert old in board.read_text()
+    board.write_text(board.read_text().replace(old, "join 3 outer -> command port { monsters 1 }"))
+    result = compile_pack(pack)
+    assert result.ok, result.diagnostics
+    diags = [d for d in check_boards(result.ir) if d.code == "CW138"]
+    assert len(diags) == 1, diags
+    (d,) = diags
+    assert "'Compost Chute'" in d.message and "side 'Hydroponics'" in d.message
+    assert "3=Hydroponics" in d.message
+    # Hydroponics at 3 with each of the other two pieces' sides at 1 and 2: 8 assemblies.
+    assert "(and 7 other assemblies of 48)" in d.message
+
+
 def test_the_language_reference_example_compiles_and_lints_clean() -> None:
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     section = text.split("## Modules", 1)[1].split("\n## ", 1)[0]

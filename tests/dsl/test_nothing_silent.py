@@ -84,8 +84,13 @@ def test_an_artifact_value_without_a_token_is_a_warning() -> None:
 
 
 def test_reveal_on_a_token_that_is_never_revealed() -> None:
-    (d,) = _diags('token "Lucky Coin" { market; on reveal: +1 skill }\n')
-    assert d.code == "CW102" and "never fires" in d.message and "market" in d.message
+    (d,) = _diags('token "Lucky Coin" { artifact; points 5; on reveal: +1 skill }\n')
+    assert d.code == "CW102" and "never fires" in d.message and "artifact" in d.message
+
+
+def test_reveal_on_a_market_item_fires_when_it_is_bought() -> None:
+    # "When you buy this, immediately heal 2 damage" (a market item's reveal is its purchase).
+    assert not _diags('token "Lucky Coin" { market; on reveal: +1 skill }\n')
 
 
 def test_reveal_on_a_token_taken_from_a_space_is_fine() -> None:
@@ -194,8 +199,8 @@ def test_a_token_a_lack_condition_or_a_guard_names_must_exist() -> None:
     assert all(d.code == "CW107" for d in diags), [d.message for d in diags]
     said = sorted(d.message for d in diags)
     assert said == [
-        "'Post' asks whether there is 'gaurd', but no token of the pack is called that or is "
-        "of that kind",
+        "'Post' asks whether 'gaurd' lies on a space, but no token of the pack is called that "
+        "or is of that kind",
         "'Post' defeats 'gard', but no token of the pack is called that or is of that kind",
         "'Post' takes 'eg', but no token of the pack is called that or is of that kind",
         "'step setup.guards' deals 'gaurd', but no token of the pack is called that or is of "

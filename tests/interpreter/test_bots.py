@@ -42,6 +42,13 @@ def clank() -> Catalog:
     return prepare(result.ir)
 
 
+@pytest.fixture(scope="module")
+def space() -> Catalog:
+    result = compile_pack(ROOT / "content" / "space")
+    assert result.ok, result.diagnostics
+    return prepare(result.ir)
+
+
 class Watched(HeuristicBot):
     """A heuristic bot whose every answer is checked against what it was asked."""
 
@@ -72,7 +79,7 @@ def _check(game: Game) -> None:
     assert not problems, (game.seed, game.turn, problems)
 
 
-@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank"])
+@pytest.mark.parametrize("pack", ["tutorial", "acqinc", "clank", "space"])
 def test_heuristic_answers_only_with_legal_options(pack: str, request) -> None:
     cat = request.getfixturevalue(pack)
     answers = 0
@@ -98,6 +105,18 @@ def test_heuristic_games_end_like_peoples_games(pack: str, request) -> None:
     # Most go home with an artifact; few die with nothing to show.
     assert sum(r.escapes for r in results) >= 0.55 * 4 * len(results)
     assert sum(sum(r.zeroed) for r in results) <= 0.1 * 4 * len(results)
+
+
+def test_heuristic_bots_hack_open_the_command_module_and_get_out(space: Catalog) -> None:
+    # Clank! In! Space!'s artifacts lie behind a requirement (the force field): the bots reach
+    # them through the actions that give the grant (hacking two data ports), then escape. The
+    # game is harsher than the classic one (off-the-clock turns draw four cubes, bounty
+    # hunters hurt everyone): fewer escapes, more knocked out in the Command module.
+    results = run_games(space, 40, 4, seed=3, bots="heuristic")
+    assert not any(r.capped for r in results)
+    assert 12 <= statistics.median(r.rounds for r in results) <= 25
+    assert sum(r.escapes for r in results) >= 0.5 * 4 * len(results)
+    assert sum(1 for r in results if r.winners) >= 0.9 * len(results)
 
 
 @pytest.mark.parametrize("seats", [("heuristic", "random"), ("random", "heuristic")])

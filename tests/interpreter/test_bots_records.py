@@ -54,8 +54,8 @@ def test_a_way_paid_in_another_resource_is_priced_by_how_soon_the_player_has_som
     board = ropes.board
     one, eleven = board.index["Room 1"], board.index["Room 11"]
     walking = _Routes(board, frozenset(), 0.25)
-    holding = _Routes(board, frozenset(), 0.25, frozenset({(MOVES, 1.0)}))
-    waiting = _Routes(board, frozenset(), 0.25, frozenset({(MOVES, 3.0)}))
+    holding = _Routes(board, frozenset(), 0.25, paid=frozenset({(MOVES, 1.0)}))
+    waiting = _Routes(board, frozenset(), 0.25, paid=frozenset({(MOVES, 3.0)}))
     # Room 1 to the Swords study room: two tunnels past two monster icons, or one rope.
     assert walking.step[eleven][one].way.paid_in == "boots"
     assert holding.step[eleven][one].way.paid_in == MOVES
@@ -84,8 +84,8 @@ def test_a_live_toll_counts_on_routes_until_its_guard_is_gone(ropes: Catalog) ->
     info = _board_info(g)
     assert info.toll_hurt[perch] == 1 and info.toll_swords[perch] == 3
     two = _at(g, "Room 2")
-    calm = info.table(frozenset(), 1.0, frozenset(), frozenset())
-    wary = info.table(frozenset(), 1.0, frozenset(), live)
+    calm = info.table(frozenset(), 1.0)
+    wary = info.table(frozenset(), 1.0, tolls=live)
     assert wary.icons[perch][two] == calm.icons[perch][two] + 1
     g.space_tokens[perch].clear()
     assert perch not in bot._live_tolls(g, p)

@@ -176,6 +176,30 @@ def test_render_board_cli_draws_the_chosen_assembly(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "not a position" in bad.output
 
 
+def test_render_board_draws_the_space_ship_with_its_outlines_and_lifts(tmp_path: Path) -> None:
+    out = tmp_path / "ship.dot"
+    got = CliRunner().invoke(
+        main,
+        [
+            "render",
+            "board",
+            str(ROOT / "content" / "space"),
+            "-o",
+            str(out),
+            "--modules",
+            "1=Hydroponics, 2=Doomsday Cannon, 3=Med Lab",
+        ],
+    )
+    assert got.exit_code == 0, got.output
+    text = out.read_text()
+    assert text.count("subgraph cluster_") == 6
+    for name, pos in (("Cargo Bay", "cargo"), ("Command", "command"), ("Med Lab", "3")):
+        assert f"<B>{name}</B> <I>(module at {pos})</I>" in text
+    # The ways that join a feature's spaces are dashed lines through them, named once.
+    assert text.count("label=hyperlift") == 1 and text.count("label=telepad") == 1
+    assert text.count("style=dashed") == 3 + 3  # 4 lift spaces, 4 telepads on this ship
+
+
 def test_simulate_plays_the_space_pack_with_chosen_modules() -> None:
     got = CliRunner().invoke(
         main,

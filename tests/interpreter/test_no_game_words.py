@@ -18,3 +18,22 @@ def test_interpreter_names_no_classic_mechanic() -> None:
         if WORDS.search(line)
     ]
     assert not hits, "\n".join(hits)
+
+
+# Clank! In! Space!'s components (content/space): the issue's grep, over the engine, the
+# language and the tools.
+SPACE_WORDS = re.compile(
+    r"data port|command code|hyperlift|telepad|bounty|escape pod|blockade", re.IGNORECASE
+)
+
+
+def test_engine_language_and_tools_name_no_space_component() -> None:
+    root = INTERPRETER.parent
+    hits = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for folder in ("interpreter", "dsl", "tools")
+        for path in sorted((root / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if SPACE_WORDS.search(line)
+    ]
+    assert not hits, "\n".join(hits)

@@ -68,27 +68,38 @@ def _play_to_action(game: Game, turn: int, steps: int) -> tuple[dict[str, Any], 
             assert not game.over, "the game ended before the turn to snapshot"
 
 
-CASES = [
-    (pack, n, kind, seed)
-    for pack in ("tutorial", "acqinc")
-    for n in (2, 4)
-    for kind in ("random", "heuristic")
-    for seed in (1, 2, 3)
-] + [
-    # Classic Clank!: counters, tokens held on spaces, once-per-turn triggers, turn modifiers.
-    ("clank", n, kind, seed)
-    for n in (2, 4)
-    for kind in ("random", "heuristic")
-    for seed in (1, 2)
-]
+CASES = (
+    [
+        (pack, n, kind, seed)
+        for pack in ("tutorial", "acqinc")
+        for n in (2, 4)
+        for kind in ("random", "heuristic")
+        for seed in (1, 2, 3)
+    ]
+    + [
+        # Classic Clank!: counters, tokens held on spaces, once-per-turn triggers, turn modifiers.
+        ("clank", n, kind, seed)
+        for n in (2, 4)
+        for kind in ("random", "heuristic")
+        for seed in (1, 2)
+    ]
+    + [
+        # Clank! In! Space!: a modular board's assembly, markers on spaces, per-module uses.
+        ("space", n, kind, 1)
+        for n in (2, 4)
+        for kind in ("random", "heuristic")
+    ]
+)
 # Games where heuristic bots restored without their carried state (plans, estimates, running
 # totals) play differently from the snapshot's turn on (found by trying; with it, they agree).
 HISTORY = [("acqinc", 2, "heuristic", 20, (6, 9)), ("tutorial", 2, "heuristic", 21, (15, 18))]
+# Space late in a game: the first turn with cube tokens out (35) and with the Blockade down (38).
+LATE = [("space", 4, "heuristic", 2, (35, 38))]
 
 
 @pytest.mark.parametrize(
     ("pack", "n", "kind", "seed", "turns"),
-    [(*c, ()) for c in CASES] + HISTORY + [("acqinc", 4, "greedy", 1, ())],
+    [(*c, ()) for c in CASES] + HISTORY + LATE + [("acqinc", 4, "greedy", 1, ())],
 )
 def test_a_snapshot_between_turns_plays_on_to_the_same_end(
     pack: str, n: int, kind: str, seed: int, turns: tuple[int, ...]

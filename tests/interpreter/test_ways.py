@@ -109,10 +109,11 @@ def test_a_rope_is_paid_in_special_moves_and_open_while_exhausted(
     g = _game(ways_ir)
     p = g.players[0]
     _at(g, p, "Ledge", boots=3, exhausted=True)
-    assert "move to Summit" not in _labels(g, p)
+    assert "move to Summit by rope" not in _labels(g, p)
     p.pools["special moves"] = 1
-    assert "move to Summit" in _labels(g, p)
-    g.act(p, "move to Summit")
+    # A move of a declared way names it: a tunnel and a rope may join the same two spaces.
+    assert "move to Summit by rope" in _labels(g, p)
+    g.act(p, "move to Summit by rope")
     assert p.pools["special moves"] == 0 and p.boots == 3
     assert g.board.spaces[p.pos].name == "Summit"
 
@@ -133,12 +134,12 @@ def test_a_chute_exhausts_and_a_gate_needs_its_grant(ways_ir: dict[str, Any]) ->
     g = _game(ways_ir)
     p = g.players[0]
     _at(g, p, "Shrine", boots=2)
-    g.act(p, "move to Slide Foot")
+    g.act(p, "move to Slide Foot by chute")
     assert p.exhausted
     _at(g, p, "Summit", favour=1)
-    assert "move to Sanctum" not in _labels(g, p)
+    assert "move to Sanctum by gate" not in _labels(g, p)
     p.tokens.append(next(t for t in g.catalog.tokens if t.name == "Gate Pass"))
-    assert "move to Sanctum" in _labels(g, p)
+    assert "move to Sanctum by gate" in _labels(g, p)
 
 
 def test_a_token_action_is_offered_while_the_token_is_held(ways_ir: dict[str, Any]) -> None:

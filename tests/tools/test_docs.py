@@ -23,6 +23,8 @@ def test_every_effect_example_compiles() -> None:
             src += 'token "Mystic Fruit" { fruit 1 }\ntoken Relic { artifact; points 5 }\n'
             src += 'token "Golden Statue" { count 3 }\ntoken Egg { major secret 1 }\n'
             src += "token Guard { count 2 }\n"
+            src += "token Hunter { cube 2 }\n"
+            src += "reserve Goblin { fight 2 }\nreserve Hobgoblin { fight 3; set aside }\n"
             src += "card Burgle { starting 10 }\nrules { counter doom max 5 }\n"
             src += 'reserve "Secret Tome" { copies 12; cost 7; points 7 }\n'
             result = compile_text(src, "example.clank")

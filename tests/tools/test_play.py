@@ -333,3 +333,17 @@ def test_a_link_at_the_log_path_is_replaced_not_followed(tmp_path: Path) -> None
     assert target.read_text() == "keep me"
     assert not link.is_symlink()
     assert link.read_text() == '{"type":"header"}\n'
+
+
+def test_play_takes_a_modular_board_s_assembly(tmp_path: Path) -> None:
+    from clankwork.dsl.compiler import compile_pack
+
+    space = Path(__file__).resolve().parents[2] / "content" / "space"
+    ir = compile_pack(space).ir
+    modules = "1=Crew Quarters, 2=Armory, 3=Observation Deck"
+    session, _, _ = _session(ir, tmp_path, "", seed=3, modules=modules)
+    game = session._new_game()
+    assert game.log[0]["modules"] == modules
+    assert "Mess Hall" in game.board.index and "Seed Bank" not in game.board.index
+    bad = CliRunner().invoke(main, ["play", str(space), "--modules", "1=Nowhere"])
+    assert bad.exit_code == 2 and "cannot take" in bad.output
