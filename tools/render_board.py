@@ -55,10 +55,10 @@ TOLL_INK = "#c2410c"
 TOLL_MARK = "\u26a0"
 TOKEN_INK = "#6d28d9"
 TOKEN_MARK = "\u25cf"
-# Declared ways (a rope...), each its own colour and dash on the board and in the legend.
+# Declared ways (a ladder...), each its own colour and dash on the board and in the legend.
 WAY_INKS = ("#0e7490", "#9d174d", "#4d7c0f", "#92400e", "#1e3a8a", "#6b21a8")
 WAY_DASHES = ("dashed", "dotted", "dashed", "dotted", "dashed", "dotted")
-# Sections a way joins pairwise (`within FEATURE`: a pendulum's sections...) and the words a
+# Sections a way joins pairwise (`within FEATURE`: a lift's floors...) and the words a
 # pack gives spaces that the renderer knows no meaning of: strips and tags of these colours.
 SECTION_INKS = ("#1d4ed8", "#b45309", "#047857", "#be185d", "#6d28d9", "#0f766e")
 TAG_INKS = ("#475569", "#9a3412", "#3f6212", "#7e22ce", "#0e7490", "#a16207", "#be123c")
@@ -365,7 +365,7 @@ def _strip_text(strips: list[tuple[str, str]]) -> str:
 
 
 def _strip_row(strips: list[tuple[str, str]]) -> str:
-    """One line of coloured marks: ``■ pendulum 3   ■ gargoyle perch``."""
+    """One line of coloured marks: ``■ east wing   ■ watchpost``."""
     body = "   ".join(
         f'<FONT COLOR="{colour}"><B>{MARK} {_esc(text)}</B></FONT>' for text, colour in strips
     )

@@ -572,7 +572,7 @@ def _components(rep: dict[str, Any]) -> list[str]:
             for t in rep["tokens"]
         ]
         lines += ["", *_table(rows, right={2, 3, 4, 5, 6})]
-        # Token designs that share a type (three crowns, six gargoyles...) add up.
+        # Token designs that share a type (three crowns, six guards...) add up.
         types: dict[str, list[dict[str, Any]]] = {}
         for t in rep["tokens"]:
             types.setdefault(t["type"], []).append(t)
