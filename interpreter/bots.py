@@ -855,7 +855,10 @@ class _BoardInfo:
             self.toll_hooks[s] = hooks
             self.toll_hurt[s] = hurt
             self.toll_swords[s] = swords
-        # Whether the route table depends on what the player holds or on the tolls' guards.
+        # Every space with an entry toll: route tables count them all (a guard beaten since is
+        # seen on the move into its space: `HeuristicBot._live`), so they stay few.
+        self.all_tolls = frozenset(self.toll_hooks)
+        # Whether the route table depends on what the player holds or on the tolls.
         self.dynamic = bool(self.way_resources or self.toll_hooks)
         # Spaces whose entry triggers give something `Space.rewards` does not sum up (a token
         # taken if the player lacks one, a choice of tokens...): their hooks by space, weighed
@@ -1235,6 +1238,12 @@ class HeuristicBot(_Appraiser):
         # part of the route table's key (`_BoardInfo.table`).
         self._paid: frozenset[tuple[str, float]] = _NONE
         self._live: frozenset[int] = _NONE
+        # What `_live` and the way units were last worked out for (`_refresh_routes`).
+        self._live_seen: tuple[Any, ...] | None = None
+        self._way_seen: tuple[Any, ...] | None = None
+        # The boots `_way_unit` counts on (None: the player's own, mid-turn), and whose seat.
+        self._way_boots: float | None = None
+        self._seat = 0
         # Units a turn the deck brings of each resource that pays for a way (`_way_rates`),
         # and what one more unit of each is worth now (`_way_unit`).
         self._way_rate: dict[str, float] = {}
@@ -1314,7 +1323,7 @@ class HeuristicBot(_Appraiser):
                 self._way_rates(p)
             self._paid = self._paying(game, p)
             self._live = self._live_tolls(game, p)
-            self.routes = info.table(self._grants(p), mu, closed, self._paid, self._live)
+            self.routes = info.table(self._grants(p), mu, closed, self._paid, info.all_tolls)
         elif closed:
             self.routes = info.table(frozenset(g for t in tokens for g in t.grants), mu, closed)
         elif tokens and info.requirements:
@@ -1325,9 +1334,10 @@ class HeuristicBot(_Appraiser):
         self._choose_target(game, p, k)
         self._weights(game, avg, k)
         if info.way_resources:
-            self._way_units = {
-                r: self._way_unit(game, p, r, self.boots_turn) for r in info.way_resources
-            }
+            # Worked out when first asked for (`unit`), with this turn's expected boots.
+            self._way_units = {}
+            self._way_boots = self.boots_turn
+            self._seat = p.seat
         # Detours and coach rides are planned when the bot first looks where to walk.
         self._detoured = False
         self._power = {}
@@ -1384,7 +1394,8 @@ class HeuristicBot(_Appraiser):
     def _paying(self, game: Any, p: Any) -> frozenset[tuple[str, float]]:
         """What a unit of each resource that pays for a way of the board counts as, in boots:
         1 while the player holds some; else the turns it waits for one (its deck brings one
-        a turn with chance P: 1/P, at most WAY_WAIT), none when its deck never brings one."""
+        a turn with chance P: 1/P, rounded up to 2, 3 or WAY_WAIT), none when its deck never
+        brings one."""
         ways = self.info.way_resources
         if not ways:
             return _NONE
@@ -1395,8 +1406,9 @@ class HeuristicBot(_Appraiser):
                 continue
             rate = self._way_rate.get(r, 0.0)
             if rate > 0:
+                # Coarse levels (2, 3, WAY_WAIT boots): each is a route table of its own.
                 wait = 1.0 / (1.0 - math.exp(-rate))
-                out.append((r, min(self.WAY_WAIT, round(2 * wait) / 2)))
+                out.append((r, 2.0 if wait <= 2.0 else 3.0 if wait <= 3.0 else self.WAY_WAIT))
         return frozenset(out)
 
     def _way_rates(self, p: Any) -> None:
@@ -1418,32 +1430,50 @@ class HeuristicBot(_Appraiser):
         tolls = self.info.toll_hooks
         if not tolls:
             return _NONE
+        # Asked again only when the tokens on those spaces change (a guard is beaten).
+        lying = game.space_tokens
+        seen = (p.seat, tuple(len(lying[s]) for s in tolls))
+        if seen == self._live_seen:
+            return self._live
         spaces = game.board.spaces
-        return frozenset(
+        live = frozenset(
             s
             for s, hooks in tolls.items()
             if any(h.cond is None or game.holds(Ctx(p, spaces[s]), h.cond) for h in hooks)
         )
+        self._live_seen, self._live = seen, live
+        return live
 
     def _refresh_routes(self, game: Any, p: Any) -> None:
         """Mid-turn, on a board with ways paid in other resources or entry tolls: take the
         route table for what the player holds now (a card played gave a special resource, a
         toll's guard was beaten), and plan the detour again when it changed."""
+        info = self.info
+        self._live_tolls(game, p)
+        if not info.way_resources:
+            return
         paid = self._paying(game, p)
-        live = self._live_tolls(game, p)
-        if paid != self._paid or live != self._live:
-            self._paid, self._live = paid, live
-            info = self.info
+        if paid != self._paid:
+            self._paid = paid
             self.routes = info.table(
-                self._grants(p), self.routes.mu, info.closed(game), paid=paid, tolls=live
+                self._grants(p), self.routes.mu, info.closed(game), paid=paid, tolls=info.all_tolls
             )
             self._detoured = False
             self._enable = {}
-        units = self._units
-        for res in self.info.way_resources:
-            self._way_units[res] = v = self._way_unit(game, p, res)
+        # What one more unit of each is worth here and now: forgotten when something it
+        # depends on changes, worked out again when asked for (`unit`).
+        seen = (game.turn, p.pos, p.boots, p.exhausted, paid, self.waypoint, self.target)
+        if seen == self._way_seen:
+            return
+        self._way_seen = seen
+        self._way_boots = None
+        self._seat = p.seat
+        if self._way_units:
+            self._way_units = {}
+            units = self._units
             if units is not None:
-                units[res] = v
+                for res in info.way_resources:
+                    units.pop(res, None)
 
     def _stake(self, game: Any, p: Any) -> float:
         """Points the player holds besides an artifact (cards, gold, tokens)."""
@@ -1672,7 +1702,7 @@ class HeuristicBot(_Appraiser):
             r.mu,
             info.closed(game),
             self._paid,
-            self._live,
+            info.all_tolls,
         )
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
@@ -1881,8 +1911,8 @@ class HeuristicBot(_Appraiser):
         mu = self.routes.mu
         others = frozenset(x for x in self._paid if x[0] != res)
         closed = info.closed(game)
-        without = info.table(grants, mu, closed, paid=others, tolls=self._live)
-        with_it = info.table(grants, mu, closed, paid=others | {(res, 1.0)}, tolls=self._live)
+        without = info.table(grants, mu, closed, paid=others, tolls=info.all_tolls)
+        with_it = info.table(grants, mu, closed, paid=others | {(res, 1.0)}, tolls=info.all_tolls)
         saved = without.cost[goal][p.pos] - with_it.cost[goal][p.pos]
         if saved < 0.5:
             return 0.0
@@ -1997,7 +2027,15 @@ class HeuristicBot(_Appraiser):
         units = self._units
         if units is None:
             units = self._make_units()
-        return units.get(key, _UNKNOWN_UNIT)
+        v = units.get(key)
+        if v is None:
+            if key not in self.info.way_resources:
+                return _UNKNOWN_UNIT
+            # A resource that pays for a way: what it saves where the player stands now.
+            game = self._game
+            v = self._way_unit(game, game.players[self._seat], key, self._way_boots)
+            units[key] = self._way_units[key] = v
+        return v
 
     def _lines_worth(self, thing: Any, on: str) -> float:
         """Worth of every effect of a card's or token's triggers of one kind, taken as one
