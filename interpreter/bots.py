@@ -1248,6 +1248,7 @@ class HeuristicBot(_Appraiser):
         # and what one more unit of each is worth now (`_way_unit`).
         self._way_rate: dict[str, float] = {}
         self._way_units: dict[str, float] = {}
+        self._way_plans: dict[str, float] = {}
         # What each market item's own abilities (actions, use, triggers) add (`_item_worth`).
         self._items: dict[Any, float] = {}
         # What holding a token matching a word is worth this turn (`token`).
@@ -1336,6 +1337,7 @@ class HeuristicBot(_Appraiser):
         if info.way_resources:
             # Worked out when first asked for (`unit`), with this turn's expected boots.
             self._way_units = {}
+            self._way_plans = {}
             self._way_boots = self.boots_turn
             self._seat = p.seat
         # Detours and coach rides are planned when the bot first looks where to walk.
@@ -1937,6 +1939,17 @@ class HeuristicBot(_Appraiser):
                     left = 0.0
         return min(saved, 3.0) * self.boot_value
 
+    def _way_plan(self, res: str) -> float:
+        """What a unit of ``res`` (it pays for a way) in a card is worth, over the plays to
+        come: most of a boot while such a way shortens the trip (remembered for the turn)."""
+        v = self._way_plans.get(res)
+        if v is None:
+            game = self._game
+            p = game.players[self._seat]
+            saves = self._way_unit(game, p, res, reach=False) > 0
+            v = self._way_plans[res] = (0.8 if saves else 0.3) * self.boot_value
+        return v
+
     def token(self, what: str) -> float:
         """Worth of taking one token matching ``what`` to hold, in points: a token that opens
         the way to the artifacts is worth ENABLE_CAP while they are out of reach (see
@@ -2062,6 +2075,15 @@ class HeuristicBot(_Appraiser):
             v = 0.0
             for i, a in terms:
                 v += a * w[i]
+            ways = self.info.way_resources
+            if ways:
+                # A resource that pays for a way: its profile counts it as a little of
+                # anything; it is worth most of a boot while a way shortens the trip.
+                got = self.info.amounts(card)
+                for r in ways:
+                    x = got.get(r)
+                    if x:
+                        v += x * (self._way_plan(r) - _UNKNOWN_UNIT)
             self._power[card] = v
         return v
 

@@ -227,3 +227,21 @@ def test_bots_climb_study_fight_and_buy_hooks_in_vault_games(vault_ir: dict, boa
     assert got["study"] >= 12 * 4  # a study token a player
     assert got["gargoyle"] >= 3  # some gargoyles beaten
     assert got["grappling hook"] >= 1  # somebody buys the hook
+
+
+def test_a_card_that_gives_a_way_resource_is_worth_most_of_a_boot_while_ways_help(
+    ropes: Catalog,
+) -> None:
+    """A card's profile counts a special move as a little of anything (an unknown unit);
+    the bot values it at most of a boot while a rope shortens its trip."""
+    from clankwork.interpreter.bots import _UNKNOWN_UNIT
+
+    g, bot = _game(ropes)
+    p = g.players[0]
+    bot._begin(g, p)
+    grapnel = next(c for c in ropes.cards if c.name == "Grapnel Line")
+    profile = sum(a * bot.w[i] for i, a in bot.info.profile_terms(grapnel))
+    plan = bot._way_plan(MOVES)
+    assert plan == pytest.approx(0.8 * bot.boot_value)  # from Start, a rope shortens the trip
+    assert plan > _UNKNOWN_UNIT
+    assert bot.power(grapnel) == pytest.approx(profile + plan - _UNKNOWN_UNIT)
