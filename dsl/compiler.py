@@ -47,10 +47,14 @@ DECL_KINDS = (
     "passage",
     "contract",
     "patron",
+    "goal",
+    "campaign",
     "replace",
     "remove",
     "change",
 )
+# How a trigger line starts (a Franchise Board sticker's abilities are trigger lines).
+TRIGGER_WORDS = ("when", "whenever", "at", "once", "after")
 CARD_FLAGS = {
     "companion": "companion",
     "gem": "gem",
@@ -519,6 +523,12 @@ class _Compiler(Declarations, Modules):
             "contracts": [],
             "patrons": [],
         }
+        # Personal goals (`goal NAME { ... }`), in the IR only when the pack has some.
+        self.goals: list[dict[str, Any]] = []
+        # Rule slots bound to a rule parameter (`slot R15 rule market price`).
+        self.rule_slots: list[dict[str, Any]] = []
+        # The `campaign { ... }` block: the Associate Status and Dran tracks, the death passage.
+        self.campaign_block: dict[str, Any] | None = None
         # `replace`, `remove` and `change`, applied to the base by `extends.apply_extension`.
         self.edits: list[ext.Edit] = []
         self.extends: Atom | None = None  # the `extends` value, when the pack has one
@@ -1520,35 +1530,69 @@ class _Compiler(Declarations, Modules):
         self.steps.append(change)
 
     def _slot(self, s: Stmt) -> None:
-        """`slot NAME before|after STEP`: a rule slot, an empty step a sticker fills."""
+        """`slot NAME before|after STEP`: a rule slot, an empty step a sticker fills;
+        `slot NAME covers STEP`: a box printed with an engine step's rule, which holds until a
+        sticker covers it with effects;
+        `slot NAME TRIGGER` (`slot R13 whenever you heal`): an empty rules trigger a sticker
+        fills with effects; `slot NAME rule WORDS` (`slot R15 rule market price`): a rule
+        parameter a sticker sets (`fills R15 { market price 5 }`)."""
         h = s.head
-        if (
-            len(h) != 4
-            or s.effects is not None
-            or h[1].kind not in ("word", "string")
-            or h[2].kind != "word"
-            or h[2].text.lower() not in ("before", "after")
-            or h[3].kind not in ("word", "string")
-        ):
+        form_hint = (
+            "e.g. `slot R10 after setup.players`, `slot R13 whenever you heal` or "
+            "`slot R15 rule market price`; a sticker then `fills R10: ...`"
+        )
+        if len(h) < 3 or s.effects is not None or h[1].kind not in ("word", "string"):
             self.error(
                 "CW105",
-                "write `slot NAME before|after STEP` (a slot has no effects of its own)",
+                "write `slot NAME before|after STEP`, `slot NAME TRIGGER` or "
+                "`slot NAME rule WORDS` (a slot has no effects of its own)",
                 s.span,
-                hint="e.g. `slot R10 after setup.players`; a sticker then `fills R10: ...`",
+                hint=form_hint,
             )
             return
-        anchor = h[3].text
-        phase = anchor.split(".", 1)[0]
-        self.steps.append(
-            {
-                "change": "insert",
-                "step": f"{phase}.{h[1].text}",
-                h[2].text.lower(): anchor,
+        name = h[1].text
+        low2 = h[2].text.lower() if h[2].kind == "word" else None
+        if low2 == "rule":
+            table = {tuple(p.words.split()): p for p in RULE_PARAMS}
+            hit = _match_words([a.text.lower() for a in h[3:]], table) if len(h) > 3 else None
+            if hit is None or hit[1] != len(h) - 3:
+                words = " ".join(a.source() for a in h[3:])
+                self.error(
+                    "CW102",
+                    f"unknown rule `{words}` for slot {name}",
+                    _phrase_span(h[3:]) if len(h) > 3 else s.span,
+                    hint=did_you_mean(words, [p.words for p in RULE_PARAMS])
+                    or "rules: " + ", ".join(p.words for p in RULE_PARAMS),
+                )
+                return
+            self.rule_slots.append({"slot": name, "rule": hit[0].key, "at": _at(s.span)})
+            return
+        if low2 in ("before", "after", "covers"):
+            if len(h) != 4 or h[3].kind not in ("word", "string"):
+                self.error(
+                    "CW105", "write `slot NAME before|after|covers STEP`", s.span, hint=form_hint
+                )
+                return
+            anchor = h[3].text
+            phase = anchor.split(".", 1)[0]
+            change: dict[str, Any] = {
+                "change": "replace" if low2 == "covers" else "insert",
+                "step": f"{phase}.{name}",
+                "replaces" if low2 == "covers" else low2: anchor,
                 "effects": [],
-                "slot": h[1].text,
+                "slot": name,
                 "at": _at(s.span),
             }
-        )
+            if low2 == "covers":
+                # A box printed with a rule: the rule holds until a sticker covers it.
+                change["covers"] = anchor
+            self.steps.append(change)
+            return
+        # A moment: the rest is a trigger of the rules block, without effects of its own.
+        trig = self._trigger(Stmt(h[2:], s.span), "rules")
+        if trig is not None:
+            trig["slot"] = name
+            self.triggers.append(trig)
 
     def _rule_value(self, param: Any, s: Stmt, rest: list[Atom]) -> None:
         players: str = "*"
@@ -1623,36 +1667,207 @@ class _Compiler(Declarations, Modules):
                 bad = bad or len(self.diags) > before
                 sticker.setdefault("edits", []).extend(ext.edit_to_ir(e) for e in got)
                 continue
-            if s.words[0] == "fills" and len(s.head) == 2 and s.effects is not None:
+            if s.words[0] == "board" and s.block is not None and s.effects is None:
+                # A board sticker that adds spaces and paths (to a dead end, say), written
+                # as an extension adds to its base's board.
+                saved_boards, self.boards = self.boards, []
+                before = len(self.diags)
+                self.decl_board(s)
+                got, self.boards = self.boards, saved_boards
+                bad = bad or len(self.diags) > before
+                sticker.setdefault("boards", []).extend(got)
+                continue
+            if s.words[0] == "fills" and len(s.head) == 2 and (s.effects or s.block):
                 if "fills" in sticker:
                     self.error("CW106", "a sticker fills one slot", s.span)
                     continue
-                effects = self.effects(s.effects)
+                if s.block is not None and s.effects is None:
+                    # A slot bound to rule parameters: the block sets them.
+                    values = self._sticker_rules(s)
+                    bad = bad or values is None
+                    if values is not None:
+                        sticker["fills"] = s.head[1].text
+                        sticker["fills_at"] = _at(s.head[1].span)
+                        sticker["rules"] = values
+                    continue
+                effects = self.effects(s.effects or [])
                 bad = bad or effects is None
                 if effects is not None:
                     sticker["fills"] = s.head[1].text
                     sticker["fills_at"] = _at(s.head[1].span)
                     sticker["effects"] = effects
+            elif s.effects is not None and s.words[0] in TRIGGER_WORDS:
+                # A Franchise Board sticker: a permanent ability, a trigger as the rules
+                # block writes one (`when you escape: +2 gold`).
+                trig = self._trigger(s, "rules")
+                bad = bad or trig is None
+                if trig is not None:
+                    sticker.setdefault("abilities", []).append(trig)
             else:
                 bad = True
                 self.error(
                     "CW102",
                     f"unknown sticker line `{s.head_text()}`",
                     s.head[0].span,
-                    hint="a sticker says `fills SLOT: EFFECTS` (a rule sticker), or `change`, "
-                    "`replace` or `remove` what the pack declares (a board or card sticker)",
+                    hint=did_you_mean(s.words[0], ["fills", "change", "replace", "remove"])
+                    or "a sticker says `fills SLOT: EFFECTS` (a rule sticker), `fills SLOT { "
+                    "RULE VALUE }` (a rule parameter), `TRIGGER: EFFECTS` (a Franchise Board "
+                    "ability), or `change`, `replace` or `remove` what the pack declares (a "
+                    "board or card sticker)",
                 )
-        if "fills" not in sticker and not sticker.get("edits"):
-            if not bad:
-                self.error(
-                    "CW109",
-                    f"sticker {h[1].text!r} fills no slot and changes nothing",
-                    st.span,
-                    hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`) "
-                    'or a change: `change space "Old Mill" { forest }`',
-                )
+        if not bad and not any(k in sticker for k in ("fills", "edits", "abilities", "boards")):
+            self.error(
+                "CW109",
+                f"sticker {h[1].text!r} fills no slot and changes nothing",
+                st.span,
+                hint="add `fills SLOT: EFFECTS` (the pack's rules declare `slot SLOT ...`) "
+                'or a change: `change space "Old Mill" { forest }`',
+            )
             return
+        # A sticker with an error is still declared (its name only, when nothing of it
+        # compiled), so what names it is not reported again: the pack fails on the error.
         self.campaign["stickers"].append(sticker)
+
+    def _sticker_rules(self, s: Stmt) -> dict[str, Any] | None:
+        """A rule sticker's `fills SLOT { RULE VALUE ... }`: the rule values it sets, compiled
+        as the rules block compiles them (the pack's own rules are left alone)."""
+        table = {tuple(p.words.split()): p for p in RULE_PARAMS}
+        saved = self.rules, self.rules_at
+        self.rules, self.rules_at = default_rules(), {}
+        before = len(self.diags)
+        try:
+            for line in s.block or []:
+                hit = _match_words(line.words, table) if line.effects is None else None
+                if hit is None:
+                    self.error(
+                        "CW102",
+                        f"unknown rule `{line.head_text()}`",
+                        line.head[0].span,
+                        hint=did_you_mean(" ".join(line.words[:2]), [p.words for p in RULE_PARAMS])
+                        or "a rule sticker's block sets rules: `market price 5`",
+                    )
+                    continue
+                self._rule_value(hit[0], line, line.head[hit[1] :])
+            values = {k: self.rules[k] for k in self.rules_at}
+        finally:
+            self.rules, self.rules_at = saved
+        if len(self.diags) > before:
+            return None
+        if not values:
+            self.error("CW109", "this slot's block sets no rule", s.span)
+            return None
+        return values
+
+    def decl_goal(self, st: Stmt) -> None:
+        """`goal NAME { player N; boxes N; TRIGGER }`: a personal goal on player N's deck
+        box; each time the trigger fires for them, they fill one of its boxes (a campaign
+        game only), and a full row of boxes earns a checkmark at the employee reviews."""
+        h = st.head
+        if len(h) != 2 or h[1].kind not in ("word", "string") or st.effects is not None:
+            self.error("CW105", "write `goal NAME { player N; boxes N; TRIGGER }`", st.span)
+            return
+        goal: dict[str, Any] = {"name": h[1].text, "at": _at(st.span)}
+        for s in st.block or []:
+            w = s.words
+            if w[0] == "player" and len(s.head) == 2 and s.effects is None:
+                n = self._int(s, s.head[1:], "player", RANGES["players"])
+                if n is not None:
+                    goal["player"] = n
+            elif w[0] == "boxes" and len(s.head) == 2 and s.effects is None:
+                n = self._int(s, s.head[1:], "boxes", Range(1, 20, "boxes in a row"))
+                if n is not None:
+                    goal["boxes"] = n
+            elif s.effects is None and "trigger" not in goal:
+                trig = self._trigger(s, "rules")
+                if trig is not None:
+                    trig["effects"] = [{"op": "goal", "name": h[1].text, "at": _at(s.span)}]
+                    goal["trigger"] = trig
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown goal line `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(w[0], ["player", "boxes"])
+                    or "a goal says `player N`, `boxes N` and, once, when it is met: "
+                    "`whenever you defeat a monster` (no colon)",
+                )
+        missing = [k for k in ("player", "boxes", "trigger") if k not in goal]
+        if missing:
+            self.error(
+                "CW109",
+                f"goal {h[1].text!r} has no "
+                + " and no ".join(
+                    {"player": "`player N`", "boxes": "`boxes N`", "trigger": "trigger"}[k]
+                    for k in missing
+                ),
+                st.span,
+                hint='e.g. `goal "Monster Hunter" { player 1; boxes 3; whenever you defeat a '
+                "monster }`",
+            )
+            return
+        self.goals.append(goal)
+
+    def decl_campaign(self, st: Stmt) -> None:
+        """`campaign { status NAME at N reads P; dran track N; dran N reads P; death reads
+        P }`: the Associate Status track (each section's first checkmark, and the passage
+        a promotion reads), the Dran Enterprises track (its length and numbered spaces) and
+        the passage read after a player death adds an X."""
+        if len(st.head) != 1 or st.effects is not None:
+            self.error("CW105", "write `campaign { ... }`", st.span)
+            return
+        if self.campaign_block is not None:
+            self.error("CW106", "a pack has one campaign block", st.span)
+            return
+        block: dict[str, Any] = {
+            "statuses": [],
+            "dran_track": 0,
+            "dran_reads": {},
+            "at": _at(st.span),
+        }
+        for s in st.block or []:
+            w, h = s.words, s.head
+            if s.effects is not None:
+                self.error("CW112", "a campaign block's lines take no colon", s.span)
+            elif w[0] == "status" and len(h) == 6 and w[2] == "at" and w[4] == "reads":
+                at = self._int(s, h[3:4], "status at", Range(1, 100, "checkmarks"))
+                reads = self._int(s, h[5:6], "reads", "passage")
+                if at is not None and reads is not None:
+                    block["statuses"].append(
+                        {"name": h[1].text, "checkmark": at, "reads": reads, "at": _at(s.span)}
+                    )
+            elif w[:2] == ["dran", "track"] and len(h) == 3:
+                n = self._int(s, h[2:], "dran track", Range(1, 100, "spaces"))
+                if n is not None:
+                    block["dran_track"] = n
+            elif w[0] == "dran" and len(h) == 4 and w[2] == "reads":
+                space = self._int(s, h[1:2], "dran space", Range(1, 100, "spaces"))
+                reads = self._int(s, h[3:4], "reads", "passage")
+                if space is not None and reads is not None:
+                    block["dran_reads"][str(space)] = reads
+            elif w[:2] == ["death", "reads"] and len(h) == 3:
+                n = self._int(s, h[2:], "death reads", "passage")
+                if n is not None:
+                    block["death"] = n
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown campaign line `{s.head_text()}`",
+                    h[0].span,
+                    hint=did_you_mean(w[0], ["status", "dran", "death"])
+                    or "a campaign block says `status Copper at 3 reads 150`, `dran track 10`, "
+                    "`dran 3 reads 17`, `death reads 167`",
+                )
+        track = block["dran_track"]
+        for space in block["dran_reads"]:
+            if int(space) > track:
+                self.error(
+                    "CW108",
+                    f"Dran space {space} is past the end of the track ({track} spaces)",
+                    st.span,
+                    hint=f"write `dran track {space}` or more",
+                )
+        block["statuses"].sort(key=lambda x: x["checkmark"])
+        self.campaign_block = block
 
     def decl_passage(self, st: Stmt) -> None:
         """`passage N { text "..."; prologue G; epilogue G; sticker NAME; checkmark each
@@ -1781,13 +1996,20 @@ class _Compiler(Declarations, Modules):
                 n = self._int(s, s.head[1:], "passage", "passage")
                 if n is not None:
                     contract["passage"] = n
+            elif (w == ["start"] or w == ["end", "of", "game"]) and s.effects is not None:
+                # Instructions for the start of the game (setup) and its end (post-game).
+                effects = self.effects(s.effects)
+                if effects is not None:
+                    contract["start" if w[0] == "start" else "end"] = effects
             else:
                 self.error(
                     "CW102",
                     f"unknown contract line `{s.head_text()}`",
                     s.head[0].span,
-                    hint="a contract says `complete [if CONDITION]: PRICE -> REWARD` and "
-                    "`passage N` (read when it is completed)",
+                    hint=did_you_mean(w[0], ["complete", "passage", "start", "end of game"])
+                    or "a contract says `complete [if CONDITION]: PRICE -> REWARD`, "
+                    "`passage N` (read when it is completed), and may say `start: EFFECTS` "
+                    "and `end of game: EFFECTS`",
                 )
         if "effects" not in contract:
             self.error(
@@ -1989,6 +2211,14 @@ class _Compiler(Declarations, Modules):
             "ways": self.ways,
             **self.campaign,
         }
+        # Campaign parts few packs have: in the IR only when present (so a pack without
+        # them compiles to the IR it always had).
+        if self.goals:
+            ir["goals"] = self.goals
+        if self.rule_slots:
+            ir["rule_slots"] = self.rule_slots
+        if self.campaign_block is not None:
+            ir["campaign"] = self.campaign_block
         self.finish_modules(self.boards)  # see modules.py
         from clankwork.interpreter.steps import STEPS, plan_names
 

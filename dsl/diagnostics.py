@@ -117,6 +117,11 @@ CODES: dict[str, tuple[str, str]] = {
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),
     "CW204": ("info", "A path leads nowhere (allowed by the rules; nobody can use it)."),
     "CW205": ("warning", "A pack declares no board, cards or starting deck to play with."),
+    "CW206": (
+        "error",
+        "A board sticker breaks the board once applied (a space cut off from HQ, an artifact "
+        "with no way back).",
+    ),
     "CW301": (
         "error",
         "The compiled IR does not match its JSON Schema (a bug, or a hand-edited IR).",

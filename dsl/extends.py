@@ -150,6 +150,42 @@ def apply_edits(ir: dict[str, Any], edits: list[Edit], owner: str) -> list[Diagn
     return over.diags
 
 
+def add_to_boards(ir: dict[str, Any], boards: list[dict[str, Any]], owner: str) -> list[Diagnostic]:
+    """Add the spaces and paths of ``boards`` to ``ir``'s boards of the same names, in place
+    (a board sticker's); CW122 for a board ``ir`` lacks or a path to a space nowhere on it,
+    CW123 for a space or path it has already."""
+    over = _Overlay(ir, owner, "the pack")
+    for board in boards:
+        base = next((b for b in ir["boards"] if b["name"] == board["name"]), None)
+        if base is None:
+            over.diags.append(
+                Diagnostic(
+                    "CW122",
+                    f"the pack {owner} has no board named {board['name']!r}",
+                    Span.from_ir(board["at"]),
+                    hint=near_miss(board["name"], [b["name"] for b in ir["boards"]])
+                    or "name a board of the pack",
+                )
+            )
+            continue
+        over.add_board(board)
+        names = {name_key(sp["name"]) for sp in base["spaces"]}
+        for p in board["paths"]:
+            for end in (p["from"], p["to"]):
+                if end is not None and name_key(end) not in names:
+                    over.diags.append(
+                        Diagnostic(
+                            "CW122",
+                            f"path {p['from']} -- {p['to']}: board {base['name']!r} has no "
+                            f"space named {end!r}",
+                            Span.from_ir(p["at"]),
+                            hint=near_miss(end, [sp["name"] for sp in base["spaces"]])
+                            or "add the space in the same board block",
+                        )
+                    )
+    return over.diags
+
+
 # -- where a base is -------------------------------------------------------------------------
 
 

@@ -189,19 +189,89 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 )
             )
 
-    # A sticker fills a rule slot the pack (or its base) declares; names are unique.
-    slot_names = [c["slot"] for c in ir.get("steps", ()) if c.get("slot")]
+    # A sticker fills a rule slot the pack (or its base) declares, with what that slot takes
+    # (effects for a step or a trigger, rule values for a rule parameter); names are unique.
+    from clankwork.interpreter.stickers import slot_kind, slots
+
+    by_slot = slots(ir)
+    slot_names = list(by_slot)
+    seen_slots: dict[str, dict[str, Any]] = {}
+    for slot in [
+        *(c for c in ir.get("steps", ()) if c.get("slot")),
+        *(t for t in ir.get("triggers", ()) if t.get("slot")),
+        *ir.get("rule_slots", ()),
+    ]:
+        first = seen_slots.setdefault(slot["slot"], slot)
+        if first is not slot:
+            diags.append(
+                Diagnostic(
+                    "CW106",
+                    f"slot {slot['slot']!r} is declared twice",
+                    _span(slot.get("at")),
+                    hint="each of the rulebook's boxes is one slot",
+                    notes=((f"slot {slot['slot']!r} is first here", _span(first.get("at"))),),
+                )
+            )
     dupes(ir.get("stickers", []), "sticker")
     for st in ir.get("stickers", ()):
-        if "fills" in st and st["fills"] not in slot_names:
+        if "fills" not in st:
+            continue
+        slot = by_slot.get(st["fills"])
+        where = _span(st.get("fills_at") or st.get("at"))
+        if slot is None:
             diags.append(
                 Diagnostic(
                     "CW107",
                     f"sticker {st['name']!r} fills slot {st['fills']!r}, which the pack's rules "
                     "do not declare",
-                    _span(st.get("fills_at") or st.get("at")),
+                    where,
                     hint=did_you_mean(st["fills"], slot_names)
                     or f"declare it in the rules: `slot {st['fills']} after STEP`",
+                )
+            )
+            continue
+        kind = slot_kind(slot)
+        if kind == "rule" and "rules" not in st:
+            diags.append(
+                Diagnostic(
+                    "CW112",
+                    f"slot {st['fills']} is the rule `{slot['rule'].replace('_', ' ')}`: "
+                    f"sticker {st['name']!r} sets it, it has no effects",
+                    where,
+                    hint=f"write `fills {st['fills']} {{ {slot['rule'].replace('_', ' ')} N }}`",
+                )
+            )
+        elif kind == "rule" and set(st["rules"]) != {slot["rule"]}:
+            diags.append(
+                Diagnostic(
+                    "CW112",
+                    f"slot {st['fills']} is the rule `{slot['rule'].replace('_', ' ')}`; "
+                    f"sticker {st['name']!r} sets "
+                    + ", ".join(f"`{k.replace('_', ' ')}`" for k in st["rules"]),
+                    where,
+                    hint=f"a sticker on {st['fills']} sets `{slot['rule'].replace('_', ' ')}`",
+                )
+            )
+        elif kind != "rule" and "rules" in st:
+            diags.append(
+                Diagnostic(
+                    "CW112",
+                    f"slot {st['fills']} is a {kind} and takes effects, not rule values",
+                    where,
+                    hint=f"write `fills {st['fills']}: EFFECTS`",
+                )
+            )
+    # Personal goals: unique names, a seat the pack can seat.
+    dupes(ir.get("goals", []), "goal")
+    for g in ir.get("goals", ()):
+        if g["player"] > ir["rules"]["max_players"]:
+            diags.append(
+                Diagnostic(
+                    "CW108",
+                    f"goal {g['name']!r} is player {g['player']}'s, but the rules seat at most "
+                    f"{ir['rules']['max_players']}",
+                    _span(g["at"]),
+                    hint=f"player 1 to {ir['rules']['max_players']}",
                 )
             )
     # Passages: numbers and game prologues/epilogues once each; what they read and stick
@@ -331,6 +401,27 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         or "declare it: `sticker NAME { ... }`",
                     )
                 )
+    # Passages read by the campaign block, and by `read N` in any effects, must be there.
+    block = ir.get("campaign") or {}
+    wanted = [(st["reads"], st["at"], f"status {st['name']}") for st in block.get("statuses", ())]
+    wanted += [
+        (n, block.get("at"), f"Dran space {k}") for k, n in block.get("dran_reads", {}).items()
+    ]
+    if "death" in block:
+        wanted.append((block["death"], block.get("at"), "a player death"))
+    for node in _all_effects(ir):
+        if node.get("op") == "read":
+            wanted.append((node["n"], node.get("at"), "`read`"))
+    for n, at, what in wanted:
+        if n not in numbers:
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"{what} reads passage {n}, which the pack does not have",
+                    _span(at) if at else _span(ir["pack"].get("at")),
+                    hint="passages: " + (", ".join(map(str, sorted(numbers))) or "none"),
+                )
+            )
     diags.extend(_check_words(ir, features))
 
     starting = [c for c in ir["cards"] if c["deck"] == "starting"]
@@ -347,6 +438,24 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
             )
         )
     return diags
+
+
+def _all_effects(ir: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every effect node of the pack's campaign parts and rules (where `read` may stand)."""
+    lists: list[list[dict[str, Any]]] = []
+    for t in ir.get("triggers", ()):
+        lists.append(t.get("effects", []))
+    for c in ir.get("steps", ()):
+        lists.append(c.get("effects") or [])
+    for st in ir.get("stickers", ()):
+        lists.append(st.get("effects", []))
+        lists.extend(t["effects"] for t in st.get("abilities", ()))
+    for c in ir.get("contracts", ()):
+        lists.extend(c.get(k, []) for k in ("effects", "start", "end"))
+    for p in ir.get("patrons", ()):
+        lists.extend(t["effects"] for t in p["triggers"])
+    for nodes in lists:
+        yield from walk_effects(nodes)
 
 
 def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:

@@ -51,6 +51,9 @@ SETUP_WORDS = (
     "contract",
     "fetch",
     "destroy",
+    "campaign",
+    "patron",
+    "goal",
     "player",
 )
 PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
@@ -107,6 +110,8 @@ PLAYER_FACTS: dict[tuple[str, ...], str] = {
     ("discard", "has", "no"): "card",
     ("in", "play", "has"): "card",
     ("in", "play", "has", "no"): "card",
+    # A campaign game: boxes of a personal goal filled this game.
+    ("goal",): "goal int",
 }
 GAME_FACTS: dict[tuple[str, ...], str] = {
     ("rage",): "int",
@@ -128,6 +133,8 @@ GAME_FACTS: dict[tuple[str, ...], str] = {
     ("winner",): "int",
     ("turn",): "int",
     ("counter",): "counter int",
+    # A campaign game's post-game marks: a passage to be read after the game.
+    ("reads", "has"): "int",
 }
 EXPECT_FORMS = (
     "expect player N FACT VALUE",
@@ -185,8 +192,17 @@ class _ScenarioCompiler:
         self.counters = {c["name"]: c["name"] for c in pack.get("counters", ())}
         self.stickers = {st["name"]: st["name"] for st in pack.get("stickers", ())}
         self.contracts = {k["name"]: k["name"] for k in pack.get("contracts", ())}
+        self.patrons = {k["name"]: k["name"] for k in pack.get("patrons", ())}
+        self.goals = {k["name"]: k["name"] for k in pack.get("goals", ())}
         self.cardporium = {c["cardporium"] for c in pack["cards"] if "cardporium" in c}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
+        # Spaces a board sticker adds (a scenario with that sticker may stand on them).
+        self.spaces.update(
+            (s["name"], s["name"])
+            for st in pack.get("stickers", ())
+            for b in st.get("boards", ())
+            for s in b["spaces"]
+        )
         # A pack's declared resources are player facts too (`expect player 1 favour 2`).
         self.resource_words = {
             w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])
@@ -341,6 +357,20 @@ class _ScenarioCompiler:
             name = self.ref(rest[0], self.cards, "card")
             if name is not None:
                 sc.setdefault("destroyed", []).append(name)
+        elif words == ["campaign"]:
+            # A campaign game: personal goals mark their boxes, and the post-game steps run
+            # once the game is scored (before the last expectations are checked).
+            sc["campaign"] = True
+        elif key == "patron" and len(rest) == 1:
+            name = self.ref(rest[0], self.patrons, "patron")
+            if name is not None:
+                sc.setdefault("patrons", []).append(name)
+        elif key == "goal" and len(rest) == 2:
+            # Boxes of a personal goal filled in earlier games of the campaign.
+            name = self.ref(rest[0], self.goals, "goal")
+            n = self.number(s, rest[1:], "goal", "expected")
+            if name is not None and n is not None:
+                sc.setdefault("goals_before", {})[name] = n
         elif key == "contract" and len(rest) == 1:
             # A contract open in the Contracts row for this game.
             name = self.ref(rest[0], self.contracts, "contract")
@@ -723,6 +753,19 @@ class _ScenarioCompiler:
                 return False
             step.update(fact=fact, card=name, value=value)
             return True
+        if shape == "goal int":
+            name_atom, n = args
+            name = self.ref(name_atom, self.goals, "goal")
+            if name is None:
+                return False
+            if n.kind != "number":
+                self.error("CW105", "expect player N goal NAME takes a number", n.span)
+                return False
+            value = self.in_range(n, "expect goal", "expected")
+            if value is None:
+                return False
+            step.update(fact=fact, goal=name, value=value)
+            return True
         if shape == "counter int":
             name_atom, n = args
             name = self.ref(name_atom, self.counters, "counter")
@@ -786,6 +829,7 @@ def _shape_words(shape: str) -> str:
         "card int": "a card and a number",
         "counter int": "a counter and a number",
         "seat int": "a player number and a count",
+        "goal int": "a personal goal and a number",
     }[shape]
 
 
@@ -802,6 +846,7 @@ def _shape_example(shape: str) -> str:
         "card int": "Explore 14",
         "counter int": "doom 2",
         "seat int": "1 3",
+        "goal int": '"Monster Hunter" 1',
     }[shape]
 
 

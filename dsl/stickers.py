@@ -13,8 +13,8 @@ from typing import Any
 
 from clankwork.interpreter.stickers import apply_stickers, stickers
 
-from .diagnostics import Diagnostic
-from .extends import apply_edits, edit_from_ir
+from .diagnostics import Diagnostic, Span
+from .extends import add_to_boards, apply_edits, edit_from_ir
 
 
 def apply(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> dict[str, Any]:
@@ -28,13 +28,70 @@ def apply(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> dict[str, A
         st = known.get(name)
         if st is None:
             raise ValueError(f"the pack has no sticker named {name!r}")
-        if st.get("edits"):
-            problems = apply_edits(out, [edit_from_ir(e) for e in st["edits"]], ir["pack"]["name"])
+        if st.get("edits") or st.get("boards"):
+            before = board_problems(out)
+            problems = apply_edits(
+                out, [edit_from_ir(e) for e in st.get("edits", ())], ir["pack"]["name"]
+            )
+            problems += add_to_boards(out, copy.deepcopy(st.get("boards", [])), ir["pack"]["name"])
             if problems:
-                raise ValueError(f"sticker {name!r}: {problems[0].message}")
-        if st.get("fills"):
+                raise ValueError(f"{_where(st)}: sticker {name!r}: {problems[0].message}")
+            # The board as stickered is checked again: a sticker must not cut a space off.
+            new = [d for d in board_problems(out) if _key(d) not in {_key(b) for b in before}]
+            if new:
+                raise ValueError(
+                    f"{_where(st)}: sticker {name!r} breaks the board: {new[0].message}"
+                )
+        if st.get("fills") or st.get("abilities"):
             out = apply_stickers(out, [name])
     return out
+
+
+def _where(st: dict[str, Any]) -> str:
+    at = st.get("at")
+    return f"{at['file']}:{at['line']}:{at['col']}" if at else "(sticker)"
+
+
+def _key(d: Diagnostic) -> tuple[str, str]:
+    return (d.code, d.message)
+
+
+def board_problems(ir: dict[str, Any]) -> list[Diagnostic]:
+    """The board checks' errors on ``ir``'s boards (HQ, reachability, artifact traps)."""
+    from clankwork.tools.boardcheck import check_boards
+
+    return [d for d in check_boards(ir) if d.severity == "error"]
+
+
+def with_waypoints(ir: dict[str, Any]) -> dict[str, Any]:
+    """The IR with each waypoint space (`waypoint N`) reading its passage when a player
+    enters it (read after the game, once a game), for a campaign game: only waypoints the
+    pack has a passage for (a plain game reads nothing)."""
+    numbers = {p["number"] for p in ir.get("passages", ())}
+    if not numbers or not any(
+        s.get("waypoint") in numbers for b in ir.get("boards", ()) for s in b["spaces"]
+    ):
+        return ir
+    boards = []
+    for b in ir["boards"]:
+        spaces = []
+        for s in b["spaces"]:
+            if s.get("waypoint") in numbers:
+                read = {"op": "read", "n": s["waypoint"]}
+                trig = {"on": "enter", "limit": "game", "effects": [read]}
+                s = {**s, "triggers": [*s.get("triggers", ()), trig]}
+            spaces.append(s)
+        boards.append({**b, "spaces": spaces})
+    return {**ir, "boards": boards}
+
+
+def with_goals(ir: dict[str, Any]) -> dict[str, Any]:
+    """The IR with its personal goals' triggers among the rules triggers: a campaign game
+    marks their boxes (a plain game never does)."""
+    goals = ir.get("goals")
+    if not goals:
+        return ir
+    return {**ir, "triggers": [*ir.get("triggers", ()), *(g["trigger"] for g in goals)]}
 
 
 def fetch_and_destroy(
@@ -79,21 +136,49 @@ def with_patron(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
 
 def campaign_key(sc: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
     """What of a campaign's state a scenario states (for caching its prepared pack)."""
-    return tuple(tuple(sc.get(k, ())) for k in ("stickers", "fetched", "destroyed", "contracts"))
+    keys = ("stickers", "fetched", "destroyed", "contracts", "patrons")
+    return (*(tuple(sc.get(k, ())) for k in keys), (bool(sc.get("campaign")),))
 
 
 def campaign_setup(ir: dict[str, Any], sc: dict[str, Any]) -> dict[str, Any]:
     """The IR a scenario plays: the pack with the campaign state it states (`sticker`,
     `fetch`, `destroy`, `contract`)."""
-    stickers, fetched, destroyed, contracts = campaign_key(sc)
-    return with_contracts(fetch_and_destroy(apply(ir, stickers), fetched, destroyed), contracts)
+    stickers, fetched, destroyed, contracts, patrons, _ = campaign_key(sc)
+    out = with_contracts(fetch_and_destroy(apply(ir, stickers), fetched, destroyed), contracts)
+    for name in patrons:
+        out = with_patron(out, name)
+    return with_waypoints(with_goals(out)) if sc.get("campaign") else out
 
 
 def check(ir: dict[str, Any]) -> list[Diagnostic]:
-    """Each sticker's edits tried on a copy of the pack: what they name must be there."""
+    """Each sticker's edits tried on a copy of the pack: what they name must be there, and
+    the board as stickered passes the board checks (a new problem is reported at the
+    sticker)."""
     out: list[Diagnostic] = []
+    before: set[tuple[str, str]] | None = None
     for st in ir.get("stickers", ()):
-        if st.get("edits"):
+        if st.get("edits") or st.get("boards"):
             trial = copy.deepcopy({k: ir[k] for k in ("pack", "cards", "tokens", "boards")})
-            out += apply_edits(trial, [edit_from_ir(e) for e in st["edits"]], ir["pack"]["name"])
+            edits = [edit_from_ir(e) for e in st.get("edits", ())]
+            found = apply_edits(trial, edits, ir["pack"]["name"])
+            found += add_to_boards(trial, copy.deepcopy(st.get("boards", [])), ir["pack"]["name"])
+            out += found
+            on_board = st.get("boards") or any(
+                e["kind"] in ("space", "path", "board") for e in st.get("edits", ())
+            )
+            if found or not on_board:
+                continue
+            if before is None:
+                before = {_key(d) for d in board_problems(ir)}
+            for d in board_problems(trial):
+                if _key(d) not in before:
+                    out.append(
+                        Diagnostic(
+                            "CW206",
+                            f"sticker {st['name']!r} breaks the board: {d.message}",
+                            Span.from_ir(st["at"]),
+                            hint="a board sticker must leave every space reachable from HQ "
+                            "and every artifact a way back",
+                        )
+                    )
     return out

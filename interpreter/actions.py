@@ -393,6 +393,7 @@ class _Coach(ActionKind):
         p.boots -= 1
         game.spend(p, "gold", spaces[p.pos].coach + spaces[dest].coach)
         game.enter(p, dest)
+        game.emit("coach", p)
 
     def narrate(self, game, p, value):
         return f"hires a coach to {game.board.spaces[value[1]].name}"
@@ -584,6 +585,7 @@ class _Buy(ActionKind):
         game.spend(p, "gold", game.rules["market_price"])
         game.token_supply[tok] -= 1
         game.reveal(p, tok)  # held, counted, and its `on reveal:` lines run (heal on buying)
+        game.emit("buy", p)
 
     def narrate(self, game, p, value):
         return f"buys {best_market_item(game, value[1]).name}"

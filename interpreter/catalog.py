@@ -185,6 +185,11 @@ class Catalog:
     ops: frozenset[str] = frozenset()
     # The contracts open in the Contracts row this game (a campaign opens them).
     contracts: tuple[dict[str, Any], ...] = ()
+    # Personal goals by name (their triggers join the rules in a campaign game only), and the
+    # pack's campaign data (`campaign { ... }`: the Associate Status track, the Dran track,
+    # the passage a player death reads).
+    goals: dict[str, dict[str, Any]] = field(default_factory=dict)
+    campaign: dict[str, Any] = field(default_factory=dict)
     # A modular board's IR (positions, joins, modules; interpreter/assembly.py), or None.
     # `board` is then its first assembly; `board_for` builds (once) the board of another.
     modular: dict[str, Any] | None = None
@@ -289,7 +294,8 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     tokens = [TokenDef.from_ir(t) for t in ir.get("tokens", ())]
     pack = ir.get("pack") or {}
     rule_hooks: dict[str, list[Hook]] = {}
-    for h in hooks("rules", ir.get("triggers", ())):
+    # An empty rules trigger is a rule slot no sticker fills yet: it watches nothing.
+    for h in hooks("rules", [t for t in ir.get("triggers", ()) if t.get("effects")]):
         rule_hooks.setdefault(h.event, []).append(h)
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
     from .steps import plan  # steps imports setup, which imports this module
@@ -322,6 +328,8 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         contracts=tuple(
             c for c in ir.get("contracts", ()) if c["name"] in ir.get("open_contracts", ())
         ),
+        goals={g["name"]: g for g in ir.get("goals", ())},
+        campaign=ir.get("campaign") or {},
         modular=modular,
         ways=ways,
         assembled=assembled,

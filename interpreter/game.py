@@ -87,6 +87,11 @@ class Game:
         "turn_gained": dict[str, list[int]],
         # Contracts completed this game: [name, seat], in order.
         "completed_contracts": list[list[Any]],
+        # A campaign game's marks for the campaign: X added to the Dran Enterprises track,
+        # and the Book of Secrets passages to read after the game, in order (tools/campaign.py
+        # reads them); each player's checkmarks and personal goals are on PlayerState.
+        "dran": int,
+        "reads": list[int],
     }
     # What is not state: the pack, the players' bots, setup inputs, counters, lookup tables,
     # and the log and result (a snapshot carries the log beside the state).
@@ -99,6 +104,7 @@ class Game:
             "seed",
             "first_player",
             "stacked_adventure",
+            "goals_before",
             "stats",
             "_effect",
             "_condition",
@@ -129,12 +135,15 @@ class Game:
         stacked_adventure: Sequence[CardDef] = (),
         stats: GameStats | None = None,
         modules: str | Sequence[Sequence[str]] | None = None,
+        goals_before: Sequence[dict[str, int]] = (),
     ) -> None:
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         # Setup normally draws the first player at random and shuffles the adventure deck;
         # a scenario "as dealt" may name the first player (a seat) and the deck's top cards.
         self.first_player = first_player
         self.stacked_adventure = list(stacked_adventure)
+        # A campaign game: the boxes of each seat's personal goals filled in earlier games.
+        self.goals_before = [dict(g) for g in goals_before]
         self.board = self.catalog.board
         self.rules = dict(self.catalog.rules)
         if rules:
@@ -217,6 +226,8 @@ class Game:
         # "This turn" effects of the active player and what they gained (effects/turn_modifiers).
         self.turn_modifiers: list[dict[str, Any]] = []
         self.completed_contracts: list[list[Any]] = []
+        self.dran = 0
+        self.reads: list[int] = []
         self.turn_gained: dict[str, list[int]] = {}
         self.round = 0
         self.turn = 0
@@ -1083,7 +1094,7 @@ class Game:
         for c in self.catalog.contracts:
             if c["name"] in done or self.over:
                 continue
-            if "if" in c and not self.holds(ctx, c["if"]):
+            if "effects" not in c or ("if" in c and not self.holds(ctx, c["if"])):
                 continue
             if not all(
                 EFFECTS[e["op"]].can_pay is None or EFFECTS[e["op"]].can_pay(self, ctx, e)
@@ -1096,6 +1107,81 @@ class Game:
             self.completed_contracts.append([c["name"], player.seat])
             self.log.append({"type": "contract", "name": c["name"], "seat": player.seat})
             self.run(ctx, c["effects"])
+
+    def contract_instructions(self, moment: str) -> None:
+        """Each open contract's instructions for the ``moment`` ("start" of the game, or its
+        "end", after scoring), in the order of the Contracts row, for the active player; a
+        contract completed this game has left the row."""
+        ctx = Ctx(self.active, None)
+        done = {name for name, _ in self.completed_contracts}
+        for c in self.catalog.contracts:
+            effects = c.get(moment)
+            if effects and c["name"] not in done:  # a completed contract left the row
+                self.run(ctx, effects)
+
+    # -- a campaign game's marks (the post-game steps; tools/campaign.py keeps them) ------
+
+    def post_game(self) -> None:
+        """A campaign game's post-game steps (the `post_game` phase), after scoring; `each
+        player` is every player, as at the end of the game."""
+        assert self.result is not None, "the game is not over"
+        # The game is scored; its effects run once more, for the campaign's marks.
+        self.over = False
+        try:
+            for planned in self.catalog.steps["post_game"]:
+                if planned.step is None:
+                    self.run(Ctx(self.active, None), planned.effects or [])
+                else:
+                    planned.step.handler(self, self.active)
+        finally:
+            self.over = True
+
+    def add_checkmark(self, player: PlayerState, why: str) -> None:
+        """A Checkmark of Grudging Approval for the player (the campaign marks it on their
+        Associate Status track after the game)."""
+        player.checkmarks.append(why)
+
+    def add_dran(self) -> None:
+        """An X on the Dran Enterprises track (the campaign marks it after the game)."""
+        self.dran += 1
+
+    def queue_read(self, passage: int) -> None:
+        """A Book of Secrets passage to read after the game (the campaign reads it)."""
+        self.reads.append(passage)
+
+    def mark_goal(self, player: PlayerState, name: str) -> None:
+        """The player fills a box of their personal goal ``name`` (another player's goal,
+        or a row already full, is not theirs to mark)."""
+        goal = self.catalog.goals.get(name)
+        if goal is None or goal["player"] != player.seat + 1:
+            return
+        before = self.goals_before[player.seat].get(name, 0) if self.goals_before else 0
+        if before + player.goals.get(name, 0) < goal["boxes"]:
+            player.goals[name] = player.goals.get(name, 0) + 1
+
+    def review(self) -> None:
+        """Employee reviews: a checkmark for scoring more than 0, one for winning, one for
+        each row of personal goals completed this game."""
+        assert self.result is not None
+        for p in self.players:
+            if self.result.scores[p.seat] > 0:
+                self.add_checkmark(p, "scored more than 0")
+            if p.seat in self.result.winners:
+                self.add_checkmark(p, "won the game")
+            before = self.goals_before[p.seat] if self.goals_before else {}
+            for name, n in p.goals.items():
+                size = self.catalog.goals[name]["boxes"]
+                if before.get(name, 0) < size <= before.get(name, 0) + n:
+                    self.add_checkmark(p, f"completed the row of {name}")
+
+    def check_death(self) -> None:
+        """Player death: one X if any player scored 0, then the pack's death passage."""
+        assert self.result is not None
+        if any(s == 0 for s in self.result.scores):
+            self.add_dran()
+            death = self.catalog.campaign.get("death")
+            if death is not None:
+                self.queue_read(death)
 
     def add_turn_modifier(self, node: dict[str, Any]) -> None:
         """A "this turn" effect is in force for the active player until the turn ends."""

@@ -352,6 +352,9 @@ def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | No
         return len(p.tokens)
     if fact == "cards":
         return len(p.cards())
+    if fact == "goal":
+        assert step is not None
+        return p.goals.get(step["goal"], 0)
     if fact == "owns":
         assert step is not None
         return sum(1 for c in p.cards() if c.name == step["card"])
@@ -415,6 +418,9 @@ def game_fact(game: Game, fact: str, step: dict[str, Any] | None = None) -> Any:
         return winners[0] + 1 if len(winners) == 1 else [w + 1 for w in winners] or None
     if fact == "turn":
         return game.active.seat + 1
+    if fact == "reads has":
+        assert step is not None
+        return step["value"] if step["value"] in game.reads else game.reads
     if tuple(fact.split()) in state_facts()[1]:
         return _state_value(game, fact)
     raise KeyError(fact)
@@ -593,6 +599,14 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
             dealt["stacked_adventure"] = [_card(cat, name) for name in sc.get("adventure", ())]
             if "first" in sc:
                 dealt["first_player"] = sc["first"] - 1
+        if sc.get("goals_before"):
+            # Boxes filled in earlier games, on the seat each goal belongs to.
+            before: list[dict[str, int]] = [{} for _ in range(players)]
+            for name, n in sc["goals_before"].items():
+                seat = cat.goals[name]["player"] - 1
+                if seat < players:
+                    before[seat][name] = n
+            dealt["goals_before"] = before
         game = Game(cat, [script] * players, sc.get("seed", 0), modules=sc.get("modules"), **dealt)
     except ValueError as e:
         out.failures.append(Failure(str(e), sc["at"]))
@@ -629,6 +643,9 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
             k += 1
     except _Stop:
         pass
+    if sc.get("campaign") and game.over and game.result is not None and not out.failures:
+        # A campaign game: the post-game steps, then what is still to be checked.
+        game.post_game()
     if script.steps and not out.failures:
         script.check_expectations()
         if script.steps:

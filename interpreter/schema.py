@@ -62,6 +62,10 @@ def pack_schema() -> dict[str, Any]:
             "if": {"$ref": "#/$defs/condition"},
             "limit": {"enum": ["turn", "game"]},
             "effects": {"$ref": "#/$defs/effects"},
+            # A rule slot bound to this moment (`slot R13 whenever you heal`), and the
+            # sticker filling it.
+            "slot": {"type": "string", "minLength": 1},
+            "sticker": {"type": "string", "minLength": 1},
             "at": at,
         },
         ["on", "effects", "at"],
@@ -160,9 +164,11 @@ def pack_schema() -> dict[str, Any]:
             "after": step_name,
             "replaces": step_name,
             "effects": {"$ref": "#/$defs/effects"},
-            # A rule slot (`slot R10 after setup.players`) and the sticker filling it.
+            # A rule slot (`slot R10 after setup.players`) and the sticker filling it; the
+            # engine step a slot covers (`slot R21 covers end_of_turn.dragon_attack`).
             "slot": name,
             "sticker": name,
+            "covers": step_name,
             "at": at,
         },
         ["change", "step", "at"],
@@ -222,10 +228,44 @@ def pack_schema() -> dict[str, Any]:
             "name": name,
             "if": {"$ref": "#/$defs/condition"},
             "effects": {"$ref": "#/$defs/effects"},
+            # Instructions for the start of the game and for its end (post-game).
+            "start": {"$ref": "#/$defs/effects"},
+            "end": {"$ref": "#/$defs/effects"},
             "passage": {"type": "integer", "minimum": 1},
             "at": at,
         },
         ["name", "effects", "at"],
+    )
+    goal = _closed(
+        {
+            "name": name,
+            "player": {"type": "integer", "minimum": 1},
+            "boxes": {"type": "integer", "minimum": 1, "maximum": 20},
+            "trigger": {"$ref": "#/$defs/trigger"},
+            "at": at,
+        },
+        ["name", "player", "boxes", "trigger", "at"],
+    )
+    rule_slot = _closed(
+        {"slot": name, "rule": {"type": "string"}, "at": at},
+        ["slot", "rule", "at"],
+    )
+    passage_no = {"type": "integer", "minimum": 1}
+    campaign = _closed(
+        {
+            "statuses": {
+                "type": "array",
+                "items": _closed(
+                    {"name": name, "checkmark": passage_no, "reads": passage_no, "at": at},
+                    ["name", "checkmark", "reads", "at"],
+                ),
+            },
+            "dran_track": {"type": "integer", "minimum": 0},
+            "dran_reads": {"type": "object", "additionalProperties": passage_no},
+            "death": passage_no,
+            "at": at,
+        },
+        ["statuses", "dran_track", "dran_reads", "at"],
     )
     sticker = _closed(
         {
@@ -233,6 +273,12 @@ def pack_schema() -> dict[str, Any]:
             "fills": name,
             "fills_at": at,
             "effects": {"$ref": "#/$defs/effects"},
+            # A rule slot bound to a rule parameter takes rule values (`market price 5`).
+            "rules": {"type": "object"},
+            # A Franchise Board sticker's permanent abilities (rules triggers).
+            "abilities": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            # Spaces and paths a board sticker adds to a board (each a board of the pack's).
+            "boards": {"type": "array", "items": {"type": "object"}},
             # Board and card stickers: extension edits (dsl/extends.py edit_to_ir).
             "edits": {
                 "type": "array",
@@ -398,6 +444,9 @@ def pack_schema() -> dict[str, Any]:
                 "passages": {"type": "array", "items": passage},
                 "contracts": {"type": "array", "items": contract},
                 "patrons": {"type": "array", "items": patron},
+                "goals": {"type": "array", "items": goal},
+                "rule_slots": {"type": "array", "items": rule_slot},
+                "campaign": campaign,
                 # The contracts open in the Contracts row (a campaign's, dsl/stickers.py).
                 "open_contracts": {"type": "array", "items": name},
             },

@@ -70,6 +70,10 @@ class PlayerState:
     # those in their second turn (see effects/stay_in_play.py).
     staying: Annotated[list[CardDef], REF] = field(default_factory=list)
     held_over: Annotated[list[CardDef], REF] = field(default_factory=list)
+    # A campaign game's marks: Checkmarks of Grudging Approval earned (why, one a mark), and
+    # the boxes of personal goals filled this game, by goal (tools/campaign.py keeps both).
+    checkmarks: list[str] = field(default_factory=list)
+    goals: dict[str, int] = field(default_factory=dict)
 
     @property
     def on_clock(self) -> bool:

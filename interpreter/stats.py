@@ -742,7 +742,7 @@ def report(
     events = [
         {"name": c.name, "revealed": t.events[c.name], **often(t.events, t.events_sq, c.name)}
         for c in catalog.cards
-        if c.type == "event"
+        if c.type == "event" and c.deck != "cardporium"  # out of play until fetched
     ]
     # The pack's `action` lines (by name) and cube tokens (drawn from the bag), when it has any.
     actions = [

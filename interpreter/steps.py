@@ -8,7 +8,11 @@ The base rules are five phases of engine steps, in the rulebook's order:
 - ``end_of_turn``: resolve contracts, clear the play area, draw a new hand, escape, refill
   the row, the dragon attack a new dragon symbol calls for;
 - ``off_clock``: the turn of a player off the clock (Legacy: draw the off-the-clock cubes);
-- ``end_of_game``: the game is over (the `game end` event); scoring follows.
+- ``end_of_game``: the game is over (the `game end` event); scoring follows;
+- ``post_game``: a campaign game's post-game steps, after scoring (the Legacy rulebook's
+  "Post-Game Campaign Steps"): mission report, contracts' end-of-game instructions (the
+  epilogue is read by the campaign), employee reviews, sort components, player death,
+  continue. Only a campaign game runs them (`Game.post_game`); a plain game ends at scoring.
 
 A pack changes them in its rules block, by name (a step's name starts with its phase):
 
@@ -35,7 +39,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .state import PlayerState
 
-PHASES = ("setup", "turn", "end_of_turn", "off_clock", "end_of_game")
+PHASES = ("setup", "turn", "end_of_turn", "off_clock", "end_of_game", "post_game")
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,46 @@ def _begin(game: Game, player: PlayerState) -> None:
 def _game_end(game: Game, player: PlayerState) -> None:
     """The `game end` event (before scoring)."""
     game.emit("game end", None)
+
+
+def _setup_contracts(game: Game) -> None:
+    """Setup 1: each open contract's instructions for the start of the game (`start:`), for
+    the first player (`each player` is everyone)."""
+    if game.catalog.contracts:
+        game.contract_instructions("start")
+
+
+def _mission_report(game: Game, player: PlayerState) -> None:
+    """Post-game 1: the scores go on the Mission Reports (the campaign file keeps them)."""
+
+
+def _contracts_end(game: Game, player: PlayerState) -> None:
+    """Post-game 2: each open contract's instructions for the end of the game (`end of
+    game:`); the campaign then reads the game's epilogue passage."""
+    if game.catalog.contracts:
+        game.contract_instructions("end")
+
+
+def _employee_reviews(game: Game, player: PlayerState) -> None:
+    """Post-game 3: a Checkmark of Grudging Approval for each player who scored more than 0,
+    one for the winner, and one for each row of personal goals a player completed."""
+    game.review()
+
+
+def _sort_components(game: Game, player: PlayerState) -> None:
+    """Post-game 4: every card back where it began, no token kept: the next game starts
+    from the pack again (nothing of this game's state is carried)."""
+
+
+def _player_death(game: Game, player: PlayerState) -> None:
+    """Post-game 5: if any player scored 0, one X on the Dran Enterprises track (never more
+    than one), then the passage the pack's campaign names for a death (`death reads N`)."""
+    game.check_death()
+
+
+def _continue(game: Game, player: PlayerState) -> None:
+    """Post-game 6: the Contracts row carries over into the next game (the campaign keeps
+    it)."""
 
 
 def _resolve_contracts(game: Game, player: PlayerState) -> None:
@@ -124,6 +168,7 @@ for _name, _fn in (
     ("setup.reserve_and_row", setup.reserve_and_row),
     ("setup.tokens", setup.tokens),
     ("setup.players", setup.players),
+    ("setup.contracts", _setup_contracts),
     ("setup.hands", setup.hands),
     ("setup.arrive", setup.arrive),
     ("turn.begin", _begin),
@@ -135,6 +180,12 @@ for _name, _fn in (
     ("end_of_turn.dragon_attack", _dragon_attack),
     ("off_clock.draw_cubes", _off_clock_draw),
     ("end_of_game.game_end", _game_end),
+    ("post_game.mission_report", _mission_report),
+    ("post_game.contracts_and_epilogue", _contracts_end),
+    ("post_game.employee_reviews", _employee_reviews),
+    ("post_game.sort_components", _sort_components),
+    ("post_game.player_death", _player_death),
+    ("post_game.continue", _continue),
 ):
     _add(_name, _fn)
 
@@ -204,9 +255,18 @@ def plan(changes: list[dict[str, Any]]) -> dict[str, tuple[Planned, ...]]:
     """The steps each phase runs, after a pack's changes (checked by the compiler)."""
     phases, _problems = plan_names(changes)
     content = {c["step"]: c.get("effects") for c in changes if c["change"] != "remove"}
+    # A rule slot that covers an engine step and holds no sticker yet: the printed rule.
+    printed = {
+        c["step"]: STEPS[c["covers"]]
+        for c in changes
+        if c.get("covers") in STEPS and not c.get("effects")
+    }
     return {
         phase: tuple(
-            Planned(n, STEPS.get(n) if n not in content else None, content.get(n)) for n in names
+            Planned(n, printed[n], None)
+            if n in printed
+            else Planned(n, STEPS.get(n) if n not in content else None, content.get(n))
+            for n in names
         )
         for phase, names in phases.items()
     }

@@ -14,12 +14,12 @@ leaves at most a last line without its newline: reading ignores it, with a warni
 next write removes it (the file is rewritten without it, by rename) before appending. Any
 other damage is refused with the line number, and the file is left as it is.
 
-The post-game steps of the Legacy rulebook ("Post-Game Campaign Steps") run after each game
-as named steps (`POST_GAME_STEPS`); this module runs the ones that need no Book of Secrets:
-the mission report (scores), employee reviews (a checkmark for scoring more than 0 and one for
-winning; promotions at the sections of the Associate Status track), sorting components (each
-game starts from the pack again) and player death (at most one X on the Dran track a game).
-Stickers, passages, contracts and personal goals are not written yet (issue 9).
+The post-game steps of the Legacy rulebook ("Post-Game Campaign Steps") are the engine's
+`post_game` phase (interpreter/steps.py: mission report, contracts' end-of-game instructions,
+employee reviews, sort components, player death, continue), run after each campaign game; a
+sticker may fill a slot among them. This module then reads what they call for from the Book
+of Secrets (`after_game`): the completed contracts' passages, the epilogue, the entry of each
+promotion on the Associate Status track, the Dran track's numbered spaces, a death's passage.
 `campaign simulate` plays whole campaigns with bots, in memory, and reports game by game.
 """
 
@@ -40,7 +40,8 @@ from clankwork.dsl.limits import MAX_DATA_BYTES
 
 FORMAT = "clankwork-campaign/1"
 # The Associate Status track's sections: the checkmark that opens each one is a promotion.
-# The rulebook does not print the section lengths; these are ours (a pack will set them).
+# The rulebook does not print the section lengths; these are ours, for a pack whose
+# `campaign { status ... }` does not set them.
 PROMOTIONS = ((3, "Copper"), (7, "Silver"), (12, "Gold"))
 POST_GAME_STEPS = (
     "post_game.mission_report",
@@ -208,7 +209,7 @@ class Campaign:
     bots: list[str]
     # The games that count (undone ones left out), each its `game` event.
     games: list[dict[str, Any]] = field(default_factory=list)
-    # Rule stickers applied, in order (interpreter/stickers.py): every later game has them.
+    # Stickers applied, in order (dsl/stickers.py): every later game has them.
     stickers: list[str] = field(default_factory=list)
     # Cardporium cards fetched into the adventure deck, and cards destroyed (one copy each).
     fetched: list[int] = field(default_factory=list)
@@ -221,12 +222,25 @@ class Campaign:
     board: str | None = None
     checkmarks: list[int] = field(default_factory=list)
     status: list[str] = field(default_factory=list)
+    # Boxes of each seat's personal goals filled so far, by goal.
+    goals: list[dict[str, int]] = field(default_factory=list)
     dran: int = 0
 
     @property
     def next_game(self) -> int:
         """The number of the next game to play (from 1)."""
         return len(self.games) + 1
+
+
+def readings(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every passage reading of a game's event, in the order they were read: the prologue,
+    then after the game the completed contracts' passages, the epilogue, and what the
+    post-game steps read (promotions, the Dran track, a death, `read N`)."""
+    out = [game["prologue"]] if game.get("prologue") else []
+    out += game.get("contract_passages", ())  # files written before `reads` (same shape)
+    out += [game["epilogue"]] if game.get("epilogue") else []
+    out += game.get("reads", ())
+    return out
 
 
 def fold(events: list[dict[str, Any]]) -> Campaign:
@@ -253,6 +267,7 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         games=games,
         checkmarks=[0] * n,
         status=["Associate"] * n,
+        goals=[{} for _ in range(n)],
     )
     played = {g["game"] for g in games}
     for g in games:
@@ -260,34 +275,30 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         if g.get("board"):
             c.board = g["board"]
         c.stickers.extend(name for before, name in applied if before == g["game"])
-        for part in ("prologue", "epilogue"):
-            read = g.get(part)
-            if read:
-                c.stickers.extend(read["stickers"])
-                c.fetched.extend(read.get("fetched", ()))
-                c.destroyed.extend(read.get("destroyed", ()))
-                c.contracts.extend(read.get("contracts", ()))
-                c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
-                c.dran += read["dran"]
+        reads = readings(g)
+        for read in reads:
+            c.stickers.extend(read["stickers"])
+            c.fetched.extend(read.get("fetched", ()))
+            c.destroyed.extend(read.get("destroyed", ()))
+            c.contracts.extend(k for k in read.get("contracts", ()) if k not in c.contracts)
+            c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
+            c.dran += read["dran"]
         for name, _seat in g.get("contracts_completed", ()):
             if name in c.contracts:
                 c.contracts.remove(name)
-        for read in g.get("contract_passages", ()):
-            c.stickers.extend(read["stickers"])
-            c.fetched.extend(read["fetched"])
-            c.destroyed.extend(read["destroyed"])
-            c.contracts.extend(read["contracts"])
-            c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
-            c.dran += read["dran"]
         # What the game's closing passages name is for the next game.
-        for read in [*g.get("contract_passages", ()), g.get("epilogue") or {}]:
+        for read in reads[1 if g.get("prologue") else 0 :]:
             c.patron = read.get("patron", c.patron)
             c.board = read.get("board", c.board)
         for seat, marks in enumerate(g["review"]["checkmarks"]):
             c.checkmarks[seat] += len(marks)
         for seat, rank in g["review"]["promotions"]:
             c.status[seat] = rank
-        c.dran += 1 if g["death"] else 0
+        for seat, boxes in enumerate(g.get("goals", ())):
+            for name, k in boxes.items():
+                c.goals[seat][name] = c.goals[seat].get(name, 0) + k
+        # The X the game itself added (a player death, and any `dran` of its rules).
+        c.dran += g.get("dran_x", 1 if g["death"] else 0)
     # Stickers applied for a game not played yet (or undone) are on from the next game.
     c.stickers.extend(name for before, name in applied if before not in played)
     return c
@@ -299,30 +310,90 @@ def game_seed(campaign_seed: int, game: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def post_game(c: Campaign, game: dict[str, Any]) -> dict[str, Any]:
-    """The post-game steps after ``game`` (see `POST_GAME_STEPS`): its review and whether
-    it adds an X to the Dran track, written into the game's event."""
-    # 3. Employee reviews [R25]: a checkmark for scoring more than 0 and one for winning.
-    marks: list[list[str]] = []
+def statuses(ir: dict[str, Any]) -> list[tuple[int, str, int | None]]:
+    """The Associate Status track's sections: (the checkmark that opens it, its rank, the
+    passage a promotion to it reads). The pack's `campaign { status ... }`, else ours."""
+    block = ir.get("campaign") or {}
+    if block.get("statuses"):
+        return [(s["checkmark"], s["name"], s["reads"]) for s in block["statuses"]]
+    return [(at, rank, None) for at, rank in PROMOTIONS]
+
+
+# Passages the post-game steps may lead to, at most (promotions and Dran entries that give
+# more checkmarks and X end).
+MAX_POST_READS = 50
+
+
+def after_game(
+    ir: dict[str, Any], c: Campaign, game: dict[str, Any], g: Any, seed: int
+) -> dict[str, Any]:
+    """The post-game steps of a played game ``g`` (its engine `post_game` phase has run),
+    written into its event ``game``: the completed contracts' passages and the epilogue
+    (step 2), the reviews' checkmarks and the promotions they make, with the entries they
+    read (step 3), the X on the Dran track with the numbered spaces it covers (step 5), then
+    every passage the game's rules asked to read (`read N`; a death's passage last)."""
+    n = game["game"]
+    by = {k["name"]: k for k in ir.get("contracts", ())}
+    # The choices after the game are the winner's to make (a completed contract's: its
+    # completer's).
+    mvp = c.bots[game["winners"][0] if game["winners"] else 0]
+    # 2. Contracts: a completed contract's passage, then the epilogue.
+    done = [
+        read_passages(ir, by[name]["passage"], seed, c.bots[seat])
+        for name, seat in g.completed_contracts
+        if by.get(name, {}).get("passage") is not None
+    ]
+    end = _arc(ir, "epilogue", n)
+    epilogue = read_passages(ir, end, seed, mvp) if end is not None else None
+    # 3. Employee reviews: the engine's checkmarks (scoring, winning, rows of goals, and any
+    # the game's rules gave), with the passages'; each section opened is a promotion.
+    marks = [list(p.checkmarks) for p in g.players]
     promotions: list[list[Any]] = []
-    # Checkmarks the game's passages gave count towards this review's promotions.
-    read = sum(game[part]["checkmarks"] for part in ("prologue", "epilogue") if game.get(part))
-    read += sum(r["checkmarks"] for r in game.get("contract_passages", ()))
-    for seat, score in enumerate(game["scores"]):
-        got = (["scored more than 0"] if score > 0 else []) + (
-            ["won the game"] if seat in game["winners"] else []
-        )
-        marks.append(got)
-        before = c.checkmarks[seat]
-        for at, rank in PROMOTIONS:
-            if before < at <= before + read + len(got):
-                promotions.append([seat, rank])
-    # 4. Sort components [R26, R27]: every game starts from the pack again (nothing kept).
-    # 5. Player death [R28]: one X on the Dran track if anyone scored 0, never more.
-    return {
-        "review": {"checkmarks": marks, "promotions": promotions},
-        "death": any(s == 0 for s in game["scores"]),
-    }
+    track = statuses(ir)
+    block = ir.get("campaign") or {}
+    dran_reads = {int(k): v for k, v in block.get("dran_reads", {}).items()}
+    covered = {k for k in dran_reads if k <= c.dran}
+    promoted: set[tuple[int, str]] = set()
+    # What the game's rules and waypoints asked to read (a death's passage last), each passage
+    # once a game.
+    queue = list(dict.fromkeys(g.reads))
+    out: list[dict[str, Any]] = []
+    for _ in range(MAX_POST_READS):
+        every = readings({**game, "contract_passages": done, "epilogue": epilogue, "reads": out})
+        from_passages = sum(r["checkmarks"] for r in every)
+        new: list[int] = []
+        for seat in range(len(g.players)):
+            total = c.checkmarks[seat] + from_passages + len(marks[seat])
+            for at, rank, reads in track:
+                if c.checkmarks[seat] < at <= total and (seat, rank) not in promoted:
+                    promoted.add((seat, rank))
+                    promotions.append([seat, rank])
+                    if reads is not None:
+                        new.append(reads)
+        # 5. The Dran track: an X that covers a number reads that entry at once.
+        dran_total = c.dran + g.dran + sum(r["dran"] for r in every)
+        for space in sorted(dran_reads):
+            if space not in covered and space <= dran_total:
+                covered.add(space)
+                new.append(dran_reads[space])
+        if not new and queue:
+            new.append(queue.pop(0))
+        if not new:
+            break
+        out.extend(read_passages(ir, p, seed, mvp) for p in new)
+    if done:
+        game["contract_passages"] = done
+    if epilogue is not None:
+        game["epilogue"] = epilogue
+    if out:
+        game["reads"] = out
+    game["review"] = {"checkmarks": marks, "promotions": promotions}
+    game["death"] = any(s == 0 for s in game["scores"])
+    game["dran_x"] = g.dran
+    goals = [dict(p.goals) for p in g.players]
+    if any(goals):
+        game["goals"] = goals
+    return game
 
 
 # -- the commands -------------------------------------------------------------------------------
@@ -373,6 +444,10 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 
     ir = load_ir(pack, checks=True)
     who = [n.strip() for n in names.split(",")] if names else [f"P{k + 1}" for k in range(players)]
+    try:
+        seats = bot_names(bots, players)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from None
     if len(who) != players:
         raise click.BadParameter(f"{len(who)} names for {players} players", param_hint="--names")
     create(
@@ -385,7 +460,7 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
             "players": players,
             "names": who,
             "seed": seed,
-            "bots": bot_names(bots, players),
+            "bots": seats,
         },
     )
     click.echo(f"started a campaign of {ir['pack']['name']} for {players} players in {file}")
@@ -393,19 +468,32 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 
 @command.command("play")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def play(file: Path) -> None:
+@click.option(
+    "--bots",
+    default=None,
+    help="Bots for this game only, one for all seats or one each (default: the campaign's).",
+)
+def play(file: Path, bots: str | None) -> None:
     """Play the campaign's next game with its bots and append it, with the post-game steps."""
     from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import bot_names
 
     c, _ = _load(file)
     ir = load_ir(_pack_path(c, file), checks=True)
     n = c.next_game
+    if bots is not None:
+        try:
+            c.bots = bot_names(bots, c.players)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--bots") from None
     game = play_game(ir, c, n)
     append(file, [game])
     c, _ = _load(file)
     scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(game["scores"]))
     won = " and ".join(c.names[w] for w in game["winners"]) or "nobody"
     click.echo(f"game {n}: {scores}; {won} won ({game['end']}, {game['rounds']} rounds)")
+    for line in game_summary(game, c.names):
+        click.echo(f"  {line}")
 
 
 @command.command("sticker")
@@ -431,25 +519,134 @@ def sticker(file: Path, name: str) -> None:
     click.echo(f"applied {name!r} to {where} from game {c.next_game} on")
 
 
+def _trigger_text(trig: dict[str, Any]) -> str:
+    """A rules trigger as its record prints it: `whenever you heal: -1 Clank!`."""
+    from clankwork.interpreter.effects.registry import TRIGGERS, render_condition
+
+    text = TRIGGERS[trig["on"]].render(trig)
+    if trig.get("if"):
+        head, _, rest = text.partition(": ")
+        text = f"{head}, if {render_condition(trig['if'])}: {rest}"
+    return text
+
+
+def slot_text(slot: dict[str, Any], effects: list[dict[str, Any]] | None = None) -> str:
+    """The rules text of a rule slot, generated like card text: where it sits (a step of a
+    phase, a moment, a rule) and, filled, what it says."""
+    from clankwork.interpreter.effects.registry import render_effects
+    from clankwork.interpreter.rules import RULES_BY_KEY
+    from clankwork.interpreter.stickers import slot_kind
+
+    kind = slot_kind(slot)
+    if kind == "rule":
+        return f"the rule `{RULES_BY_KEY[slot['rule']].words}`"
+    if kind == "trigger":
+        return (
+            _trigger_text({**slot, "effects": effects or []})
+            if effects
+            else (_trigger_text({**slot, "effects": []}).rstrip(": ") + ": (empty)")
+        )
+    anchor = slot.get("before") or slot.get("after") or slot["replaces"]
+    how = "before" if "before" in slot else "after" if "after" in slot else "covering"
+    where = f"{slot['step'].split('.')[0].replace('_', ' ')}, {how} {anchor.split('.', 1)[1]}"
+    if not effects and slot.get("covers"):
+        from clankwork.interpreter.steps import STEPS
+
+        printed = STEPS.get(slot["covers"])
+        return f"{where}: (as printed) " + (" ".join(printed.doc.split()) if printed else "")
+    return f"{where}: " + (render_effects(effects) if effects else "(empty)")
+
+
+def sticker_text(ir: dict[str, Any], st: dict[str, Any]) -> list[str]:
+    """What a sticker says, generated from its IR like card text: the slot it fills and its
+    new rules, a Franchise Board ability, the board or cards it changes."""
+    from clankwork.interpreter.rules import RULES_BY_KEY
+    from clankwork.interpreter.stickers import slots
+
+    out = []
+    if "fills" in st:
+        slot = slots(ir).get(st["fills"])
+        if slot is None:
+            out.append(f"[{st['fills']}] (the pack has no such slot now)")
+        elif "rules" in st:
+            values = ", ".join(
+                f"{RULES_BY_KEY[k].words} "
+                + (" ".join(map(str, v)) if isinstance(v, list) else str(v))
+                for k, v in st["rules"].items()
+            )
+            out.append(f"[{st['fills']}] {values}")
+        else:
+            out.append(f"[{st['fills']}] " + slot_text(slot, st["effects"]))
+    out += [f"Franchise Board: {_trigger_text(t)}" for t in st.get("abilities", ())]
+    for e in st.get("edits", ()):
+        item, fields = e.get("item") or {}, e.get("fields") or []
+        said = [
+            f"{f} {' '.join(map(str, item[f])) if isinstance(item[f], list) else item[f]}"
+            for f in fields
+            if f in item and f != "triggers"
+        ]
+        said += [_trigger_text(t) for t in item.get("triggers", ())]
+        out.append(
+            f"{e['verb']} {e['kind']} {e['name']}" + (": " + "; ".join(said) if said else "")
+        )
+    for b in st.get("boards", ()):
+        spaces = ", ".join(s["name"] for s in b["spaces"])
+        paths = ", ".join(f"{p['from']} -- {p['to']}" for p in b["paths"])
+        out.append(f"board {b['name']} gains " + "; ".join(x for x in (spaces, paths) if x))
+    return out
+
+
 @command.command("status")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def status(file: Path) -> None:
-    """What the campaign says now: games played, checkmarks and status, the Dran track."""
+    """What the campaign says now: games and scores, checkmarks and Associate Status,
+    personal goals, the Dran track, the deck's changes, the Contracts row, the stickers
+    with their rules text."""
+    from clankwork.interpreter.stickers import stickers
+    from clankwork.tools.check import load_ir
+
     c, _ = _load(file)
+    ir = load_ir(_pack_path(c, file), checks=True)
     click.echo(f"campaign of {c.pack_name} ({c.pack}), {c.players} players, seed {c.seed}")
     click.echo(f"games played: {len(c.games)}; next: game {c.next_game}")
+    if c.games:
+        click.echo("game  scores" + " " * 14 + "rounds  end")
+        for g in c.games:
+            marks = " ".join(f"{s:>3}" for s in g["scores"])
+            dead = "  (an X on the Dran track)" if g["death"] else ""
+            click.echo(f"{g['game']:>4}  {marks:<20}{g['rounds']:>6}  {g['end']}{dead}")
     totals = [0] * c.players
     for g in c.games:
         for k, s in enumerate(g["scores"]):
             totals[k] += s
-    click.echo("player  checkmarks  status     total score")
+    click.echo("player  checkmarks  status     total score  personal goals")
+    goals = {g["name"]: g for g in ir.get("goals", ())}
     for k in range(c.players):
-        click.echo(f"{c.names[k]:<8}{c.checkmarks[k]:>10}  {c.status[k]:<10}{totals[k]:>12}")
-    click.echo(f"Dran track: {c.dran} X")
+        mine = [g for g in goals.values() if g["player"] == k + 1]
+        shown = ", ".join(f"{g['name']} {c.goals[k].get(g['name'], 0)}/{g['boxes']}" for g in mine)
+        click.echo(
+            f"{c.names[k]:<8}{c.checkmarks[k]:>10}  {c.status[k]:<10}{totals[k]:>12}  {shown}"
+        )
+    block = ir.get("campaign") or {}
+    track = block.get("dran_track", 0)
+    if track:
+        numbered = {int(k): v for k, v in block.get("dran_reads", {}).items()}
+        cells = [
+            ("X" if i <= c.dran else "_") + (str(numbered[i]) if i in numbered else "")
+            for i in range(1, track + 1)
+        ]
+        click.echo(f"Dran track: {c.dran} X  [{' '.join(cells)}]")
+    else:
+        click.echo(f"Dran track: {c.dran} X")
+    by_no = {x["cardporium"]: x["name"] for x in ir["cards"] if "cardporium" in x}
     if c.fetched:
-        click.echo("Cardporium cards fetched: " + ", ".join(map(str, c.fetched)))
+        fetched = list(dict.fromkeys(c.fetched))
+        click.echo(
+            "adventure deck: + "
+            + ", ".join(f"{by_no.get(n, '?')} (Cardporium {n})" for n in fetched)
+        )
     if c.destroyed:
-        click.echo("cards destroyed: " + ", ".join(c.destroyed))
+        click.echo("destroyed: " + ", ".join(c.destroyed))
     if c.contracts:
         click.echo("Contracts row: " + ", ".join(c.contracts))
     if c.patron or c.board:
@@ -457,20 +654,92 @@ def status(file: Path) -> None:
         nxt += [f"board {c.board}"] if c.board else []
         click.echo(f"game {c.next_game}: " + ", ".join(nxt))
     if c.stickers:
-        from clankwork.interpreter.effects.registry import render_effects
-        from clankwork.interpreter.stickers import stickers
-        from clankwork.tools.check import load_ir
-
-        known = stickers(load_ir(_pack_path(c, file), checks=True))
+        known = stickers(ir)
         click.echo("stickers:")
-        for name in c.stickers:
+        for name in dict.fromkeys(c.stickers):
             st = known.get(name)
             if st is None:
                 click.echo(f"  {name}: (no longer in the pack)")
                 continue
-            parts = [f"[{st['fills']}] " + render_effects(st["effects"])] if "fills" in st else []
-            parts += [f"{e['verb']} {e['kind']} {e['name']}" for e in st.get("edits", ())]
-            click.echo(f"  {name}: " + "; ".join(parts))
+            click.echo(f"  {name}: " + "; ".join(sticker_text(ir, st)))
+
+
+@command.command("rules")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def rules(file: Path) -> None:
+    """The rulebook's boxes as the campaign has them now: every rule slot of the pack, in
+    order, with the rules text of the sticker on it (generated like card text)."""
+    import re
+
+    from clankwork.interpreter.stickers import slots
+
+    ir = campaign_ir(file)
+    found = slots(ir)
+
+    def order(name: str) -> tuple[int, str]:
+        m = re.search(r"\d+", name)
+        return (int(m.group()) if m else 10**6, name)
+
+    for name in sorted(found, key=order):
+        slot = found[name]
+        if "rule" in slot:
+            rule = slot["rule"]
+            value = ir["rules"][rule]
+            shown = " ".join(map(str, value)) if isinstance(value, list) else value
+            text = f"{slot_text(slot)}: {shown}"
+        else:
+            text = slot_text(slot, slot.get("effects"))
+        by = f"  ({slot['sticker']})" if slot.get("sticker") else ""
+        click.echo(f"[{name}] {text}{by}")
+    from clankwork.interpreter.stickers import stickers as all_stickers
+
+    c, _ = _load(file)
+    known = all_stickers(ir)
+    for name in dict.fromkeys(c.stickers):
+        for t in known.get(name, {}).get("abilities", ()):
+            click.echo(f"[Franchise Board] {_trigger_text(t)}  ({name})")
+
+
+def game_summary(e: dict[str, Any], names: list[str]) -> list[str]:
+    """What a game's event changed in the campaign, as short phrases: passages read (with
+    the choices made), stickers, the deck, contracts, checkmarks, promotions, the Dran
+    track."""
+    every = readings(e)
+    out = []
+    read = [
+        str(n) if ch is None else f"{n} (choice {ch + 1})" for r in every for n, ch in r["read"]
+    ]
+    if read:
+        out.append("read " + ", ".join(read))
+    stuck = [x for r in every for x in r["stickers"]]
+    if stuck:
+        out.append("stickers " + ", ".join(stuck))
+    fetched = [str(x) for r in every for x in r.get("fetched", ())]
+    if fetched:
+        out.append("fetched Cardporium " + ", ".join(fetched))
+    gone = [x for r in every for x in r.get("destroyed", ())]
+    if gone:
+        out.append("destroyed " + ", ".join(gone))
+    opened = [x for r in every for x in r.get("contracts", ())]
+    if opened:
+        out.append("contracts opened " + ", ".join(opened))
+    done = [f"{n} by {names[s]}" for n, s in e.get("contracts_completed", ())]
+    if done:
+        out.append("completed " + ", ".join(done))
+    review = e["review"]
+    from_passages = sum(r["checkmarks"] for r in every)
+    got = [
+        f"{names[k]} +{len(m) + from_passages}"
+        for k, m in enumerate(review["checkmarks"])
+        if len(m) + from_passages
+    ]
+    if got:
+        out.append("checkmarks " + ", ".join(got))
+    out += [f"{names[s]} made {r}" for s, r in review["promotions"]]
+    x = e.get("dran_x", 1 if e["death"] else 0) + sum(r["dran"] for r in every)
+    if x:
+        out.append(f"{x} X on the Dran track" + (" (a player death)" if e["death"] else ""))
+    return out
 
 
 @command.command("history")
@@ -485,17 +754,9 @@ def history(file: Path) -> None:
             text = f"campaign of {e['pack_name']} for {', '.join(names)} (seed {e['seed']})"
         elif t == "game":
             scores = ", ".join(f"{names[k]} {s}" for k, s in enumerate(e["scores"]))
-            review = e["review"]
-            got = [f"{names[k]} +{len(m)}" for k, m in enumerate(review["checkmarks"]) if m]
-            got += [f"{names[s]} made {r}" for s, r in review["promotions"]]
-            got += ["an X on the Dran track"] if e["death"] else []
             text = f"game {e['game']}: {scores} ({e['end']}, {e['rounds']} rounds)"
-            got = [
-                f"{part} read " + ", ".join(str(n) for n, _ in e[part]["read"])
-                for part in ("prologue", "epilogue")
-                if e.get(part)
-            ] + got
-            text += "; " + ", ".join(got) if got else ""
+            got = game_summary(e, names)
+            text += "; " + "; ".join(got) if got else ""
         elif t == "sticker":
             text = f"sticker {e['name']!r} applied before game {e['before_game']}"
         else:
@@ -519,11 +780,52 @@ def undo(file: Path) -> None:
 MAX_READS = 100
 
 
-def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
-    """Read passage ``start`` and every passage it leads to, the campaign's bots choosing
-    (seeded: the same game, the same choices). What was read, with the choice made, and
-    what the passages did: stickers applied, checkmarks for each player, X on the Dran
-    track."""
+def passage_worth(ir: dict[str, Any], number: int, seen: frozenset[int] = frozenset()) -> float:
+    """What reading passage ``number`` (and what it leads to) is worth to a player, roughly,
+    as a bot weighs a choice: its rule stickers' and Franchise Board abilities' effects as
+    the greedy bot values effects, +1 a checkmark, -1 an X on the Dran track, a little for
+    a card fetched or a contract opened; a choice counts its best option."""
+    from clankwork.interpreter.bots import effects_value
+    from clankwork.interpreter.stickers import stickers
+
+    ps = next((p for p in ir.get("passages", ()) if p["number"] == number), None)
+    if ps is None or number in seen or len(seen) > MAX_READS:
+        return 0.0
+    seen = seen | {number}
+    known = stickers(ir)
+    worth = 0.0
+    for d in ps["do"]:
+        if d["do"] == "sticker" and d["name"] in known:
+            st = known[d["name"]]
+            worth += effects_value(st.get("effects", []))
+            worth += sum(effects_value(t["effects"]) for t in st.get("abilities", ()))
+            # A board or card sticker: what its new lines give, at half (a space or a card
+            # is met now and then).
+            items = [e.get("item") or {} for e in st.get("edits", ())]
+            items += [sp for b in st.get("boards", ()) for sp in b["spaces"]]
+            worth += 0.5 * sum(
+                effects_value(t["effects"]) for it in items for t in it.get("triggers", ())
+            )
+        elif d["do"] == "checkmark":
+            worth += 1.0
+        elif d["do"] == "dran":
+            worth -= 1.0
+        elif d["do"] in ("fetch", "contract"):
+            worth += 0.25
+        elif d["do"] == "read":
+            worth += passage_worth(ir, d["passage"], seen)
+    if ps.get("choices"):
+        worth += max(passage_worth(ir, c["read"], seen) for c in ps["choices"])
+    return worth
+
+
+def read_passages(ir: dict[str, Any], start: int, seed: int, bot: str = "random") -> dict[str, Any]:
+    """Read passage ``start`` and every passage it leads to, the campaign's bot ``bot``
+    answering the choices (seeded: the same game, the same choices): a random bot at random,
+    any other the option worth most to it (`passage_worth`; a tie at random). What was
+    read, with the choice made, and what the passages did: stickers applied, checkmarks for
+    each player, X on the Dran track, cards fetched and destroyed, contracts opened, the next
+    game's patron and board."""
     import random
 
     by = {p["number"]: p for p in ir.get("passages", ())}
@@ -561,7 +863,11 @@ def read_passages(ir: dict[str, Any], start: int, seed: int) -> dict[str, Any]:
                 out[d["do"]] = d["name"]  # the last one read counts
         choice = None
         if ps.get("choices"):
-            choice = rng.randrange(len(ps["choices"]))
+            options = range(len(ps["choices"]))
+            if bot != "random":
+                worth = [passage_worth(ir, c["read"]) for c in ps["choices"]]
+                options = [k for k in options if worth[k] >= max(worth) - 1e-9]
+            choice = options[rng.randrange(len(options))]
             queue.append(ps["choices"][choice]["read"])
         out["read"].append([ps["number"], choice])
     return out
@@ -592,7 +898,13 @@ def campaign_ir(file: Path) -> dict[str, Any]:
 def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
     from clankwork.dsl.stickers import apply as apply_stickers
-    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts, with_patron
+    from clankwork.dsl.stickers import (
+        fetch_and_destroy,
+        with_contracts,
+        with_goals,
+        with_patron,
+        with_waypoints,
+    )
     from clankwork.interpreter.bots import make_bot
     from clankwork.interpreter.catalog import prepare
     from clankwork.interpreter.game import Game
@@ -602,27 +914,34 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
     seed = game_seed(c.seed, n)
     # The prologue is read before setup: its stickers are on for this game.
     start = _arc(ir, "prologue", n)
-    prologue = read_passages(ir, start, seed) if start is not None else None
+    # A passage's choice is made by the bot of the player it is directed at: the prologue's
+    # by the first seat's, what is read after the game by the winner's (Most Valuable
+    # Employee).
+    prologue = read_passages(ir, start, seed, c.bots[0]) if start is not None else None
     on = [*c.stickers, *(prologue["stickers"] if prologue else ())]
     fetched = [*c.fetched, *(prologue["fetched"] if prologue else ())]
     destroyed = [*c.destroyed, *(prologue["destroyed"] if prologue else ())]
-    played = fetch_and_destroy(apply_stickers(ir, on), fetched, destroyed)
     row = [*c.contracts, *(prologue["contracts"] if prologue else ())]
-    played = with_contracts(played, row)
     patron = (prologue or {}).get("patron", c.patron)
     board = (prologue or {}).get("board", c.board)
     try:
-        played = with_patron(played, patron)
+        played = fetch_and_destroy(apply_stickers(ir, on), fetched, destroyed)
+        played = with_goals(with_patron(with_contracts(played, row), patron))
+        played = with_waypoints(played)
         cat = prepare(played, board if board is not None else 0)
     except ValueError as e:
-        raise click.ClickException(f"game {n}: {e} (the pack changed since)") from None
+        raise click.ClickException(f"game {n}: {e}") from None
     bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(cat, bots, seed)
+    g = Game(cat, bots, seed, goals_before=c.goals)
     result = g.play()
-    game = {
+    # The post-game steps the rules run (contracts' end-of-game instructions, reviews,
+    # player death, and any a sticker adds); the campaign reads the passages after.
+    g.post_game()
+    game: dict[str, Any] = {
         "type": "game",
         "game": n,
         "seed": seed,
+        "bots": list(c.bots),
         "scores": list(result.scores),
         "winners": list(result.winners),
         "status": [p.status for p in g.players],
@@ -637,20 +956,9 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
         game["board"] = board
     if prologue is not None:
         game["prologue"] = prologue
-    # 2. Contracts completed (their passages), then the epilogue passage.
     if g.completed_contracts:
         game["contracts_completed"] = [list(x) for x in g.completed_contracts]
-        by = {k["name"]: k for k in ir.get("contracts", ())}
-        game["contract_passages"] = [
-            read_passages(ir, by[name]["passage"], seed)
-            for name, _ in g.completed_contracts
-            if by.get(name, {}).get("passage") is not None
-        ]
-    # 2. Contracts and the epilogue passage (after the mission report, before the reviews).
-    end = _arc(ir, "epilogue", n)
-    if end is not None:
-        game["epilogue"] = read_passages(ir, end, seed)
-    return {**game, **post_game(c, game)}
+    return after_game(ir, c, game, g, seed)
 
 
 @command.command("simulate")
@@ -666,6 +974,10 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
     from clankwork.tools.check import load_ir
     from clankwork.tools.simulate import bot_names, game_seeds
 
+    try:
+        seats = bot_names(bots, players)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from None
     ir = load_ir(pack, checks=True)
     first = {
         "type": "campaign",
@@ -674,32 +986,62 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
         "pack_name": ir["pack"]["name"],
         "players": players,
         "names": [f"P{k + 1}" for k in range(players)],
-        "bots": bot_names(bots, players),
+        "bots": seats,
     }
-    rows: list[dict[str, float]] = [
-        {"score": 0.0, "rounds": 0.0, "deaths": 0.0, "checkmarks": 0.0, "promotions": 0.0}
-        for _ in range(games)
-    ]
+    keys = ("score", "top", "rounds", "deaths", "dran", "checkmarks", "promotions")
+    keys += ("stickers", "fetched", "destroyed", "contracts")
+    rows: list[dict[str, float]] = [dict.fromkeys(keys, 0.0) for _ in range(games)]
+    # How the bots answered each passage's choice: (passage, option) -> times.
+    choices: dict[tuple[int, int], int] = {}
     for cseed in game_seeds(seed, campaigns):
         events: list[dict[str, Any]] = [{**first, "seed": cseed}]
         for n in range(1, games + 1):
             e = play_game(ir, fold(events), n)
             events.append(e)
+            every = readings(e)
             row = rows[n - 1]
             row["score"] += sum(e["scores"]) / players
+            row["top"] += max(e["scores"])
             row["rounds"] += e["rounds"]
             row["deaths"] += e["death"]
-            row["checkmarks"] += sum(len(m) for m in e["review"]["checkmarks"]) / players
+            row["dran"] += e.get("dran_x", 0) + sum(r["dran"] for r in every)
+            from_passages = sum(r["checkmarks"] for r in every)
+            row["checkmarks"] += (
+                sum(len(m) for m in e["review"]["checkmarks"]) / players + from_passages
+            )
             row["promotions"] += len(e["review"]["promotions"])
+            row["stickers"] += sum(len(r["stickers"]) for r in every)
+            row["fetched"] += sum(len(r.get("fetched", ())) for r in every)
+            row["destroyed"] += sum(len(r.get("destroyed", ())) for r in every)
+            row["contracts"] += len(e.get("contracts_completed", ()))
+            for r in every:
+                for number, option in r["read"]:
+                    if option is not None:
+                        choices[(number, option)] = choices.get((number, option), 0) + 1
+    k = campaigns
     click.echo(f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players")
-    click.echo("game  mean score  rounds  Dran X (share)  checkmarks/player  promotions")
+    click.echo(
+        "game  mean score  top score  rounds  deaths  Dran X  checkmarks/player  promotions"
+        "  stickers  fetched  destroyed  contracts done"
+    )
     for n, row in enumerate(rows, start=1):
-        k = campaigns
         click.echo(
-            f"{n:>4}  {row['score'] / k:>10.1f}  {row['rounds'] / k:>6.1f}  "
-            f"{row['deaths'] / k:>14.0%}  {row['checkmarks'] / k:>17.2f}  "
-            f"{row['promotions'] / k:>10.2f}"
+            f"{n:>4}  {row['score'] / k:>10.1f}  {row['top'] / k:>9.1f}  "
+            f"{row['rounds'] / k:>6.1f}  {row['deaths'] / k:>6.0%}  {row['dran'] / k:>6.2f}  "
+            f"{row['checkmarks'] / k:>17.2f}  {row['promotions'] / k:>10.2f}  "
+            f"{row['stickers'] / k:>8.2f}  {row['fetched'] / k:>7.2f}  "
+            f"{row['destroyed'] / k:>9.2f}  {row['contracts'] / k:>14.2f}"
         )
+    if choices:
+        labels = {
+            (p["number"], i): c["label"]
+            for p in ir.get("passages", ())
+            for i, c in enumerate(p.get("choices", ()))
+        }
+        click.echo("choices the bots made:")
+        for (number, option), times in sorted(choices.items()):
+            label = labels.get((number, option), f"option {option + 1}")
+            click.echo(f"  passage {number}: {label!r} {times} of {k}")
 
 
 def campaign_schema() -> dict[str, Any]:
@@ -820,8 +1162,23 @@ def campaign_schema() -> dict[str, Any]:
                         },
                     },
                     "contract_passages": {"type": "array", "items": reading},
+                    # What the post-game steps read: promotions' entries, the Dran track's
+                    # numbered spaces, `read N` of the game's rules (a death's passage).
+                    "reads": {"type": "array", "items": reading},
+                    # X the game itself added to the Dran track (a death, its rules' `dran`).
+                    "dran_x": {"type": "integer", "minimum": 0},
+                    # Boxes of personal goals each player filled this game.
+                    "goals": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "minimum": 1},
+                        },
+                    },
                     "patron": {"type": "string"},
                     "board": {"type": "string"},
+                    # The bots that played it (`play --bots` may change them for a game).
+                    "bots": {"type": "array", "items": {"type": "string"}},
                 },
             ),
             event("sticker", {"name": {"type": "string"}, "before_game": game_no}),

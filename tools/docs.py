@@ -315,18 +315,42 @@ whose turn it is (in setup, the first player).
 
 ## Rule slots and stickers
 
-A legacy pack's rules name the boxes of its rulebook that stickers fill: `slot NAME
-before|after STEP` is an empty step of that step's phase (`slot R10 after setup.players`).
-A rule sticker fills one: `sticker "Signing Bonus" { fills R10: each player (+2 gold) }`. A
-campaign applies stickers (`clankwork campaign sticker FILE NAME`, docs/campaign.md), a
-scenario with `sticker NAME`; a later sticker on a slot replaces the earlier one. In an
-`end_of_game` step, `each player` means every player (nobody is on the clock then).
+A legacy pack's rules name the boxes of its rulebook that stickers fill, each bound to what
+its rule changes:
+
+- a step: `slot NAME before|after STEP` is an empty step of that step's phase (`slot R10
+  after setup.players`; the `post_game` phase's steps too: `slot R25 after
+  post_game.employee_reviews`);
+- a printed rule: `slot NAME covers STEP` is a box that holds an engine step's rule as
+  printed (`slot R21 covers end_of_turn.dragon_attack`): the step runs until a sticker
+  covers the box, and then the sticker's effects run instead;
+- a moment: `slot NAME TRIGGER` is an empty rules trigger (`slot R13 whenever you heal`);
+  empty, it watches nothing;
+- a rule parameter: `slot NAME rule WORDS` (`slot R15 rule market price`).
+
+A rule sticker fills one. A step or a moment takes effects: `sticker "Signing Bonus" { fills
+R10: each player (+2 gold) }`, `sticker "Wellness Program" { fills R13: -1 clank }`. A rule
+parameter takes its value, as the rules block writes it: `sticker "Bulk Discount" { fills R15
+{ market price 5 } }` (CW112 for the wrong kind). A campaign applies stickers (`clankwork
+campaign sticker FILE NAME`, or a passage's `sticker NAME`; docs/campaign.md), a scenario
+with `sticker NAME`; a later sticker on a slot replaces the earlier one. In an `end_of_game`
+or `post_game` step, `each player` means every player (nobody is on the clock then).
+`clankwork campaign rules FILE` prints every slot with the rules text of its sticker,
+generated from the effects like card text.
+
+A Franchise Board sticker gives a permanent ability: its lines are triggers, as in the rules
+block (`sticker "Mug Rack" { when you escape: +2 gold }`).
 
 Board and card stickers change what the pack declares, with the lines an extension uses (see
 Extensions): `sticker "Cave-In" { change path "Franchise HQ" -- "Front Gate" { monsters 1 } }`,
 `sticker "Shrine Rebuilt" { change space "Ruined Chapel" { reward heal 1 } }`, `sticker
 "Poster" { change card Sidestep { play: +1 skill, +1 boots } }`, and `replace` or `remove`.
-What a sticker names must be in the pack (CW122, checked with the pack).
+A board block adds spaces and paths (past a dead end, say): `sticker "Hidden Grove" { board
+overworld { space "Hidden Grove" { forest }; path Thornwood -- "Hidden Grove" } }`. What a
+sticker names must be in the pack (CW122, checked with the pack), and the board as stickered
+goes through the board checks again: a sticker that cuts a space off from HQ or traps an
+artifact is CW206 at the sticker; stickers that do so only together stop the campaign game
+with the sticker's file:line:col.
 
 ## Passages
 
@@ -345,8 +369,29 @@ NAME` puts a contract in the Contracts row.
 `contract NAME { complete [if CONDITION]: PRICE -> REWARD; passage N }`: while the contract
 is in a campaign's Contracts row, a player whose condition holds and who can pay may complete
 it at the end of their turn (`end_of_turn.resolve_contracts`, before the play area is
-cleared); it is then done, and after the game passage N is read. A scenario opens one with
-`contract NAME`.
+cleared); it is then done, and after the game passage N is read. `start: EFFECTS` are its
+instructions for the start of each game it is open in (`setup.contracts`, after the players'
+figures and cubes are placed), `end of game: EFFECTS` for the end of the game
+(`post_game.contracts_and_epilogue`, after scoring; not once it is completed). A scenario
+opens one with `contract NAME`.
+
+## Personal goals and the campaign's tracks
+
+`goal NAME { player N; boxes K; TRIGGER }` is a personal goal on player N's deck box: in a
+campaign game, each time the trigger fires for that player (`whenever you defeat a monster`,
+`once per game when you escape`...) they fill one of its K boxes, and filling the last box of
+the row earns a Checkmark of Grudging Approval at the employee reviews.
+
+`campaign { ... }` holds the campaign's tracks: `status NAME at N reads P` (the Associate
+Status track: the N-th checkmark opens section NAME, a promotion, which reads passage P),
+`dran track N` (the Dran Enterprises track's spaces), `dran K reads P` (an X that covers
+space K reads passage P) and `death reads P` (the passage read after a player death adds its
+X). What they read must be in the pack (CW107).
+
+The words the post-game steps and a campaign's rules use: `checkmark` (a Checkmark of
+Grudging Approval for you), `add an X to the Dran track`, `read N` (a passage, read after
+the game), `mark goal NAME`, and the conditions `you scored more than N points` and `you won
+the game` (after scoring).
 
 ## Patrons
 
@@ -519,7 +564,10 @@ def language_reference() -> str:
         )
         .replace("{extends}", EXTENDS_DOC.rstrip("\n"))
         .replace("{limits}", limits_reference())
-        .replace("{steps}", "\n".join(f"| `{n}` | {st.doc} |" for n, st in STEPS.items()))
+        .replace(
+            "{steps}",
+            "\n".join(f"| `{n}` | {' '.join(st.doc.split())} |" for n, st in STEPS.items()),
+        )
         .replace("{triggers}", _triggers_table())
     )
 

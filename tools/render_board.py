@@ -46,6 +46,8 @@ COACH_INK = "#7a4a12"
 # Actions a pack declares on a space, and paths of a declared way.
 ACTION_INK = "#0b5f7a"
 ARTIFACT_INK = "#8a6400"
+# Characters a detail line under a space's name may take before it wraps.
+LINE_WIDTH = 44
 WATER = "#1f6fd1"
 MOUNTAIN = "#8c8c8c"
 PATH_INK = "#3c3c3c"
@@ -299,17 +301,6 @@ def way_text(w: dict[str, Any]) -> str:
     return text
 
 
-# The longest detail line a space prints before it is wrapped (in characters).
-LINE_CHARS = 54
-
-
-def _wrapped(text: str, colour: str, bold: bool) -> list[tuple[str, str, bool]]:
-    """A long line (a toll's choice, an action) as several, so a space stays narrow."""
-    if len(text) <= LINE_CHARS:
-        return [(text, colour, bold)]
-    return [(t, colour, bold) for t in textwrap.wrap(text, LINE_CHARS, break_on_hyphens=False)]
-
-
 def space_lines(space: dict[str, Any], marks: Marks | None = None) -> list[tuple[str, str, bool]]:
     """The detail lines under a space's name as (text, colour, bold). With ``marks``, the
     sections and tags it shows are left out (its label draws them)."""
@@ -332,11 +323,7 @@ def space_lines(space: dict[str, Any], marks: Marks | None = None) -> list[tuple
     for t in space.get("triggers", ()):
         if not _is_reward(t):
             ink = TOLL_INK if _is_toll(t) else REWARD_INK
-            lines += (
-                _wrapped(_trigger_text(t), ink, False)
-                if marks
-                else [(_trigger_text(t), ink, False)]
-            )
+            lines.append((_trigger_text(t), ink, False))
     for what, n in ((h["what"], h["n"]) for h in space.get("holds", ())):
         if what not in ("major", "fruit"):
             lines.append((f"{TOKEN_MARK} holds {n} {what}", TOKEN_INK, False))
@@ -345,9 +332,14 @@ def space_lines(space: dict[str, Any], marks: Marks | None = None) -> list[tuple
     if "artifact" in space:
         lines.append((f"\u25c6 artifact {space['artifact']}", ARTIFACT_INK, True))
     for action in space.get("actions", ()):
-        text = render_action(action)
-        lines += _wrapped(text, ACTION_INK, False) if marks else [(text, ACTION_INK, False)]
-    return lines
+        lines.append((render_action(action), ACTION_INK, False))
+    # A long line (an action's whole text) is wrapped, so one room is not drawn as wide as
+    # the board.
+    return [
+        (part, colour, bold)
+        for text, colour, bold in lines
+        for part in (textwrap.wrap(text, LINE_WIDTH) if len(text) > LINE_WIDTH else [text])
+    ]
 
 
 def _strips(space: dict[str, Any], marks: Marks | None) -> list[tuple[str, str]]:

@@ -44,6 +44,8 @@ EVENTS: dict[str, str] = {
     "escape": "A player escapes with an artifact.",
     "knocked out": "A player's health meter fills up.",
     "game end": "The game ends, before scoring.",
+    "coach": "A player hires a coach (after arriving on the coach space).",
+    "buy": "A player buys an item from the market.",
     "rage": "The rage marker moves up onto a space (once for each space it reaches).",
 }
 """Every event the engine emits, with when it happens."""
@@ -289,6 +291,42 @@ _trigger(
 )
 
 
+_trigger(
+    "hire_coach",
+    "coach",
+    "you",
+    ("whenever you hire a coach", "when you hire a coach"),
+    ("card", "token", "rules"),
+    "Whenever the owner hires a coach, after arriving on the coach space.",
+    worth=0.5,
+    examples=("whenever you hire a coach: +1 gold",),
+)
+_trigger(
+    "buy_item",
+    "buy",
+    "you",
+    (
+        "whenever you buy a market item",
+        "when you buy a market item",
+        "whenever you buy from the market",
+        "when you buy from the market",
+    ),
+    ("card", "token", "rules"),
+    "Whenever the owner buys an item from the market.",
+    worth=0.5,
+    examples=("whenever you buy a market item: -1 clank",),
+)
+_trigger(
+    "take_token",
+    "reveal",
+    "you",
+    ("whenever you take a token", "when you take a token"),
+    ("card", "rules"),
+    "Whenever the owner takes a token (a secret, an item, an artifact, a mug...), after "
+    "its own lines.",
+    worth=2.0,
+    examples=("whenever you take a token: +1 gold",),
+)
 _trigger(
     "rage_advances",
     "rage",

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from clankwork.tools.campaign import campaign_schema_text, fold, read_log
+from clankwork.tools.campaign import campaign_schema_text, fold, read_log, readings
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,7 +163,10 @@ def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:
         if escaped[k] and plain["scores"][k] > 0:
             assert stickered["scores"][k] >= plain["scores"][k] + 5
     code, out = _run("status", str(file))
-    assert "Quarterly Bonus: [R22] each player: if you have an artifact: +5 Gold" in out
+    assert (
+        "Quarterly Bonus: [R22] end of game, before game_end: each player: if you have an "
+        "artifact: +5 Gold"
+    ) in out
     code, out = _run("sticker", str(file), "Quartrly Bonus")
     assert code == 1 and 'did you mean "Quarterly Bonus"?' in out
 
@@ -299,3 +302,258 @@ def test_a_patron_named_by_an_epilogue_holds_for_the_next_game_only(tmp_path: Pa
 
     ir = compile_pack(ROOT / "content" / "acqinc").ir
     assert len(with_patron(ir, "The Regional Director")["triggers"]) == len(ir["triggers"]) + 1
+
+
+def _pack_with(tmp_path: Path, stickers: str, name: str = "tut") -> Path:
+    """The tutorial pack, copied, with a stickers file of its own (and a slot R10)."""
+    import shutil
+
+    pack = tmp_path / name
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    (pack / "stickers.clank").write_text(
+        "rules { slot R10 after setup.players }\n" + stickers, encoding="utf-8"
+    )
+    manifest = pack / "pack.clank"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace(
+            'include "board.clank"', 'include "board.clank"\ninclude "stickers.clank"'
+        ),
+        encoding="utf-8",
+    )
+    return pack
+
+
+def _check(pack: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", str(pack)])
+    return result.exit_code, result.output
+
+
+def test_a_misspelled_sticker_word_is_named_with_its_place_and_a_guess(tmp_path: Path) -> None:
+    pack = _pack_with(tmp_path, 'sticker "Typo" { fils R10: +1 gold }\n')
+    code, out = _check(pack)
+    assert code == 1, out
+    assert "stickers.clank:2:18" in out and 'did you mean "fills"' in out
+    pack2 = _pack_with(tmp_path, 'sticker "Typo" { fills R01: +1 gold }\n', "tut2")
+    code, out = _check(pack2)
+    assert code == 1 and "stickers.clank:2:24" in out and 'did you mean "R10"' in out, out
+    # A campaign of a pack that does not check is not started.
+    code, out = _run("new", str(pack), str(tmp_path / "c.campaign"))
+    assert code == 1 and not (tmp_path / "c.campaign").exists()
+
+
+def test_a_sticker_filling_a_slot_with_the_wrong_kind_is_refused(tmp_path: Path) -> None:
+    pack = _pack_with(
+        tmp_path,
+        "rules { slot R15 rule market price\nslot R13 whenever you heal }\n"
+        'sticker "A" { fills R15: +1 gold }\n'
+        'sticker "B" { fills R13 { market price 3 } }\n'
+        'sticker "C" { fills R15 { hand size 3 } }\n'
+        'sticker "D" { fills R15 { market price 3 } }\n'
+        'sticker "E" { fills R13: +1 gold }\n',
+    )
+    code, out = _check(pack)
+    assert code == 1
+    assert out.count("error[CW112]") == 3, out
+    assert "slot R15 is the rule `market price`" in out and "takes effects" in out
+
+
+def test_a_board_sticker_that_cuts_a_space_off_is_refused(tmp_path: Path) -> None:
+    pack = _pack_with(
+        tmp_path, 'sticker "Landslide" { remove path "Whispering Wood" -- "Ring Cellar" }\n'
+    )
+    code, out = _check(pack)
+    assert code == 1 and "error[CW206]" in out, out
+    assert "'Ring Cellar' cannot be reached from HQ" in out and "stickers.clank:2:1" in out
+
+
+def test_two_board_stickers_that_cut_a_space_off_together_stop_the_game(tmp_path: Path) -> None:
+    """Each sticker alone leaves the board whole (the pack checks); applied together, the
+    second cuts the Whispering Wood off, and the game is refused naming that sticker."""
+    pack = _pack_with(
+        tmp_path,
+        'sticker "Flood A" { remove path "Mossy Path" -- "Whispering Wood" }\n'
+        'sticker "Flood B" { remove path "Whispering Wood" -- "Goblin Warren" }\n',
+    )
+    assert _check(pack)[0] == 0
+    file = tmp_path / "c.campaign"
+    assert _run("new", str(pack), str(file), "--players", "2")[0] == 0
+    assert _run("sticker", str(file), "Flood A")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    assert _run("sticker", str(file), "Flood B")[0] == 0
+    sha = _sha(file)
+    code, out = _run("play", str(file))
+    assert code == 1, out
+    assert "stickers.clank:3:1: sticker 'Flood B' breaks the board" in out
+    assert "'Whispering Wood' cannot be reached from HQ" in out
+    assert _sha(file) == sha
+
+
+def test_the_acqinc_arc_runs_ten_games_with_what_the_campaign_layer_asks(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "4", "--seed", "1")[0] == 0
+    for n in range(1, 11):
+        code, out = _run("play", str(file))
+        assert code == 0 and out.startswith(f"game {n}: "), out
+    events = read_log(file).events
+    c = fold(events)
+    assert c.next_game == 11 and len(c.stickers) >= 15
+    every = [r for g in c.games for r in readings(g)]
+    read = [n for r in every for n, _ in r["read"]]
+    # Every game had its prologue and its epilogue read.
+    from clankwork.tools.check import load_ir
+
+    ir = load_ir(Path(acqinc), checks=True)
+    arc = {(p.get("prologue"), p.get("epilogue")): p["number"] for p in ir["passages"]}
+    for n in range(1, 11):
+        assert arc[(n, None)] in read and arc[(None, n)] in read
+    # Each promotion read its entry on the Associate Status track.
+    entries = {s["name"]: s["reads"] for s in ir["campaign"]["statuses"]}
+    for g in c.games:
+        got = [n for r in readings(g) for n, _ in r["read"]]
+        for _seat, rank in g["review"]["promotions"]:
+            assert entries[rank] in got
+    # The Dran track's numbered spaces were read as Xs covered them.
+    numbered = {int(k): v for k, v in ir["campaign"]["dran_reads"].items()}
+    for space, passage in numbered.items():
+        assert (passage in read) == (c.dran >= space)
+    # Personal goals: boxes folded across games, never past a row.
+    goals = {g["name"]: g for g in ir["goals"]}
+    for seat, boxes in enumerate(c.goals):
+        for name, k in boxes.items():
+            assert goals[name]["player"] == seat + 1 and 0 < k <= goals[name]["boxes"]
+    code, out = _run("status", str(file))
+    assert code == 0 and "Dran track:" in out and "personal goals" in out
+    assert "adventure deck: + Corporate Card (Cardporium 1)" in out or "Cardporium" in out
+    code, out = _run("rules", str(file))
+    assert code == 0 and "[R15]" in out and "[R33]" in out and "[Franchise Board]" in out
+    schema = json.loads((ROOT / "schemas" / "campaign.schema.json").read_text())
+    for line in file.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)
+
+
+def test_sorting_components_carries_nothing_but_the_campaign_into_the_next_game(
+    tmp_path: Path,
+) -> None:
+    """Post-game 4 (sort components): the next game is a function of the pack as the campaign
+    has it (stickers, Cardporium, contracts) and its seed; the last game's cards, tokens,
+    gold and scores are not carried."""
+    from clankwork.tools.campaign import play_game
+    from clankwork.tools.check import load_ir
+
+    file = tmp_path / "c.campaign"
+    acqinc = ROOT / "content" / "acqinc"
+    assert _run("new", str(acqinc), str(file), "--players", "3", "--seed", "2")[0] == 0
+    assert _run("play", str(file))[0] == 0
+    assert _run("play", str(file))[0] == 0
+    events = read_log(file).events
+    ir = load_ir(acqinc, checks=True)
+    c = fold(events[:2])
+    other = fold(events[:2])
+    other.games[0] = {**other.games[0], "scores": [0, 0, 0], "status": ["knocked out"] * 3}
+    again = play_game(ir, other, 2)
+    assert again["log"] == events[2]["log"] == play_game(ir, c, 2)["log"]
+
+
+def test_a_plain_game_of_acqinc_has_no_campaign_content() -> None:
+    """Cardporium cards stay out, no goal marks a box, no slot trigger watches anything:
+    the campaign's content does not change a plain game."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.catalog import prepare
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    cat = prepare(ir)
+    assert not [
+        c
+        for c in cat.adventure
+        if any(x["name"] == c.name and "cardporium" in x for x in ir["cards"])
+    ]
+    assert [h.on for hs in cat.rule_hooks.values() for h in hs] == ["escape"]
+    assert cat.contracts == ()
+    # Every slot of the pack's steps is empty, so its stickers are nowhere in play.
+    slots = [p for ph in cat.steps.values() for p in ph if p.step is None]
+    assert slots and all(not p.effects for p in slots)
+
+
+def test_a_goal_is_marked_only_in_a_campaign_game() -> None:
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import with_goals
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    plain = Game(prepare(ir), [make_bot("heuristic", k) for k in range(4)], 7)
+    plain.play()
+    assert all(not p.goals for p in plain.players)
+    camp = Game(prepare(with_goals(ir)), [make_bot("heuristic", k) for k in range(4)], 7)
+    camp.play()
+    assert any(p.goals for p in camp.players)
+    assert [p.status for p in camp.players] == [p.status for p in plain.players]
+
+
+def test_bots_answer_a_passage_choice_by_what_the_options_are_worth() -> None:
+    """acqinc's passage 2: the bonus (a sticker worth 2 Gold a player, a card, a checkmark)
+    against the rebuilt shrine (a heal on one space): a weighing bot takes the bonus every
+    time; a random bot takes either."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.tools.campaign import passage_worth, read_passages
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    assert passage_worth(ir, 3) > passage_worth(ir, 4) > 0
+    for seed in range(20):
+        assert read_passages(ir, 2, seed, "heuristic")["read"][:2] == [[2, 0], [3, None]]
+    picks = {read_passages(ir, 2, seed, "random")["read"][0][1] for seed in range(20)}
+    assert picks == {0, 1}
+    # The same seed, the same answer.
+    assert read_passages(ir, 2, 5, "random") == read_passages(ir, 2, 5, "random")
+
+
+def test_a_slot_that_covers_a_printed_rule_keeps_it_until_a_sticker_covers_it(
+    tmp_path: Path,
+) -> None:
+    """`slot R21 covers end_of_turn.dragon_attack`: empty, the printed rule holds (the game is
+    the plain game, move for move); filled, the sticker's effects run instead."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.dsl.stickers import apply
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+
+    pack = _pack_with(
+        tmp_path,
+        "rules { slot R21 covers end_of_turn.dragon_attack }\n"
+        'sticker "Calm Dragon" { fills R21: +1 gold }\n',
+    )
+    ir = compile_pack(pack).ir
+    plain = compile_pack(ROOT / "content" / "tutorial").ir
+
+    def game(pack_ir: dict) -> Game:
+        g = Game(prepare(pack_ir), [make_bot("heuristic", k) for k in range(2)], 11)
+        g.play()
+        return g
+
+    names = [p.name for p in prepare(ir).steps["end_of_turn"]]
+    assert "end_of_turn.R21" in names and "end_of_turn.dragon_attack" not in names
+    a, b = game(ir), game(plain)
+    assert a.decision_log() == b.decision_log() and a.result.scores == b.result.scores
+    stickered = prepare(apply(ir, ["Calm Dragon"]))
+    r21 = next(p for p in stickered.steps["end_of_turn"] if p.name == "end_of_turn.R21")
+    assert r21.step is None and r21.effects and r21.effects[0]["op"] == "gain"
+    c = game(apply(ir, ["Calm Dragon"]))
+    assert c.decision_log() != b.decision_log()
+
+
+def test_bots_are_checked_and_play_may_change_them_for_a_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.campaign"
+    code, out = _run("new", PACK, str(file), "--bots", "foo")
+    assert code == 2 and "unknown bot 'foo'" in out and not file.exists()
+    code, out = _run("simulate", PACK, "--bots", "foo", "--campaigns", "1")
+    assert code == 2 and "unknown bot 'foo'" in out
+    assert _run("new", PACK, str(file), "--players", "2")[0] == 0
+    code, out = _run("play", str(file), "--bots", "random,greedy")
+    assert code == 0, out
+    assert read_log(file).events[-1]["bots"] == ["random", "greedy"]
+    assert fold(read_log(file).events).bots == ["heuristic", "heuristic"]
+    code, out = _run("play", str(file), "--bots", "nope")
+    assert code == 2 and "unknown bot 'nope'" in out
