@@ -136,14 +136,21 @@ class Heatmap:
             n += self.paths.get(f"{path['to']}->{path['from']}", 0)
         return n
 
-    def unknown_names(self, board: dict[str, Any]) -> list[str]:
-        """Spaces and path keys of the heatmap that the board does not have."""
+    def unknown_names(
+        self, board: dict[str, Any], ways: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()
+    ) -> list[str]:
+        """Spaces and path keys of the heatmap that the board does not have (a move of a
+        declared way between two spaces of a feature it joins, `within`, is one it has)."""
         names = {s["name"] for s in board["spaces"]}
         keys = set()
         for p in board["paths"]:
             keys.add(f"{p['from']}->{p['to']}")
             if not p["oneway"]:
                 keys.add(f"{p['to']}->{p['from']}")
+        for w in ways:
+            for feature in w.get("within", ()):
+                joined = [s["name"] for s in board["spaces"] if feature in s["features"]]
+                keys |= {f"{a}->{b}" for a in joined for b in joined if a != b}
         return sorted(n for n in self.spaces if n not in names) + sorted(
             k for k in self.paths if k not in keys
         )

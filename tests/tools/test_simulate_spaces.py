@@ -112,3 +112,37 @@ def test_the_page_shows_tokens_tolls_and_actions(run: tuple[dict, str, Path]) ->
         assert head in page
     assert "Taken a game, by type: " in page
     assert "spend 3 Swords to defeat the gargoyle on this space" in page
+
+
+def test_a_sections_any_to_any_moves_are_no_paths_in_warnings_or_heatmaps(
+    tmp_path: Path,
+) -> None:
+    """The clock's swings join every two rooms of a pendulum section: a pair never swung
+    between is not a "path never walked", and the run's heatmap draws on its board with no
+    warning about names the board lacks."""
+    from clankwork.tools.render import render
+
+    out = tmp_path / "clock.json"
+    args = [str(ROOT / "content" / "vault"), "--board", "clock", "-n", "20", "-p", "4"]
+    result = CliRunner().invoke(command, [*args, "--json", str(out)])
+    assert result.exit_code == 0, result.stderr
+    never = [ln for ln in result.stderr.splitlines() if "paths never walked" in ln]
+    assert never and "Room 2–Room 4" not in never[0]  # a swing pair of section 1
+    rep = json.loads(out.read_text())
+    paths = rep["heatmap"]["paths"]
+    assert paths["Room 2->Room 4"] == paths["Room 4->Room 2"] == 0  # counted, never swung
+    drawn = CliRunner().invoke(
+        render,
+        [
+            "board",
+            str(ROOT / "content" / "vault"),
+            "--board",
+            "clock",
+            "--heatmap",
+            str(out),
+            "-o",
+            str(tmp_path / "clock.svg"),
+        ],
+    )
+    assert drawn.exit_code == 0, drawn.output
+    assert "names what board" not in drawn.stderr
