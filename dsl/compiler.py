@@ -471,6 +471,19 @@ def _show(p: Path) -> str:
     return p.as_posix()
 
 
+def _track_line(st: Stmt) -> str | None:
+    """The track a passage line `mark the TRACK track` (or `add an X to the TRACK track`)
+    marks, or None when the line is something else."""
+    w, h = st.words, st.head
+    if len(h) == 4 and w[:2] == ["mark", "the"] and w[3] == "track":
+        named = h[2]
+    elif len(h) == 7 and w[:5] == ["add", "an", "x", "to", "the"] and w[6] == "track":
+        named = h[5]
+    else:
+        return None
+    return named.text if named.kind in ("word", "string") else None
+
+
 def _at(span: Span) -> dict[str, Any]:
     return span.to_ir()
 
@@ -527,7 +540,7 @@ class _Compiler(Declarations, Modules):
         self.goals: list[dict[str, Any]] = []
         # Rule slots bound to a rule parameter (`slot R15 rule market price`).
         self.rule_slots: list[dict[str, Any]] = []
-        # The `campaign { ... }` block: the Associate Status and Dran tracks, the death passage.
+        # The `campaign { ... }` block: the Associate Status track, the pack's tracks, death.
         self.campaign_block: dict[str, Any] | None = None
         # `replace`, `remove` and `change`, applied to the base by `extends.apply_extension`.
         self.edits: list[ext.Edit] = []
@@ -1808,26 +1821,38 @@ class _Compiler(Declarations, Modules):
         self.goals.append(goal)
 
     def decl_campaign(self, st: Stmt) -> None:
-        """`campaign { status NAME at N reads P; dran track N; dran N reads P; death reads
-        P }`: the Associate Status track (each section's first checkmark, and the passage
-        a promotion reads), the Dran Enterprises track (its length and numbered spaces) and
-        the passage read after a player death adds an X."""
+        """`campaign { status NAME at N reads P; track NAME { spaces N; space K reads P };
+        death marks TRACK reads P }`: the Associate Status track (each section's first
+        checkmark, and the passage a promotion reads), the pack's own tracks (each one's
+        length and numbered spaces; any number, each named by the pack), and what a player
+        death does: the track it adds an X to and the passage read after."""
         if len(st.head) != 1 or st.effects is not None:
             self.error("CW105", "write `campaign { ... }`", st.span)
             return
         if self.campaign_block is not None:
             self.error("CW106", "a pack has one campaign block", st.span)
             return
-        block: dict[str, Any] = {
-            "statuses": [],
-            "dran_track": 0,
-            "dran_reads": {},
-            "at": _at(st.span),
-        }
+        block: dict[str, Any] = {"statuses": [], "tracks": [], "at": _at(st.span)}
         for s in st.block or []:
             w, h = s.words, s.head
             if s.effects is not None:
                 self.error("CW112", "a campaign block's lines take no colon", s.span)
+            elif w[0] == "track" and len(h) == 2 and h[1].kind in ("word", "string"):
+                self._campaign_track(s, block)
+            elif w[0] == "track":
+                self.error(
+                    "CW105",
+                    f"cannot read the track line `{s.head_text()}`",
+                    s.span,
+                    hint='write `track "Rival Guild" { spaces 10; space 3 reads 17 }`',
+                )
+            elif s.block is not None:
+                self.error(
+                    "CW105",
+                    f"`{w[0]}` takes no block",
+                    s.block_span or s.span,
+                    hint="only a `track NAME { ... }` line of a campaign block has a block",
+                )
             elif w[0] == "status" and len(h) == 6 and w[2] == "at" and w[4] == "reads":
                 at = self._int(s, h[3:4], "status at", Range(1, 100, "checkmarks"))
                 reads = self._int(s, h[5:6], "reads", "passage")
@@ -1835,43 +1860,89 @@ class _Compiler(Declarations, Modules):
                     block["statuses"].append(
                         {"name": h[1].text, "checkmark": at, "reads": reads, "at": _at(s.span)}
                     )
-            elif w[:2] == ["dran", "track"] and len(h) == 3:
-                n = self._int(s, h[2:], "dran track", Range(1, 100, "spaces"))
-                if n is not None:
-                    block["dran_track"] = n
-            elif w[0] == "dran" and len(h) == 4 and w[2] == "reads":
-                space = self._int(s, h[1:2], "dran space", Range(1, 100, "spaces"))
-                reads = self._int(s, h[3:4], "reads", "passage")
-                if space is not None and reads is not None:
-                    block["dran_reads"][str(space)] = reads
-            elif w[:2] == ["death", "reads"] and len(h) == 3:
-                n = self._int(s, h[2:], "death reads", "passage")
-                if n is not None:
-                    block["death"] = n
+            elif w[0] == "death" and "death" in block:
+                self.error("CW106", "a campaign block says what a death does once", s.span)
+            elif w[0] == "death":
+                self._campaign_death(s, block)
             else:
                 self.error(
                     "CW102",
                     f"unknown campaign line `{s.head_text()}`",
                     h[0].span,
-                    hint=did_you_mean(w[0], ["status", "dran", "death"])
-                    or "a campaign block says `status Copper at 3 reads 150`, `dran track 10`, "
-                    "`dran 3 reads 17`, `death reads 167`",
-                )
-        track = block["dran_track"]
-        for space in block["dran_reads"]:
-            if int(space) > track:
-                self.error(
-                    "CW108",
-                    f"Dran space {space} is past the end of the track ({track} spaces)",
-                    st.span,
-                    hint=f"write `dran track {space}` or more",
+                    hint=did_you_mean(w[0], ["status", "track", "death"])
+                    or "a campaign block says `status Copper at 3 reads 150`, "
+                    '`track "Rival Guild" { spaces 10; space 3 reads 17 }`, '
+                    '`death marks "Rival Guild" reads 167`',
                 )
         block["statuses"].sort(key=lambda x: x["checkmark"])
         self.campaign_block = block
 
+    def _campaign_track(self, s: Stmt, block: dict[str, Any]) -> None:
+        """`track NAME { spaces N; space K reads P }`: one of the pack's campaign tracks."""
+        name = s.head[1].text
+        if any(t["name"] == name for t in block["tracks"]):
+            self.error("CW106", f"the campaign declares track {name!r} twice", s.span)
+            return
+        track: dict[str, Any] = {"name": name, "spaces": 0, "reads": {}, "at": _at(s.span)}
+        for line in s.block or []:
+            w, h = line.words, line.head
+            if line.effects is not None or line.block is not None:
+                self.error("CW112", "a track's lines take no colon and no block", line.span)
+            elif w[0] == "spaces" and len(h) == 2:
+                n = self._int(line, h[1:], "spaces", Range(1, 100, "spaces"))
+                if n is not None:
+                    track["spaces"] = n
+            elif w[0] == "space" and len(h) == 4 and w[2] == "reads":
+                space = self._int(line, h[1:2], "space", Range(1, 100, "spaces"))
+                reads = self._int(line, h[3:4], "reads", "passage")
+                if space is not None and reads is not None:
+                    track["reads"][str(space)] = reads
+                    track.setdefault("_spans", {})[str(space)] = line.span
+            else:
+                self.error(
+                    "CW102",
+                    f"unknown track line `{line.head_text()}`",
+                    h[0].span,
+                    hint=did_you_mean(w[0], ["spaces", "space"])
+                    or "a track says `spaces 10` and `space 3 reads 17`",
+                )
+        for space, span in track.pop("_spans", {}).items():
+            if int(space) > track["spaces"]:
+                self.error(
+                    "CW108",
+                    f"space {space} of track {name!r} is past its end ({track['spaces']} spaces)",
+                    span,
+                    hint=f"write `spaces {space}` or more in the track's block",
+                )
+        block["tracks"].append(track)
+
+    def _campaign_death(self, s: Stmt, block: dict[str, Any]) -> None:
+        """`death [marks TRACK] [reads P]`: what a player death does (post-game step 5)."""
+        rest, words = s.head[1:], s.words[1:]
+        death: dict[str, Any] = {}
+        if words[:1] == ["marks"] and len(rest) >= 2 and rest[1].kind in ("word", "string"):
+            death["marks"] = rest[1].text
+            rest, words = rest[2:], words[2:]
+        if words[:1] == ["reads"] and len(rest) == 2:
+            n = self._int(s, rest[1:], "death reads", "passage")
+            if n is None:
+                return
+            death["reads"] = n
+            rest = []
+        if rest or not death:
+            self.error(
+                "CW105",
+                f"cannot read the death line `{s.head_text()}`",
+                s.span,
+                hint='write `death marks "Rival Guild" reads 167` (either part may be left out)',
+            )
+            return
+        block["death"] = {**death, "at": _at(s.span)}
+
     def decl_passage(self, st: Stmt) -> None:
         """`passage N { text "..."; prologue G; epilogue G; sticker NAME; checkmark each
-        player; dran; read N; choice "LABEL" reads N }`: a Book of Secrets entry."""
+        player; mark the TRACK track; read N; choice "LABEL" reads N }`: a Book of Secrets
+        entry."""
         h = st.head
         if len(h) != 2 or h[1].kind != "number" or st.effects is not None:
             self.error("CW105", "write `passage N { ... }` (N is the entry's number)", st.span)
@@ -1895,8 +1966,9 @@ class _Compiler(Declarations, Modules):
                 passage["do"].append({"do": "sticker", "name": rest[0].text, "at": _at(s.span)})
             elif w == ["checkmark", "each", "player"]:
                 passage["do"].append({"do": "checkmark", "at": _at(s.span)})
-            elif w == ["dran"]:
-                passage["do"].append({"do": "dran", "at": _at(s.span)})
+            elif (track := _track_line(s)) is not None:
+                # An X on one of the pack's campaign tracks.
+                passage["do"].append({"do": "mark", "track": track, "at": _at(s.span)})
             elif (
                 w[0] in ("patron", "board")
                 and len(rest) == 1
@@ -1927,7 +1999,7 @@ class _Compiler(Declarations, Modules):
                 if n is not None:
                     choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
             else:
-                words = ["text", "prologue", "epilogue", "sticker", "checkmark", "dran", "read"]
+                words = ["text", "prologue", "epilogue", "sticker", "checkmark", "mark", "read"]
                 words += ["fetch", "destroy", "contract", "patron", "board"]
                 self.error(
                     "CW102",
@@ -1935,7 +2007,8 @@ class _Compiler(Declarations, Modules):
                     s.head[0].span,
                     hint=did_you_mean(w[0], [*words, "choice"])
                     or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
-                    "checkmark each player, dran, read N, fetch N, destroy CARD, contract NAME, "
+                    "checkmark each player, mark the TRACK track, read N, fetch N, destroy CARD, "
+                    "contract NAME, "
                     "patron NAME, board NAME, "
                     'choice "LABEL" reads N',
                 )

@@ -405,10 +405,13 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     block = ir.get("campaign") or {}
     wanted = [(st["reads"], st["at"], f"status {st['name']}") for st in block.get("statuses", ())]
     wanted += [
-        (n, block.get("at"), f"Dran space {k}") for k, n in block.get("dran_reads", {}).items()
+        (n, t["at"], f"space {k} of track {t['name']!r}")
+        for t in block.get("tracks", ())
+        for k, n in t["reads"].items()
     ]
-    if "death" in block:
-        wanted.append((block["death"], block.get("at"), "a player death"))
+    death = block.get("death") or {}
+    if "reads" in death:
+        wanted.append((death["reads"], death["at"], "a player death"))
     for node in _all_effects(ir):
         if node.get("op") == "read":
             wanted.append((node["n"], node.get("at"), "`read`"))
@@ -422,6 +425,7 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                     hint="passages: " + (", ".join(map(str, sorted(numbers))) or "none"),
                 )
             )
+    diags.extend(_check_tracks(ir))
     diags.extend(_check_words(ir, features))
 
     starting = [c for c in ir["cards"] if c["deck"] == "starting"]
@@ -437,6 +441,41 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 notes=tuple((f"{c['name']}: {c['copies']}", _span(c["at"])) for c in starting[1:]),
             )
         )
+    return diags
+
+
+def _check_tracks(ir: dict[str, Any]) -> list[Diagnostic]:
+    """Every campaign track a word names (`add an X to the TRACK track` in any effects, a
+    passage's `mark the TRACK track`, `death marks TRACK`) must be one the pack's campaign
+    block declares (`track TRACK { ... }`); names match exactly."""
+    block = ir.get("campaign") or {}
+    tracks = [t["name"] for t in block.get("tracks", ())]
+    named: list[tuple[str, dict[str, Any] | None, str]] = []
+    # Cards', tokens' and spaces' lines, and the campaign's parts (some in both: once each).
+    nodes = [n for _owner, trig in _triggers(ir) for n in walk_effects(trig["effects"])]
+    nodes += _all_effects(ir)
+    for node in {id(n): n for n in nodes}.values():
+        if node.get("op") == "mark_track":
+            named.append((node["track"], node.get("at"), "an effect adds an X to"))
+    for ps in ir.get("passages", ()):
+        for d in ps["do"]:
+            if d["do"] == "mark":
+                named.append((d["track"], d["at"], f"passage {ps['number']} marks"))
+    death = block.get("death") or {}
+    if "marks" in death:
+        named.append((death["marks"], death["at"], "a player death marks"))
+    diags = []
+    for name, at, what in named:
+        if name not in tracks:
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"{what} track {name!r}, which the campaign does not declare",
+                    _span(at) if at else _span(ir["pack"].get("at")),
+                    hint=near_miss(name, tracks)
+                    or f'declare it: `campaign {{ track "{name}" {{ spaces 10 }} }}`',
+                )
+            )
     return diags
 
 

@@ -133,8 +133,10 @@ GAME_FACTS: dict[tuple[str, ...], str] = {
     ("winner",): "int",
     ("turn",): "int",
     ("counter",): "counter int",
-    # A campaign game's post-game marks: a passage to be read after the game.
+    # A campaign game's post-game marks: a passage to be read after the game, X added to
+    # one of the pack's campaign tracks this game.
     ("reads", "has"): "int",
+    ("track",): "track int",
 }
 EXPECT_FORMS = (
     "expect player N FACT VALUE",
@@ -194,6 +196,8 @@ class _ScenarioCompiler:
         self.contracts = {k["name"]: k["name"] for k in pack.get("contracts", ())}
         self.patrons = {k["name"]: k["name"] for k in pack.get("patrons", ())}
         self.goals = {k["name"]: k["name"] for k in pack.get("goals", ())}
+        campaign = pack.get("campaign") or {}
+        self.tracks = {t["name"]: t["name"] for t in campaign.get("tracks", ())}
         self.cardporium = {c["cardporium"] for c in pack["cards"] if "cardporium" in c}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
         # Spaces a board sticker adds (a scenario with that sticker may stand on them).
@@ -779,6 +783,19 @@ class _ScenarioCompiler:
                 return False
             step.update(fact=fact, counter=name, value=value)
             return True
+        if shape == "track int":
+            name_atom, n = args
+            name = self.ref(name_atom, self.tracks, "campaign track")
+            if name is None:
+                return False
+            if n.kind != "number":
+                self.error("CW105", "expect track NAME takes a number after the name", n.span)
+                return False
+            value = self.in_range(n, "expect track", "expected")
+            if value is None:
+                return False
+            step.update(fact=fact, track=name, value=value)
+            return True
         if shape == "seat int":
             seat, n = args
             if seat.kind != "number" or n.kind != "number":
@@ -828,6 +845,7 @@ def _shape_words(shape: str) -> str:
         "int card": "a number and a card",
         "card int": "a card and a number",
         "counter int": "a counter and a number",
+        "track int": "a campaign track and a number",
         "seat int": "a player number and a count",
         "goal int": "a personal goal and a number",
     }[shape]
@@ -845,6 +863,7 @@ def _shape_example(shape: str) -> str:
         "int card": "6 Burgle",
         "card int": "Explore 14",
         "counter int": "doom 2",
+        "track int": '"Rival Guild" 1',
         "seat int": "1 3",
         "goal int": '"Monster Hunter" 1',
     }[shape]

@@ -186,8 +186,8 @@ class Catalog:
     # The contracts open in the Contracts row this game (a campaign opens them).
     contracts: tuple[dict[str, Any], ...] = ()
     # Personal goals by name (their triggers join the rules in a campaign game only), and the
-    # pack's campaign data (`campaign { ... }`: the Associate Status track, the Dran track,
-    # the passage a player death reads).
+    # pack's campaign data (`campaign { ... }`: the Associate Status track, the pack's named
+    # tracks, what a player death marks and reads).
     goals: dict[str, dict[str, Any]] = field(default_factory=dict)
     campaign: dict[str, Any] = field(default_factory=dict)
     # A modular board's IR (positions, joins, modules; interpreter/assembly.py), or None.

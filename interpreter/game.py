@@ -87,10 +87,11 @@ class Game:
         "turn_gained": dict[str, list[int]],
         # Contracts completed this game: [name, seat], in order.
         "completed_contracts": list[list[Any]],
-        # A campaign game's marks for the campaign: X added to the Dran Enterprises track,
-        # and the Book of Secrets passages to read after the game, in order (tools/campaign.py
-        # reads them); each player's checkmarks and personal goals are on PlayerState.
-        "dran": int,
+        # A campaign game's marks for the campaign: X added to the pack's campaign tracks, by
+        # track name, and the Book of Secrets passages to read after the game, in order
+        # (tools/campaign.py reads them); each player's checkmarks and personal goals are on
+        # PlayerState.
+        "campaign_marks": dict[str, int],
         "reads": list[int],
     }
     # What is not state: the pack, the players' bots, setup inputs, counters, lookup tables,
@@ -226,7 +227,7 @@ class Game:
         # "This turn" effects of the active player and what they gained (effects/turn_modifiers).
         self.turn_modifiers: list[dict[str, Any]] = []
         self.completed_contracts: list[list[Any]] = []
-        self.dran = 0
+        self.campaign_marks: dict[str, int] = {}
         self.reads: list[int] = []
         self.turn_gained: dict[str, list[int]] = {}
         self.round = 0
@@ -1141,9 +1142,9 @@ class Game:
         Associate Status track after the game)."""
         player.checkmarks.append(why)
 
-    def add_dran(self) -> None:
-        """An X on the Dran Enterprises track (the campaign marks it after the game)."""
-        self.dran += 1
+    def mark_track(self, track: str) -> None:
+        """An X on the campaign track ``track`` (the campaign marks it after the game)."""
+        self.campaign_marks[track] = self.campaign_marks.get(track, 0) + 1
 
     def queue_read(self, passage: int) -> None:
         """A Book of Secrets passage to read after the game (the campaign reads it)."""
@@ -1175,13 +1176,15 @@ class Game:
                     self.add_checkmark(p, f"completed the row of {name}")
 
     def check_death(self) -> None:
-        """Player death: one X if any player scored 0, then the pack's death passage."""
+        """Player death: if any player scored 0, one X on the track the pack's campaign names
+        for a death (`death marks TRACK`; never more than one), then its passage (`reads P`)."""
         assert self.result is not None
-        if any(s == 0 for s in self.result.scores):
-            self.add_dran()
-            death = self.catalog.campaign.get("death")
-            if death is not None:
-                self.queue_read(death)
+        death = self.catalog.campaign.get("death")
+        if death is not None and any(s == 0 for s in self.result.scores):
+            if "marks" in death:
+                self.mark_track(death["marks"])
+            if "reads" in death:
+                self.queue_read(death["reads"])
 
     def add_turn_modifier(self, node: dict[str, Any]) -> None:
         """A "this turn" effect is in force for the active player until the turn ends."""

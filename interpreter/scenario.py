@@ -418,6 +418,9 @@ def game_fact(game: Game, fact: str, step: dict[str, Any] | None = None) -> Any:
         return winners[0] + 1 if len(winners) == 1 else [w + 1 for w in winners] or None
     if fact == "turn":
         return game.active.seat + 1
+    if fact == "track":
+        assert step is not None
+        return game.campaign_marks.get(step["track"], 0)
     if fact == "reads has":
         assert step is not None
         return step["value"] if step["value"] in game.reads else game.reads

@@ -180,7 +180,7 @@ def pack_schema() -> dict[str, Any]:
                 "enum": [
                     "sticker",
                     "checkmark",
-                    "dran",
+                    "mark",
                     "read",
                     "fetch",
                     "destroy",
@@ -190,6 +190,7 @@ def pack_schema() -> dict[str, Any]:
                 ]
             },
             "name": name,
+            "track": name,
             "card": {"type": "integer", "minimum": 1},
             "passage": {"type": "integer", "minimum": 1},
             "at": at,
@@ -260,12 +261,24 @@ def pack_schema() -> dict[str, Any]:
                     ["name", "checkmark", "reads", "at"],
                 ),
             },
-            "dran_track": {"type": "integer", "minimum": 0},
-            "dran_reads": {"type": "object", "additionalProperties": passage_no},
-            "death": passage_no,
+            # The pack's own tracks (`track NAME { spaces N; space K reads P }`), in order.
+            "tracks": {
+                "type": "array",
+                "items": _closed(
+                    {
+                        "name": name,
+                        "spaces": {"type": "integer", "minimum": 0},
+                        "reads": {"type": "object", "additionalProperties": passage_no},
+                        "at": at,
+                    },
+                    ["name", "spaces", "reads", "at"],
+                ),
+            },
+            # A player death (`death marks TRACK reads P`): the track it marks, the passage.
+            "death": _closed({"marks": name, "reads": passage_no, "at": at}, ["at"]),
             "at": at,
         },
-        ["statuses", "dran_track", "dran_reads", "at"],
+        ["statuses", "tracks", "at"],
     )
     sticker = _closed(
         {

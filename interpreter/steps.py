@@ -97,8 +97,8 @@ def _sort_components(game: Game, player: PlayerState) -> None:
 
 
 def _player_death(game: Game, player: PlayerState) -> None:
-    """Post-game 5: if any player scored 0, one X on the Dran Enterprises track (never more
-    than one), then the passage the pack's campaign names for a death (`death reads N`)."""
+    """Post-game 5: if any player scored 0, one X on the campaign track the pack names for a
+    death (never more than one), then the passage it names (`death marks TRACK reads N`)."""
     game.check_death()
 
 

@@ -19,7 +19,8 @@ The post-game steps of the Legacy rulebook ("Post-Game Campaign Steps") are the 
 employee reviews, sort components, player death, continue), run after each campaign game; a
 sticker may fill a slot among them. This module then reads what they call for from the Book
 of Secrets (`after_game`): the completed contracts' passages, the epilogue, the entry of each
-promotion on the Associate Status track, the Dran track's numbered spaces, a death's passage.
+promotion on the Associate Status track, the numbered spaces of the pack's campaign tracks, a
+death's passage.
 `campaign simulate` plays whole campaigns with bots, in memory, and reports game by game.
 """
 
@@ -38,7 +39,10 @@ import click
 
 from clankwork.dsl.limits import MAX_DATA_BYTES
 
-FORMAT = "clankwork-campaign/1"
+FORMAT = "clankwork-campaign/2"
+# Files of format 1 kept one rival's track under a fixed name; format 2 keeps an X count
+# for each campaign track the pack declares. A file of format 1 is refused, with why.
+OLD_FORMATS = ("clankwork-campaign/1",)
 # The Associate Status track's sections: the checkmark that opens each one is a promotion.
 # The rulebook does not print the section lengths; these are ours, for a pack whose
 # `campaign { status ... }` does not set them.
@@ -117,6 +121,12 @@ def read_log(path: Path) -> LogRead:
             raise CampaignFileError(
                 f"{where}: expected event {n}, found "
                 f"{event.get('type')!r} numbered {event.get('seq')!r} (lines moved or removed)"
+            )
+        if n == 1 and event["type"] == "campaign" and event.get("format") in OLD_FORMATS:
+            raise CampaignFileError(
+                f"{where}: a {event['format']} campaign file, written by an earlier Clankwork "
+                f"before campaign tracks were named by the pack; this one reads {FORMAT} files "
+                "only: start the campaign again with `clankwork campaign new`"
             )
         if n == 1 and (event["type"] != "campaign" or event.get("format") != FORMAT):
             raise CampaignFileError(f"{where}: not a {FORMAT} campaign file")
@@ -224,7 +234,8 @@ class Campaign:
     status: list[str] = field(default_factory=list)
     # Boxes of each seat's personal goals filled so far, by goal.
     goals: list[dict[str, int]] = field(default_factory=list)
-    dran: int = 0
+    # X on each of the pack's campaign tracks, by track name.
+    marks: dict[str, int] = field(default_factory=dict)
 
     @property
     def next_game(self) -> int:
@@ -235,7 +246,7 @@ class Campaign:
 def readings(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Every passage reading of a game's event, in the order they were read: the prologue,
     then after the game the completed contracts' passages, the epilogue, and what the
-    post-game steps read (promotions, the Dran track, a death, `read N`)."""
+    post-game steps read (promotions, the campaign tracks' spaces, a death, `read N`)."""
     out = [game["prologue"]] if game.get("prologue") else []
     out += game.get("contract_passages", ())  # files written before `reads` (same shape)
     out += [game["epilogue"]] if game.get("epilogue") else []
@@ -282,7 +293,7 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
             c.destroyed.extend(read.get("destroyed", ()))
             c.contracts.extend(k for k in read.get("contracts", ()) if k not in c.contracts)
             c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
-            c.dran += read["dran"]
+            _add_marks(c.marks, read["marks"])
         for name, _seat in g.get("contracts_completed", ()):
             if name in c.contracts:
                 c.contracts.remove(name)
@@ -297,11 +308,31 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         for seat, boxes in enumerate(g.get("goals", ())):
             for name, k in boxes.items():
                 c.goals[seat][name] = c.goals[seat].get(name, 0) + k
-        # The X the game itself added (a player death, and any `dran` of its rules).
-        c.dran += g.get("dran_x", 1 if g["death"] else 0)
+        # The X the game itself added (a player death, and any its rules added).
+        _add_marks(c.marks, g.get("marks", {}))
     # Stickers applied for a game not played yet (or undone) are on from the next game.
     c.stickers.extend(name for before, name in applied if before not in played)
     return c
+
+
+def _add_marks(into: dict[str, int], marks: dict[str, int]) -> None:
+    """Add X counts by track to ``into``."""
+    for track, n in marks.items():
+        into[track] = into.get(track, 0) + n
+
+
+def tracks(ir: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pack's campaign tracks (`campaign { track NAME { ... } }`), in order."""
+    return list((ir.get("campaign") or {}).get("tracks", ()))
+
+
+def game_marks(game: dict[str, Any]) -> dict[str, int]:
+    """X a game's event added to each campaign track: the game's own, and its passages'."""
+    out: dict[str, int] = {}
+    _add_marks(out, game.get("marks", {}))
+    for r in readings(game):
+        _add_marks(out, r["marks"])
+    return out
 
 
 def game_seed(campaign_seed: int, game: int) -> int:
@@ -319,8 +350,8 @@ def statuses(ir: dict[str, Any]) -> list[tuple[int, str, int | None]]:
     return [(at, rank, None) for at, rank in PROMOTIONS]
 
 
-# Passages the post-game steps may lead to, at most (promotions and Dran entries that give
-# more checkmarks and X end).
+# Passages the post-game steps may lead to, at most (promotions and tracks' entries that
+# give more checkmarks and X end).
 MAX_POST_READS = 50
 
 
@@ -330,8 +361,8 @@ def after_game(
     """The post-game steps of a played game ``g`` (its engine `post_game` phase has run),
     written into its event ``game``: the completed contracts' passages and the epilogue
     (step 2), the reviews' checkmarks and the promotions they make, with the entries they
-    read (step 3), the X on the Dran track with the numbered spaces it covers (step 5), then
-    every passage the game's rules asked to read (`read N`; a death's passage last)."""
+    read (step 3), the X on the campaign tracks with the numbered spaces they cover (step 5),
+    then every passage the game's rules asked to read (`read N`; a death's passage last)."""
     n = game["game"]
     by = {k["name"]: k for k in ir.get("contracts", ())}
     # The choices after the game are the winner's to make (a completed contract's: its
@@ -350,9 +381,11 @@ def after_game(
     marks = [list(p.checkmarks) for p in g.players]
     promotions: list[list[Any]] = []
     track = statuses(ir)
-    block = ir.get("campaign") or {}
-    dran_reads = {int(k): v for k, v in block.get("dran_reads", {}).items()}
-    covered = {k for k in dran_reads if k <= c.dran}
+    # Each track's numbered spaces, and those its X covered before this game.
+    numbered = {t["name"]: {int(k): v for k, v in t["reads"].items()} for t in tracks(ir)}
+    covered = {
+        (name, k) for name, spaces in numbered.items() for k in spaces if k <= c.marks.get(name, 0)
+    }
     promoted: set[tuple[int, str]] = set()
     # What the game's rules and waypoints asked to read (a death's passage last), each passage
     # once a game.
@@ -370,12 +403,16 @@ def after_game(
                     promotions.append([seat, rank])
                     if reads is not None:
                         new.append(reads)
-        # 5. The Dran track: an X that covers a number reads that entry at once.
-        dran_total = c.dran + g.dran + sum(r["dran"] for r in every)
-        for space in sorted(dran_reads):
-            if space not in covered and space <= dran_total:
-                covered.add(space)
-                new.append(dran_reads[space])
+        # 5. The campaign tracks: an X that covers a number reads that entry at once.
+        now = dict(c.marks)
+        _add_marks(now, g.campaign_marks)
+        for r in every:
+            _add_marks(now, r["marks"])
+        for name, spaces in numbered.items():
+            for space in sorted(spaces):
+                if (name, space) not in covered and space <= now.get(name, 0):
+                    covered.add((name, space))
+                    new.append(spaces[space])
         if not new and queue:
             new.append(queue.pop(0))
         if not new:
@@ -389,7 +426,7 @@ def after_game(
         game["reads"] = out
     game["review"] = {"checkmarks": marks, "promotions": promotions}
     game["death"] = any(s == 0 for s in game["scores"])
-    game["dran_x"] = g.dran
+    game["marks"] = dict(g.campaign_marks)
     goals = [dict(p.goals) for p in g.players]
     if any(goals):
         game["goals"] = goals
@@ -600,7 +637,7 @@ def sticker_text(ir: dict[str, Any], st: dict[str, Any]) -> list[str]:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def status(file: Path) -> None:
     """What the campaign says now: games and scores, checkmarks and Associate Status,
-    personal goals, the Dran track, the deck's changes, the Contracts row, the stickers
+    personal goals, the campaign tracks, the deck's changes, the Contracts row, the stickers
     with their rules text."""
     from clankwork.interpreter.stickers import stickers
     from clankwork.tools.check import load_ir
@@ -609,11 +646,14 @@ def status(file: Path) -> None:
     ir = load_ir(_pack_path(c, file), checks=True)
     click.echo(f"campaign of {c.pack_name} ({c.pack}), {c.players} players, seed {c.seed}")
     click.echo(f"games played: {len(c.games)}; next: game {c.next_game}")
+    block = ir.get("campaign") or {}
+    death = (block.get("death") or {}).get("marks")
     if c.games:
         click.echo("game  scores" + " " * 14 + "rounds  end")
         for g in c.games:
             marks = " ".join(f"{s:>3}" for s in g["scores"])
-            dead = "  (an X on the Dran track)" if g["death"] else ""
+            dead = "  (a player death" + (f": an X on the {death} track)" if death else ")")
+            dead = dead if g["death"] else ""
             click.echo(f"{g['game']:>4}  {marks:<20}{g['rounds']:>6}  {g['end']}{dead}")
     totals = [0] * c.players
     for g in c.games:
@@ -627,17 +667,19 @@ def status(file: Path) -> None:
         click.echo(
             f"{c.names[k]:<8}{c.checkmarks[k]:>10}  {c.status[k]:<10}{totals[k]:>12}  {shown}"
         )
-    block = ir.get("campaign") or {}
-    track = block.get("dran_track", 0)
-    if track:
-        numbered = {int(k): v for k, v in block.get("dran_reads", {}).items()}
+    declared = [t["name"] for t in tracks(ir)]
+    for t in tracks(ir):
+        x = c.marks.get(t["name"], 0)
+        numbered = {int(k): v for k, v in t["reads"].items()}
         cells = [
-            ("X" if i <= c.dran else "_") + (str(numbered[i]) if i in numbered else "")
-            for i in range(1, track + 1)
+            ("X" if i <= x else "_") + (str(numbered[i]) if i in numbered else "")
+            for i in range(1, t["spaces"] + 1)
         ]
-        click.echo(f"Dran track: {c.dran} X  [{' '.join(cells)}]")
-    else:
-        click.echo(f"Dran track: {c.dran} X")
+        shown = f"  [{' '.join(cells)}]" if cells else ""
+        click.echo(f"{t['name']} track: {x} X{shown}")
+    for name, x in c.marks.items():
+        if name not in declared:
+            click.echo(f"{name} track: {x} X (no longer in the pack)")
     by_no = {x["cardporium"]: x["name"] for x in ir["cards"] if "cardporium" in x}
     if c.fetched:
         fetched = list(dict.fromkeys(c.fetched))
@@ -702,8 +744,8 @@ def rules(file: Path) -> None:
 
 def game_summary(e: dict[str, Any], names: list[str]) -> list[str]:
     """What a game's event changed in the campaign, as short phrases: passages read (with
-    the choices made), stickers, the deck, contracts, checkmarks, promotions, the Dran
-    track."""
+    the choices made), stickers, the deck, contracts, checkmarks, promotions, X on the
+    campaign tracks."""
     every = readings(e)
     out = []
     read = [
@@ -736,9 +778,11 @@ def game_summary(e: dict[str, Any], names: list[str]) -> list[str]:
     if got:
         out.append("checkmarks " + ", ".join(got))
     out += [f"{names[s]} made {r}" for s, r in review["promotions"]]
-    x = e.get("dran_x", 1 if e["death"] else 0) + sum(r["dran"] for r in every)
-    if x:
-        out.append(f"{x} X on the Dran track" + (" (a player death)" if e["death"] else ""))
+    for track, x in game_marks(e).items():
+        if x:
+            out.append(f"{x} X on the {track} track")
+    if e["death"]:
+        out.append("a player death")
     return out
 
 
@@ -783,7 +827,8 @@ MAX_READS = 100
 def passage_worth(ir: dict[str, Any], number: int, seen: frozenset[int] = frozenset()) -> float:
     """What reading passage ``number`` (and what it leads to) is worth to a player, roughly,
     as a bot weighs a choice: its rule stickers' and Franchise Board abilities' effects as
-    the greedy bot values effects, +1 a checkmark, -1 an X on the Dran track, a little for
+    the greedy bot values effects, +1 a checkmark, -1 an X on a campaign track (a track's X
+    counts against the players, as the `mark_track` effect's appraisal says), a little for
     a card fetched or a contract opened; a choice counts its best option."""
     from clankwork.interpreter.bots import effects_value
     from clankwork.interpreter.stickers import stickers
@@ -808,7 +853,7 @@ def passage_worth(ir: dict[str, Any], number: int, seen: frozenset[int] = frozen
             )
         elif d["do"] == "checkmark":
             worth += 1.0
-        elif d["do"] == "dran":
+        elif d["do"] == "mark":
             worth -= 1.0
         elif d["do"] in ("fetch", "contract"):
             worth += 0.25
@@ -824,8 +869,8 @@ def read_passages(ir: dict[str, Any], start: int, seed: int, bot: str = "random"
     answering the choices (seeded: the same game, the same choices): a random bot at random,
     any other the option worth most to it (`passage_worth`; a tie at random). What was
     read, with the choice made, and what the passages did: stickers applied, checkmarks for
-    each player, X on the Dran track, cards fetched and destroyed, contracts opened, the next
-    game's patron and board."""
+    each player, X on each campaign track, cards fetched and destroyed, contracts opened, the
+    next game's patron and board."""
     import random
 
     by = {p["number"]: p for p in ir.get("passages", ())}
@@ -834,7 +879,7 @@ def read_passages(ir: dict[str, Any], start: int, seed: int, bot: str = "random"
         "read": [],
         "stickers": [],
         "checkmarks": 0,
-        "dran": 0,
+        "marks": {},
         "fetched": [],
         "destroyed": [],
         "contracts": [],
@@ -849,8 +894,8 @@ def read_passages(ir: dict[str, Any], start: int, seed: int, bot: str = "random"
                 out["stickers"].append(d["name"])
             elif d["do"] == "checkmark":
                 out["checkmarks"] += 1
-            elif d["do"] == "dran":
-                out["dran"] += 1
+            elif d["do"] == "mark":
+                out["marks"][d["track"]] = out["marks"].get(d["track"], 0) + 1
             elif d["do"] == "read":
                 queue.append(d["passage"])
             elif d["do"] == "fetch":
@@ -988,8 +1033,11 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
         "names": [f"P{k + 1}" for k in range(players)],
         "bots": seats,
     }
-    keys = ("score", "top", "rounds", "deaths", "dran", "checkmarks", "promotions")
+    keys = ("score", "top", "rounds", "deaths", "checkmarks", "promotions")
     keys += ("stickers", "fetched", "destroyed", "contracts")
+    # A column of X a game for each of the pack's campaign tracks, headed with its name.
+    names = [t["name"] for t in tracks(ir)]
+    keys += tuple(f"track:{name}" for name in names)
     rows: list[dict[str, float]] = [dict.fromkeys(keys, 0.0) for _ in range(games)]
     # How the bots answered each passage's choice: (passage, option) -> times.
     choices: dict[tuple[int, int], int] = {}
@@ -1004,7 +1052,9 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
             row["top"] += max(e["scores"])
             row["rounds"] += e["rounds"]
             row["deaths"] += e["death"]
-            row["dran"] += e.get("dran_x", 0) + sum(r["dran"] for r in every)
+            for track, x in game_marks(e).items():
+                if f"track:{track}" in row:
+                    row[f"track:{track}"] += x
             from_passages = sum(r["checkmarks"] for r in every)
             row["checkmarks"] += (
                 sum(len(m) for m in e["review"]["checkmarks"]) / players + from_passages
@@ -1020,14 +1070,20 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
                         choices[(number, option)] = choices.get((number, option), 0) + 1
     k = campaigns
     click.echo(f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players")
+    heads = [f"{name} X" for name in names]
     click.echo(
-        "game  mean score  top score  rounds  deaths  Dran X  checkmarks/player  promotions"
-        "  stickers  fetched  destroyed  contracts done"
+        "game  mean score  top score  rounds  deaths  "
+        + "".join(f"{h}  " for h in heads)
+        + "checkmarks/player  promotions  stickers  fetched  destroyed  contracts done"
     )
     for n, row in enumerate(rows, start=1):
+        x = "".join(
+            f"{row[f'track:{name}'] / k:>{max(6, len(h))}.2f}  "
+            for name, h in zip(names, heads, strict=True)
+        )
         click.echo(
             f"{n:>4}  {row['score'] / k:>10.1f}  {row['top'] / k:>9.1f}  "
-            f"{row['rounds'] / k:>6.1f}  {row['deaths'] / k:>6.0%}  {row['dran'] / k:>6.2f}  "
+            f"{row['rounds'] / k:>6.1f}  {row['deaths'] / k:>6.0%}  {x}"
             f"{row['checkmarks'] / k:>17.2f}  {row['promotions'] / k:>10.2f}  "
             f"{row['stickers'] / k:>8.2f}  {row['fetched'] / k:>7.2f}  "
             f"{row['destroyed'] / k:>9.2f}  {row['contracts'] / k:>14.2f}"
@@ -1050,6 +1106,7 @@ def campaign_schema() -> dict[str, Any]:
     check = {"type": "string", "pattern": "^[0-9a-f]{16}$"}
     game_no = {"type": "integer", "minimum": 1}
     ints = {"type": "array", "items": {"type": "integer"}}
+    marks = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
 
     def event(t: str, props: dict[str, Any], optional: dict[str, Any] | None = None) -> dict:
         return {
@@ -1079,7 +1136,8 @@ def campaign_schema() -> dict[str, Any]:
             },
             "stickers": {"type": "array", "items": {"type": "string"}},
             "checkmarks": {"type": "integer", "minimum": 0},
-            "dran": {"type": "integer", "minimum": 0},
+            # X on each campaign track, by the track's name in the pack.
+            "marks": marks,
             "fetched": ints,
             "destroyed": {"type": "array", "items": {"type": "string"}},
             "contracts": {"type": "array", "items": {"type": "string"}},
@@ -1090,7 +1148,7 @@ def campaign_schema() -> dict[str, Any]:
             "read",
             "stickers",
             "checkmarks",
-            "dran",
+            "marks",
             "fetched",
             "destroyed",
             "contracts",
@@ -1162,11 +1220,12 @@ def campaign_schema() -> dict[str, Any]:
                         },
                     },
                     "contract_passages": {"type": "array", "items": reading},
-                    # What the post-game steps read: promotions' entries, the Dran track's
-                    # numbered spaces, `read N` of the game's rules (a death's passage).
+                    # What the post-game steps read: promotions' entries, the campaign
+                    # tracks' numbered spaces, `read N` of the game's rules (a death's passage).
                     "reads": {"type": "array", "items": reading},
-                    # X the game itself added to the Dran track (a death, its rules' `dran`).
-                    "dran_x": {"type": "integer", "minimum": 0},
+                    # X the game itself added to each campaign track, by track name (a death,
+                    # its rules' `add an X to the TRACK track`).
+                    "marks": marks,
                     # Boxes of personal goals each player filled this game.
                     "goals": {
                         "type": "array",

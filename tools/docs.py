@@ -356,13 +356,13 @@ with the sticker's file:line:col.
 
 A Book of Secrets entry is `passage N { ... }` with these lines: `text "..."` (read aloud),
 `prologue G` / `epilogue G` (the passage read before setup of the campaign's game G, or
-after its mission report), `sticker NAME` (apply it), `checkmark each player`, `dran` (an X
-on the Dran track), `read N` (read passage N next), `fetch N` (Cardporium card N joins the
-adventure deck), `destroy CARD` (one copy leaves the pack) and `choice "LABEL" reads N` (the
-group chooses one; the campaign's bots choose for them). A card with `cardporium N` waits
-out of play until a passage fetches it. What a passage reads or applies must be
-in the pack (CW107); a number or a game's prologue twice is CW106. A passage line `contract
-NAME` puts a contract in the Contracts row.
+after its mission report), `sticker NAME` (apply it), `checkmark each player`, `mark the
+TRACK track` (an X on one of the campaign's tracks), `read N` (read passage N next), `fetch
+N` (Cardporium card N joins the adventure deck), `destroy CARD` (one copy leaves the pack)
+and `choice "LABEL" reads N` (the group chooses one; the campaign's bots choose for them).
+A card with `cardporium N` waits out of play until a passage fetches it. What a passage
+reads, applies or marks must be in the pack (CW107); a number or a game's prologue twice is
+CW106. A passage line `contract NAME` puts a contract in the Contracts row.
 
 ## Contracts
 
@@ -383,15 +383,18 @@ campaign game, each time the trigger fires for that player (`whenever you defeat
 the row earns a Checkmark of Grudging Approval at the employee reviews.
 
 `campaign { ... }` holds the campaign's tracks: `status NAME at N reads P` (the Associate
-Status track: the N-th checkmark opens section NAME, a promotion, which reads passage P),
-`dran track N` (the Dran Enterprises track's spaces), `dran K reads P` (an X that covers
-space K reads passage P) and `death reads P` (the passage read after a player death adds its
-X). What they read must be in the pack (CW107).
+Status track: the N-th checkmark opens section NAME, a promotion, which reads passage P);
+`track NAME { spaces N; space K reads P }`, a track of the pack's own, named by it (a rival
+company's, a doom clock's: as many as the campaign has), with N spaces, where an X that
+covers space K reads passage P; and `death marks TRACK reads P` (post-game step 5: if a
+player scored 0, one X on TRACK, then passage P; either part may be left out). What they
+read must be in the pack, and a track a word names must be declared (CW107, with a
+did-you-mean).
 
 The words the post-game steps and a campaign's rules use: `checkmark` (a Checkmark of
-Grudging Approval for you), `add an X to the Dran track`, `read N` (a passage, read after
-the game), `mark goal NAME`, and the conditions `you scored more than N points` and `you won
-the game` (after scoring).
+Grudging Approval for you), `add an X to the "TRACK" track` (or `mark the "TRACK" track`),
+`read N` (a passage, read after the game), `mark goal NAME`, and the conditions `you scored
+more than N points` and `you won the game` (after scoring).
 
 ## Patrons
 

@@ -1,6 +1,7 @@
 """A legacy campaign's marks, made during a game and kept by the campaign afterwards
-(tools/campaign.py): Checkmarks of Grudging Approval, X on a rival's track, passages to read,
-boxes of personal goals; and what the post-game steps ask of the game just scored.
+(tools/campaign.py): Checkmarks of Grudging Approval, X on the campaign tracks the pack
+declares, passages to read, boxes of personal goals; and what the post-game steps ask of
+the game just scored.
 
 In a game that is no campaign game the marks are made and simply not kept (a plain `simulate`
 never meets them: only campaign content uses these words)."""
@@ -39,21 +40,22 @@ def checkmark(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 
 @effect(
-    "dran",
+    "mark_track",
     phrases=(
-        "add an x to the dran track",
-        "an x on the dran track",
-        "dran x",
+        "add an x to the {track:name} track",
+        "mark the {track:name} track",
+        "an x on the {track:name} track",
     ),
-    params={},
-    render=lambda n: "add an X to the Dran Enterprises track",
-    examples=("add an X to the Dran track",),
-    appraise=lambda n, v: -v.unit("dran"),
+    params={"track": {"type": "string", "minLength": 1}},
+    render=lambda n: f"add an X to the {n['track']} track",
+    examples=('add an X to the "Rival Guild" track', 'mark the "Rival Guild" track'),
+    appraise=lambda n, v: -v.unit("track_mark"),
 )
-def dran(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """An X on the Dran Enterprises track (the campaign marks it after the game; an X that
-    covers a number reads that passage)."""
-    game.add_dran()
+def mark_track(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """An X on one of the campaign's tracks, a track the pack declares in its campaign block
+    (`track NAME { ... }`): the campaign marks it after the game, and an X that covers a
+    numbered space reads that space's passage. A bot counts an X against it."""
+    game.mark_track(node["track"])
 
 
 @effect(

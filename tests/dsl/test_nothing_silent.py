@@ -157,15 +157,82 @@ def test_a_card_an_effect_names_must_exist() -> None:
 def test_passages_resolve_what_they_read_and_apply() -> None:
     rules = "rules { slot R10 after setup.players }\n"
     rules += 'sticker "A" { fills R10: +2 gold }\n'
+    rules += "campaign { track Rivals { spaces 3 } }\n"
     ok = (
         'passage 1 { prologue 1; text "Hi."; sticker "A"; read 2 }\n'
-        'passage 2 { choice "Yes" reads 1; choice "No" reads 2; checkmark each player; dran }\n'
+        'passage 2 { choice "Yes" reads 1; choice "No" reads 2; checkmark each player }\n'
+        "passage 3 { mark the Rivals track; add an X to the Rivals track }\n"
     )
     assert _diags(rules + ok) == []
     diags = _diags(rules + 'passage 1 { sticker "B"; read 9; epilog 2 }\npassage 1 { }\n')
     assert sorted(d.code for d in diags) == ["CW102", "CW106", "CW107", "CW107"]
     by = {d.code: d for d in diags}
     assert by["CW102"].hint == 'did you mean "epilogue"?'
+
+
+# A campaign track is the pack's: declared in its campaign block, named by the words that mark
+# it. Line numbers count from BASE's 12 lines.
+TRACKS = """passage 17 { text "The rivals gain ground." }
+passage 167 { text "A funeral." }
+campaign {
+  track "Rival Guild" {
+    spaces 6
+    space 2 reads 17
+  }
+  track Doom { spaces 4 }
+  death marks "Rival Guild" reads 167
+}
+"""
+
+
+def test_a_campaign_declares_its_own_named_tracks() -> None:
+    result = compile_text(BASE + TRACKS, "p.clank")
+    assert result.diagnostics == []
+    block = result.ir["campaign"]
+    assert [(t["name"], t["spaces"], t["reads"]) for t in block["tracks"]] == [
+        ("Rival Guild", 6, {"2": 17}),
+        ("Doom", 4, {}),
+    ]
+    assert {k: v for k, v in block["death"].items() if k != "at"} == {
+        "marks": "Rival Guild",
+        "reads": 167,
+    }
+
+
+def test_a_track_a_word_names_must_be_declared_with_its_place_and_a_guess() -> None:
+    text = TRACKS.replace('death marks "Rival Guild"', 'death marks "Rival Gild"')
+    text += 'card A { cost 1; play: add an X to the "rival guild" track }\n'
+    text += "contract K { complete: pay 1 gold -> +1 gold; end of game: mark the Dom track }\n"
+    text += "passage 3 { mark the Dooom track }\n"
+    diags = _diags(text)
+    assert [d.code for d in diags] == ["CW107"] * 4, [d.message for d in diags]
+    by = {d.span.line: d for d in diags}
+    assert set(by) == {21, 23, 24, 25}
+    assert "Rival Gild" in by[21].message and by[21].hint == 'did you mean "Rival Guild"?'
+    assert "names match exactly" in by[23].hint and by[23].span.col > 1
+    assert by[24].hint == 'did you mean "Doom"?' and by[25].hint == 'did you mean "Doom"?'
+
+
+def test_a_track_block_is_checked_line_by_line() -> None:
+    diags = _diags(
+        "campaign {\n  track T { spaces 3; space 5 reads 1; spacs 2 }\n  track T { spaces 2 }\n"
+        '  death reads\n}\npassage 1 { text "One." }\n'
+    )
+    assert sorted(d.code for d in diags) == ["CW102", "CW105", "CW106", "CW108"], diags
+    by = {d.code: d for d in diags}
+    assert "past its end" in by["CW108"].message and by["CW108"].span.line == 14
+    assert by["CW102"].hint == 'did you mean "spaces"?'
+    assert "twice" in by["CW106"].message and by["CW106"].span.line == 15
+    assert "death line" in by["CW105"].message and by["CW105"].span.line == 16
+
+
+def test_the_old_fixed_track_words_are_refused_with_the_new_shape() -> None:
+    """A campaign block written for one game's track by name (`dran track 8`) is a
+    diagnostic naming the general shape, never silently dropped."""
+    diags = _diags("campaign {\n  dran track 8\n  dran 2 reads 17\n}\n")
+    assert [d.code for d in diags] == ["CW102", "CW102"]
+    assert all("track" in (d.hint or "") for d in diags)
+    assert (diags[0].span.line, diags[0].span.col) == (14, 3)
 
 
 def test_patrons_and_boards_named_by_passages_must_exist() -> None:

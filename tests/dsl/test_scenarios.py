@@ -147,3 +147,16 @@ def test_every_declared_state_field_is_a_fact(tmp_path: Path, tutorial_ir: dict)
     assert len(failures) == 2 and "round" in failures[0] and "escaping" in failures[1]
     _, diags = _compile(tmp_path, tutorial_ir, "expect blak aside 0")
     assert [d.code for d in diags] == ["CW102"] and "black aside" in (diags[0].hint or "")
+
+
+def test_expect_track_names_a_declared_campaign_track(tmp_path: Path, tutorial_ir: dict) -> None:
+    ir = {**tutorial_ir, "campaign": {"statuses": [], "tracks": [], "at": None}}
+    ir["campaign"]["tracks"] = [{"name": "Rival Guild", "spaces": 5, "reads": {}, "at": None}]
+    (sc,), diags = _compile(tmp_path, ir, 'expect track "Rival Guild" 0')
+    assert not diags and sc["steps"][-1]["track"] == "Rival Guild"
+    assert run_scenario(ir, sc).failures == []
+    _, diags = _compile(tmp_path, ir, 'expect track "Rival Gild" 1')
+    (d,) = diags
+    assert d.code == "CW107" and d.hint == 'did you mean "Rival Guild"?' and d.span.line == 2
+    _, diags = _compile(tmp_path, tutorial_ir, "expect track Doom 1")
+    assert [d.code for d in diags] == ["CW107"]  # the tutorial declares no track

@@ -58,7 +58,8 @@ def test_games_are_played_undone_and_played_again_the_same(tmp_path: Path) -> No
     code, out = _run("history", str(file))
     assert code == 0 and "game 3 undone" in out and out.count("game 3: ") == 2
     code, out = _run("status", str(file))
-    assert code == 0 and "games played: 3" in out and "Dran track:" in out
+    assert code == 0 and "games played: 3" in out
+    assert " track:" not in out  # the tutorial declares no campaign track
 
 
 def test_reviews_give_checkmarks_for_scoring_and_winning(tmp_path: Path) -> None:
@@ -191,14 +192,14 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
         "read": [[6, None], [7, None]],
         "stickers": ["Quarterly Bonus"],
         "checkmarks": 0,
-        "dran": 1,
+        "marks": {"Dran Enterprises": 1},
         "fetched": [3],
         "destroyed": [],
         "contracts": [],
         "patron": "The Regional Director",
     }
     c = fold(read_log(file).events)
-    assert c.dran >= 1 and c.stickers[-1] == "Quarterly Bonus"
+    assert c.marks["Dran Enterprises"] >= 1 and c.stickers[-1] == "Quarterly Bonus"
     # Undo and play again: the same choices, the same games.
     assert _run("undo", str(file))[0] == 0
     assert _run("play", str(file))[0] == 0
@@ -237,7 +238,7 @@ def test_an_open_contract_stays_in_the_row_until_completed() -> None:
         "bots": ["random", "random"],
     }
     review = {"checkmarks": [[], []], "promotions": []}
-    empty = {"read": [], "stickers": [], "checkmarks": 0, "dran": 0, "fetched": []}
+    empty = {"read": [], "stickers": [], "checkmarks": 0, "marks": {}, "fetched": []}
     opened = {**empty, "destroyed": [], "contracts": ["Pest Control"]}
     g1 = {"type": "game", "game": 1, "scores": [1, 1], "review": review, "death": False}
     g1["prologue"] = opened
@@ -413,17 +414,19 @@ def test_the_acqinc_arc_runs_ten_games_with_what_the_campaign_layer_asks(tmp_pat
         got = [n for r in readings(g) for n, _ in r["read"]]
         for _seat, rank in g["review"]["promotions"]:
             assert entries[rank] in got
-    # The Dran track's numbered spaces were read as Xs covered them.
-    numbered = {int(k): v for k, v in ir["campaign"]["dran_reads"].items()}
+    # The track's numbered spaces were read as Xs covered them.
+    (track,) = ir["campaign"]["tracks"]
+    assert track["name"] == "Dran Enterprises"
+    numbered = {int(k): v for k, v in track["reads"].items()}
     for space, passage in numbered.items():
-        assert (passage in read) == (c.dran >= space)
+        assert (passage in read) == (c.marks.get(track["name"], 0) >= space)
     # Personal goals: boxes folded across games, never past a row.
     goals = {g["name"]: g for g in ir["goals"]}
     for seat, boxes in enumerate(c.goals):
         for name, k in boxes.items():
             assert goals[name]["player"] == seat + 1 and 0 < k <= goals[name]["boxes"]
     code, out = _run("status", str(file))
-    assert code == 0 and "Dran track:" in out and "personal goals" in out
+    assert code == 0 and "Dran Enterprises track:" in out and "personal goals" in out
     assert "adventure deck: + Corporate Card (Cardporium 1)" in out or "Cardporium" in out
     code, out = _run("rules", str(file))
     assert code == 0 and "[R15]" in out and "[R33]" in out and "[Franchise Board]" in out
@@ -557,3 +560,88 @@ def test_bots_are_checked_and_play_may_change_them_for_a_game(tmp_path: Path) ->
     assert fold(read_log(file).events).bots == ["heuristic", "heuristic"]
     code, out = _run("play", str(file), "--bots", "nope")
     assert code == 2 and "unknown bot 'nope'" in out
+
+
+def test_a_file_of_the_old_format_is_refused_with_why_not_a_traceback(tmp_path: Path) -> None:
+    """Format 1 kept one rival track under a fixed name (a game and its readings counted its
+    X as plain numbers); such a file is refused with what to do, and left as it is."""
+    from clankwork.tools.campaign import _line
+
+    file = tmp_path / "old.campaign"
+    first = {"type": "campaign", "format": "clankwork-campaign/1", "pack": "x", "seq": 1}
+    first |= {"pack_name": "x", "players": 2, "names": ["A", "B"], "seed": 1}
+    first["bots"] = ["random", "random"]
+    game = {"type": "game", "game": 1, "seq": 2, "scores": [0, 3], "death": True, "dran_x": 1}
+    file.write_bytes(_line(first) + _line(game))
+    sha = _sha(file)
+    for cmd in ("status", "history", "play", "undo", "rules"):
+        code, out = _run(cmd, str(file))
+        assert code == 1, (cmd, out)
+        assert f"{file}:1: a clankwork-campaign/1 campaign file" in out
+        assert "campaign new" in out and "Traceback" not in out
+    assert _sha(file) == sha
+
+
+def _two_track_pack(tmp_path: Path) -> Path:
+    """The tutorial with two campaign tracks of its own: each escape adds an X to "Doom";
+    a death marks "Rivals"; Doom's second space reads a passage that marks Rivals too."""
+    import shutil
+
+    pack = tmp_path / "tracks"
+    shutil.copytree(ROOT / "content" / "tutorial", pack)
+    main = pack / "pack.clank"
+    text = main.read_text()
+    assert "  when you escape: take Mug\n" in text
+    text = text.replace(
+        "  when you escape: take Mug\n",
+        '  when you escape: take Mug, add an X to the "Doom" track\n',
+    )
+    text += (
+        "campaign {\n"
+        "  track Rivals { spaces 4; space 1 reads 901 }\n"
+        '  track "Doom" { spaces 30; space 2 reads 902 }\n'
+        "  death marks Rivals reads 903\n"
+        "}\n"
+        'passage 901 { text "The rivals notice." }\n'
+        'passage 902 { text "Doom draws near."; mark the Rivals track }\n'
+        'passage 903 { text "A funeral." }\n'
+    )
+    main.write_text(text)
+    return pack
+
+
+def test_a_pack_may_keep_several_named_tracks(tmp_path: Path) -> None:
+    pack = _two_track_pack(tmp_path)
+    file = tmp_path / "c.campaign"
+    assert (
+        _run("new", str(pack), str(file), "--players", "2", "--seed", "3", "--bots", "random")[0]
+        == 0
+    )
+    for _ in range(3):
+        code, out = _run("play", str(file))
+        assert code == 0, out
+    c = fold(read_log(file).events)
+    escapes = sum(g["status"].count("escaped") for g in c.games)
+    deaths = sum(g["death"] for g in c.games)
+    read = [n for g in c.games for r in readings(g) for n, _ in r["read"]]
+    assert escapes >= 2 and c.marks["Doom"] == escapes
+    # Each game's own X: one per escape on Doom, one on Rivals for a death (never more).
+    for g in c.games:
+        assert g["marks"].get("Doom", 0) == g["status"].count("escaped")
+        assert g["marks"].get("Rivals", 0) == (1 if g["death"] else 0)
+        assert (903 in [n for r in readings(g) for n, _ in r["read"]]) == g["death"]
+    # Doom's space 2 read passage 902 once, which marked Rivals; Rivals' space 1 read 901.
+    assert read.count(902) == 1 and c.marks["Rivals"] == deaths + 1 and read.count(901) == 1
+    code, out = _run("status", str(file))
+    assert code == 0
+    assert f"Rivals track: {c.marks['Rivals']} X  [X901 " in out
+    assert f"Doom track: {c.marks['Doom']} X  [X X902 " in out
+    code, out = _run("history", str(file))
+    assert code == 0 and "X on the Doom track" in out
+    schema = json.loads((ROOT / "schemas" / "campaign.schema.json").read_text())
+    for line in file.read_text().splitlines():
+        jsonschema.validate(json.loads(line), schema)
+    code, out = _run("simulate", str(pack), "--campaigns", "2", "--games", "2", "--players", "2")
+    assert code == 0, out
+    head = out.splitlines()[1]
+    assert "  Rivals X  Doom X  " in head and "Dran" not in out

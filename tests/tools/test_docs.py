@@ -27,6 +27,7 @@ def test_every_effect_example_compiles() -> None:
             src += "reserve Goblin { fight 2 }\nreserve Hobgoblin { fight 3; set aside }\n"
             src += "card Burgle { starting 10 }\nrules { counter doom max 5 }\n"
             src += 'reserve "Secret Tome" { copies 12; cost 7; points 7 }\n'
+            src += 'campaign { track "Rival Guild" { spaces 10 } }\n'
             result = compile_text(src, "example.clank")
             assert result.ok, (record.name, example, result.diagnostics)
 
