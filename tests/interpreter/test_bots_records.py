@@ -245,3 +245,21 @@ def test_a_card_that_gives_a_way_resource_is_worth_most_of_a_boot_while_ways_hel
     assert plan == pytest.approx(0.8 * bot.boot_value)  # from Start, a rope shortens the trip
     assert plan > _UNKNOWN_UNIT
     assert bot.power(grapnel) == pytest.approx(profile + plan - _UNKNOWN_UNIT)
+
+
+def test_the_card_kept_in_play_for_another_turn_is_the_one_worth_most(ropes: Catalog) -> None:
+    """`keep another card you played in play for your next turn` shows the bots each card's
+    play lines: the heuristic bot keeps the one that will give most again."""
+    g, bot = _game(ropes)
+    p = g.players[0]
+    g.active = p
+    bot._begin(g, p)
+    cards = {c.name: c for c in ropes.cards}
+    p.hand = [cards["Burgle"], cards["Silver Spear"], cards["Tuning Fork"]]
+    for name in ("Burgle", "Silver Spear", "Tuning Fork"):
+        g.play_card(p, cards[name])
+    burgle = bot.effects([e for _, eff in cards["Burgle"].play for e in eff])
+    spear = bot.effects([e for _, eff in cards["Silver Spear"].play for e in eff])
+    assert spear > burgle  # three Swords against one Skill
+    # Burgle is the first option (it was played first); the Spear is kept.
+    assert [c.name for c in p.staying] == ["Silver Spear"]
