@@ -830,6 +830,7 @@ class _BoardInfo:
         self.way_resources = frozenset(
             m.way.paid_in for ms in board.moves for m in ms if m.way.paid_in != "boots"
         )
+        self.way_list = tuple(sorted(self.way_resources))
         declared = game.catalog.resources
         self.per_turn = frozenset(
             r for r in self.way_resources if r not in declared or declared[r].per_turn
@@ -1239,7 +1240,7 @@ class HeuristicBot(_Appraiser):
         self._paid: frozenset[tuple[str, float]] = _NONE
         self._live: frozenset[int] = _NONE
         # What `_live` and the way units were last worked out for (`_refresh_routes`).
-        self._live_seen: tuple[Any, ...] | None = None
+        self._live_seen: list[int] | None = None
         self._way_seen: tuple[Any, ...] | None = None
         # The boots `_way_unit` counts on (None: the player's own, mid-turn), and whose seat.
         self._way_boots: float | None = None
@@ -1247,12 +1248,18 @@ class HeuristicBot(_Appraiser):
         # Units a turn the deck brings of each resource that pays for a way (`_way_rates`),
         # and what one more unit of each is worth now (`_way_unit`).
         self._way_rate: dict[str, float] = {}
+        # What the rates and the prices were last worked out for (`_way_rates`, `_paying`).
+        self._rates_key: tuple[Any, ...] | None = None
+        self._held_ways: list[bool] = []
+        self._way_prices: frozenset[tuple[str, float]] | None = None
         self._way_units: dict[str, float] = {}
         self._way_plans: dict[str, float] = {}
         # What each market item's own abilities (actions, use, triggers) add (`_item_worth`).
         self._items: dict[Any, float] = {}
-        # What holding a token matching a word is worth this turn (`token`).
+        # What holding a token matching a word is worth this turn (`token`), and what entering
+        # a space gives (`_entry_gain`).
         self._tokens: dict[str, float] = {}
+        self._gains: dict[Any, float] = {}
         # While no artifact can be reached: what each token that grants a missing path
         # requirement is worth (`token`), and whether the target is an errand (a space whose
         # action may give one) rather than an artifact.
@@ -1348,6 +1355,7 @@ class HeuristicBot(_Appraiser):
         self._enable = {}
         self._items = {}
         self._tokens = {}
+        self._gains = {}
         self._sort = {}
         self._order = None
         self._buys = None
@@ -1398,12 +1406,15 @@ class HeuristicBot(_Appraiser):
         1 while the player holds some; else the turns it waits for one (its deck brings one
         a turn with chance P: 1/P, rounded up to 2, 3 or WAY_WAIT), none when its deck never
         brings one."""
-        ways = self.info.way_resources
+        ways = self.info.way_list
         if not ways:
             return _NONE
+        held = [game.pool(p, r) > 0 for r in ways]
+        if held == self._held_ways and self._way_prices is not None:
+            return self._way_prices
         out = []
-        for r in sorted(ways):
-            if game.pool(p, r) > 0:
+        for r, has in zip(ways, held, strict=True):
+            if has:
                 out.append((r, 1.0))
                 continue
             rate = self._way_rate.get(r, 0.0)
@@ -1411,11 +1422,17 @@ class HeuristicBot(_Appraiser):
                 # Coarse levels (2, 3, WAY_WAIT boots): each is a route table of its own.
                 wait = 1.0 / (1.0 - math.exp(-rate))
                 out.append((r, 2.0 if wait <= 2.0 else 3.0 if wait <= 3.0 else self.WAY_WAIT))
-        return frozenset(out)
+        self._held_ways, self._way_prices = held, frozenset(out)
+        return self._way_prices
 
     def _way_rates(self, p: Any) -> None:
         """Units of each resource that pays for a way the player's deck brings a turn."""
         info = self.info
+        key = (self._deck_key, self.cards_turn)
+        self._way_prices = None  # priced again from this turn's rates
+        if key == self._rates_key:
+            return
+        self._rates_key = key
         ct = self.cards_turn / self._deck_n
         rates = dict.fromkeys(info.way_resources, 0.0)
         for card, k in self._counts.items():
@@ -1434,7 +1451,9 @@ class HeuristicBot(_Appraiser):
             return _NONE
         # Asked again only when the tokens on those spaces change (a guard is beaten).
         lying = game.space_tokens
-        seen = (p.seat, tuple(len(lying[s]) for s in tolls))
+        seen = [p.seat]
+        for s in tolls:
+            seen.append(len(lying[s]))
         if seen == self._live_seen:
             return self._live
         spaces = game.board.spaces
@@ -2020,6 +2039,12 @@ class HeuristicBot(_Appraiser):
     def _entry_gain(self, game: Any, p: Any, x: int, hooks: Sequence[Any]) -> float:
         """What entering space ``x`` now would give through its entry triggers: each whose
         limit allows it, whose condition holds and whose effects can all be done there."""
+        # The same while the player's tokens and the tokens lying there do not change (a
+        # limit that was used this turn: the player has entered, `visited` tells).
+        key = (x, game.turn, len(p.tokens), len(game.space_tokens[x]))
+        gain = self._gains.get(key)
+        if gain is not None:
+            return gain
         sp = game.board.spaces[x]
         ctx = Ctx(p, sp)
         gain = 0.0
@@ -2032,7 +2057,11 @@ class HeuristicBot(_Appraiser):
                 continue
             if not _doable(game, ctx, h.effects):
                 continue
-            gain += self.effects(h.effects)
+            worth = self._gains.get(h.uid)
+            if worth is None:
+                worth = self._gains[h.uid] = self.effects(h.effects)  # the same all turn
+            gain += worth
+        self._gains[key] = gain
         return gain
 
     def unit(self, key: str) -> float:
