@@ -370,7 +370,8 @@ class Game:
             if self.over:
                 return
             if planned.step is None:
-                self.run(Ctx(player, None), planned.effects or [])
+                if planned.effects:  # an empty slot (a box no sticker fills) does nothing
+                    self.run(Ctx(player, None), planned.effects)
             elif phase == "setup":
                 planned.step.handler(self)
                 player = self.active  # the first player, once drawn
