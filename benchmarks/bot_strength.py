@@ -1,7 +1,7 @@
 """How strong the heuristic bot is against the heuristic bot of another commit.
 
 Run: .venv/bin/python benchmarks/bot_strength.py [--old COMMIT] [--games N] [--pack acqinc]
-     [--speed-games M]
+     [--board NAME] [--speed-games M]
 
 The old bot is interpreter/bots.py as it was at ``--old`` (default: main), read with
 ``git show`` and loaded as a module inside this checkout's package, so both bots play on the
@@ -70,6 +70,7 @@ def main() -> None:
     ap.add_argument("--old", default="main", help="the commit whose bot plays against this one")
     ap.add_argument("--games", type=int, default=2000, help="games (an even number: seat pairs)")
     ap.add_argument("--pack", default="acqinc", help="a bundled pack under content/")
+    ap.add_argument("--board", default=None, help="the pack's board to play on (default: first)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bot", default="heuristic", help="the bot name compared")
     ap.add_argument("--speed-games", type=int, default=40, help="games a speed run (0: none)")
@@ -78,7 +79,7 @@ def main() -> None:
     result = compile_pack(ROOT / "content" / args.pack)
     if not result.ok:
         raise SystemExit(f"{args.pack}: the pack does not compile")
-    cat = prepare(result.ir)
+    cat = prepare(result.ir, args.board) if args.board else prepare(result.ir)
     old = old_bots(args.old)
     pairs = max(1, args.games // 2)
     points = 0.0
@@ -103,7 +104,8 @@ def main() -> None:
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1))
     half = Z95 * sd / math.sqrt(n)
-    print(f"{args.pack}, 2 players, {n} games ({pairs} seeds, seats swapped), old = {args.old}")
+    where = f"{args.pack} on {args.board}" if args.board else args.pack
+    print(f"{where}, 2 players, {n} games ({pairs} seeds, seats swapped), old = {args.old}")
     print(f"new {args.bot} win rate: {points / n:.3f}  (95% CI {lo:.3f}-{hi:.3f})")
     print(f"score new - old: {mean:+.2f}  (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
     print(f"{time.perf_counter() - t0:.1f} s")

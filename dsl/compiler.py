@@ -24,7 +24,7 @@ from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
-from .phrases import EFFECT_WORDS, leading_words, resolve
+from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, resolve
 from .sources import PackReader
 
 IR_FORMAT = "clankwork-ir/1"
@@ -1081,7 +1081,9 @@ class _Compiler(Declarations, Modules):
         first = atoms[0]
         hint = None
         if first.kind == "word":
-            hint = did_you_mean(first.text, EFFECT_WORDS)
+            if first.text.lower() in EFFECT_WORDS:
+                hint = did_you_mean(text, EFFECT_EXAMPLES)
+            hint = hint or did_you_mean(first.text, EFFECT_WORDS)
         elif first.kind in ("signed", "number") and len(atoms) >= 2 and atoms[1].kind == "word":
             hint = did_you_mean(atoms[1].text, self.resource_names())
             if hint is None:

@@ -2,12 +2,12 @@
 
     resource "special moves" { per turn; word "special move" }
     resource favour { kept }
-    way rope { paid in special moves; usable while exhausted; teleport can }
-    path A -- B { rope }                      (or `way rope`; `cost 2` for its price)
+    way ladder { paid in special moves; usable while exhausted; teleport can }
+    path A -- B { ladder }                    (or `way ladder`; `cost 2` for its price)
     way lift { paid in boots; within "east wing" "west wing" }   (no paths: every two spaces
                                               with one of these features are joined)
     space Shrine { action pray once per game: pay 2 boots -> +3 gold }
-    token Hook { action once per game: +1 special moves }
+    token Kit { action once per game: +1 special moves }
 
 A resource is a number per player, lost at the end of the turn (`per turn`, the default) or
 kept (`kept`); effects name it like a base resource (`+1 special moves`, `pay 2 favour`) once

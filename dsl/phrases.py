@@ -209,3 +209,6 @@ def known_phrases(registry: Registry) -> list[str]:
 
 
 EFFECT_WORDS = leading_words(EFFECTS) | {"may", "choose", "each", "if"}
+# Every effect's examples, whole: the nearest one to a phrase whose first word is right but
+# whose rest is not ("take 1 damge") says more than that first word.
+EFFECT_EXAMPLES = sorted({x for r in EFFECTS for x in r.examples if not r.structural})

@@ -42,7 +42,8 @@ def walk_effects(nodes: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 
 def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """Every trigger with what carries it: cards, tokens, spaces and the pack's rules."""
+    """Every trigger with what carries it: cards, tokens, spaces and the pack's rules; a
+    token's or a space's `action` line counts as one (its price, then its effects)."""
     spaces = [s for b in ir["boards"] for s in b["spaces"]]
     for owner in [*ir["cards"], *ir["tokens"], *spaces]:
         for trig in owner.get("triggers", ()):
@@ -514,6 +515,19 @@ def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
         yield owner, [n.get("per") for n in walk_effects(trig["effects"])]
 
 
+# Effects that take, deal, remove or fight a token named by their `what`, and their verb.
+_TAKES = {
+    "take_here": "takes",
+    "remove_random": "takes",
+    "place": "takes",
+    "place_on_each": "takes",
+    "supply_to_box": "takes",
+    "take_elsewhere": "takes",
+    "defeat_here": "defeats",
+    "deal_face_down": "deals",
+}
+
+
 def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     """Words that would mean nothing at run time: a condition naming no token or feature, an
     artifact value no token has, a trigger that can never fire, a reward given twice."""
@@ -593,11 +607,10 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     if not fragment:
         wanted = [(s, h["what"], h.get("at"), "holds") for s in spaces for h in s.get("holds", ())]
         wanted += [
-            (owner, n["what"], n.get("at"), "takes")
+            (owner, n["what"], n.get("at"), _TAKES[n["op"]])
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
-            if n["op"] in ("take_here", "remove_random", "place", "place_on_each", "supply_to_box")
-            and n["what"] not in ("token", "any token")
+            if n["op"] in _TAKES and n["what"] not in ("token", "any token")
         ]
         wanted += [
             (owner, n["what"], n.get("at"), "puts in the Clank! area")

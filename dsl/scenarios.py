@@ -149,6 +149,7 @@ EXPECT_FORMS = (
     "expect can ACTION",
     "expect cannot ACTION",
     "expect moves to SPACE...",
+    "expect teleports to SPACE...",
     "expect winner N",
     "expect game over",
 )
@@ -641,11 +642,11 @@ class _ScenarioCompiler:
                 )
                 return
             step.update(fact="can", value=words[0] == "can", action=action)
-        elif words[:2] == ["moves", "to"] and len(rest) > 2:
+        elif words[:2] in (["moves", "to"], ["teleports", "to"]) and len(rest) > 2:
             spaces = self.refs(rest[2:], self.spaces, "space")
             if spaces is None:
                 return
-            step.update(fact="moves", value=sorted(spaces))
+            step.update(fact=words[0], value=sorted(spaces))
         elif words[0] == "game" and words[1:] in (["over"], ["not", "over"]):
             step.update(fact="over", value=words[1] == "over")
         elif words[0] == "space" and len(rest) >= 4 and words[2] == "has":

@@ -29,8 +29,8 @@ class Space:
     name: str
     features: frozenset[str]
     exhausts: bool
-    # What entering gives once a turn, summed up by kind for the bots and the renderer
-    # (read from the space's plain `once per turn when you enter:` triggers; see `_rewards`).
+    # What entering gives once a turn, summed up by kind for the bots and the renderer (read
+    # from the space's plain `once per turn when you enter:` triggers; see `summed_rewards`).
     rewards: tuple[tuple[str, int], ...]
     coach: int | None
     waypoint: int | None
@@ -57,7 +57,7 @@ class Space:
         return "danger zone" in self.features
 
 
-def _rewards(enter: Any) -> tuple[tuple[str, int], ...]:
+def summed_rewards(enter: Any) -> tuple[tuple[str, int], ...]:
     """What a space's plain once-a-turn entry triggers give, by kind: gold, draw, heal,
     minor secret (from the bank), major secret and fruit (the tokens it holds)."""
     out: dict[str, int] = {}
@@ -169,7 +169,7 @@ class Board:
                     name=s["name"],
                     features=frozenset(f.lower() for f in s.get("features", ())),
                     exhausts=bool(s.get("exhausts")),
-                    rewards=_rewards(on.get("enter", ())),
+                    rewards=summed_rewards(on.get("enter", ())),
                     coach=s.get("coach"),
                     waypoint=s.get("waypoint"),
                     artifact=s.get("artifact"),

@@ -51,12 +51,13 @@ from .actions import (
     allowed_here,
     best_market_item,
 )
-from .board import UNREACHABLE, Board, Move
+from .board import UNREACHABLE, Board, Move, summed_rewards
 from .catalog import CardDef
 from .decisions import Decision, Option
-from .effects.registry import EFFECTS, Valuer
+from .effects.entry_toll import is_toll
+from .effects.registry import EFFECTS, TRIGGERS, Valuer
 from .rules import for_players
-from .state import ON_CLOCK
+from .state import ON_CLOCK, Ctx
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
@@ -526,6 +527,7 @@ FOOTPRINT_COST = 0.5
 # Farthest detour (in extra boots) the bot considers for a reward on the way.
 DETOUR_MAX = 3.0
 _INF = float(UNREACHABLE)
+_NONE: frozenset[Any] = frozenset()
 # A space no target is ever on (`HeuristicBot._best_target` without STICK).
 _NOWHERE = -2
 # A rival's aim not worked out yet.
@@ -682,29 +684,50 @@ class _Routes:
     monster icon, plus a forest's lost boots), ``icons[t][a]`` the monster icons on it and
     ``step[t][a]`` its first `Move`, ``walk[t][a]`` its cost without the monster weight
     (``cost - mu * icons``, the boots and forests the trip takes). Routes never pass through HQ.
+
+    A path of a way paid in another resource than boots counts only when ``paid`` prices that
+    resource, (resource, boots one unit counts as) pairs: 1 while the player holds some, more
+    while it has to wait for a turn that brings one. Entering a space of ``tolls`` (its entry
+    toll is live) counts as ``toll[space]`` more monster icons.
     """
 
-    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_coded", "_legs", "_ahead")
+    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_legs", "_ahead")
 
     def __init__(
-        self, board: Board, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
+        self,
+        board: Board,
+        grants: frozenset[str],
+        mu: float,
+        closed: frozenset[int] = frozenset(),
+        paid: frozenset[tuple[str, float]] = _NONE,
+        tolls: dict[int, int] | None = None,
     ) -> None:
         n = len(board.spaces)
         hq = board.hq
         forest = [sp.exhausts for sp in board.spaces]
-        # Each way in: (from, move, boots, the footprints' extra, icons, exhausts).
-        incoming: list[list[tuple[int, Move, int, float, int, bool]]] = [[] for _ in range(n)]
+        toll = [0] * n
+        for s, k in (tolls or {}).items():
+            toll[s] = k
+        price = dict(paid)
+        # Each way in: (from, move, boots, the footprints' extra, icons, exhausts); a way paid
+        # in another resource counts its price in boots (`paid`), or is left out.
+        incoming: list[list[tuple[int, Move, float, float, int, bool]]] = [[] for _ in range(n)]
         for a, moves in enumerate(board.moves):
             for m in moves:
                 if closed and m.way.blocked_by and (a in closed or m.to in closed):
                     continue  # a way closed there now (a token that blocks it lies on an end)
+                boots: float = m.boots
+                if m.way.paid_in != "boots":
+                    unit = price.get(m.way.paid_in, 0.0)
+                    if not unit:
+                        continue
+                    boots = m.boots * unit
                 if all(r in grants for r in m.requires):
                     # A free move (a lift: no boots) has no footprints to pay extra for.
                     extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
-                    incoming[m.to].append((a, m, m.boots, extra, m.monsters, m.way.exhausts))
+                    incoming[m.to].append((a, m, boots, extra, m.monsters, m.way.exhausts))
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
-        self._coded: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
         self._ahead: dict[tuple[int, int, int], int] = {}
         self.cost: list[list[float]] = []
@@ -725,6 +748,9 @@ class _Routes:
                 if u == hq and t != hq:
                     continue
                 enter = FOREST_COST if forest[u] and u != t else 0.0
+                hurt = toll[u]
+                if hurt:
+                    enter += mu * hurt
                 for a, m, boots, extra, monsters, exhausts in incoming[u]:
                     nd = du + boots + extra + mu * monsters + enter
                     if exhausts:
@@ -732,7 +758,7 @@ class _Routes:
                         nd += FOREST_COST
                     if nd < d[a] - 1e-9:
                         d[a] = nd
-                        icons[a] = icons[u] + monsters
+                        icons[a] = icons[u] + monsters + hurt
                         step[a] = m
                         heapq.heappush(heap, (nd, a))
             self.cost.append(d)
@@ -797,6 +823,17 @@ class _BoardInfo:
         "routes",
         "plain_routes",
         "requirements",
+        "way_resources",
+        "way_list",
+        "per_turn",
+        "toll_hurt",
+        "toll_swords",
+        "toll_hooks",
+        "toll_fight",
+        "all_tolls",
+        "dynamic",
+        "entry_hooks",
+        "_amounts",
         "blockers",
         "profiles",
         "terms",
@@ -821,10 +858,60 @@ class _BoardInfo:
     def __init__(self, game: Any) -> None:
         board = game.board
         self.board = board
-        self.routes: dict[tuple[frozenset[str], float], _Routes] = {}
+        self.routes: dict[tuple[Any, ...], _Routes] = {}
         # The tables for a player whose items open no path, by monster weight.
         self.plain_routes: dict[float, _Routes] = {}
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
+        # Resources other than boots that some path's way is paid in (a route prices such a
+        # path by how soon the player has some: `HeuristicBot._paying`), and the per-turn
+        # ones among them.
+        self.way_resources = frozenset(
+            m.way.paid_in for ms in board.moves for m in ms if m.way.paid_in != "boots"
+        )
+        self.way_list = tuple(sorted(self.way_resources))
+        declared = game.catalog.resources
+        self.per_turn = frozenset(
+            r for r in self.way_resources if r not in declared or declared[r].per_turn
+        )
+        # Spaces with an entry toll: the damage it may deal (a route counts it as monster
+        # icons while the toll is live) and the swords one of its options asks (kept for it).
+        self.toll_hurt: dict[int, int] = {}
+        self.toll_swords: dict[int, int] = {}
+        self.toll_hooks: dict[int, tuple[Any, ...]] = {}
+        # The option of each toll paid in swords (beating the guard), as an effect list.
+        self.toll_fight: dict[int, list[dict[str, Any]]] = {}
+        for s in sorted(board.tolled):
+            hooks = tuple(h for h in board.spaces[s].on.get("enter", ()) if is_toll(h))
+            hurt = swords = 0
+            for h in hooks:
+                for lst in _nested_lists(h.effects):
+                    terms = _reading_of(lst).terms
+                    hurt = max(hurt, round(terms.get("damage", 0.0)))
+                    asks = round(-terms.get("swords", 0.0))
+                    if asks > swords:
+                        swords = asks
+                        self.toll_fight[s] = lst
+            self.toll_hooks[s] = hooks
+            self.toll_hurt[s] = hurt
+            self.toll_swords[s] = swords
+        # Every space with an entry toll: route tables count them all (a guard beaten since is
+        # seen on the move into its space: `HeuristicBot._live`), so they stay few.
+        self.all_tolls = frozenset(self.toll_hooks)
+        # Whether the route table depends on what the player holds or on the tolls.
+        self.dynamic = bool(self.way_resources or self.toll_hooks)
+        # Spaces whose entry triggers give something `Space.rewards` does not sum up (a token
+        # taken if the player lacks one, a choice of tokens...): their hooks by space, weighed
+        # with the game in view when the bot picks a move (`_entry_gain`).
+        self.entry_hooks: dict[int, tuple[Any, ...]] = {}
+        for sp in board.spaces:
+            hooks = tuple(
+                h
+                for h in sp.on.get("enter", ())
+                if not is_toll(h) and h.who == "you" and not summed_rewards((h,))
+            )
+            if hooks:
+                self.entry_hooks[sp.index] = hooks
+        self._amounts: dict[CardDef, dict[str, float]] = {}
         # Words of tokens that close a way where they lie (`blocked by`): the route tables
         # leave out moves of such a way from or to a space holding one (see `closed`).
         self.blockers = frozenset(w for ms in board.moves for m in ms for w in m.way.blocked_by)
@@ -878,18 +965,24 @@ class _BoardInfo:
         self.shortened: dict[tuple[Any, ...], list[int]] = {}
 
     def table(
-        self, grants: frozenset[str], mu: float, closed: frozenset[int] = frozenset()
+        self,
+        grants: frozenset[str],
+        mu: float,
+        closed: frozenset[int] = frozenset(),
+        paid: frozenset[tuple[str, float]] = _NONE,
+        tolls: frozenset[int] = _NONE,
     ) -> _Routes:
-        """The route table for these items, this monster weight and the spaces where a
-        blocked way is closed now (built on first use)."""
-        key = (
-            (grants & self.requirements, mu)
-            if not closed
-            else (grants & self.requirements, mu, closed)
-        )
+        """The route table for these items, this monster weight, the spaces where a blocked
+        way is closed now, the price in boots of the other resources that pay for ways and
+        the spaces whose entry toll is live (built on first use)."""
+        if closed or paid or tolls:
+            key: tuple[Any, ...] = (grants & self.requirements, mu, closed, paid, tolls)
+        else:
+            key = (grants & self.requirements, mu)
         r = self.routes.get(key)
         if r is None:
-            r = self.routes[key] = _Routes(self.board, key[0], mu, closed)
+            hurt = {s: self.toll_hurt[s] for s in tolls if s in self.toll_hurt}
+            r = self.routes[key] = _Routes(self.board, key[0], mu, closed, paid, hurt)
         return r
 
     def closed(self, game: Any) -> frozenset[int]:
@@ -934,6 +1027,17 @@ class _BoardInfo:
             v = self.terms[card] = tuple((i, a) for i, a in enumerate(prof) if a)
         return v
 
+    def amounts(self, card: CardDef) -> dict[str, float]:
+        """What playing the card gives of each unit key (``_Reading.terms``, remembered)."""
+        v = self._amounts.get(card)
+        if v is None:
+            if getattr(card, "hooks", ()):
+                v = _Reading(card.play, card).terms
+            else:
+                v = _reading_of(card.play, lines=True).terms
+            self._amounts[card] = v
+        return v
+
     def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:
         """Every effect of a card's or token's triggers of one kind, in one list."""
         key = (thing, on)
@@ -961,6 +1065,36 @@ class _BoardInfo:
         return k
 
 
+def _nested_lists(nodes: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """An effect list and every effect list nested in its nodes (a choice's options too)."""
+    out = [nodes]
+    for node in nodes:
+        for k, x in node.items():
+            if k == "at" or not isinstance(x, list) or not x:
+                continue
+            if isinstance(x[0], dict) and "op" in x[0]:
+                out += _nested_lists(x)
+            elif isinstance(x[0], list):
+                for lst in x:
+                    if lst and isinstance(lst[0], dict) and "op" in lst[0]:
+                        out += _nested_lists(lst)
+    return out
+
+
+def _doable(game: Any, ctx: Any, nodes: list[dict[str, Any]]) -> bool:
+    """Whether every node of an effect list (and of the lists nested in it) that has a price
+    or a precondition (`can_pay`) could be done now: a token still there to take, one to
+    take from elsewhere... (a choice's options are not asked: one of them will do)."""
+    for n in nodes:
+        can = EFFECTS[n["op"]].can_pay
+        if can is not None and not can(game, ctx, n):
+            return False
+        for lst in _effect_lists(n):
+            if not _doable(game, ctx, lst):
+                return False
+    return True
+
+
 def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]:
     """The spaces worth a stop, from their rewards: (space, major, minor, heal, gold, draw,
     fruit, town). The only place the bot reads `Space.rewards`."""
@@ -977,39 +1111,6 @@ def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]
 
 
 _NO_GRANTS: frozenset[str] = frozenset()
-
-
-# What a stop on the way gives, when it gives one reward only (`_coded`); MIXED: several.
-_S_MIXED, _S_GOLD, _S_DRAW, _S_MINOR, _S_MAJOR, _S_HEAL, _S_FRUIT, _S_TOWN = range(8)
-
-
-def _coded(near: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """`_Routes.near`'s stops as (extra boots, space, reward code, amount, the stop): the
-    amount is what the gain is worked out from (a float for gold, as the general sum gives)."""
-    out = []
-    for e in near:
-        extra, x, major, minor_k, heal, coins, draw, fruit, town = e
-        given = [
-            (code, amount)
-            for code, amount in (
-                (_S_MAJOR, major),
-                (_S_MINOR, minor_k),
-                (_S_HEAL, heal),
-                (_S_GOLD, coins),
-                (_S_DRAW, draw),
-                (_S_FRUIT, fruit),
-                (_S_TOWN, town),
-            )
-            if amount
-        ]
-        if len(given) == 1:
-            code, amount = given[0]
-            if code == _S_GOLD:
-                amount = float(amount)
-            out.append((extra, x, code, amount, e))
-        else:
-            out.append((extra, x, _S_MIXED, 0, e))
-    return out
 
 
 def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
@@ -1134,6 +1235,12 @@ class HeuristicBot(_Appraiser):
     # The most points an item that opens paths is taken to add (a route it makes possible at
     # all would otherwise be worth the unreachable distance).
     ENABLE_CAP = 20.0
+    # The most boots a path paid in another resource counts as while the bot waits for a
+    # turn that brings one (`_paying`).
+    WAY_WAIT = 4.0
+    # The turns a player takes in a whole game, about (a held token's triggers count for the
+    # share of them still to come).
+    GAME_TURNS = 12.0
 
     __slots__ = (
         "seed",
@@ -1185,6 +1292,21 @@ class HeuristicBot(_Appraiser):
         "lam",
         "stake",
         "_ev",
+        "_paid",
+        "_live",
+        "_live_seen",
+        "_way_seen",
+        "_way_boots",
+        "_seat",
+        "_way_rate",
+        "_rates_key",
+        "_held_ways",
+        "_way_prices",
+        "_way_units",
+        "_way_plans",
+        "_items",
+        "_tokens",
+        "_gains",
         "_grant_worth",
         "_errand_on",
     )
@@ -1251,6 +1373,31 @@ class HeuristicBot(_Appraiser):
         self.stake = 0.0
         # The expected final score of the trip to the target (`_choose_target`).
         self._ev = 0.0
+        # Resources held now that pay for ways, and the spaces whose entry toll is live:
+        # part of the route table's key (`_BoardInfo.table`).
+        self._paid: frozenset[tuple[str, float]] = _NONE
+        self._live: frozenset[int] = _NONE
+        # What `_live` and the way units were last worked out for (`_refresh_routes`).
+        self._live_seen: list[int] | None = None
+        self._way_seen: tuple[Any, ...] | None = None
+        # The boots `_way_unit` counts on (None: the player's own, mid-turn), and whose seat.
+        self._way_boots: float | None = None
+        self._seat = 0
+        # Units a turn the deck brings of each resource that pays for a way (`_way_rates`),
+        # and what one more unit of each is worth now (`_way_unit`).
+        self._way_rate: dict[str, float] = {}
+        # What the rates and the prices were last worked out for (`_way_rates`, `_paying`).
+        self._rates_key: tuple[Any, ...] | None = None
+        self._held_ways: list[bool] = []
+        self._way_prices: frozenset[tuple[str, float]] | None = None
+        self._way_units: dict[str, float] = {}
+        self._way_plans: dict[str, float] = {}
+        # What each market item's own abilities (actions, use, triggers) add (`_item_worth`).
+        self._items: dict[Any, float] = {}
+        # What holding a token matching a word is worth this turn (`token`), and what entering
+        # a space gives (`_entry_gain`).
+        self._tokens: dict[str, float] = {}
+        self._gains: dict[Any, float] = {}
         # While no artifact can be reached: what each token that grants a missing path
         # requirement is worth (`token`), and whether the target is an errand (a space whose
         # action may give one) rather than an artifact.
@@ -1315,7 +1462,15 @@ class HeuristicBot(_Appraiser):
         mu = MU_LEVELS[mu_k]
         tokens = p.tokens
         closed = info.closed(game)  # empty unless the board has a way tokens may block
-        if closed:
+        if info.dynamic:
+            # Ways paid in other resources, entry tolls: the table for what the player holds
+            # and which guards are still there.
+            if info.way_resources:
+                self._way_rates(p)
+            self._paid = self._paying(game, p)
+            self._live = self._live_tolls(game, p)
+            self.routes = info.table(self._grants(p), mu, closed, self._paid, info.all_tolls)
+        elif closed:
             self.routes = info.table(frozenset(g for t in tokens for g in t.grants), mu, closed)
         elif tokens and info.requirements:
             self.routes = info.table_for(tokens, mu)
@@ -1324,6 +1479,12 @@ class HeuristicBot(_Appraiser):
             self.routes = routes if routes is not None else info.table_for(tokens, mu)
         self._choose_target(game, p, k)
         self._weights(game, avg, k)
+        if info.way_resources:
+            # Worked out when first asked for (`unit`), with this turn's expected boots.
+            self._way_units = {}
+            self._way_plans = {}
+            self._way_boots = self.boots_turn
+            self._seat = p.seat
         # Detours and coach rides are planned when the bot first looks where to walk.
         self._detoured = False
         # What was remembered for the turn (emptied, not replaced: fewer objects to collect).
@@ -1331,6 +1492,9 @@ class HeuristicBot(_Appraiser):
         self._worth.clear()
         self._lw.clear()
         self._enable.clear()
+        self._items.clear()
+        self._tokens.clear()
+        self._gains.clear()
         self._sort.clear()
         self._order = None
         self._buys = None
@@ -1376,6 +1540,101 @@ class HeuristicBot(_Appraiser):
 
     def _grants(self, p: Any) -> frozenset[str]:
         return frozenset(g for t in p.tokens for g in t.grants)
+
+    def _paying(self, game: Any, p: Any) -> frozenset[tuple[str, float]]:
+        """What a unit of each resource that pays for a way of the board counts as, in boots:
+        1 while the player holds some; else the turns it waits for one (its deck brings one
+        a turn with chance P: 1/P, rounded up to 2, 3 or WAY_WAIT), none when its deck never
+        brings one."""
+        ways = self.info.way_list
+        if not ways:
+            return _NONE
+        held = [game.pool(p, r) > 0 for r in ways]
+        if held == self._held_ways and self._way_prices is not None:
+            return self._way_prices
+        out = []
+        for r, has in zip(ways, held, strict=True):
+            if has:
+                out.append((r, 1.0))
+                continue
+            rate = self._way_rate.get(r, 0.0)
+            if rate > 0:
+                # Coarse levels (2, 3, WAY_WAIT boots): each is a route table of its own.
+                wait = 1.0 / (1.0 - math.exp(-rate))
+                out.append((r, 2.0 if wait <= 2.0 else 3.0 if wait <= 3.0 else self.WAY_WAIT))
+        self._held_ways, self._way_prices = held, frozenset(out)
+        return self._way_prices
+
+    def _way_rates(self, p: Any) -> None:
+        """Units of each resource that pays for a way the player's deck brings a turn."""
+        info = self.info
+        key = (self._deck_key, self.cards_turn)
+        self._way_prices = None  # priced again from this turn's rates
+        if key == self._rates_key:
+            return
+        self._rates_key = key
+        ct = self.cards_turn / self._deck_n
+        rates = dict.fromkeys(info.way_resources, 0.0)
+        for card, k in self._counts.items():
+            got = info.amounts(card)
+            for r in rates:
+                x = got.get(r)
+                if x:
+                    rates[r] += k * x * ct
+        self._way_rate = rates
+
+    def _live_tolls(self, game: Any, p: Any) -> frozenset[int]:
+        """The spaces whose entry toll would ask something of the player now (its condition
+        holds: the guard is still there)."""
+        tolls = self.info.toll_hooks
+        if not tolls:
+            return _NONE
+        # Asked again only when the tokens on those spaces change (a guard is beaten).
+        lying = game.space_tokens
+        seen = [p.seat]
+        for s in tolls:
+            seen.append(len(lying[s]))
+        if seen == self._live_seen:
+            return self._live
+        spaces = game.board.spaces
+        live = frozenset(
+            s
+            for s, hooks in tolls.items()
+            if any(h.cond is None or game.holds(Ctx(p, spaces[s]), h.cond) for h in hooks)
+        )
+        self._live_seen, self._live = seen, live
+        return live
+
+    def _refresh_routes(self, game: Any, p: Any) -> None:
+        """Mid-turn, on a board with ways paid in other resources or entry tolls: take the
+        route table for what the player holds now (a card played gave a special resource, a
+        toll's guard was beaten), and plan the detour again when it changed."""
+        info = self.info
+        self._live_tolls(game, p)
+        if not info.way_resources:
+            return
+        paid = self._paying(game, p)
+        if paid != self._paid:
+            self._paid = paid
+            self.routes = info.table(
+                self._grants(p), self.routes.mu, info.closed(game), paid=paid, tolls=info.all_tolls
+            )
+            self._detoured = False
+            self._enable = {}
+        # What one more unit of each is worth here and now: forgotten when something it
+        # depends on changes, worked out again when asked for (`unit`).
+        seen = (game.turn, p.pos, p.boots, p.exhausted, paid, self.waypoint, self.target)
+        if seen == self._way_seen:
+            return
+        self._way_seen = seen
+        self._way_boots = None
+        self._seat = p.seat
+        if self._way_units:
+            self._way_units = {}
+            units = self._units
+            if units is not None:
+                for res in info.way_resources:
+                    units.pop(res, None)
 
     def _stake(self, game: Any, p: Any) -> float:
         """Points the player holds besides an artifact (cards, gold, tokens)."""
@@ -1443,12 +1702,6 @@ class HeuristicBot(_Appraiser):
                 if v > best_v:
                     best, best_v = s, v
         return best
-
-    def token(self, name: str) -> float:
-        """Worth of taking a token: a token that opens the way to the artifacts is worth
-        ENABLE_CAP while they are out of reach (see `_errand`), any other a token's."""
-        worth = self._grant_worth.get(name)
-        return self.unit("token") if worth is None else worth
 
     def _best_target(
         self,
@@ -1613,7 +1866,13 @@ class HeuristicBot(_Appraiser):
         v = 0.0
         r = self.routes
         info = self.info
-        with_item = info.table(self._grants(p) | frozenset(tok.grants), r.mu, info.closed(game))
+        with_item = info.table(
+            self._grants(p) | frozenset(tok.grants),
+            r.mu,
+            info.closed(game),
+            self._paid,
+            info.all_tolls,
+        )
         if with_item is not r:
             hq, pos = game.board.hq, p.pos
             if p.artifact is not None:
@@ -1705,6 +1964,8 @@ class HeuristicBot(_Appraiser):
             "dragon attack": -self.attack_cost,
             "bag cube": 0.3,
         }
+        if self._way_units:
+            units.update(self._way_units)
         return units
 
     def _goal(self, game: Any, p: Any) -> int | None:
@@ -1743,7 +2004,8 @@ class HeuristicBot(_Appraiser):
             held = {t.type for t in p.tokens if t.kind == "market"}
             for t in info.market:
                 if game.token_supply[t] and t.type not in held:
-                    crown = max(crown, t.points - price + self._enabling(game, p, t))
+                    worth = t.points - price + self._enabling(game, p, t)
+                    crown = max(crown, worth + self._item_worth(game, p, t))
         heal_v = self.health_value if damage else 0.0
         draw_v = 0.5 * self.avg_power
         best, best_net = None, 0.3
@@ -1799,12 +2061,171 @@ class HeuristicBot(_Appraiser):
             self.waypoint = best_c[0] if best_c[0] != pos else None
             self.coach_to = best_c[1]
 
+    def _way_unit(
+        self, game: Any, p: Any, res: str, boots: float | None = None, reach: bool = True
+    ) -> float:
+        """Points one more unit of ``res`` (a resource some way of the board is paid in)
+        brings: the boots a path of that way saves on the route to where the bot is going,
+        worth a boot each. With ``reach``, a resource lost at the end of the turn is worth
+        something only when such a path is within this turn's ``boots`` (default: the boots
+        the player has)."""
+        hq = game.board.hq
+        goal = self.waypoint if self.waypoint not in (None, p.pos) else self.target
+        if p.artifact is not None and self.waypoint in (None, p.pos):
+            goal = hq
+        if goal is None or goal == p.pos or self.routes is None:
+            return 0.0
+        info = self.info
+        grants = self._grants(p)
+        mu = self.routes.mu
+        others = frozenset(x for x in self._paid if x[0] != res)
+        closed = info.closed(game)
+        without = info.table(grants, mu, closed, paid=others, tolls=info.all_tolls)
+        with_it = info.table(grants, mu, closed, paid=others | {(res, 1.0)}, tolls=info.all_tolls)
+        saved = without.cost[goal][p.pos] - with_it.cost[goal][p.pos]
+        if saved < 0.5:
+            return 0.0
+        if reach and res in info.per_turn:
+            left = float(p.boots if boots is None else boots) if not p.exhausted else 0.0
+            step = with_it.step[goal]
+            forest = info.forest
+            pos = p.pos
+            while True:
+                m = step[pos]
+                if m is None or pos == goal:
+                    return 0.0
+                paid = m.way.paid_in
+                if paid == res:
+                    break
+                if paid == "boots":
+                    if m.boots > left:
+                        return 0.0
+                    left -= m.boots
+                pos = m.to
+                if forest[pos]:
+                    left = 0.0
+        return min(saved, 3.0) * self.boot_value
+
+    def _way_plan(self, res: str) -> float:
+        """What a unit of ``res`` (it pays for a way) in a card is worth, over the plays to
+        come: most of a boot while such a way shortens the trip (remembered for the turn)."""
+        v = self._way_plans.get(res)
+        if v is None:
+            game = self._game
+            p = game.players[self._seat]
+            saves = self._way_unit(game, p, res, reach=False) > 0
+            v = self._way_plans[res] = (0.8 if saves else 0.3) * self.boot_value
+        return v
+
+    def token(self, what: str) -> float:
+        """Worth of taking one token matching ``what`` to hold, in points: a token that opens
+        the way to the artifacts is worth ENABLE_CAP while they are out of reach (see
+        `_errand`); any other, the mean over the pack's tokens that match (by their copies)
+        of their points, what taking one gives (`on reveal`), its triggers while held, its
+        `use` and its actions (remembered for the turn)."""
+        worth = self._grant_worth.get(what)
+        if worth is not None:
+            return worth
+        v = self._tokens.get(what)
+        if v is not None:
+            return v
+        self._tokens[what] = Valuer.token(self, what)  # a token that takes itself stops here
+        want = what.lower()
+        total = 0.0
+        n = 0
+        for t in self._game.catalog.tokens:
+            if want in t.match and t.count:
+                w = t.points * self.unit("points") + self._lines(t.reveal) + self._held(t)
+                total += t.count * w
+                n += t.count
+        v = self._tokens[what] = total / n if n else Valuer.token(self, what)
+        return v
+
+    def _lines(self, triggers: Any) -> float:
+        """Worth of card or token lines (`use`, `on reveal`), each by its condition's chance."""
+        total = 0.0
+        for cond, eff in triggers:
+            total += (1.0 if cond is None else self.chance(cond)) * self.effects(eff)
+        return total
+
+    def _held(self, t: Any) -> float:
+        """What a token's own abilities bring while held: its triggers (each as often as its
+        record says it fires over a game, for the share of a game the player has left to
+        play), its `use` and its actions."""
+        v = 0.0
+        share = min(1.0, self.turns_left / self.GAME_TURNS)
+        for h in t.hooks:
+            v += share * self.line(h.cond) * TRIGGERS[h.on].appraise({"effects": h.effects}, self)
+        if t.use:
+            v += self._lines(t.use)
+        for a in t.actions:
+            v += max(0.0, self.effects(list(a.cost)) + self.effects(list(a.effects)))
+        return v
+
+    def _item_worth(self, game: Any, p: Any, tok: Any) -> float:
+        """What a market item's own abilities add besides its points (a once-a-game action
+        that gives a resource for a way: the boots it may save later), remembered for the
+        turn."""
+        if not (tok.hooks or tok.use or tok.actions):
+            return 0.0
+        v = self._items.get(tok)
+        if v is None:
+            units = self._units if self._units is not None else self._make_units()
+            now = {res: units.get(res) for res in self.info.way_resources}
+            for res in now:
+                units[res] = 0.7 * self._way_unit(game, p, res, reach=False)
+            try:
+                v = self._items[tok] = self._held(tok)
+            finally:
+                for res, x in now.items():
+                    if x is None:
+                        units.pop(res, None)
+                    else:
+                        units[res] = x
+        return v
+
+    def _entry_gain(self, game: Any, p: Any, x: int, hooks: Sequence[Any]) -> float:
+        """What entering space ``x`` now would give through its entry triggers: each whose
+        limit allows it, whose condition holds and whose effects can all be done there."""
+        # The same while the player's tokens and the tokens lying there do not change (a
+        # limit that was used this turn: the player has entered, `visited` tells).
+        key = (x, game.turn, len(p.tokens), len(game.space_tokens[x]))
+        gain = self._gains.get(key)
+        if gain is not None:
+            return gain
+        sp = game.board.spaces[x]
+        ctx = Ctx(p, sp)
+        gain = 0.0
+        for h in hooks:
+            if h.limit is not None:
+                last = game.used.get(h.keys[p.seat])
+                if last is not None and (h.limit == "game" or last == game.turn):
+                    continue
+            if h.cond is not None and not game.holds(ctx, h.cond):
+                continue
+            if not _doable(game, ctx, h.effects):
+                continue
+            worth = self._gains.get(h.uid)
+            if worth is None:
+                worth = self._gains[h.uid] = self.effects(h.effects)  # the same all turn
+            gain += worth
+        self._gains[key] = gain
+        return gain
+
     def unit(self, key: str) -> float:
         """Worth of one unit of ``key`` this turn, in points (see `_weights`)."""
         units = self._units
         if units is None:
             units = self._make_units()
-        return units.get(key, _UNKNOWN_UNIT)
+        v = units.get(key)
+        if v is None:
+            if key not in self.info.way_resources:
+                return _UNKNOWN_UNIT
+            # A resource that pays for a way: what it saves where the player stands now.
+            game = self._game
+            v = self._way_unit(game, game.players[self._seat], key, self._way_boots)
+            units[key] = self._way_units[key] = v
+        return v
 
     def _lines_worth(self, thing: Any, on: str) -> float:
         """Worth of every effect of a card's or token's triggers of one kind, taken as one
@@ -1831,6 +2252,15 @@ class HeuristicBot(_Appraiser):
             v = 0.0
             for i, a in terms:
                 v += a * w[i]
+            ways = self.info.way_resources
+            if ways:
+                # A resource that pays for a way: its profile counts it as a little of
+                # anything; it is worth most of a boot while a way shortens the trip.
+                got = self.info.amounts(card)
+                for r in ways:
+                    x = got.get(r)
+                    if x:
+                        v += x * (self._way_plan(r) - _UNKNOWN_UNIT)
             self._power[card] = v
         return v
 
@@ -1886,7 +2316,9 @@ class HeuristicBot(_Appraiser):
         routes = None
         if self.routes is not None and self.info is not None:
             key = next(k for k, r in self.info.routes.items() if r is self.routes)
-            routes = [sorted(key[0]), key[1], *([sorted(key[2])] if len(key) > 2 else [])]
+            routes = [sorted(key[0]), key[1]]
+            if len(key) > 2:
+                routes += [sorted(key[2]), sorted(map(list, key[3])), sorted(key[4])]
         state["$rebuilt"] = {
             "game": self._game is not None,
             "routes": routes,
@@ -1912,10 +2344,11 @@ class HeuristicBot(_Appraiser):
         self._rules = _game_rules(game)
         self.routes = None
         if rebuilt["routes"] is not None and self.info is not None:
-            grants, mu, *closed = rebuilt["routes"]
-            self.routes = self.info.table(
-                frozenset(grants), mu, frozenset(closed[0]) if closed else frozenset()
-            )
+            grants, mu, *more = rebuilt["routes"]
+            closed = frozenset(more[0]) if more else frozenset()
+            paid = frozenset(map(tuple, more[1])) if len(more) > 1 else _NONE
+            tolls = frozenset(more[2]) if len(more) > 2 else _NONE
+            self.routes = self.info.table(frozenset(grants), mu, closed, paid, tolls)
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
         # The play order was worked out with the board's per-design tables, which a restored
@@ -1971,6 +2404,8 @@ class HeuristicBot(_Appraiser):
             if p.artifact is not None and self.target != game.board.hq:
                 self._replan(game, p)
             return 0
+        if self.info.dynamic:
+            self._refresh_routes(game, p)
         groups = _groups(opts)
         plays = groups.get(PLAY)
         if plays:
@@ -2164,13 +2599,18 @@ class HeuristicBot(_Appraiser):
                 return True
         return False
 
-    def _icons_ahead(self, game: Any, p: Any) -> int:
-        """Monster icons on the planned route that this turn's boots reach (swords to keep)."""
+    def _icons_ahead(self, game: Any, p: Any, tolls: bool = True) -> int:
+        """Monster icons on the planned route that this turn's boots reach (swords to keep);
+        with ``tolls``, also the swords a live entry toll on it asks, when the player has them
+        (beating its guard beats taking its damage)."""
         goal = self._goal(game, p)
         boots = p.boots
         if goal is None or p.exhausted or not boots:
             return 0
         r = self.routes
+        live = self._live if tolls else _NONE
+        if live:
+            return self._swords_ahead(p, r.step[goal], goal, live)
         key = (goal, p.pos, boots)
         icons = r._ahead.get(key)
         if icons is None:
@@ -2181,12 +2621,37 @@ class HeuristicBot(_Appraiser):
                 m = step[pos]
                 if m is None or m.boots > boots:
                     break
+                if not m.plain and m.way.paid_in != "boots":
+                    break  # the rest of the way waits for a move paid otherwise
                 boots -= m.boots
                 icons += m.monsters
                 pos = m.to
                 if forest[pos]:
                     break
             r._ahead[key] = icons
+        return icons
+
+    def _swords_ahead(self, p: Any, step: Sequence[Any], goal: int, live: frozenset[int]) -> int:
+        """`_icons_ahead` on a board with live tolls: the icons, and the swords a toll on the
+        way asks when the player has them (not remembered: it depends on the swords)."""
+        forest = self.info.forest
+        need_at = self.info.toll_swords
+        pos, boots, icons = p.pos, p.boots, 0
+        while pos != goal:
+            m = step[pos]
+            if m is None or m.boots > boots:
+                break
+            if not m.plain and m.way.paid_in != "boots":
+                break
+            boots -= m.boots
+            icons += m.monsters
+            pos = m.to
+            if pos in live:
+                need = need_at[pos]
+                if need and p.swords >= icons + need:
+                    icons += need
+            if forest[pos]:
+                break
         return icons
 
     def _pick_move(
@@ -2206,6 +2671,9 @@ class HeuristicBot(_Appraiser):
         hq = game.board.hq
         stay = goal == hq and self._linger(game, p)
         boots = p.boots
+        live = self._live
+        stops = self.info.entry_hooks
+        spaces = live or stops  # spaces whose entry asks or gives something
         for i in moves:
             _, m, swords = opts[i][1]
             to = m.to
@@ -2217,9 +2685,27 @@ class HeuristicBot(_Appraiser):
             key = cost[to] * bv + hurt * hv + swords * sv
             if (forest[to] or m.way.exhausts) and to != goal:
                 key += max(0, boots - m.boots) * bv * 0.8
+            if spaces:
+                if to in live:
+                    # The route costs count tolls only beyond the next space: this one's.
+                    key += self._toll_cost(p, to, p.swords - swords)
+                if to in stops and to not in p.visited:
+                    # What the space's entry triggers give (a token lying there the player
+                    # lacks...): worth a step off the route when it pays more than the step.
+                    key -= self._entry_gain(game, p, to, stops[to])
             if key < best_key:
                 best, best_key = i, key
         return best
+
+    def _toll_cost(self, p: Any, x: int, swords: int) -> float:
+        """What meeting the live entry toll of space ``x`` costs, in points, with ``swords``
+        in hand: the guard beaten when the swords suffice (its reward less the swords, so
+        usually a gain), else its damage."""
+        info = self.info
+        need = info.toll_swords[x]
+        if need and swords >= need and x in info.toll_fight:
+            return -self.effects(info.toll_fight[x])
+        return info.toll_hurt[x] * self.health_value
 
     def _linger(self, game: Any, p: Any) -> bool:
         """Stay one more turn a step from HQ with the artifact: worth it while another player
@@ -2349,7 +2835,7 @@ class HeuristicBot(_Appraiser):
         best, best_v = None, 0.0
         for i in buys:
             tok = best_market_item(game, opts[i].value[1])
-            v = tok.points - price + self._enabling(game, p, tok)
+            v = tok.points - price + self._enabling(game, p, tok) + self._item_worth(game, p, tok)
             if tok.reveal:
                 v += self._lines_worth(tok, "reveal")  # what buying it does (heal on buying)
             if v > best_v:

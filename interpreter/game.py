@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar
 
 from . import actions
 from .assembly import label as assembly_label
+from .board import Space
 from .catalog import CardDef, Catalog, TokenDef, prepare
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
@@ -369,7 +370,8 @@ class Game:
             if self.over:
                 return
             if planned.step is None:
-                self.run(Ctx(player, None), planned.effects or [])
+                if planned.effects:  # an empty slot (a box no sticker fills) does nothing
+                    self.run(Ctx(player, None), planned.effects)
             elif phase == "setup":
                 planned.step.handler(self)
                 player = self.active  # the first player, once drawn
@@ -527,9 +529,14 @@ class Game:
     ) -> int:
         """The effect handlers' decision point: the index of the label the player picks."""
         options = [Option(label, i) for i, label in enumerate(labels)]
-        return self.decide(
+        pick = self.decide(
             player, kind, options, source=getattr(source, "name", source), detail=detail
         )
+        if self.stats is not None and isinstance(source, Space):
+            # What players answer to a space (its entry toll, what it offers): counted even
+            # when only one option was open, as the rules then decided for them.
+            self.stats.on_choice(self, player, source.index, kind, labels[pick], detail)
+        return pick
 
     # -- effects --------------------------------------------------------------------------
 
@@ -1021,17 +1028,9 @@ class Game:
     def supply_to_box(self, what: str, n: int) -> int:
         """Put up to ``n`` tokens matching ``what`` from the supply back in the box (fewer
         market items with fewer players); how many went."""
-        want = what.lower()
-        moved = 0
-        for tok, left in self.token_supply.items():
-            if moved >= n:
-                break
-            if left and want in tok.match:
-                k = min(left, n - moved)
-                self.token_supply[tok] = left - k
-                self.box.extend([tok] * k)
-                moved += k
-        return moved
+        taken = self._from_supply(what, n)
+        self.box.extend(taken)
+        return len(taken)
 
     def place_held(self, player: PlayerState, what: str) -> bool:
         """Put a token the player holds (matching ``what``) on their space, where it lies
@@ -1060,17 +1059,23 @@ class Game:
     def put_cubes(self, what: str, n: int) -> int:
         """Put up to ``n`` cube tokens matching ``what`` from the supply into the Clank!
         area (they go into the bag with the next attack); how many went."""
+        taken = self._from_supply(what, n, kind="cube")
+        self.area_cubes.extend(taken)
+        return len(taken)
+
+    def _from_supply(self, what: str, n: int, kind: str | None = None) -> list[TokenDef]:
+        """Up to ``n`` tokens matching ``what`` (and of ``kind``, if given) taken out of the
+        supply, in the supply's order."""
         want = what.lower()
-        moved = 0
+        taken: list[TokenDef] = []
         for tok, left in self.token_supply.items():
-            if moved >= n:
+            if len(taken) >= n:
                 break
-            if left and tok.kind == "cube" and want in tok.match:
-                k = min(left, n - moved)
+            if left and (kind is None or tok.kind == kind) and want in tok.match:
+                k = min(left, n - len(taken))
                 self.token_supply[tok] = left - k
-                self.area_cubes.extend([tok] * k)
-                moved += k
-        return moved
+                taken.extend([tok] * k)
+        return taken
 
     def count_tokens(self, player: PlayerState, what: str) -> int:
         """Tokens the player holds (the artifact included) matching ``what``."""

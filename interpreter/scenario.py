@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import ACTION_KINDS, MOVE, legal_actions
+from .actions import ACTION_KINDS, MOVE, legal_actions, teleport_targets
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
@@ -180,6 +180,14 @@ def check(game: Game, step: dict[str, Any]) -> str | None:
         return (
             f"expected player {game.active.seat + 1} to have moves to {_names(want)}; "
             f"the legal moves go to {_names(sorted(names))}"
+        )
+    if fact == "teleports":
+        names = sorted(game.board.spaces[s].name for s in teleport_targets(game, game.active))
+        if names == want:
+            return None
+        return (
+            f"expected a teleport of player {game.active.seat + 1} to reach {_names(want)}; "
+            f"it reaches {_names(names)}"
         )
     if "seat" in step:
         seat = step["seat"]

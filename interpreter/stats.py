@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .decisions import MAY
+from .effects.registry import render_effects
 from .scoring import GameResult
 from .state import ESCAPED
 
@@ -48,6 +50,7 @@ class GameStats:
         "attacks",
         "off_clock",
         "damage",
+        "choices",
         "cubes",
         "actions",
     )
@@ -68,6 +71,9 @@ class GameStats:
         self.attacks = 0  # dragon attacks on the clock (row refills and effects)
         self.off_clock = 0  # attacks of off-the-clock turns
         self.damage = [0] * players  # damage dealt by dragon cubes, by seat
+        # Answers to what spaces ask (an entry toll's choice, a "may" there), by (space index,
+        # the option's text).
+        self.choices: dict[tuple[int, str], int] = {}
         self.cubes: dict[str, int] = {}  # cube tokens drawn from the bag, by token name
         self.actions: dict[str, int] = {}  # a pack's `action` lines taken, by name
 
@@ -129,6 +135,16 @@ class GameStats:
         """A player takes a token: a secret, a market item bought, an artifact, a mug..."""
         got = self.tokens[player.seat]
         got[token.name] = got.get(token.name, 0) + 1
+
+    def on_choice(
+        self, game: Game, player: PlayerState, space: int, kind: str, label: str, detail: Any
+    ) -> None:
+        """A player answers a decision a space's line put to them (``label``: the option
+        taken; a "may" is told by what it offers)."""
+        if kind == MAY and isinstance(detail, dict) and "do" in detail:
+            label = f"{render_effects(detail['do'])}: {label}"
+        key = (space, label)
+        self.choices[key] = self.choices.get(key, 0) + 1
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """The dragon is about to draw ``cubes`` cubes (the Clank! area is in the bag)."""
@@ -215,6 +231,8 @@ _COUNTERS = (
     "artifact_taken",
     "artifact_escaped",
     "artifact_wins",
+    "choices",
+    "choices_sq",
     "actions",
     "actions_sq",
     "cubes",
@@ -287,6 +305,10 @@ class RunTotals:
     artifact_taken: Counter[str] = field(default_factory=Counter)
     artifact_escaped: Counter[str] = field(default_factory=Counter)
     artifact_wins: Counter[str] = field(default_factory=Counter)
+    # Answers to spaces' decisions by (space name, option), and the squares of their
+    # per-game counts.
+    choices: Counter[tuple[str, str]] = field(default_factory=Counter)
+    choices_sq: Counter[tuple[str, str]] = field(default_factory=Counter)
     # A pack's `action` lines taken, by name, and cube tokens drawn, by token name (with
     # the squares of their per-game counts).
     actions: Counter[str] = field(default_factory=Counter)
@@ -378,6 +400,11 @@ class RunTotals:
         for card, left in game.reserve.items():
             if not left:
                 self.reserve_empty[card.name] += 1
+        if stats.choices:
+            spaces = game.board.spaces
+            chosen = {(spaces[s].name, label): n for (s, label), n in stats.choices.items()}
+            self.choices.update(chosen)
+            self.choices_sq.update({k: n * n for k, n in chosen.items()})
         self.recycles += stats.recycles
         self.recycles_sq += stats.recycles * stats.recycles
         damage = sum(stats.damage)
@@ -697,7 +724,7 @@ def report(
             "per_game_ci": _ci(mean_interval(total, sq, games)),
         }
 
-    def often(counts: Counter[str], squares: Counter[str], name: str) -> dict[str, Any]:
+    def often(counts: Counter[Any], squares: Counter[Any], name: Any) -> dict[str, Any]:
         figures = per_game(counts[name], squares[name])
         return {"per_game": figures["per_game"], "per_game_ci": figures["per_game_ci"]}
 
@@ -736,6 +763,7 @@ def report(
             {
                 "name": tok.name,
                 "kind": tok.kind,
+                "type": tok.type,
                 "points": tok.points,
                 "taken": t.token_taken[tok.name],
                 **often(t.token_taken, t.token_taken_sq, tok.name),
@@ -745,6 +773,19 @@ def report(
                 "win_rate_ci": _rate_ci(won, holders),
             }
         )
+    # Answers to spaces' decisions, by space in board order, then the commonest first.
+    order = {sp.name: sp.index for sp in catalog.board.spaces}
+    space_choices = [
+        {
+            "space": space,
+            "choice": label,
+            "times": n,
+            **often(t.choices, t.choices_sq, (space, label)),
+        }
+        for (space, label), n in sorted(
+            t.choices.items(), key=lambda kv: (order.get(kv[0][0], 0), -kv[1], kv[0][1])
+        )
+    ]
     # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
     declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
     names = sorted(
@@ -870,6 +911,7 @@ def report(
         "monsters": monsters,
         "events": events,
         "tokens": tokens,
+        "space_choices": space_choices,
         "actions": actions,
         "cubes": cubes,
         "heatmap": heatmap(t, catalog),

@@ -160,7 +160,7 @@ def board_command(
             raise click.ClickException(
                 f"the heatmap is of board {heat.board!r}, not {board['name']!r}"
             )
-        unknown = heat.unknown_names(board)
+        unknown = heat.unknown_names(board, ir.get("ways", ()))
         if unknown:
             click.echo(
                 f"warning: the heatmap names what board {board['name']!r} does not have: "

@@ -23,7 +23,7 @@ import graphviz
 from clankwork.dsl.limits import MAX_DATA_BYTES
 from clankwork.interpreter.content_actions import render_action
 from clankwork.interpreter.effects import TRIGGERS
-from clankwork.interpreter.effects.registry import render_effects
+from clankwork.interpreter.effects.registry import render_condition, render_effects
 
 from .render_cards import text_width
 
@@ -52,6 +52,20 @@ WATER = "#1f6fd1"
 MOUNTAIN = "#8c8c8c"
 PATH_INK = "#3c3c3c"
 MONSTER_ICON = "\u2620"
+# Entry tolls (what a space asks of whoever enters it) and tokens a space holds.
+TOLL_INK = "#c2410c"
+TOLL_MARK = "\u26a0"
+TOKEN_INK = "#6d28d9"
+TOKEN_MARK = "\u25cf"
+# Declared ways (a ladder...), each its own colour and dash on the board and in the legend.
+WAY_INKS = ("#0e7490", "#9d174d", "#4d7c0f", "#92400e", "#1e3a8a", "#6b21a8")
+WAY_DASHES = ("dashed", "dotted", "dashed", "dotted", "dashed", "dotted")
+# Sections a way joins pairwise (`within FEATURE`: a lift's floors...) and the words a
+# pack gives spaces that the renderer knows no meaning of: strips and tags of these colours.
+SECTION_INKS = ("#1d4ed8", "#b45309", "#047857", "#be185d", "#6d28d9", "#0f766e")
+TAG_INKS = ("#475569", "#9a3412", "#3f6212", "#7e22ce", "#0e7490", "#a16207", "#be123c")
+# The mark before a section's or a tag's name on a space and in the legend.
+MARK = "\u25a0"
 GROUP_COLOURS = ("#e8f0fb", "#fbeee8", "#eef8e8", "#f6ecfa", "#fdf7dd", "#e8f7f6")
 GROUP_INKS = ("#3d6fb5", "#b5603d", "#4f8f3a", "#8a4fb0", "#a88a12", "#2f8f88")
 # Sequential scale (ColorBrewer YlOrRd, 6 classes) for heatmaps; unused spaces stay grey.
@@ -122,14 +136,21 @@ class Heatmap:
             n += self.paths.get(f"{path['to']}->{path['from']}", 0)
         return n
 
-    def unknown_names(self, board: dict[str, Any]) -> list[str]:
-        """Spaces and path keys of the heatmap that the board does not have."""
+    def unknown_names(
+        self, board: dict[str, Any], ways: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()
+    ) -> list[str]:
+        """Spaces and path keys of the heatmap that the board does not have (a move of a
+        declared way between two spaces of a feature it joins, `within`, is one it has)."""
         names = {s["name"] for s in board["spaces"]}
         keys = set()
         for p in board["paths"]:
             keys.add(f"{p['from']}->{p['to']}")
             if not p["oneway"]:
                 keys.add(f"{p['to']}->{p['from']}")
+        for w in ways:
+            for feature in w.get("within", ()):
+                joined = [s["name"] for s in board["spaces"] if feature in s["features"]]
+                keys |= {f"{a}->{b}" for a in joined for b in joined if a != b}
         return sorted(n for n in self.spaces if n not in names) + sorted(
             k for k in self.paths if k not in keys
         )
@@ -219,19 +240,84 @@ def _is_reward(t: dict[str, Any]) -> bool:
     return t["on"] == "enter" and t.get("limit") == "turn" and "if" not in t
 
 
+def _is_toll(t: dict[str, Any]) -> bool:
+    return t["on"] == "toll"
+
+
 def _trigger_text(t: dict[str, Any]) -> str:
-    """A space trigger: a once-a-turn entry reward as its effects, others in full."""
+    """A space trigger: a once-a-turn entry reward as its effects, others in full (with the
+    condition that decides whether they happen)."""
     if _is_reward(t):
         return " \u00b7 ".join(_effect_text(e) for e in t["effects"])
-    return TRIGGERS[t["on"]].render(t)
+    text = TRIGGERS[t["on"]].render(t)
+    if "if" in t:
+        head, _, body = text.partition(": ")
+        text = f"{head} if {render_condition(t['if'])}: {body}"
+    if _is_toll(t):
+        text = f"{TOLL_MARK} {text}"
+    return text
 
 
-def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    """The detail lines under a space's name as (text, colour, bold)."""
+@dataclass
+class Marks:
+    """How the pack's own words are drawn on one board: each declared way its colour and
+    dash, each section a `within` way joins its strip colour, each other feature its tag
+    colour (the legend explains them all)."""
+
+    ways: dict[str, tuple[str, str]] = field(default_factory=dict)
+    way_ir: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sections: dict[str, tuple[str, str]] = field(default_factory=dict)  # feature: (colour, way)
+    tags: dict[str, str] = field(default_factory=dict)
+    # Sections drawn as pale bands (a board with positions), else as dashed lines.
+    banded: bool = True
+
+    @classmethod
+    def of(cls, board: dict[str, Any], ways: list[dict[str, Any]] | None) -> Marks:
+        """The marks of the ways and features that appear on ``board``."""
+        marks = cls()
+        feats = {f for sp in board["spaces"] for f in sp["features"]}
+        used = {p["way"] for p in board["paths"] if p.get("way")}
+        for w in ways or ():
+            within = [f for f in w.get("within", ()) if f in feats]
+            if w["name"] not in used and not within:
+                continue
+            k = len(marks.ways)
+            marks.ways[w["name"]] = (WAY_INKS[k % len(WAY_INKS)], WAY_DASHES[k % len(WAY_DASHES)])
+            marks.way_ir[w["name"]] = w
+            for f in within:
+                colour = SECTION_INKS[len(marks.sections) % len(SECTION_INKS)]
+                marks.sections[f] = (colour, w["name"])
+        known = {f for f, _c, _d in TERRAIN} | {"danger zone", "magic circle", "hq"}
+        for f in sorted(feats - known - set(marks.sections)):
+            marks.tags[f] = TAG_INKS[len(marks.tags) % len(TAG_INKS)]
+        return marks
+
+
+def way_text(w: dict[str, Any]) -> str:
+    """What a declared way means, from its record: how it is paid and who may take it."""
+    paid = w.get("paid_in", "boots")
+    text = "from any space of a section to any other of it" if w.get("within") else "moved along"
+    text += " with boots" if paid == "boots" else f" with {paid}, not boots"
+    if w.get("requires"):
+        text += f"; only with {', '.join(w['requires'])}"
+    if w.get("while_exhausted"):
+        text += "; open after your boots are exhausted"
+    if w.get("exhausts"):
+        text += "; exhausts your boots"
+    text += "; a teleport may cross it" if w.get("teleport", True) else "; no teleport"
+    return text
+
+
+def space_lines(space: dict[str, Any], marks: Marks | None = None) -> list[tuple[str, str, bool]]:
+    """The detail lines under a space's name as (text, colour, bold). With ``marks``, the
+    sections and tags it shows are left out (its label draws them)."""
     lines = []
+    shown = set(marks.sections) | set(marks.tags) if marks else set()
     # A space called "HQ" need not say "HQ" twice.
     kinds = [
-        ("HQ" if f == "hq" else f) for f in space["features"] if f.lower() != space["name"].lower()
+        ("HQ" if f == "hq" else f)
+        for f in space["features"]
+        if f.lower() != space["name"].lower() and f not in shown
     ]
     exhausting = {"forest", "crystal cave", "security checkpoint"}
     if space.get("exhausts") and not exhausting & set(space["features"]):
@@ -243,10 +329,11 @@ def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
         lines.append((" \u00b7 ".join(rewards), REWARD_INK, False))
     for t in space.get("triggers", ()):
         if not _is_reward(t):
-            lines.append((_trigger_text(t), REWARD_INK, False))
+            ink = TOLL_INK if _is_toll(t) else REWARD_INK
+            lines.append((_trigger_text(t), ink, False))
     for what, n in ((h["what"], h["n"]) for h in space.get("holds", ())):
         if what not in ("major", "fruit"):
-            lines.append((f"holds {n} {what}", "#444444", False))
+            lines.append((f"{TOKEN_MARK} holds {n} {what}", TOKEN_INK, False))
     if "coach" in space:
         lines.append((f"coach: {space['coach']} gold", COACH_INK, False))
     if "artifact" in space:
@@ -262,25 +349,58 @@ def space_lines(space: dict[str, Any]) -> list[tuple[str, str, bool]]:
     ]
 
 
-def _space_size(space: dict[str, Any], group: str | None) -> tuple[float, float]:
+def _strips(space: dict[str, Any], marks: Marks | None) -> list[tuple[str, str]]:
+    """The coloured strips of a space: the sections it is in, then its tags."""
+    if marks is None:
+        return []
+    feats = space["features"]
+    return [(f, marks.sections[f][0]) for f in feats if f in marks.sections] + [
+        (f, marks.tags[f]) for f in feats if f in marks.tags
+    ]
+
+
+def _strip_text(strips: list[tuple[str, str]]) -> str:
+    return "   ".join(f"{MARK} {text}" for text, _c in strips)
+
+
+def _strip_row(strips: list[tuple[str, str]]) -> str:
+    """One line of coloured marks: ``■ east wing   ■ watchpost``."""
+    body = "   ".join(
+        f'<FONT COLOR="{colour}"><B>{MARK} {_esc(text)}</B></FONT>' for text, colour in strips
+    )
+    width = _min_width(_strip_text(strips), DETAIL_SIZE, True)
+    return f'<TR><TD{width}><FONT POINT-SIZE="{DETAIL_SIZE}">{body}</FONT></TD></TR>'
+
+
+def _space_size(
+    space: dict[str, Any], group: str | None, marks: Marks | None = None
+) -> tuple[float, float]:
     """An estimate (points) of a space node's width and height, erring large."""
     name_w = text_width(space["name"], NAME_SIZE, bold=True)
     if "waypoint" in space:
         name_w += text_width(f" {space['waypoint']} ", NAME_SIZE, bold=True) + 6
-    widths = [name_w] + [text_width(t, DETAIL_SIZE, b) for t, _c, b in space_lines(space)]
-    rows = 1 + len(space_lines(space)) + (1 if group else 0)
+    lines = space_lines(space, marks)
+    widths = [name_w] + [text_width(t, DETAIL_SIZE, b) for t, _c, b in lines]
+    strips = _strips(space, marks)
+    rows = 1 + len(lines) + (1 if group else 0) + (1 if strips else 0)
     if group:
         widths.append(text_width(group, DETAIL_SIZE - 1))
+    if strips:
+        widths.append(text_width(_strip_text(strips), DETAIL_SIZE, True))
     return max(widths) + 18, NAME_SIZE * 1.4 + (rows - 1) * DETAIL_SIZE * 1.35 + 12
 
 
 def space_label(
-    space: dict[str, Any], group: tuple[str, str] | None = None, ink: str = "#111111"
+    space: dict[str, Any],
+    group: tuple[str, str] | None = None,
+    ink: str = "#111111",
+    marks: Marks | None = None,
 ) -> str:
     """The HTML-like Graphviz label of a space: name, waypoint badge and detail lines.
 
     ``group`` is (name, colour) when group membership is shown as a header strip (pinned
-    layouts, where Graphviz cannot draw clusters).
+    layouts, where Graphviz cannot draw clusters); with ``marks``, the space's sections and
+    tags are strips under its name.
     """
     rows = []
     if group:
@@ -301,7 +421,10 @@ def space_label(
         )
         name_w = ""
     rows.append(f"<TR><TD{name_w}>{name}</TD></TR>")
-    for text, colour, bold in space_lines(space):
+    strips = _strips(space, marks)
+    if strips:
+        rows.append(_strip_row(strips))
+    for text, colour, bold in space_lines(space, marks):
         body = f"<B>{_esc(text)}</B>" if bold else _esc(text)
         colour = ink if ink != "#111111" else colour
         rows.append(
@@ -318,7 +441,7 @@ def space_label(
 # --- what a path shows ---------------------------------------------------------------------
 
 
-def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
+def path_parts(path: dict[str, Any], marks: Marks | None = None) -> list[tuple[str, str]]:
     """The label pieces of a path as (text, colour): boots, monsters, water, needs..."""
     parts = []
     if path["to"] is None:
@@ -326,7 +449,8 @@ def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
     if path.get("way"):
         # A declared way (a ladder...): its name, and its price when more than one.
         cost = f" {path['boots']}" if path["boots"] > 1 else ""
-        parts.append((f"{path['way']}{cost}", ACTION_INK))
+        ink = marks.ways[path["way"]][0] if marks and path["way"] in marks.ways else ACTION_INK
+        parts.append((f"{path['way']}{cost}", ink))
     elif path["boots"] > 1:
         parts.append((f"{path['boots']} boots", "#111111"))
     if path["monsters"]:
@@ -347,8 +471,8 @@ def path_parts(path: dict[str, Any]) -> list[tuple[str, str]]:
     return parts
 
 
-def _path_label(path: dict[str, Any]) -> str | None:
-    parts = path_parts(path)
+def _path_label(path: dict[str, Any], marks: Marks | None = None) -> str | None:
+    parts = path_parts(path, marks)
     if not parts:
         return None
     cells = "  ".join(
@@ -364,9 +488,12 @@ def _path_label(path: dict[str, Any]) -> str | None:
     )
 
 
-def _path_style(path: dict[str, Any]) -> dict[str, str]:
+def _path_style(path: dict[str, Any], marks: Marks | None = None) -> dict[str, str]:
     attrs = {"color": PATH_INK, "penwidth": "1.6"}
-    if "water" in path["features"]:
+    if marks and path.get("way") in marks.ways:
+        colour, dash = marks.ways[path["way"]]
+        attrs.update(color=colour, penwidth="2.6", style=dash)
+    elif "water" in path["features"]:
         attrs.update(color=WATER, penwidth="2.6")
     elif "mountain" in path["features"]:
         attrs.update(color=MOUNTAIN, penwidth="3.2")
@@ -383,7 +510,7 @@ def _path_style(path: dict[str, Any]) -> dict[str, str]:
 
 
 def legend_rows(
-    board: dict[str, Any], groups: dict[str, str], heat: Heatmap | None
+    board: dict[str, Any], groups: dict[str, str], heat: Heatmap | None, marks: Marks | None = None
 ) -> list[tuple[str, str]]:
     """Legend rows as (sample cell HTML, explanation), only for what the board shows."""
     spaces, paths = board["spaces"], board["paths"]
@@ -410,13 +537,42 @@ def legend_rows(
         )
     if "magic circle" in feats:
         rows.append((ink("#444444", "magic circle"), "a magic circle some cards use"))
+
+    def strip(colour: str, text: str) -> str:
+        return ink(colour, f"{MARK} {text}", True)
+
     known = {f for f, _c, _d in TERRAIN} | {"danger zone", "magic circle"}
+    if marks is not None:
+        known |= set(marks.sections) | set(marks.tags)
+        for f, colour in marks.tags.items():
+            n = sum(1 for sp in spaces if f in sp["features"])
+            rows.append((strip(colour, f), f"the pack's word for {n} space{'s' * (n != 1)}"))
+        for f, (colour, way) in marks.sections.items():
+            n = sum(1 for sp in spaces if f in sp["features"])
+            sample = (
+                f'<TD BGCOLOR="{colour}55"{_min_width(f"{MARK} {f}", LEGEND_SIZE, True)}>'
+                f'<FONT COLOR="{colour}"><B>{MARK} {_esc(f)}</B></FONT></TD>'
+            )
+            drawn = "the pale band" if marks.banded else "the dashed line"
+            rows.append((sample, f"a section of {n} spaces ({drawn}): a {way} joins any two"))
     for other in sorted(feats - known):
         rows.append((ink("#444444", other), "a feature of the space (see the pack)"))
     rewarded = [t for s in spaces for t in s.get("triggers", ()) if _is_reward(t)]
     if rewarded:
         sample = _effect_text(rewarded[0]["effects"][0])
         rows.append((ink(REWARD_INK, sample), "reward on entering, once a turn"))
+    triggers = [t for s in spaces for t in s.get("triggers", ()) if not _is_reward(t)]
+    if any(not _is_toll(t) for t in triggers):
+        rows.append((ink(REWARD_INK, "when you enter if ...: ..."), "what entering gives"))
+    if any(_is_toll(t) for t in triggers):
+        rows.append(
+            (
+                ink(TOLL_INK, f"{TOLL_MARK} to enter ...: ...", True),
+                "an entry toll: whoever enters must do it; who cannot, may not enter",
+            )
+        )
+    if any(h["what"] not in ("major", "fruit") for s in spaces for h in s.get("holds", ())):
+        rows.append((ink(TOKEN_INK, f"{TOKEN_MARK} holds N TOKEN"), "tokens lying here"))
     if any("coach" in s for s in spaces):
         rows.append(
             (ink(COACH_INK, "coach: N gold"), "hire a coach: 1 boot + the gold of both spaces")
@@ -441,7 +597,13 @@ def legend_rows(
     rows.append((ink(PATH_INK, "\u2014\u2014\u2014"), "path: 1 boot (two-way)"))
     if any(p["boots"] > 1 and not p.get("way") for p in paths):
         rows.append((ink("#111111", "N boots"), "footprints: the path costs N boots"))
-    for way in sorted({p["way"] for p in paths if p.get("way")}):
+    if marks is not None:
+        dashes = {"dashed": "\u2013 \u2013 \u2013", "dotted": "\u00b7 \u00b7 \u00b7 \u00b7"}
+        for way, (colour, dash) in marks.ways.items():
+            w = marks.way_ir[way]
+            sample = dashes[dash] + f" {way}" if not w.get("within") else f"{way} (sections)"
+            rows.append((ink(colour, sample, True), f"{way}: {way_text(w)}"))
+    for way in sorted({p["way"] for p in paths if p.get("way")} - set(marks.ways if marks else ())):
         rows.append((ink(ACTION_INK, f"{way} [N]"), f"a {way}: moved along as the pack's way says"))
     if any(p["monsters"] for p in paths):
         rows.append(
@@ -489,10 +651,10 @@ def _heat_rows(heat: Heatmap, board: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def legend_label(
-    board: dict[str, Any], groups: dict[str, str], heat: Heatmap | None
+    board: dict[str, Any], groups: dict[str, str], heat: Heatmap | None, marks: Marks | None = None
 ) -> tuple[str, float, float]:
     """The legend's HTML label and an estimate of its width and height in points."""
-    rows = legend_rows(board, groups, heat)
+    rows = legend_rows(board, groups, heat, marks)
     heat_rows = _heat_rows(heat, board) if heat else []
     html = [
         '<<TABLE BORDER="1" COLOR="#999999" CELLBORDER="0" CELLSPACING="2" CELLPADDING="4" '
@@ -572,9 +734,15 @@ def board_graph(
 
     With positions (any space has ``pos``) the graph uses neato with pinned positions scaled
     by ``scale`` (worked out by ``auto_scale`` when None); otherwise dot, with groups drawn as
-    clusters. ``ways`` are the pack's declared ways: one that joins the spaces of a feature
-    (`within`) is drawn as a dashed line through them, labelled with its name.
+    clusters. ``ways`` are the pack's declared ways (the IR's ``ways``): each is drawn in its
+    own colour and dash, the sections a `within` way joins as marks on their spaces and a
+    pale band through them (a dashed line in board order on a board without positions), and
+    the pack's other words for spaces as tags; without them, as before (names on paths,
+    features as text).
     """
+    marks = Marks.of(board, ways) if ways else None
+    if marks is not None:
+        marks.banded = any("pos" in s for s in board["spaces"])
     pinned = any("pos" in s for s in board["spaces"])
     group_names = [g["name"] for g in board.get("groups", [])]
     group_names += sorted({s["group"] for s in board["spaces"] if "group" in s} - set(group_names))
@@ -599,7 +767,10 @@ def board_graph(
     g.attr("edge", fontname=FONT, fontsize=str(EDGE_SIZE))
 
     ids = {s["name"]: f"s{i}" for i, s in enumerate(board["spaces"])}
-    sizes = {s["name"]: _space_size(s, s.get("group") if pinned else None) for s in board["spaces"]}
+    sizes = {
+        s["name"]: _space_size(s, s.get("group") if pinned else None, marks)
+        for s in board["spaces"]
+    }
     space_top = heat.space_max() if heat else 0
     path_top = max((heat.path_count(p) for p in board["paths"]), default=0) if heat else 0
 
@@ -636,9 +807,8 @@ def board_graph(
             group = (space["group"], group_ink[space["group"]])
         if pinned and "pos" in space:
             attrs["pos"] = at(*space["pos"])
-        target.node(
-            ids[space["name"]], label=space_label(space, group, ink), tooltip=dot_text(tip), **attrs
-        )
+        label = space_label(space, group, ink, marks)
+        target.node(ids[space["name"]], label=label, tooltip=dot_text(tip), **attrs)
 
     if pinned:
         for space in board["spaces"]:
@@ -673,7 +843,7 @@ def board_graph(
         tail = ids.get(path["from"])
         if tail is None:
             continue
-        attrs = _path_style(path)
+        attrs = _path_style(path, marks)
         if path["to"] is None:
             head = f"dead{i}"
             stub = {"shape": "point", "width": "0.08", "color": "#555555", "label": ""}
@@ -685,7 +855,7 @@ def board_graph(
             head = ids.get(path["to"])
             if head is None:
                 continue
-        label = _path_label(path)
+        label = _path_label(path, marks)
         if label:
             attrs["label"] = label
         tip = f"{path['from']} {'->' if path['oneway'] else '--'} {path['to'] or 'dead end'}"
@@ -700,10 +870,25 @@ def board_graph(
         attrs["tooltip"] = dot_text(tip)
         g.edge(tail, head, **attrs)
 
-    _within_lines(g, board, ids, ways)
+    if marks is not None and pinned:
+        # Each section a `within` way joins: a pale band along the shortest tree through its
+        # spaces, drawn under the paths, so its extent reads at a glance.
+        for feature, (colour, way) in marks.sections.items():
+            members = [sp for sp in board["spaces"] if feature in sp["features"] and "pos" in sp]
+            for a, b in _spanning_tree(members):
+                g.edge(
+                    ids[a["name"]],
+                    ids[b["name"]],
+                    color=f"{colour}55",
+                    penwidth="9",
+                    dir="none",
+                    tooltip=dot_text(f"{feature}: a {way} joins any two of its spaces"),
+                )
+    elif ways:
+        _within_lines(g, board, ids, ways)
 
     legend_groups = {name: group_ink[name] for name in group_names} if pinned else {}
-    html, lw, lh = legend_label(board, legend_groups, heat)
+    html, lw, lh = legend_label(board, legend_groups, heat, marks)
     legend = {
         "shape": "plaintext",
         "margin": "0",
@@ -717,6 +902,24 @@ def board_graph(
         legend["pos"] = f"{right + 60 + lw / 2:.1f},{y_max * s - lh / 2 + 20:.1f}!"
     g.node("legend", **legend)
     return g
+
+
+def _spanning_tree(spaces: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The pairs of the shortest tree (by position) joining ``spaces`` (Prim's, in order)."""
+    if len(spaces) < 2:
+        return []
+    inside = [spaces[0]]
+    left = spaces[1:]
+    pairs = []
+    while left:
+        a, b = min(
+            ((a, b) for a in inside for b in left),
+            key=lambda ab: math.dist(ab[0]["pos"], ab[1]["pos"]),
+        )
+        pairs.append((a, b))
+        inside.append(b)
+        left.remove(b)
+    return pairs
 
 
 # Colours of the dashed lines of ways that join a feature's spaces (`within`), in order.

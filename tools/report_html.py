@@ -365,6 +365,7 @@ def build_page(
         parts.append(_table((*head, "first round"), rows))
     else:
         parts.append("<p>Too few games to rank cards.</p>")
+    parts += _component_tables(rep)
     parts.append("<h2>Board</h2>")
     if board_svg is not None:
         parts.append(
@@ -400,6 +401,69 @@ def build_page(
                 )
             )
     return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
+
+
+def _per_game(row: dict[str, Any]) -> str:
+    ci = row["per_game_ci"]
+    return f"{row['per_game']:.2f} [{ci['low']:.2f}–{ci['high']:.2f}]"
+
+
+def _component_tables(rep: dict[str, Any]) -> list[str]:
+    """Monsters defeated, events revealed, tokens taken (and by type), what spaces asked and
+    how players answered, and the pack's actions taken."""
+    parts: list[str] = []
+    if rep["monsters"] or rep["events"]:
+        parts.append("<h2>Monsters and events</h2><div class=row>")
+        if rep["monsters"]:
+            rows = [(m["name"], m["fight"], m["defeated"], _per_game(m)) for m in rep["monsters"]]
+            parts.append(_table(("monster", "fight", "defeated", "a game"), rows))
+        if rep["events"]:
+            rows = [(e["name"], e["revealed"], _per_game(e)) for e in rep["events"]]
+            parts.append(_table(("event", "revealed", "a game"), rows))
+        parts.append("</div>")
+    if rep["tokens"]:
+        parts.append("<h2>Tokens</h2>")
+        rows = [
+            (
+                t["name"],
+                t["kind"],
+                t["type"],
+                t["points"],
+                t["taken"],
+                _per_game(t),
+                t["players"],
+                _pct(t["win_rate"], t["win_rate_ci"]),
+            )
+            for t in rep["tokens"]
+        ]
+        head = ("token", "kind", "type", "points", "taken", "a game", "players", "win rate")
+        parts.append(_table(head, rows, 3))
+        types: dict[str, int] = {}
+        designs: dict[str, int] = {}
+        for t in rep["tokens"]:
+            types[t["type"]] = types.get(t["type"], 0) + t["taken"]
+            designs[t["type"]] = designs.get(t["type"], 0) + 1
+        shared = [(k, n) for k, n in types.items() if designs[k] > 1]
+        if shared and rep["games"]:
+            summed = ", ".join(f"{k} {n / rep['games']:.2f}" for k, n in shared)
+            parts.append(f"<p>Taken a game, by type: {_e(summed)}.</p>")
+    if rep.get("space_choices"):
+        parts.append("<h2>What spaces asked</h2>")
+        parts.append(
+            "<p>How players answered the decisions a space put to them: an entry toll's "
+            "options (counted also when only one was open), what a space offers.</p>"
+        )
+        rows = [(c["space"], c["choice"], c["times"], _per_game(c)) for c in rep["space_choices"]]
+        parts.append(_table(("space", "answered", "times", "a game"), rows, 2))
+    if rep.get("actions"):
+        parts.append("<h2>Actions taken</h2>")
+        rows = [(a["name"], a["taken"], _per_game(a)) for a in rep["actions"]]
+        parts.append(_table(("action (the pack's `action` lines)", "taken", "a game"), rows))
+    if rep.get("cubes"):
+        parts.append("<h2>Cube tokens drawn</h2>")
+        rows = [(c["name"], c["drawn"], _per_game(c)) for c in rep["cubes"]]
+        parts.append(_table(("cube token", "drawn", "a game"), rows))
+    return parts
 
 
 _PAGE = """<!DOCTYPE html>
@@ -445,7 +509,8 @@ def board_drawing(rep: dict[str, Any], ir: dict[str, Any]) -> str | None:
     board = pick_board(ir, heat["board"])
     colours = Heatmap(heat["board"], dict(heat["spaces"]), dict(heat["paths"]), heat["games"])
     try:
-        return render_graph(board_graph(board, colours), "svg").decode("utf-8")
+        graph = board_graph(board, colours, ways=ir.get("ways", ()))
+        return render_graph(graph, "svg").decode("utf-8")
     except graphviz.ExecutableNotFound:
         return None
 

@@ -536,7 +536,7 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
 
 def _components(rep: dict[str, Any]) -> list[str]:
     """The monsters, events, tokens, actions and cube tokens tables: how often each was
-    defeated, revealed, taken, drawn."""
+    defeated, revealed, taken, drawn; and how players answered what spaces asked."""
     lines: list[str] = []
     if rep["monsters"]:
         rows = [("monster", "fight", "defeated", "a game")]
@@ -572,6 +572,23 @@ def _components(rep: dict[str, Any]) -> list[str]:
             for t in rep["tokens"]
         ]
         lines += ["", *_table(rows, right={2, 3, 4, 5, 6})]
+        # Token designs that share a type (three crowns, six guards...) add up.
+        types: dict[str, list[dict[str, Any]]] = {}
+        for t in rep["tokens"]:
+            types.setdefault(t["type"], []).append(t)
+        shared = [(k, v) for k, v in types.items() if len(v) > 1]
+        if shared and rep["games"]:
+            summed = ", ".join(
+                f"{k} {sum(t['taken'] for t in v) / rep['games']:.2f}" for k, v in shared
+            )
+            lines.append(f"taken a game, by type: {summed}")
+    if rep.get("space_choices"):
+        rows = [("space", "answered (entry tolls, what a space offers)", "times", "a game")]
+        rows += [
+            (c["space"], c["choice"], str(c["times"]), _mean_pm(c["per_game"], c["per_game_ci"], 2))
+            for c in rep["space_choices"]
+        ]
+        lines += ["", *_table(rows, right={2, 3})]
     if rep.get("actions"):
         rows = [("action", "taken", "a game")]
         rows += [
@@ -801,10 +818,13 @@ def setup_warnings(catalog: Catalog, players: int) -> list[str]:
     return out
 
 
-def result_warnings(rep: dict[str, Any]) -> list[str]:
+def result_warnings(
+    rep: dict[str, Any], joined: frozenset[frozenset[str]] = frozenset()
+) -> list[str]:
     """What the games showed that a designer should look at: cards nobody ever bought, an
     adventure deck that recycles, reserve piles that run out, spaces and paths nobody used.
-    The ones that count absences wait for 20 games: fewer prove nothing."""
+    The ones that count absences wait for 20 games: fewer prove nothing. ``joined``: pairs
+    of spaces only a `within` way joins (a section's any-to-any moves are no paths)."""
     games = rep["games"]
     out = []
     never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
@@ -828,10 +848,22 @@ def result_warnings(rep: dict[str, Any]) -> list[str]:
         unvisited = [name for name, n in spaces.items() if n == 0]
         if unvisited:
             out.append(f"never entered in {games} games: {_some(unvisited)}")
-        unwalked = _unwalked_paths(rep["heatmap"]["paths"], set(spaces))
+        unwalked = _unwalked_paths(rep["heatmap"]["paths"], set(spaces), joined)
         if unwalked:
             out.append(f"paths never walked in {games} games: {_some(unwalked)}")
     return out
+
+
+def within_pairs(board: Any) -> frozenset[frozenset[str]]:
+    """The pairs of spaces that only a `within` way joins (no path of their own)."""
+    pairs: set[frozenset[str]] = set()
+    drawn: set[frozenset[str]] = set()
+    names = [sp.name for sp in board.spaces]
+    for s, moves in enumerate(board.moves):
+        for m in moves:
+            pair = frozenset((names[s], names[m.to]))
+            (pairs if m.way.within else drawn).add(pair)
+    return frozenset(pairs - drawn)
 
 
 # Names one warning lists; the rest are counted (the JSON report's heatmap has every one).
@@ -844,8 +876,11 @@ def _some(names: list[str]) -> str:
     return f"{shown} and {more} more (--json has them all)" if more > 0 else shown
 
 
-def _unwalked_paths(paths: dict[str, int], spaces: set[str]) -> list[str]:
-    """Paths walked in neither direction, as ``A–B``, in the heatmap's order."""
+def _unwalked_paths(
+    paths: dict[str, int], spaces: set[str], joined: frozenset[frozenset[str]] = frozenset()
+) -> list[str]:
+    """Paths walked in neither direction, as ``A–B``, in the heatmap's order (pairs only a
+    `within` way joins, ``joined``, left out)."""
     walked: dict[frozenset[str], int] = {}
     order: list[tuple[str, str]] = []
     for key, n in paths.items():
@@ -855,7 +890,11 @@ def _unwalked_paths(paths: dict[str, int], spaces: set[str]) -> list[str]:
             order.append(ends)
             walked[pair] = 0
         walked[pair] += n
-    return [f"{a}–{b}" for a, b in order if not walked[frozenset((a, b))]]
+    return [
+        f"{a}–{b}"
+        for a, b in order
+        if not walked[frozenset((a, b))] and frozenset((a, b)) not in joined
+    ]
 
 
 def _path_ends(key: str, spaces: set[str]) -> tuple[str, str]:
@@ -1170,7 +1209,7 @@ def command(
     rep["variants"] = played_variants
     played = rep["games"] * (1 + len(variants))
     click.echo(format_report(rep, all_cards=all_cards))
-    after = result_warnings(rep)
+    after = result_warnings(rep, within_pairs(catalog.board))
     for warning in after:
         click.echo(f"warning: {warning}", err=True)
     warnings = setup_warnings(catalog, players) + after

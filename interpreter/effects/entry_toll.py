@@ -62,8 +62,11 @@ def toll_open(game: Any, player: Any, space: int) -> bool:
     return True
 
 
+def is_toll(hook: Any) -> bool:
+    """Whether a prepared trigger (`hooks.Hook`) is an entry toll."""
+    return hook.on == "toll"
+
+
 def tolled_spaces(board: Any) -> frozenset[int]:
     """The spaces of a board with an entry toll (asked by the legal moves and teleports)."""
-    return frozenset(
-        s.index for s in board.spaces if any(h.on == "toll" for h in s.on.get("enter", ()))
-    )
+    return frozenset(s.index for s in board.spaces if any(map(is_toll, s.on.get("enter", ()))))

@@ -7,6 +7,19 @@ from typing import Any
 from .registry import effect
 
 
+def _lies(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    # Whether `take_here` would find something on the line's space (the same match as
+    # Game.take_here). Imported here: token_presence registers its conditions after the
+    # ones this module's import order puts first.
+    from .token_presence import space_of
+
+    want = node["what"].lower()
+    lying = game.space_tokens[space_of(game, ctx)]
+    if want in ("token", "any token"):
+        return bool(lying)
+    return any(want in t.match for t in lying)
+
+
 def _what(n: dict[str, Any]) -> str:
     what = n["what"]
     return f"a {what} secret" if what in ("major", "minor") else f"a {what}"
@@ -22,13 +35,8 @@ def _what(n: dict[str, Any]) -> str:
     params={"what": {"type": "string", "minLength": 1}},
     render=lambda n: f"take {_what(n)} from this space",
     examples=("take a major secret here", 'take a "Golden Statue" here'),
-    appraise=lambda n, v: v.unit(
-        "major secret"
-        if n["what"] == "major"
-        else "minor secret"
-        if n["what"] == "minor"
-        else "token"
-    ),
+    appraise=lambda n, v: v.token(n["what"]),
+    can_pay=_lies,
 )
 def take_here(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Take one token matching WHAT (a kind, type or name) from the tokens your space holds

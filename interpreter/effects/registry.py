@@ -115,8 +115,10 @@ class Valuer:
     - ``v.where(feature)``: how likely the player is on a space with that feature (forest,
       town...) when the effect happens, 0..1; bots also learn from it that a card pays off
       on some spaces only.
-    - ``v.token(name)``: the worth of taking one token of that name (by default a token's,
-      ``unit("token")``); a bot may know better (a token that opens the way to an artifact).
+    - ``v.token(what)``: the worth of taking one token matching ``what`` (a name, type or
+      kind) to hold: by default ``v.unit("major secret")`` or ``v.unit("minor secret")`` for
+      those kinds, else ``v.unit("token")``; a bot may know better (what holding one brings:
+      its points, its triggers, its actions; a token that opens the way to an artifact).
 
     Condition records appraise to a likelihood (0..1) and count records to an expected count,
     both usually asked through ``v.chance`` and ``v.count``. Appraisals must not look at the
@@ -155,9 +157,10 @@ class Valuer:
         """Likelihood of standing on a space with ``feature`` when the effect happens."""
         return 0.5
 
-    def token(self, name: str) -> float:
-        """Worth of taking one token of that name."""
-        return self.unit("token")
+    def token(self, what: str) -> float:
+        """Worth of taking one token matching ``what`` (name, type or kind) to hold: a secret
+        of that size ("major", "minor"), else a token."""
+        return self.unit(f"{what} secret" if what in ("major", "minor") else "token")
 
 
 class Registry:

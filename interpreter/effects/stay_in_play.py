@@ -74,7 +74,12 @@ def give_stay_in_play(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     if not cands:
         return
     labels = [f"keep {c.name} in play" for c in cands]
-    pick = game.choose(player, "choose", labels, source=ctx.source)
+    # Bots read each option as what that card's play lines will give again next turn.
+    detail = {
+        "op": "choose",
+        "options": [[e for _, eff in c.play for e in eff] for c in cands],
+    }
+    pick = game.choose(player, "choose", labels, source=ctx.source, detail=detail)
     game.keep_in_play(player, cands[pick])
 
 

@@ -41,7 +41,7 @@ def offers(game: Any, player: Any, what: str) -> list[tuple[str, int]]:
     render=lambda n: f"take a {n['what']} you do not have from another space",
     examples=("may take a relic you lack from another room",),
     can_pay=lambda game, ctx, n: bool(offers(game, ctx.player, n["what"])),
-    appraise=lambda n, v: v.unit("token"),
+    appraise=lambda n, v: v.token(n["what"]),
 )
 def take_elsewhere(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Take one token matching WHAT (a kind, type or name) from another space that holds one,
@@ -52,7 +52,12 @@ def take_elsewhere(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         return
     spaces = game.board.spaces
     labels = [f"take {name} from {spaces[s].name}" for name, s in found]
-    pick = game.choose(player, "choose", labels, source=ctx.source)
+    # Bots read each option as taking that token (its appraisal names it).
+    detail = {
+        "op": "choose",
+        "options": [[{"op": "take_elsewhere", "what": name}] for name, _ in found],
+    }
+    pick = game.choose(player, "choose", labels, source=ctx.source, detail=detail)
     name, s = found[pick]
     lying = game.space_tokens[s]
     for i in range(len(lying) - 1, -1, -1):

@@ -242,3 +242,40 @@ def test_patrons_and_boards_named_by_passages_must_exist() -> None:
     diags = _diags('patron "Boss" { gold 1 }\npassage 1 { patron "Bos"; board c }\n')
     assert sorted(d.code for d in diags) == ["CW102", "CW107", "CW107"]
     assert any(d.hint == 'did you mean "Boss"?' for d in diags)
+
+
+def test_a_token_a_lack_condition_or_a_guard_names_must_exist() -> None:
+    """`if you lack X`, `if there is an X here`, and the tokens an action defeats, a space
+    offers from elsewhere or setup deals are held to the pack's token words too: a misspelt
+    one would otherwise never be held, never lie anywhere, and the rule would go quiet."""
+    text = (
+        "token Guard { count 2; type guard; points 2 }\n"
+        "board c {\n"
+        "  space Gate { hq; feature watchpost }\n"
+        '  space Post { feature watchpost; when you enter if you lack "Egg": take "Egg" here\n'
+        "    to enter if there is a gaurd here: choose one (defeat a guard here with 3 swords"
+        " | take 1 damage)\n"
+        "    action fight: defeat a gard here with 3 swords\n"
+        "    when you enter: may take an eg you lack from another room }\n"
+        "  path Gate -- Post\n"
+        "}\n"
+        "rules { step setup.guards after setup.tokens: deal a random gaurd face down onto each"
+        " watchpost }\n"
+    )
+    diags = _diags(text)
+    assert all(d.code == "CW107" for d in diags), [d.message for d in diags]
+    said = sorted(d.message for d in diags)
+    assert said == [
+        "'Post' asks whether 'gaurd' lies on a space, but no token of the pack is called that "
+        "or is of that kind",
+        "'Post' defeats 'gard', but no token of the pack is called that or is of that kind",
+        "'Post' takes 'eg', but no token of the pack is called that or is of that kind",
+        "'step setup.guards' deals 'gaurd', but no token of the pack is called that or is of "
+        "that kind",
+    ]
+    assert all(d.hint in ('did you mean "guard"?', 'did you mean "egg"?') for d in diags)
+
+
+def test_an_effect_with_a_known_first_word_is_hinted_whole() -> None:
+    (d,) = _diags("card A { cost 1; play: take 1 damge }\n")
+    assert d.code == "CW103" and d.hint == 'did you mean "take 1 damage"?'

@@ -89,6 +89,13 @@ CASES = (
         for n in (2, 4)
         for kind in ("random", "heuristic")
     ]
+    + [
+        # The Forgotten Vault: gargoyles dealt face down, study tokens, cards that stay in play;
+        # heuristic bots carrying route tables keyed by way prices and tolls.
+        ("vault", n, kind, 1)
+        for n in (2, 4)
+        for kind in ("random", "heuristic")
+    ]
 )
 # Games where heuristic bots restored without their carried state (plans, estimates, running
 # totals) play differently from the snapshot's turn on (found by trying; with it, they agree).

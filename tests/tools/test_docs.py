@@ -22,6 +22,7 @@ def test_every_effect_example_compiles() -> None:
             src = f"card X {{ cost 1; play: {example} }}\ncard Y {{ cost 1; tag companion }}\n"
             src += 'token "Mystic Fruit" { fruit 1 }\ntoken Relic { artifact; points 5 }\n'
             src += 'token "Golden Statue" { count 3 }\ntoken Egg { major secret 1 }\n'
+            src += "token Guard { count 2 }\n"
             src += "token Hunter { cube 2 }\n"
             src += "reserve Goblin { fight 2 }\nreserve Hobgoblin { fight 3; set aside }\n"
             src += "card Burgle { starting 10 }\nrules { counter doom max 5 }\n"
