@@ -277,3 +277,35 @@ def test_no_bot_code_names_an_op() -> None:
     named = re.findall(r'\[\s*"(?:op|cond|count)"\s*\]\s*(?:==|!=|in\b)|\bop\s*(?:==|!=|in\b)', src)
     named += re.findall(r'\.get\(\s*"(?:op|cond|count)"\s*\)\s*(?:==|!=|in\b)', src)
     assert not named, named
+
+
+def test_option_groups_are_the_runs_of_each_kind() -> None:
+    """The heuristic bot reads a kind's options as one run of indexes (`legal_actions` lists
+    them together); options whose kinds come back later are still grouped right."""
+    from clankwork.interpreter.actions import ACQUIRE, FIGHT, MOVE
+    from clankwork.interpreter.bots import _groups
+    from clankwork.interpreter.decisions import Option
+
+    def opts(*kinds: Any) -> list[Option]:
+        return [Option(f"o{i}", (k, i)) for i, k in enumerate(kinds)]
+
+    runs = _groups(opts(MOVE, MOVE, FIGHT, ACQUIRE, ACQUIRE, ACQUIRE, END_TURN))
+    assert {k: list(v) for k, v in runs.items()} == {
+        MOVE: [0, 1],
+        FIGHT: [2],
+        ACQUIRE: [3, 4, 5],
+        END_TURN: [6],
+    }
+    mixed = _groups(opts(MOVE, ACQUIRE, MOVE, END_TURN))
+    assert {k: list(v) for k, v in mixed.items()} == {MOVE: [0, 2], ACQUIRE: [1], END_TURN: [3]}
+
+
+def test_heuristic_bot_slots_are_its_attributes_in_order() -> None:
+    """Every attribute HeuristicBot.__init__ sets is one of its slots, in the order it is set:
+    `bot_state` writes them in that order, and a slot is read faster than a dict entry."""
+    bot = HeuristicBot(3)
+    assert not vars(bot), "an attribute outside __slots__: add it there, in __init__'s order"
+    set_in_init = [k for k in HeuristicBot.__slots__ if hasattr(bot, k)]
+    assert set_in_init == list(HeuristicBot.__slots__)
+    written = [k for k in bot.bot_state() if k != "$rebuilt"]
+    assert written == [k for k in set_in_init if k not in HeuristicBot._REBUILT]
