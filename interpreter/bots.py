@@ -808,7 +808,11 @@ class _Routes:
                     continue
                 extra = cost[x][pos] + to_goal[x] - here
                 if extra <= DETOUR_MAX:
-                    out.append((extra, *stop))
+                    # The amounts the gain multiplies or adds, as floats (the same sums).
+                    x, major, minor, heal, gold, draw, fruit, town = stop
+                    out.append(
+                        (extra, x, major, float(minor), heal, float(gold), float(draw), fruit, town)
+                    )
             out.sort(key=lambda e: e[0])
             self._near[key] = out
         return out
@@ -2682,7 +2686,12 @@ class HeuristicBot(_Appraiser):
                 continue
             if stay and to == hq:
                 continue
-            key = cost[to] * bv + hurt * hv + swords * sv
+            # cost * bv + hurt * hv + swords * sv, without adding the zeros (the same sum).
+            key = cost[to] * bv
+            if hurt:
+                key = key + hurt * hv
+            if swords:
+                key = key + swords * sv
             if (forest[to] or m.way.exhausts) and to != goal:
                 key += max(0, boots - m.boots) * bv * 0.8
             if spaces:
