@@ -252,6 +252,9 @@ class Board:
             s.index for s in self.spaces if s.artifact is not None
         )
         self.action_spaces: tuple[int, ...] = tuple(s.index for s in self.spaces if s.actions)
+        # Spaces setup puts tokens on (`holds`), and the events some space watches.
+        self.holding: tuple[Space, ...] = tuple(s for s in self.spaces if s.holds)
+        self.events: frozenset[str] = frozenset(e for s in self.spaces for e in s.on)
         # Spaces a player may enter only holding tokens that grant their `requires` words
         # (by any way: a path, a teleport); moves into them carry the words already.
         self.entry_requires: dict[int, tuple[str, ...]] = {

@@ -195,6 +195,25 @@ class Catalog:
     modular: dict[str, Any] | None = None
     ways: dict[str, Way] = field(default_factory=dict)
     assembled: dict[asm.Assembly, Board] = field(default_factory=dict)
+    # Made from ``cards`` and ``tokens`` (again by `dataclasses.replace`), once for every game
+    # to deal from: the designs of each deck ("starting", "adventure", "reserve"), and every
+    # copy of them and of each kind of token, in the pack's order.
+    decks: dict[str, tuple[CardDef, ...]] = field(init=False, repr=False, compare=False)
+    deck_copies: dict[str, tuple[CardDef, ...]] = field(init=False, repr=False, compare=False)
+    token_copies: dict[str, tuple[TokenDef, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        decks: dict[str, list[CardDef]] = {}
+        for c in self.cards:
+            decks.setdefault(c.deck, []).append(c)
+        self.decks = {k: tuple(v) for k, v in decks.items()}
+        self.deck_copies = {
+            k: tuple(c for c in v for _ in range(c.copies)) for k, v in decks.items()
+        }
+        tokens: dict[str, list[TokenDef]] = {}
+        for t in self.tokens:
+            tokens.setdefault(t.kind, []).extend([t] * t.count)
+        self.token_copies = {k: tuple(v) for k, v in tokens.items()}
 
     @property
     def space_slots(self) -> int:
@@ -247,17 +266,17 @@ class Catalog:
     @property
     def starting(self) -> list[CardDef]:
         """Starting-deck designs."""
-        return [c for c in self.cards if c.deck == "starting"]
+        return list(self.decks.get("starting", ()))
 
     @property
     def adventure(self) -> list[CardDef]:
         """Adventure-deck designs (cards, monsters and events)."""
-        return [c for c in self.cards if c.deck == "adventure"]
+        return list(self.decks.get("adventure", ()))
 
     @property
     def reserve(self) -> list[CardDef]:
         """Reserve designs: limited piles and the repeatable reserve monsters."""
-        return [c for c in self.cards if c.deck == "reserve"]
+        return list(self.decks.get("reserve", ()))
 
 
 def _ops(v: Any) -> set[str]:

@@ -171,10 +171,11 @@ class Game:
         self.board = self.catalog.board_for(chosen)
         # Counters for simulations (and the replay narrator); they never change the game.
         self.stats = stats
-        # Handlers by name, looked up once per game rather than through the registry per node.
-        self._effect = {r.name: r.handler for r in EFFECTS}
-        self._condition = {r.name: r.handler for r in CONDITIONS}
-        self._count = {r.name: r.handler for r in COUNTS}
+        # Handlers by name (the registries' tables, shared by every game): a dict lookup per
+        # node rather than the registry's.
+        self._effect = EFFECTS.handlers
+        self._condition = CONDITIONS.handlers
+        self._count = COUNTS.handlers
         self.players = [PlayerState(i) for i in range(n)]
         self.order: list[int] = list(range(n))
         self.active: PlayerState = self.players[0]
@@ -200,7 +201,7 @@ class Game:
         # Tokens a space holds (placed at setup by `holds`; the top of each is its end), and
         # the artifact on an artifact space.
         self.space_tokens: list[list[TokenDef]] = [[] for _ in self.board.spaces]
-        self.space_artifact: list[TokenDef | None] = [None for _ in self.board.spaces]
+        self.space_artifact: list[TokenDef | None] = [None] * len(self.board.spaces)
         # "once per turn" / "once per game" triggers: hook key (uid@seat) -> turn last fired.
         self.used: dict[str, int] = {}
         self._rule_on = self.catalog.rule_hooks
@@ -209,7 +210,7 @@ class Game:
         self._watched = frozenset(self._rule_on) | self._held
         # ... and with the events a space watches (its `enter` runs in `enter`), every event
         # `emit` has something to do for.
-        self._emits = self._watched | {e for sp in self.board.spaces for e in sp.on}
+        self._emits = self._watched | self.board.events
         # What the active player gained this turn (read by `bonus_on_gain` and by the run's
         # statistics: the skill a turn had, for "could have acquired"). Always kept, so a
         # game's state and log are the same with statistics or without.

@@ -48,7 +48,7 @@ def first_player(game: Game) -> None:
 
 def bank(game: Game) -> None:
     """Setup 4: the minor secrets shuffled face down into the bank."""
-    game.minor_bank = [t for t in game.catalog.tokens if t.kind == "minor" for _ in range(t.count)]
+    game.minor_bank = list(game.catalog.token_copies.get("minor", ()))
     game.rng.shuffle(game.minor_bank)
 
 
@@ -64,14 +64,14 @@ def reserve_and_row(game: Game) -> None:
     """Setup 6: reserve piles (monsters there are never used up) and the adventure row,
     dealt without events or dragon-attack cards (set aside, then shuffled back)."""
     rng = game.rng
-    for c in game.catalog.reserve:
+    for c in game.catalog.decks.get("reserve", ()):
         if c.aside:
             continue  # out of play until an effect flips it in (`flip OLD to NEW`)
         if c.type == "monster":
             game.reserve_monsters.append(c)
         else:
             game.reserve[c] = c.copies
-    game.adventure_deck = [c for c in game.catalog.adventure for _ in range(c.copies)]
+    game.adventure_deck = list(game.catalog.deck_copies.get("adventure", ()))
     rng.shuffle(game.adventure_deck)
     # Cards a scenario stacks on top, listed top first (the top of a pile is its end).
     for card in reversed(game.stacked_adventure):
@@ -98,9 +98,9 @@ def tokens(game: Game) -> None:
     for t in cat.tokens:
         if t.kind in ("market", "mug", "other", "fruit", "cube"):
             game.token_supply[t] = t.count
-    majors = [t for t in cat.tokens if t.kind == "major" for _ in range(t.count)]
+    majors = list(cat.token_copies.get("major", ()))
     game.rng.shuffle(majors)
-    for sp in board.spaces:
+    for sp in board.holding:
         here = game.space_tokens[sp.index]
         for what, k in sp.holds:
             for _ in range(k):
@@ -108,10 +108,9 @@ def tokens(game: Game) -> None:
                 if tok is not None:
                     here.append(tok)
     game.major_bank = majors
-    artifacts = [t for t in cat.tokens if t.kind == "artifact" for _ in range(t.count)]
-    for sp in board.spaces:
-        if sp.artifact is None:
-            continue
+    artifacts = list(cat.token_copies.get("artifact", ()))
+    for i in board.artifact_spaces:
+        sp = board.spaces[i]
         tok = next((t for t in artifacts if t.points == sp.artifact), None)
         if tok is None:
             tok = implicit_artifact(sp.artifact)
@@ -125,7 +124,7 @@ def players(game: Game) -> None:
     """Setup 8 and 9: cubes, figures on HQ, shuffled starting decks; starting Clank! by
     seat from the first player."""
     rules = game.rules
-    starting = [c for c in game.catalog.starting for _ in range(c.copies)]
+    starting = game.catalog.deck_copies.get("starting", ())
     clank = rules["starting_clank"]
     for k, seat in enumerate(game.order):
         p = game.players[seat]

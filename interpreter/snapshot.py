@@ -29,6 +29,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from .board import Board, Move, Way
@@ -349,6 +350,8 @@ def _build(tp: Any) -> tuple[Enc, Dec]:
         kenc, kdec = _codec(args[0])
         venc, vdec = _codec(args[1])
         if args[0] is str:
+            if venc is _ident:  # names to numbers or names: the dict as it is
+                return (lambda v, s: dict(v)), (lambda d, r, s: dict(d))
             return (lambda v, s: {k: venc(x, s) for k, x in v.items()}), (
                 lambda d, r, s: {k: vdec(x, r, s) for k, x in d.items()}
             )
@@ -395,15 +398,51 @@ def player_fields() -> tuple[tuple[str, Any], ...]:
     return tuple((f.name, hints[f.name]) for f in dataclasses.fields(PlayerState))
 
 
+class _Fields:
+    """How the declared fields of an object (a game, a player) are written: every value read
+    at once, then each one that is not a plain number, flag or name through its encoder. The
+    dict keeps the declaration's order (the fingerprint hashes its text)."""
+
+    def __init__(self, fields: Sequence[tuple[str, Any]]) -> None:
+        self.names = tuple(name for name, _ in fields)
+        self.read = attrgetter(*self.names)
+        # The generator fields (`random.Random`), which the fingerprint hashes as words.
+        self.randoms = tuple(name for name, tp in fields if tp is random.Random)
+        self.coded = tuple(
+            (name, enc)
+            for name, tp in fields
+            if (enc := _codec(tp)[0]) is not _ident and name not in self.randoms
+        )
+
+    def values(self, obj: Any) -> dict[str, Any]:
+        """The fields' values by name, as they are (not encoded)."""
+        return dict(zip(self.names, self.read(obj), strict=True))
+
+    def encode_values(self, d: dict[str, Any]) -> dict[str, Any]:
+        """Encode, in place, the coded values of ``d`` (the generators excepted)."""
+        for name, enc in self.coded:
+            d[name] = enc(d[name], None)
+        return d
+
+    def encode(self, obj: Any) -> dict[str, Any]:
+        """Every field of ``obj``, encoded."""
+        d = self.encode_values(self.values(obj))
+        for name in self.randoms:
+            d[name] = _rng_state(d[name])
+        return d
+
+
 def _player_codec() -> tuple[Enc, Dec]:
-    codecs = [(name, *_codec(tp)) for name, tp in player_fields()]
+    fields = player_fields()
+    record = _Fields(fields)
+    codecs = [(name, _codec(tp)[1]) for name, tp in fields]
 
     def enc(p: PlayerState, src: Any) -> Any:
-        return {name: e(getattr(p, name), None) for name, e, _ in codecs}
+        return record.encode(p)
 
     def dec(d: Any, r: _Reader, src: Any) -> PlayerState:
         p = r.players[d["seat"]]
-        for name, _, de in codecs:
+        for name, de in codecs:
             setattr(p, name, de(d[name], r, None))
         return p
 
@@ -423,9 +462,14 @@ def _state_codecs(cls: type[Game]) -> tuple[tuple[str, Enc, Dec], ...]:
     return tuple((name, *_codec(tp)) for name, tp in cls.STATE.items())
 
 
+@lru_cache(maxsize=8)
+def _state_fields(cls: type[Game]) -> _Fields:
+    return _Fields(tuple(cls.STATE.items()))
+
+
 def encode_state(game: Game) -> dict[str, Any]:
     """The declared state of the game as JSON data (the snapshot's ``state``)."""
-    return {name: enc(getattr(game, name), None) for name, enc, _ in _state_codecs(type(game))}
+    return _state_fields(type(game)).encode(game)
 
 
 def _digest(v: Any) -> str:
@@ -512,17 +556,14 @@ def fingerprint(game: Game) -> str:
     """A digest of the whole declared state (the snapshot's ``state``, RNG included, log not):
     equal states give equal digests."""
     digest = hashlib.sha256()
-    state = {}
-    for name, enc, _ in _state_codecs(type(game)):
-        value = getattr(game, name)
-        if isinstance(value, random.Random):
-            # The numbers the snapshot writes, hashed as machine words (decimal text is slow).
-            version, internal, gauss = value.getstate()
-            digest.update(array("Q", internal).tobytes())
-            digest.update(repr((version, gauss)).encode())
-        else:
-            state[name] = enc(value, None)
-    digest.update(_COMPACT.encode(state).encode())
+    fields = _state_fields(type(game))
+    state = fields.values(game)
+    for name in fields.randoms:
+        # The numbers the snapshot writes, hashed as machine words (decimal text is slow).
+        version, internal, gauss = state.pop(name).getstate()
+        digest.update(array("Q", internal).tobytes())
+        digest.update(repr((version, gauss)).encode())
+    digest.update(_COMPACT.encode(fields.encode_values(state)).encode())
     return digest.hexdigest()[:16]
 
 

@@ -169,6 +169,9 @@ class Registry:
     def __init__(self, family: str) -> None:
         self.family = family
         self._records: dict[str, Record] = {}
+        # Each record's handler by name (read-only to callers): what the engine runs a node
+        # with, kept here so that a game need not build the table.
+        self.handlers: dict[str, Callable[..., Any]] = {}
 
     def add(self, record: Record) -> Record:
         """Register ``record``; a name can be registered once only."""
@@ -177,6 +180,8 @@ class Registry:
         if record.name in self._records:
             raise ValueError(f"{self.family} {record.name!r} is registered twice")
         self._records[record.name] = record
+        if record.handler is not None:
+            self.handlers[record.name] = record.handler
         return record
 
     def __getitem__(self, name: str) -> Record:
