@@ -285,7 +285,7 @@ class Game:
         """One whole turn: an off-the-clock draw, or actions until the player ends the turn."""
         self.turn += 1
         self.active = player
-        if not player.on_clock:
+        if player.status != ON_CLOCK:
             self._off_clock_turn()
             return
         self.begin_turn(player)
@@ -323,9 +323,9 @@ class Game:
 
     def step(self, player: PlayerState) -> bool:
         """Ask for one action and do it; False once the turn is over."""
-        card = self._play_first(player)
-        if card is not None:
-            self.apply(player, (actions.PLAY, card))
+        play = self._play_first(player)
+        if play is not None:
+            self.apply(player, play.value)
             return player.status == ON_CLOCK and not self.over
         options = actions.legal_actions(self, player)
         choice = self.decide(player, ACTION, options, prompt="your action")
@@ -472,7 +472,7 @@ class Game:
         index = self.bots[seat].choose(self, Decision(seat, kind, options, prompt, source, detail))
         if not isinstance(index, int) or not 0 <= index < n:
             raise RuntimeError(f"bot {self.bots[seat]!r} answered {index!r} to {kind}")
-        # _log_decision, inlined: a decision is asked several times a turn.
+        # The decision's record (inlined: a decision is asked several times a turn).
         self.log.append(
             {
                 "type": "decision",
@@ -485,25 +485,15 @@ class Game:
         )
         return index
 
-    def _log_decision(self, player: PlayerState, kind: str, index: int, label: str) -> None:
-        self.log.append(
-            {
-                "type": "decision",
-                "turn": self.turn,
-                "player": player.seat,
-                "kind": kind,
-                "index": index,
-                "label": label,
-            }
-        )
-
-    def _play_first(self, player: PlayerState) -> CardDef | None:
+    def _play_first(self, player: PlayerState) -> Option | None:
         """A bot with ``play_first(view, player)`` may name a card of the hand to play before
-        any other action is listed (None: list them all). It is logged as the same decision:
-        plays are the first options of `actions.legal_actions`, in hand order, so the index and
-        label are those the full list would give, and the log is the same either way. It saves
-        building every action while a hand is played."""
-        if not player.hand:
+        any other action is listed (None: list them all); the option that plays it is returned.
+        It is logged as the same decision: plays are the first options of
+        `actions.legal_actions`, in hand order, so the index and label are those the full list
+        would give, and the log is the same either way. It saves building every action while a
+        hand is played."""
+        hand = player.hand
+        if not hand:
             return None
         ask = self._play_firsts[player.seat]
         if ask is None:
@@ -511,14 +501,27 @@ class Game:
         card = ask(self, player)
         if card is None:
             return None
-        hand = player.hand
-        if card not in hand:
-            raise RuntimeError(f"bot {self.bots[player.seat]!r} played {card!r}, not in hand")
+        try:
+            first = hand.index(card)
+        except ValueError:
+            raise RuntimeError(
+                f"bot {self.bots[player.seat]!r} played {card!r}, not in hand"
+            ) from None
         # Its index among the hand's plays: the designs in the hand before its first copy.
-        first = hand.index(card)
         index = len(set(hand[:first])) if first > 1 else first
-        self._log_decision(player, ACTION, index, actions.play_option(self, card).label)
-        return card
+        play = actions.play_option(self, card)
+        # The decision's record, as `decide` writes it.
+        self.log.append(
+            {
+                "type": "decision",
+                "turn": self.turn,
+                "player": player.seat,
+                "kind": ACTION,
+                "index": index,
+                "label": play.label,
+            }
+        )
+        return play
 
     def choose(
         self,
