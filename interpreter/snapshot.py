@@ -480,6 +480,9 @@ def _digest(v: Any) -> str:
 def _unordered(v: Any) -> Any:
     if isinstance(v, (set, frozenset)):
         return sorted(v)
+    if isinstance(v, Move):
+        # A path out of a space, field by field (as when moves were named tuples).
+        return [getattr(v, f.name) for f in dataclasses.fields(v)]
     if isinstance(v, Way):
         # A path's way counts by what it does (a pack's declared ways are part of the pack).
         return [
