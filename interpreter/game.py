@@ -123,6 +123,9 @@ class Game:
             "_ending",
         )
     )
+    # Every attribute is declared above, so a game keeps them in slots (read faster than from
+    # an instance dict); a subclass that declares more state has a dict for them.
+    __slots__ = (*STATE, *sorted(NOT_STATE))
 
     def __init__(
         self,

@@ -280,9 +280,15 @@ def test_fingerprints_are_equal_for_equal_states_and_differ_otherwise() -> None:
 
 
 def test_every_attribute_of_a_game_is_declared_state_or_not() -> None:
+    # A game's attributes are the slots Game.STATE and Game.NOT_STATE declare: setting any
+    # other one fails (so a new field must be declared), and a new game has set every one.
     game = Game(prepare(_ir("tutorial")), _bots("greedy", 2, 1), 1)
-    undeclared = set(vars(game)) - set(Game.STATE) - Game.NOT_STATE
-    assert not undeclared, f"add these to Game.STATE or Game.NOT_STATE: {sorted(undeclared)}"
+    assert not hasattr(game, "__dict__")
+    assert set(Game.__slots__) == set(Game.STATE) | Game.NOT_STATE
+    for name in Game.__slots__:
+        getattr(game, name)  # AttributeError: declared, but __init__ never sets it
+    with pytest.raises(AttributeError):
+        game.not_declared = 1  # type: ignore[attr-defined]
     assert not set(Game.STATE) & Game.NOT_STATE
     assert {name for name, _ in snap.player_fields()} == set(PlayerState.__dataclass_fields__)
 
