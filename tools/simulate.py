@@ -525,7 +525,7 @@ def _mean_ci(x: float, ci: dict[str, float] | None) -> str:
     """A mean with its interval: ``12.3 [11.9–12.7]``."""
     if ci is None:
         return f"{x}"
-    return f"{x} [{ci['low']:.1f}–{ci['high']:.1f}]"
+    return f"{x:.1f} [{ci['low']:.1f}–{ci['high']:.1f}]"
 
 
 def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
