@@ -590,7 +590,7 @@ class _Compiler(Declarations, Modules):
 
     def _clean(self, atoms: list[Atom]) -> bool:
         """CW114 for each name atom holding a control character; True when all are clean.
-        The declaration still compiles, so its references do not echo the error."""
+        The declaration still compiles, so its references do not repeat the error."""
         ok = True
         for atom in atoms:
             if atom.kind not in ("word", "string"):

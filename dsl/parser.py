@@ -247,7 +247,7 @@ class Parser:
         except (UnexpectedEOF, UnexpectedToken) as e:
             if self._postlex.too_deep is not None:  # the post-lexer stopped the stream
                 return [], [*diags, *self._postlex.limit_diagnostics(filename)]
-            # After another error, an unclosed block is usually that error's echo
+            # After another error, an unclosed block is usually a consequence of that error
             # (recovery dropped a "}"), so report it only when it stands alone.
             if not diags:
                 diags.append(self._eof_diagnostic(e, text, filename))
