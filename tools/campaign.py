@@ -289,7 +289,7 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         reads = readings(g)
         for read in reads:
             c.stickers.extend(read["stickers"])
-            c.fetched.extend(read.get("fetched", ()))
+            c.fetched.extend(k for k in read.get("fetched", ()) if k not in c.fetched)
             c.destroyed.extend(read.get("destroyed", ()))
             c.contracts.extend(k for k in read.get("contracts", ()) if k not in c.contracts)
             c.checkmarks = [k + read["checkmarks"] for k in c.checkmarks]
@@ -424,6 +424,11 @@ def after_game(
         game["epilogue"] = epilogue
     if out:
         game["reads"] = out
+    # A Cardporium card is fetched once: a passage that fetches one already in the deck (an
+    # earlier game's, or an earlier passage's of this one) records nothing.
+    have = set(c.fetched)
+    for r in readings(game):
+        r["fetched"] = [k for k in r["fetched"] if not (k in have or have.add(k))]
     game["review"] = {"checkmarks": marks, "promotions": promotions}
     game["death"] = any(s == 0 for s in game["scores"])
     game["marks"] = dict(g.campaign_marks)

@@ -645,3 +645,34 @@ def test_a_pack_may_keep_several_named_tracks(tmp_path: Path) -> None:
     assert code == 0, out
     head = out.splitlines()[1]
     assert "  Rivals X  Doom X  " in head and "Dran" not in out
+
+
+def test_a_cardporium_card_is_fetched_once_however_many_passages_fetch_it(tmp_path: Path) -> None:
+    first = {
+        "type": "campaign",
+        "pack": "x",
+        "pack_name": "x",
+        "players": 2,
+        "names": ["A", "B"],
+        "seed": 1,
+        "bots": ["random", "random"],
+    }
+    review = {"checkmarks": [[], []], "promotions": []}
+    empty = {"read": [], "stickers": [], "checkmarks": 0, "marks": {}, "destroyed": []}
+    g1 = {"type": "game", "game": 1, "scores": [1, 1], "review": review, "death": False}
+    g1["prologue"] = {**empty, "fetched": [8, 4]}
+    g2 = {**g1, "game": 2, "prologue": {**empty, "fetched": [8]}}
+    assert fold([first, g1, g2]).fetched == [8, 4]
+    # Played: acqinc's third game reads two passages that fetch Cardporium 8 (12 and 21); the
+    # game's event and the history name it once.
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "4", "--seed", "1")[0] == 0
+    for _ in range(3):
+        code, out = _run("play", str(file), "--bots", "heuristic")
+        assert code == 0, out
+    third = read_log(file).events[-1]
+    fetched = [k for r in readings(third) for k in r["fetched"]]
+    assert 8 in fetched and len(fetched) == len(set(fetched))
+    code, out = _run("history", str(file))
+    assert code == 0 and "fetched Cardporium 8, 4, 5, 11" in out
