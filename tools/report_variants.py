@@ -221,7 +221,7 @@ def format_variants(variants: list[dict[str, Any]], table: Any) -> list[str]:
         r = v["rounds"]
         lines.append("")
         lines.append(
-            f"{v['change']['label']}: rounds {r['mean']} ({_delta_mean(r['delta'], r['delta_ci'])})"
+            f"{v['change']['label']}: rounds {r['mean']:.2f} ({_delta_mean(r['delta'], r['delta_ci'])})"
         )
         given = v["change"].get("seat") if v["change"]["kind"] == "give" else None
         rows = [("seat", "win rate", "change", "mean score", "change")]
@@ -233,7 +233,7 @@ def format_variants(variants: list[dict[str, Any]], table: Any) -> list[str]:
                     f"{s['seat']}{mark}",
                     f"{s['win_rate']:.1%} [{ci['low'] * 100:.1f}–{ci['high'] * 100:.1f}]",
                     _delta_rate(s["win_rate_delta"], s["win_rate_delta_ci"]),
-                    f"{s['mean_score']}",
+                    f"{s['mean_score']:.2f}",
                     _delta_mean(s["mean_score_delta"], s["mean_score_delta_ci"]),
                 )
             )
