@@ -220,9 +220,8 @@ def format_variants(variants: list[dict[str, Any]], table: Any) -> list[str]:
     for v in variants:
         r = v["rounds"]
         lines.append("")
-        lines.append(
-            f"{v['change']['label']}: rounds {r['mean']:.2f} ({_delta_mean(r['delta'], r['delta_ci'])})"
-        )
+        change = _delta_mean(r["delta"], r["delta_ci"])
+        lines.append(f"{v['change']['label']}: rounds {r['mean']:.2f} ({change})")
         given = v["change"].get("seat") if v["change"]["kind"] == "give" else None
         rows = [("seat", "win rate", "change", "mean score", "change")]
         for s in v["by_seat"]:

@@ -1208,11 +1208,18 @@ def command(
     rep = sim.report()
     rep["variants"] = played_variants
     played = rep["games"] * (1 + len(variants))
-    click.echo(format_report(rep, all_cards=all_cards))
     after = result_warnings(rep, within_pairs(catalog.board))
+    warnings = setup_warnings(catalog, players) + after
+    # The files first: a reader that stops early (`| head`) must not cost the run its report.
+    if json_file is not None:
+        write_text(json_file, json.dumps(rep, indent=1) + "\n")
+    if html_file is not None:
+        from .report_html import write_page  # matplotlib loads only when a page is asked for
+
+        write_page(html_file, rep, ir, warnings)
+    click.echo(format_report(rep, all_cards=all_cards))
     for warning in after:
         click.echo(f"warning: {warning}", err=True)
-    warnings = setup_warnings(catalog, players) + after
     where = f", {jobs} processes" if jobs > 1 and dask_address is None else ""
     if dask_address is not None:
         where = f", Dask {dask_address}"
@@ -1227,12 +1234,8 @@ def command(
             err=True,
         )
     if json_file is not None:
-        write_text(json_file, json.dumps(rep, indent=1) + "\n")
         click.echo(f"wrote {json_file}", err=True)
     if html_file is not None:
-        from .report_html import write_page  # matplotlib loads only when a page is asked for
-
-        write_page(html_file, rep, ir, warnings)
         click.echo(f"wrote {html_file}", err=True)
     if log_dir is not None:
         click.echo(f"wrote {played} logs to {log_dir}", err=True)

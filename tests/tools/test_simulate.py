@@ -605,3 +605,24 @@ def test_until_ci_without_games_is_not_capped_at_the_default(tmp_path: Path) -> 
     rep = json.loads(out.read_text())
     assert rep["stop"]["by"] == "until_ci" and rep["stop"]["games_ceiling"] == 1_000_000
     assert rep["games"] > 100  # more than --games' default: the interval decided
+
+
+def test_a_reader_that_stops_early_does_not_cost_the_report_file(tmp_path: Path) -> None:
+    """`clankwork simulate ... --json F 2>&1 | head -3`: the pipe closes while the table and
+    the warnings are printed; the JSON report is written before them."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "r.json"
+    cli = "from clankwork.tools.cli import main; main()"
+    args = [sys.executable, "-c", cli, "simulate", str(ROOT / "content" / "tutorial")]
+    proc = subprocess.Popen(
+        [*args, "--games", "30", "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    proc.wait(timeout=120)
+    assert json.loads(out.read_text())["games"] == 30
