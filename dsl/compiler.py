@@ -318,6 +318,7 @@ def _compile_pack(
             reader.used_files += len(result.sources)
             based["base"], based["result"] = found, result
             if result.ir is not None:
+                compiler.inherit_resources(result.ir)
                 compiler.rules = copy.deepcopy(
                     {k: v for k, v in result.ir["rules"].items() if k != "at"}
                 )
@@ -2288,6 +2289,8 @@ class _Compiler(Declarations, Modules):
         # them compiles to the IR it always had).
         if self.goals:
             ir["goals"] = self.goals
+        if self.resource_aliases:
+            ir["resource_aliases"] = self.resource_aliases
         if self.rule_slots:
             ir["rule_slots"] = self.rule_slots
         if self.campaign_block is not None:
@@ -2304,6 +2307,8 @@ class _Compiler(Declarations, Modules):
                 Span.from_ir(bad["at"]),
                 hint=did_you_mean(anchor, list(STEPS)) or "see docs/language.md, Steps",
             )
+        if not check and self.extends is None:
+            self.settle_declarations()
         if check:
             self.check_declarations(ir)
             self.diags.extend(check_references(ir))

@@ -74,11 +74,25 @@ class Declarations:
     ways: list[dict[str, Any]]
     # Every word an effect may call a declared resource by, to its name.
     resource_words: dict[str, str]
+    # Other words for a base resource (`resource gold { word credits }`), kept in the IR so
+    # that a pack extending this one may use them too.
+    resource_aliases: dict[str, str]
 
     def _init_declarations(self) -> None:
         self.resources = []
         self.ways = []
         self.resource_words = {}
+        self.resource_aliases = {}
+
+    def inherit_resources(self, base_ir: dict[str, Any]) -> None:
+        """The words of the base's declared resources and its other words for base resources,
+        so an extension's effects and ways may name them (`+1 special move` in a pack that
+        extends one declaring `special moves`)."""
+        for res in base_ir.get("resources", ()):
+            for word in (res["name"], *res["words"]):
+                self.resource_words[word] = res["name"]
+        for word, name in base_ir.get("resource_aliases", {}).items():
+            self.resource_words[word] = name
 
     # resources -------------------------------------------------------------------------
     def decl_resource(self, st: Stmt) -> None:
@@ -162,6 +176,7 @@ class Declarations:
                     )
                 else:
                     self.resource_words[word] = base
+                    self.resource_aliases[word] = base
         return True
 
     def resource_atoms(self, atoms: list[Atom]) -> list[Atom]:
@@ -281,6 +296,15 @@ class Declarations:
             path["way_at"] = _at(s.span)
             return True
         return False
+
+    def settle_declarations(self) -> None:
+        """Without the checks (a base compiled for an extension, which is checked whole
+        later): each way's resource word resolved and its source mark taken out of the IR,
+        as `check_declarations` would leave them."""
+        for way in self.ways:
+            way.pop("paid_at", None)
+            word = way["paid_in"]
+            way["paid_in"] = RESOURCE_WORDS.get(word) or self.resource_words.get(word) or word
 
     def check_declarations(self, ir: dict[str, Any]) -> None:
         """Once every file is compiled: ways paid in unknown resources, paths of unknown

@@ -452,6 +452,12 @@ def pack_schema() -> dict[str, Any]:
                 "steps": {"type": "array", "items": step},
                 "counters": {"type": "array", "items": counter},
                 "resources": {"type": "array", "items": resource},
+                # Other words for a base resource (`resource gold { word credits }`): a
+                # compile-time name an extension of the pack may use too.
+                "resource_aliases": {
+                    "type": "object",
+                    "additionalProperties": {"enum": sorted(set(RESOURCES))},
+                },
                 "ways": {"type": "array", "items": way},
                 "stickers": {"type": "array", "items": sticker},
                 "passages": {"type": "array", "items": passage},

@@ -478,6 +478,8 @@ deep, the include limit, CW007); packs that extend each other in a cycle are CW1
 - `remove KIND NAME` takes a design, a token, a board, a space or a path out; a removed space
   takes its paths with it.
 - `rules { ... }` gives the rules that change; every other rule keeps the base's value.
+- The base's resources, its ways and its other words for resources (`credits` for gold) are
+  the extension's too: its cards may say `+2 credits`, its paths `{ ladder }`.
 
 In a `change`, a value (`copies 4`, `cost 3`, `boots 2`, `at X Y`) replaces the base's; tags,
 features, `grants` and `requires` are added to the base's; a trigger (`play:`, `defeat:`...)

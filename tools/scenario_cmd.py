@@ -107,5 +107,6 @@ def command(packs: tuple[str, ...], name_filter: str | None, fmt: str) -> None:
         if all_diags:
             click.echo()
             click.echo(format_human(all_diags, sources, color=sys.stdout.isatty()))
-        click.echo(f"{total} scenarios: {passed} passed, {total - passed} failed")
+        noun = "scenario" if total == 1 else "scenarios"
+        click.echo(f"{total} {noun}: {passed} passed, {total - passed} failed")
     sys.exit(1 if all_diags else 0)

@@ -464,3 +464,46 @@ def test_an_extension_adds_steps_triggers_and_counters(tmp_path: Path) -> None:
     assert [c["name"] for c in ir["counters"]] == ["bonus"]
     names = [p.name for p in prepare(ir).steps["end_of_turn"]]
     assert names.index("end_of_turn.tip") == names.index("end_of_turn.draw_hand") + 1
+
+
+# -- a base's resources and ways ---------------------------------------------------------------
+
+
+def test_an_extension_names_its_bases_resources_ways_and_resource_words(tmp_path: Path) -> None:
+    """A base declaring a resource, a way paid in it and another word for gold: the extension
+    may use all three words, and the whole pack is valid IR (a base's ways once kept their
+    source marks, which the schema refuses)."""
+    from clankwork.tools.check import compile_and_check
+
+    _write(
+        tmp_path / "base",
+        {
+            "pack.clank": 'pack base { version "1" }\n'
+            "resource favour { kept; word favours }\n"
+            "resource gold { word coins coin }\n"
+            "way ladder { paid in favours }\n"
+            "card Acolyte { cost 2; play: +1 favour, +1 skill }\n"
+        },
+    )
+    body = "way rope { paid in favour }\ncard Patron { cost 3; play: +2 favours, +1 coins }\n"
+    _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"', body)})
+    result = compile_and_check(tmp_path / "ext")
+    assert _codes(result.diagnostics) == [], result.diagnostics
+    ir = result.ir
+    assert {w["name"]: w["paid_in"] for w in ir["ways"]} == {"ladder": "favour", "rope": "favour"}
+    assert all("paid_at" not in w for w in ir["ways"])
+    assert ir["resource_aliases"] == {"coins": "gold", "coin": "gold"}
+    [patron] = [c for c in ir["cards"] if c["name"] == "Patron"]
+    gains = {e["resource"]: e["amount"] for e in patron["triggers"][0]["effects"]}
+    assert gains == {"favour": 2, "gold": 1}
+    validate_ir(ir)
+
+
+def test_every_bundled_pack_extends_cleanly(tmp_path: Path) -> None:
+    """`clankwork new X --extends P` checks clean for each bundled pack (an extension of
+    space once failed its schema on the base's ways)."""
+    for base in ("tutorial", "acqinc", "clank", "vault", "space"):
+        code, out = _run("new", f"on-{base}", "--extends", base, "--dir", str(tmp_path))
+        assert code == 0, out
+        code, out = _run("check", str(tmp_path / f"on-{base}"))
+        assert code == 0 and "error" not in out, out

@@ -36,7 +36,7 @@ def test_a_wrong_expectation_fails_at_its_line(tmp_path: Path, tutorial_dir: Pat
     assert "error[CW401]" in result.output
     assert "expected player 1 skill 2, got 1" in result.output
     assert "s.clank:4:3" in result.output
-    assert "1 scenarios: 0 passed, 1 failed" in result.output
+    assert "1 scenario: 0 passed, 1 failed" in result.output
 
 
 def test_an_unscripted_decision_fails(tmp_path: Path, tutorial_dir: Path) -> None:
