@@ -303,7 +303,7 @@ class _Move(ActionKind):
             game.take_damage(p, hurt)
         if p.on_clock:
             if game.stats is not None:
-                game.stats.on_move(game, p, p.pos, m.to)
+                game.stats.on_move(game, p, p.pos, m.to, m.way.name)
             if m.way.exhausts:
                 p.exhausted = True
             game.emit("move", p)  # along the path, from the space it leaves

@@ -53,6 +53,7 @@ class GameStats:
         "choices",
         "cubes",
         "actions",
+        "ways",
     )
 
     def __init__(self, spaces: int, players: int) -> None:
@@ -76,6 +77,7 @@ class GameStats:
         self.choices: dict[tuple[int, str], int] = {}
         self.cubes: dict[str, int] = {}  # cube tokens drawn from the bag, by token name
         self.actions: dict[str, int] = {}  # a pack's `action` lines taken, by name
+        self.ways: dict[str, int] = {}  # moves along paths and ways, by way (tunnel, ...)
 
     @classmethod
     def for_game(cls, catalog: Catalog, players: int) -> GameStats:
@@ -86,10 +88,14 @@ class GameStats:
         """A player arrives on a space (by a path, a coach or a teleport)."""
         self.entries[space] += 1
 
-    def on_move(self, game: Game, player: PlayerState, src: int, dst: int) -> None:
-        """A player walks along a path (called just before `on_enter`)."""
+    def on_move(
+        self, game: Game, player: PlayerState, src: int, dst: int, way: str = "tunnel"
+    ) -> None:
+        """A player moves along a path or a declared way (its name: "tunnel" for a plain
+        path), called just before `on_enter`."""
         key = (src, dst)
         self.paths[key] = self.paths.get(key, 0) + 1
+        self.ways[way] = self.ways.get(way, 0) + 1
 
     def on_acquire(self, game: Game, player: PlayerState, card: CardDef) -> None:
         """A player acquires a card from the row or the reserve."""
@@ -237,6 +243,8 @@ _COUNTERS = (
     "actions_sq",
     "cubes",
     "cubes_sq",
+    "moves",
+    "moves_sq",
 )
 
 
@@ -315,6 +323,9 @@ class RunTotals:
     actions_sq: Counter[str] = field(default_factory=Counter)
     cubes: Counter[str] = field(default_factory=Counter)
     cubes_sq: Counter[str] = field(default_factory=Counter)
+    # Moves by way ("tunnel" for a plain path, else the pack's way), with the squares.
+    moves: Counter[str] = field(default_factory=Counter)
+    moves_sq: Counter[str] = field(default_factory=Counter)
 
     def add_result(self, index: int, result: GameResult) -> None:
         """Count one game's result (what the engine's counters do not see)."""
@@ -382,6 +393,8 @@ class RunTotals:
         self.actions_sq.update({k: v * v for k, v in stats.actions.items()})
         self.cubes.update(stats.cubes)
         self.cubes_sq.update({k: v * v for k, v in stats.cubes.items()})
+        self.moves.update(stats.ways)
+        self.moves_sq.update({k: v * v for k, v in stats.ways.items()})
         taken: Counter[str] = Counter()
         for seat, got in enumerate(stats.tokens):
             taken.update(got)
@@ -749,6 +762,11 @@ def report(
         {"name": name, "taken": t.actions[name], **often(t.actions, t.actions_sq, name)}
         for name in sorted(t.actions)
     ]
+    # Moves by way, the most used first: how much a declared way (a ladder, a lift) is used.
+    moves = [
+        {"way": name, "moves": n, **often(t.moves, t.moves_sq, name)}
+        for name, n in sorted(t.moves.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
     cubes = [
         {"name": tok.name, "drawn": t.cubes[tok.name], **often(t.cubes, t.cubes_sq, tok.name)}
         for tok in catalog.tokens
@@ -913,6 +931,7 @@ def report(
         "tokens": tokens,
         "space_choices": space_choices,
         "actions": actions,
+        "moves": moves,
         "cubes": cubes,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),

@@ -459,6 +459,10 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
         parts.append("<h2>Actions taken</h2>")
         rows = [(a["name"], a["taken"], _per_game(a)) for a in rep["actions"]]
         parts.append(_table(("action (the pack's `action` lines)", "taken", "a game"), rows))
+    if len(rep.get("moves", ())) > 1:
+        parts.append("<h2>Moves by way</h2>")
+        rows = [(m["way"], m["moves"], _per_game(m)) for m in rep["moves"]]
+        parts.append(_table(("way (tunnel: a plain path)", "moves", "a game"), rows))
     if rep.get("cubes"):
         parts.append("<h2>Cube tokens drawn</h2>")
         rows = [(c["name"], c["drawn"], _per_game(c)) for c in rep["cubes"]]

@@ -596,6 +596,13 @@ def _components(rep: dict[str, Any]) -> list[str]:
             for a in rep["actions"]
         ]
         lines += ["", *_table(rows)]
+    if len(rep.get("moves", ())) > 1:
+        rows = [("moves by way", "moves", "a game")]
+        rows += [
+            (m["way"], str(m["moves"]), _mean_pm(m["per_game"], m["per_game_ci"], 2))
+            for m in rep["moves"]
+        ]
+        lines += ["", *_table(rows)]
     if rep.get("cubes"):
         rows = [("cube token", "drawn", "a game")]
         rows += [

@@ -77,6 +77,25 @@ def test_actions_taken_are_the_logs_actions(run: tuple[dict, str, Path]) -> None
     assert ["action", "taken", "a", "game"] in [line.split() for line in stdout.splitlines()]
 
 
+def test_moves_by_way_are_the_logs_moves(run: tuple[dict, str, Path]) -> None:
+    """The report counts moves by way (ropes on this board, tunnels for plain paths), as the
+    logs' `move to X [by WAY]` decisions do."""
+    rep, stdout, logs = run
+    logged: Counter[str] = Counter()
+    for path in sorted(logs.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            if rec["type"] == "decision" and rec["label"].startswith("move to "):
+                # "move to Room 3 (1 swords, 0 damage) by rope": the way comes last.
+                label = rec["label"]
+                logged[label.rsplit(" by ", 1)[1] if " by " in label else "tunnel"] += 1
+    moves = {m["way"]: m["moves"] for m in rep["moves"]}
+    assert moves == dict(logged) and moves["rope"] > 0 and moves["tunnel"] > moves["rope"]
+    assert [m["moves"] for m in rep["moves"]] == sorted(moves.values(), reverse=True)
+    assert ["moves", "by", "way", "moves", "a", "game"] in [x.split() for x in stdout.splitlines()]
+    assert "<h2>Moves by way</h2>" in build_page(rep)
+
+
 def test_a_toll_is_counted_each_time_a_player_meets_it() -> None:
     """Every entry onto a perch where a gargoyle lies asks the toll once, whether the player
     had a choice or only one option was open (then the log shows no decision)."""
