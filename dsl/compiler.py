@@ -53,6 +53,14 @@ DECL_KINDS = (
     "remove",
     "change",
 )
+# Lines that belong inside a block, written at the top of a file: where they go.
+INSIDE = {
+    "step": "a `step` goes inside the `rules { ... }` block: rules { step NAME after OTHER: ... }",
+    "space": "a `space` goes inside a `board NAME { ... }` (or `module`) block",
+    "path": "a `path` goes inside a `board NAME { ... }` (or `module`) block",
+    "action": "an `action` line goes inside a `space` or a `token` block",
+    "scenario": "scenarios go in the pack's scenarios/ folder (`clankwork test` runs them)",
+}
 # How a trigger line starts (a Franchise Board sticker's abilities are trigger lines).
 TRIGGER_WORDS = ("when", "whenever", "at", "once", "after")
 CARD_FLAGS = {
@@ -627,7 +635,8 @@ class _Compiler(Declarations, Modules):
                 "CW101",
                 f"unknown declaration {st.head[0].text!r}",
                 st.head[0].span,
-                hint=did_you_mean(kind, DECL_KINDS)
+                hint=INSIDE.get(kind)
+                or did_you_mean(kind, DECL_KINDS)
                 or f"a file holds {', '.join(DECL_KINDS[:-1])} or {DECL_KINDS[-1]} declarations",
             )
             return
@@ -1434,7 +1443,9 @@ class _Compiler(Declarations, Modules):
                     f"unknown path property `{s.head_text()}`",
                     s.head[0].span,
                     hint=did_you_mean(key, PROPERTIES["path"])
-                    or did_you_mean(" ".join(words), [w["name"] for w in self.ways])
+                    or did_you_mean(
+                        " ".join(words), [*self.base_ways, *(w["name"] for w in self.ways)]
+                    )
                     or "paths take boots N, monsters N, water, mountain, lock, requires WORD, "
                     "way WAY",
                 )

@@ -77,17 +77,22 @@ class Declarations:
     # Other words for a base resource (`resource gold { word credits }`), kept in the IR so
     # that a pack extending this one may use them too.
     resource_aliases: dict[str, str]
+    # The ways of the pack this one extends, by name.
+    base_ways: list[str]
 
     def _init_declarations(self) -> None:
         self.resources = []
         self.ways = []
         self.resource_words = {}
         self.resource_aliases = {}
+        self.base_ways = []
 
     def inherit_resources(self, base_ir: dict[str, Any]) -> None:
         """The words of the base's declared resources and its other words for base resources,
         so an extension's effects and ways may name them (`+1 special move` in a pack that
-        extends one declaring `special moves`)."""
+        extends one declaring `special moves`), and the base's ways, which its paths may name
+        bare (`path A -- B { rope }`)."""
+        self.base_ways = [w["name"] for w in base_ir.get("ways", ())]
         for res in base_ir.get("resources", ()):
             for word in (res["name"], *res["words"]):
                 self.resource_words[word] = res["name"]
@@ -291,7 +296,9 @@ class Declarations:
             path["way"] = _text(s.head[1:])
             path["way_at"] = _at(_span_of(s.head[1:]))
             return True
-        if any(w["name"] == " ".join(words) for w in self.ways):
+        if " ".join(words) in self.base_ways or any(
+            w["name"] == " ".join(words) for w in self.ways
+        ):
             path["way"] = " ".join(words)
             path["way_at"] = _at(s.span)
             return True

@@ -507,3 +507,14 @@ def test_every_bundled_pack_extends_cleanly(tmp_path: Path) -> None:
         assert code == 0, out
         code, out = _run("check", str(tmp_path / f"on-{base}"))
         assert code == 0 and "error" not in out, out
+
+
+def test_an_extensions_path_names_a_base_way_bare_with_did_you_mean(tmp_path: Path) -> None:
+    base = 'pack base { version "1" }\nresource favour { kept }\nway ladder { paid in favour }\n'
+    base += "card Acolyte { cost 2; play: +1 favour }\n"
+    base += "board b {\n  space A { at 0 0 }\n  space B { at 9 9 }\n  path A -- B\n}\n"
+    _write(tmp_path / "base", {"pack.clank": base})
+    body = "board b {\n  space C { at 5 5 }\n  path B -- C { ladder }\n  path A -- C { ladr }\n}\n"
+    _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"', body)})
+    [err] = [d for d in compile_pack(tmp_path / "ext").diagnostics if d.severity == "error"]
+    assert err.code == "CW102" and "`ladr`" in err.message and err.hint == 'did you mean "ladder"?'

@@ -279,3 +279,13 @@ def test_a_token_a_lack_condition_or_a_guard_names_must_exist() -> None:
 def test_an_effect_with_a_known_first_word_is_hinted_whole() -> None:
     (d,) = _diags("card A { cost 1; play: take 1 damge }\n")
     assert d.code == "CW103" and d.hint == 'did you mean "take 1 damage"?'
+
+
+def test_a_line_that_belongs_inside_a_block_says_which_block() -> None:
+    text = 'pack p { version "1" }\nstep turn.stipend after turn.begin: +1 boots\n'
+    text += "path A -- B\n"
+    diags = [d for d in compile_text(text).diagnostics if d.code == "CW101"]
+    assert [d.hint for d in diags] == [
+        "a `step` goes inside the `rules { ... }` block: rules { step NAME after OTHER: ... }",
+        "a `path` goes inside a `board NAME { ... }` (or `module`) block",
+    ]
