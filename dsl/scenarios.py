@@ -207,10 +207,13 @@ class _ScenarioCompiler:
             for b in st.get("boards", ())
             for s in b["spaces"]
         )
-        # A pack's declared resources are player facts too (`expect player 1 favour 2`).
+        # A pack's declared resources are player facts too (`expect player 1 favour 2`), and
+        # so are its other words for base resources (`expect player 1 credits 2`).
         self.resource_words = {
             w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])
         }
+        self.declared_resources = {r["name"] for r in pack.get("resources", ())}
+        self.resource_words.update(pack.get("resource_aliases", {}))
         from clankwork.interpreter.scenario import state_facts
 
         declared_player, declared_game = state_facts()
@@ -523,8 +526,12 @@ class _ScenarioCompiler:
                 # A pack's declared resource: `favour 2`, `special moves 1`.
                 name = self.resource_words[" ".join(map(str, words[:-1]))]
                 value = self.number(p, p.head[-1:], name, "scenario count")
-                if value is not None:
+                if value is not None and name in self.declared_resources:
                     entry.setdefault("pools", {})[name] = value
+                elif value is not None:
+                    # Another word for a base resource (`credits 3`); every base resource is
+                    # one of PLAYER_NUMBERS.
+                    entry[name] = value
             elif key == "at" and len(rest) == 1:
                 space = self.ref(rest[0], self.spaces, "space")
                 if space:
