@@ -195,6 +195,9 @@ class Catalog:
     modular: dict[str, Any] | None = None
     ways: dict[str, Way] = field(default_factory=dict)
     assembled: dict[asm.Assembly, Board] = field(default_factory=dict)
+    # The pack's word for gold when it declares one (`resource gold { word credits }`): what
+    # the replay narrator and `play` call it.
+    gold_word: str = "gold"
     # Made from ``cards`` and ``tokens`` (again by `dataclasses.replace`), once for every game
     # to deal from: the designs of each deck ("starting", "adventure", "reserve"), and every
     # copy of them and of each kind of token, in the pack's order.
@@ -248,12 +251,17 @@ class Catalog:
 
     def choose_assembly(self, rng: Any, text: str | None = None) -> asm.Assembly | None:
         """The assembly a game plays on: the one ``text`` names (`assembly.parse_assembly`,
-        ValueError when it names none), else one drawn with ``rng`` (None: a plain board)."""
+        ValueError when it names none), else one drawn with ``rng`` (None: a plain board).
+        With ``text`` and an ``rng``, the draw is made all the same and set aside, so a seed
+        deals the same game whether its assembly was drawn or written (a replay names the
+        drawn one; `--modules` keeps the seed's deal)."""
         if self.modular is None:
             if text:
                 raise ValueError(f"board {self.board.name!r} has no modules to choose")
             return None
         if text:
+            if rng is not None:
+                asm.random_assembly(self.modular, rng)
             got, problem = asm.parse_assembly(self.modular, text)
             if got is None:
                 raise ValueError(problem)
@@ -352,4 +360,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         modular=modular,
         ways=ways,
         assembled=assembled,
+        gold_word=next(
+            (w for w, name in ir.get("resource_aliases", {}).items() if name == "gold"), "gold"
+        ),
     )

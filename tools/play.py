@@ -361,7 +361,8 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
     track = game.rules["rage_track"]
     here = spaces[me.pos]
     you = (
-        f"You: skill {me.skill}, swords {me.swords}, boots {me.boots}, gold {game.gold_of(me)}, "
+        f"You: skill {me.skill}, swords {me.swords}, boots {me.boots}, "
+        f"{game.catalog.gold_word} {game.gold_of(me)}, "
         f"damage {me.damage}/{health}, Clank! in the area {me.area}"
         + (", exhausted" if me.exhausted else "")
     )
@@ -405,8 +406,8 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
         art = f", artifact {p.artifact.name}" if p.artifact else ""
         state = "" if p.on_clock else f", {p.status}"
         lines.append(
-            f"  P{p.seat + 1}: at {spaces[p.pos].name} (damage {p.damage}/{health}, gold "
-            f"{game.gold_of(p)}{art}{state})"
+            f"  P{p.seat + 1}: at {spaces[p.pos].name} (damage {p.damage}/{health}, "
+            f"{game.catalog.gold_word} {game.gold_of(p)}{art}{state})"
         )
     lines.append(you)
     owned = []

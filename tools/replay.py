@@ -84,7 +84,7 @@ class Narrator(GameStats):
             extra = f", artifact {p.artifact.name}" if p.artifact else ""
             self.write(
                 f"  Turn {game.turn}: {_who(p)} at {where} "
-                f"(damage {p.damage}/{health}, gold {game.gold_of(p)}{extra})"
+                f"(damage {p.damage}/{health}, {game.catalog.gold_word} {game.gold_of(p)}{extra})"
             )
         else:
             self.write(f"  Turn {game.turn}: {_who(p)} is off the clock ({p.status})")
@@ -232,7 +232,7 @@ def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
     gold, damage, tokens, artifact, _ = before
     out = []
     if game.gold_of(p) != gold:
-        out.append(f"{game.gold_of(p) - gold:+d} gold")
+        out.append(f"{game.gold_of(p) - gold:+d} {game.catalog.gold_word}")
     if p.damage > damage:
         out.append(f"{p.damage - damage} damage")
     elif p.damage < damage:

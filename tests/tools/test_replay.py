@@ -324,3 +324,22 @@ def test_a_log_is_read_with_a_size_bound(tmp_path: Path) -> None:
         os.mkfifo(fifo)
         result = replay("--check", fifo)  # would block forever if it were opened
         assert result.exit_code == 1 and "not a regular file" in result.stderr
+
+
+@pytest.mark.parametrize("modules", [None, "1=Med Lab, 2=Armory, 3=Crew Quarters"])
+def test_a_modular_boards_games_replay(tmp_path: Path, modules: str | None) -> None:
+    """A Space game's ship is drawn from its seed, or written with --modules; either way its
+    log replays (the replay names the assembly, and naming one draws the same numbers as
+    drawing it did, so the seed deals the same)."""
+    args = [str(ROOT / "content" / "space"), "-n", "3", "-p", "3", "--seed", "4"]
+    args += ["--bots", "random", "--log-dir", str(tmp_path)]
+    if modules:
+        args += ["--modules", modules]
+    result = CliRunner().invoke(simulate_command, args)
+    assert result.exit_code == 0, result.output
+    result = replay("--check", *sorted(tmp_path.iterdir()))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count(": ok, ") == 3
+    # Told in the pack's word for gold (`resource gold { word credits credit }`).
+    told = replay(sorted(tmp_path.iterdir())[0]).stdout
+    assert "(damage 0/10, credits 0)" in told and " gold " not in told
