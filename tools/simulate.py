@@ -1154,7 +1154,10 @@ def command(
         names = bot_names(bots, players)
         catalog = prepare(ir, board if board is not None else 0)
         if modules:
-            catalog.choose_assembly(None, modules)  # a ValueError names what does not fit
+            try:
+                catalog.choose_assembly(None, modules)  # a ValueError names what does not fit
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--modules") from None
         limits = {**catalog.rules, **rules}
         lo, hi = limits["min_players"], limits["max_players"]
         if not lo <= players <= hi:

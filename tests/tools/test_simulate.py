@@ -626,3 +626,13 @@ def test_a_reader_that_stops_early_does_not_cost_the_report_file(tmp_path: Path)
     proc.stdout.close()
     proc.wait(timeout=120)
     assert json.loads(out.read_text())["games"] == 30
+
+
+def test_a_wrong_assembly_names_the_modules_option() -> None:
+    args = [str(ROOT / "content" / "space"), "-n", "2", "--modules", "1=Nope"]
+    result = CliRunner().invoke(command, args)
+    assert result.exit_code == 2
+    assert "Invalid value for --modules: position 1 cannot take 'Nope'; it takes " in result.output
+    args = [str(ROOT / "content" / "tutorial"), "-n", "2", "--modules", "1=Nope"]
+    result = CliRunner().invoke(command, args)
+    assert "Invalid value for --modules: board 'overworld' has no modules" in result.output
