@@ -12,7 +12,8 @@ previous commit) in the same run:
 
 Each figure comes from a fresh worker process that compiles the pack, plays a few games to
 warm up (route tables, option caches) and then plays ``--games`` games of ``--players``
-players on fixed seeds; the time is the worker's CPU time (``time.process_time``), not the
+players on fixed seeds (inside `interpreter.game.many_games`, the garbage collector's
+settings simulate's workers play with, on a checkout that has it); the time is the worker's CPU time (``time.process_time``), not the
 wall clock, since the machine is shared. Workers for old and new alternate (old, new, old,
 new...), ``--repeat`` times, so a busy moment hits both alike; the best of the repeats
 counts and the spread (worst/best) is printed to show the noise. Peak memory is each
@@ -28,6 +29,7 @@ the two engines on the rules each had.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -70,11 +72,16 @@ def worker(pack: Path, bots: str, games: int, players: int) -> dict[str, float]:
             turns += Game(cat, seats, s).play().turns
         return turns
 
-    run(SEED + 1, WARM_UP)
-    t0 = time.process_time()
-    turns = run(SEED, games)
-    cpu = time.process_time() - t0
     import clankwork.interpreter.game as game_module
+
+    run(SEED + 1, WARM_UP)
+    # As `clankwork simulate` plays: its workers play inside `many_games` (the garbage
+    # collector's settings for a long run of games), where the checkout has it.
+    around = getattr(game_module, "many_games", contextlib.nullcontext)
+    with around():
+        t0 = time.process_time()
+        turns = run(SEED, games)
+        cpu = time.process_time() - t0
 
     return {"turns": turns, "cpu": cpu, "rss": _rss_mib(), "from": game_module.__file__}
 

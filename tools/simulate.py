@@ -29,7 +29,7 @@ import click
 
 from clankwork.interpreter.bots import BOTS, make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
-from clankwork.interpreter.game import Game
+from clankwork.interpreter.game import Game, many_games
 from clankwork.interpreter.invariants import check_invariants
 from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
 from clankwork.interpreter.rules import MAX_PLAYERS
@@ -162,9 +162,10 @@ class Runner:
         """Play games ``start``, ``start + 1``... with these seeds and add them up (the
         records of games numbered below ``keep`` kept)."""
         totals = RunTotals(keep=keep)
-        for k, seed in enumerate(seeds):
-            game, stats = self.play(start + k, seed)
-            totals.add(start + k, game, stats)
+        with many_games():
+            for k, seed in enumerate(seeds):
+                game, stats = self.play(start + k, seed)
+                totals.add(start + k, game, stats)
         return totals
 
 

@@ -141,3 +141,17 @@ def test_replay_mismatch_names_the_line(cat: Catalog) -> None:
         replay(cat, log)
     with pytest.raises(ReplayMismatch, match="no more decisions"):
         replay(cat, log[: k - 1] + log[-1:])
+
+
+def test_many_games_plays_the_same_games_and_restores_the_collector(cat: Catalog) -> None:
+    import gc
+
+    from clankwork.interpreter.game import MANY_GAMES_GC_THRESHOLD, many_games
+
+    before = gc.get_threshold()
+    outside = [to_jsonl(play(cat, s, ("heuristic",) * 3).log) for s in (3, 4)]
+    with many_games():
+        assert gc.get_threshold()[0] == MANY_GAMES_GC_THRESHOLD and gc.get_freeze_count() > 0
+        inside = [to_jsonl(play(cat, s, ("heuristic",) * 3).log) for s in (3, 4)]
+    assert inside == outside
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
