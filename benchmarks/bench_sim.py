@@ -13,12 +13,12 @@ previous commit) in the same run:
 Each figure comes from a fresh worker process that compiles the pack, plays a few games to
 warm up (route tables, option caches) and then plays ``--games`` games of ``--players``
 players on fixed seeds (inside `interpreter.game.many_games`, the garbage collector's
-settings simulate's workers play with, on a checkout that has it); the time is the worker's CPU time (``time.process_time``), not the
-wall clock, since the machine is shared. Workers for old and new alternate (old, new, old,
-new...), ``--repeat`` times, so a busy moment hits both alike; the best of the repeats
-counts and the spread (worst/best) is printed to show the noise. Peak memory is each
-worker's peak resident set (getrusage), the most any worker of that row reached: what one
-``--jobs`` worker of `clankwork simulate` needs.
+settings simulate's workers play with, on a checkout that has it); the time is the worker's
+CPU time (``time.process_time``), not the wall clock, since the machine is shared. Workers
+for old and new alternate (old, new, old, new...), ``--repeat`` times, so a busy moment hits
+both alike; the best of the repeats counts and the spread (worst/best) is printed to show
+the noise. Peak memory is each worker's peak resident set (getrusage), the most any worker
+of that row reached: what one ``--jobs`` worker of `clankwork simulate` needs.
 
 The old commit is read with ``git archive`` into a temporary directory (the repository and
 its worktrees are left alone) and imported as ``clankwork`` through a directory of links
