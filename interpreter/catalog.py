@@ -311,7 +311,8 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     if isinstance(board, str):
         found = [b for b in boards if b["name"] == board]
         if not found:
-            raise ValueError(f"the pack has no board named {board!r}")
+            names = ", ".join(b["name"] for b in boards)
+            raise ValueError(f"the pack has no board named {board!r} (its boards: {names})")
         board_ir = found[0]
     else:
         board_ir = boards[board]

@@ -636,3 +636,9 @@ def test_a_wrong_assembly_names_the_modules_option() -> None:
     args = [str(ROOT / "content" / "tutorial"), "-n", "2", "--modules", "1=Nope"]
     result = CliRunner().invoke(command, args)
     assert "Invalid value for --modules: board 'overworld' has no modules" in result.output
+
+
+def test_an_unknown_board_lists_the_packs_boards() -> None:
+    result = CliRunner().invoke(command, [str(ROOT / "content" / "vault"), "--board", "nosuch"])
+    assert result.exit_code == 2
+    assert "no board named 'nosuch' (its boards: ropes, clock)" in result.output
