@@ -36,6 +36,21 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _two_player_start() -> tuple[dict, dict]:
+    """A two-player campaign's first event, and a game's review with nothing in it (for
+    folds of hand-written events)."""
+    first = {
+        "type": "campaign",
+        "pack": "x",
+        "pack_name": "x",
+        "players": 2,
+        "names": ["A", "B"],
+        "seed": 1,
+        "bots": ["random", "random"],
+    }
+    return first, {"checkmarks": [[], []], "promotions": []}
+
+
 def test_games_are_played_undone_and_played_again_the_same(tmp_path: Path) -> None:
     file = _new(tmp_path)
     outs = []
@@ -228,16 +243,7 @@ def test_fetched_cardporium_cards_join_the_adventure_deck_and_destroyed_cards_le
 def test_an_open_contract_stays_in_the_row_until_completed() -> None:
     from clankwork.tools.campaign import fold
 
-    first = {
-        "type": "campaign",
-        "pack": "x",
-        "pack_name": "x",
-        "players": 2,
-        "names": ["A", "B"],
-        "seed": 1,
-        "bots": ["random", "random"],
-    }
-    review = {"checkmarks": [[], []], "promotions": []}
+    first, review = _two_player_start()
     empty = {"read": [], "stickers": [], "checkmarks": 0, "marks": {}, "fetched": []}
     opened = {**empty, "destroyed": [], "contracts": ["Pest Control"]}
     g1 = {"type": "game", "game": 1, "scores": [1, 1], "review": review, "death": False}
@@ -648,16 +654,7 @@ def test_a_pack_may_keep_several_named_tracks(tmp_path: Path) -> None:
 
 
 def test_a_cardporium_card_is_fetched_once_however_many_passages_fetch_it(tmp_path: Path) -> None:
-    first = {
-        "type": "campaign",
-        "pack": "x",
-        "pack_name": "x",
-        "players": 2,
-        "names": ["A", "B"],
-        "seed": 1,
-        "bots": ["random", "random"],
-    }
-    review = {"checkmarks": [[], []], "promotions": []}
+    first, review = _two_player_start()
     empty = {"read": [], "stickers": [], "checkmarks": 0, "marks": {}, "destroyed": []}
     g1 = {"type": "game", "game": 1, "scores": [1, 1], "review": review, "death": False}
     g1["prologue"] = {**empty, "fetched": [8, 4]}
