@@ -1473,16 +1473,23 @@ def many_games() -> Iterator[None]:
     many short-lived objects that reference counting frees, and leaves a few reference cycles
     (players, bots and the log point at each other); with the default threshold the collector
     walks the young objects every 700 allocations, and each full walk visits the catalog, the
-    boards and the bots' tables too. Those are frozen first (`gc.freeze`: never walked again
-    while the loop runs) and collections come every 10,000 allocations: ~3-5% more games a
-    second, the same games (nothing a game decides depends on when garbage is collected),
-    and the cycles are still collected, so memory stays bounded. The collector's settings
-    are restored afterwards."""
+    boards and the bots' tables too. So on entry the garbage is collected and what is left is
+    frozen (`gc.freeze`: never walked again while the loop runs), and collections come every
+    10,000 allocations: ~3-5% more games a second, the same games (nothing a game decides
+    depends on when garbage is collected). Collecting first matters: a game already dead but
+    not yet collected would be frozen with the rest and never freed, chunk after chunk. The
+    cycles the loop's own games leave are collected as it runs, so memory stays bounded.
+    The collector's settings are restored afterwards; a nested use (or a caller's own freeze)
+    is left as it was. The settings are the process's: use it from one thread at a time."""
     threshold = gc.get_threshold()
-    gc.freeze()
+    outermost = gc.get_freeze_count() == 0
+    if outermost:
+        gc.collect()
+        gc.freeze()
     gc.set_threshold(MANY_GAMES_GC_THRESHOLD, *threshold[1:])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
+        if outermost:
+            gc.unfreeze()

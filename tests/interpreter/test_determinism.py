@@ -155,3 +155,27 @@ def test_many_games_plays_the_same_games_and_restores_the_collector(cat: Catalog
         inside = [to_jsonl(play(cat, s, ("heuristic",) * 3).log) for s in (3, 4)]
     assert inside == outside
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_many_games_in_a_row_hold_no_dead_games(tutorial_ir: dict) -> None:
+    """Chunk after chunk, as a simulate worker plays them (`Runner.run_chunk` is inside
+    `many_games`), the games already played are freed: a dead game frozen with the living
+    ones would never be."""
+    import gc
+
+    from clankwork.interpreter.game import many_games
+    from clankwork.tools.simulate import Runner, RunSpec
+
+    runner = Runner(RunSpec(tutorial_ir, 3, ("heuristic",) * 3))
+    held = []
+    for chunk in range(8):
+        runner.run_chunk(4 * chunk, list(range(100 + 4 * chunk, 104 + 4 * chunk)))
+        held.append(sum(type(o) is Game for o in gc.get_objects()))
+    assert max(held) <= 4, held
+    # A nested use leaves the outer freeze alone.
+    with many_games():
+        frozen = gc.get_freeze_count()
+        with many_games():
+            pass
+        assert gc.get_freeze_count() == frozen > 0
+    assert gc.get_freeze_count() == 0
