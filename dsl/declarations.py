@@ -77,8 +77,9 @@ class Declarations:
     # Other words for a base resource (`resource gold { word credits }`), kept in the IR so
     # that a pack extending this one may use them too.
     resource_aliases: dict[str, str]
-    # The ways of the pack this one extends, by name.
+    # The ways of the pack this one extends, by name, and the resource words it inherits.
     base_ways: list[str]
+    inherited_words: set[str]
 
     def _init_declarations(self) -> None:
         self.resources = []
@@ -86,6 +87,7 @@ class Declarations:
         self.resource_words = {}
         self.resource_aliases = {}
         self.base_ways = []
+        self.inherited_words: set[str] = set()
 
     def inherit_resources(self, base_ir: dict[str, Any]) -> None:
         """The words of the base's declared resources and its other words for base resources,
@@ -93,11 +95,14 @@ class Declarations:
         extends one declaring `special moves`), and the base's ways, which its paths may name
         bare (`path A -- B { rope }`)."""
         self.base_ways = [w["name"] for w in base_ir.get("ways", ())]
+        self.inherited_words = set()
         for res in base_ir.get("resources", ()):
             for word in (res["name"], *res["words"]):
                 self.resource_words[word] = res["name"]
+                self.inherited_words.add(word)
         for word, name in base_ir.get("resource_aliases", {}).items():
             self.resource_words[word] = name
+            self.inherited_words.add(word)
 
     # resources -------------------------------------------------------------------------
     def decl_resource(self, st: Stmt) -> None:
@@ -120,11 +125,17 @@ class Declarations:
             )
             return
         if name in self.resource_words:
+            inherited = name in self.inherited_words
             self.error(  # type: ignore[attr-defined]
                 "CW125",
-                f"resource `{named[0]}` is declared twice",
+                f"`{named[0]}` already names a resource of the base pack"
+                if inherited
+                else f"resource `{named[0]}` is declared twice",
                 named[1],
-                hint="keep one declaration",
+                hint="an extension uses its base's resources as they are: remove this "
+                "declaration, or give the new resource another name"
+                if inherited
+                else "keep one declaration",
             )
             return
         for s in st.block or []:
@@ -146,6 +157,15 @@ class Declarations:
                             a.span,
                             hint="choose a word no base resource uses",
                         )
+                    elif word in self.resource_words or word == name:
+                        if word != name:
+                            self.error(  # type: ignore[attr-defined]
+                                "CW125",
+                                f"`{a.text}` already names the resource "
+                                f"{self.resource_words[word]}",
+                                a.span,
+                                hint="choose a word no other resource uses",
+                            )
                     else:
                         res["words"].append(word)
             else:
@@ -307,17 +327,21 @@ class Declarations:
     def settle_declarations(self) -> None:
         """Without the checks (a base compiled for an extension, which is checked whole
         later): each way's resource word resolved and its source mark taken out of the IR,
-        as `check_declarations` would leave them."""
+        as `check_declarations` would leave them. A word that names no resource keeps its
+        mark, for the extension's check to report where the base wrote it."""
         for way in self.ways:
-            way.pop("paid_at", None)
-            word = way["paid_in"]
-            way["paid_in"] = RESOURCE_WORDS.get(word) or self.resource_words.get(word) or word
+            name = RESOURCE_WORDS.get(way["paid_in"]) or self.resource_words.get(way["paid_in"])
+            if name is not None:
+                way.pop("paid_at", None)
+                way["paid_in"] = name
 
     def check_declarations(self, ir: dict[str, Any]) -> None:
         """Once every file is compiled: ways paid in unknown resources, paths of unknown
         ways, declared resources nothing gives."""
         known = {*RESOURCE_WORDS.values(), *(r["name"] for r in self.resources)}
-        for way in self.ways:
+        known.update(self.resource_words.values())  # an extension's base's resources too
+        # Every way of the pack (an extension's base's too: a base is compiled unchecked).
+        for way in ir.get("ways", self.ways):
             at = way.pop("paid_at", None)
             word = way["paid_in"]
             name = RESOURCE_WORDS.get(word) or self.resource_words.get(word)

@@ -518,3 +518,31 @@ def test_an_extensions_path_names_a_base_way_bare_with_did_you_mean(tmp_path: Pa
     _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"', body)})
     [err] = [d for d in compile_pack(tmp_path / "ext").diagnostics if d.severity == "error"]
     assert err.code == "CW102" and "`ladr`" in err.message and err.hint == 'did you mean "ladder"?'
+
+
+def test_a_bases_way_paid_in_no_resource_is_reported_in_the_base(tmp_path: Path) -> None:
+    base = 'pack base { version "1" }\nresource favour { kept }\nway ladder { paid in favr }\n'
+    base += "card Acolyte { cost 2; play: +1 favour }\n"
+    _write(tmp_path / "base", {"pack.clank": base})
+    _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"')})
+    from clankwork.tools.check import compile_and_check
+
+    errors = [d for d in compile_and_check(tmp_path / "ext").diagnostics if d.severity == "error"]
+    assert [(d.code, d.span.file.endswith("base/pack.clank"), d.span.line) for d in errors] == [
+        ("CW126", True, 3)
+    ]
+    assert errors[0].hint == 'did you mean "favour"?'
+
+
+def test_a_resource_word_names_one_resource(tmp_path: Path) -> None:
+    text = 'pack p { version "1" }\nresource gold { word coins }\n'
+    text += "resource boon { kept; word coins }\ncard X { cost 1; play: +1 boon }\n"
+    [err] = [d for d in compile_text(text).diagnostics if d.severity == "error"]
+    assert err.code == "CW125" and err.message == "`coins` already names the resource gold"
+    base = 'pack base { version "1" }\nresource favour { kept }\n'
+    base += "card Acolyte { cost 2; play: +1 favour }\n"
+    _write(tmp_path / "base", {"pack.clank": base})
+    body = "resource favour { kept }\n"
+    _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"', body)})
+    [err] = [d for d in compile_pack(tmp_path / "ext").diagnostics if d.severity == "error"]
+    assert err.code == "CW125" and "already names a resource of the base pack" in err.message
