@@ -763,9 +763,12 @@ def report(
         for name in sorted(t.actions)
     ]
     # Moves by way, the most used first: how much a declared way (a ladder, a lift) is used.
+    # Every way the pack declares is listed, a way nobody took with 0 (what a designer most
+    # needs to see).
+    used = {**dict.fromkeys(catalog.ways, 0), **t.moves}
     moves = [
         {"way": name, "moves": n, **often(t.moves, t.moves_sq, name)}
-        for name, n in sorted(t.moves.items(), key=lambda kv: (-kv[1], kv[0]))
+        for name, n in sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
     cubes = [
         {"name": tok.name, "drawn": t.cubes[tok.name], **often(t.cubes, t.cubes_sq, tok.name)}

@@ -406,9 +406,11 @@ def play_variants(
     check: bool = False,
     catalog: Catalog | None = None,
     progress: Callable[[int], None] | None = None,
+    modules: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play each change on the base run's seeds (as many games as it played, with its rules)
-    and compare it with the base run (`stats.compare`), in the order given."""
+    """Play each change on the base run's seeds (as many games as it played, with its rules
+    and its assembly of a modular board, ``modules``) and compare it with the base run
+    (`stats.compare`), in the order given."""
     out = []
     players = len(base.bots)
     for change in variants:
@@ -426,6 +428,7 @@ def play_variants(
             catalog=catalog,
             dask=dask,
             changes=(change,),
+            modules=modules,
         )
         out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
     return out
@@ -1206,6 +1209,7 @@ def command(
             check=check,
             catalog=catalog,
             progress=bar.update if bar is not None else None,
+            modules=modules,
         )
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None

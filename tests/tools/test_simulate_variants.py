@@ -237,3 +237,16 @@ def test_a_bad_sweep_is_a_usage_error(sweep: str, message: str) -> None:
     result = CliRunner().invoke(command, [str(ROOT / "content" / "tutorial"), "--sweep", sweep])
     assert result.exit_code == 2, result.output
     assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_variants_play_on_the_runs_assembly(tmp_path: Path) -> None:
+    """A sweep to the rule's own value plays the run's games again: on the ship --modules
+    names, not on ships drawn from the seeds."""
+    args = [str(ROOT / "content" / "space"), "-n", "6", "-p", "3", "--bots", "random"]
+    args += ["--seed", "4", "--modules", "1=Med Lab, 2=Armory, 3=Crew Quarters"]
+    args += ["--sweep", "hand_size=5", "--json", str(tmp_path / "r.json")]
+    result = CliRunner().invoke(command, args)
+    assert result.exit_code == 0, result.output
+    [variant] = json.loads((tmp_path / "r.json").read_text())["variants"]
+    assert variant["rounds"]["delta"] == 0
+    assert all(s["win_rate_delta"] == 0 for s in variant["by_seat"])
