@@ -600,9 +600,12 @@ class _Overlay:
                 Span.from_ir(item["at"]) if "at" in item else None,
                 hint=f"to replace it write `replace {kind} {q} {{ ... }}`; to change some of its "
                 f"properties, `change {kind} {q} {{ ... }}`"
-                if kind != "board"
+                if kind in EDIT_KINDS["change"]
                 else f"write `board {q} {{ ... }}` only to add spaces and paths to it; it is "
-                "added to, not declared again",
+                "added to, not declared again"
+                if kind == "board"
+                else f"an extension uses its base's {what}s as they are: remove this "
+                f"declaration, or give the new {what} another name",
                 notes=notes,
             )
         )

@@ -546,3 +546,15 @@ def test_a_resource_word_names_one_resource(tmp_path: Path) -> None:
     _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"', body)})
     [err] = [d for d in compile_pack(tmp_path / "ext").diagnostics if d.severity == "error"]
     assert err.code == "CW125" and "already names a resource of the base pack" in err.message
+
+
+def test_redeclaring_a_bases_way_says_to_use_it(tmp_path: Path) -> None:
+    base = 'pack base { version "1" }\nway ladder { paid in boots }\n'
+    _write(tmp_path / "base", {"pack.clank": base})
+    body = "way ladder { paid in boots }\n"
+    _write(tmp_path / "ext", {"pack.clank": _manifest("ext", '"../base"', body)})
+    [err] = [d for d in compile_pack(tmp_path / "ext").diagnostics if d.severity == "error"]
+    assert err.code == "CW123" and err.hint == (
+        "an extension uses its base's ways as they are: remove this declaration, or give the "
+        "new way another name"
+    )
