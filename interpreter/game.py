@@ -31,7 +31,10 @@ _TURN_POOL = frozenset(("skill", "swords", "boots"))
 
 BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
 
-LOG_FORMAT = "clankwork-log/1"
+# /2: a modular board's assembly named in the header draws the numbers drawing it would have
+# (`Catalog.choose_assembly`); a /1 log's named assembly drew nothing.
+LOG_FORMAT = "clankwork-log/2"
+LOG_FORMATS_READ = ("clankwork-log/1", LOG_FORMAT)
 
 # Actions in one turn beyond which the game is stuck in a loop.
 MAX_STEPS = 5000

@@ -22,9 +22,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .catalog import Catalog
+from .catalog import Catalog, prepare
 from .decisions import Decision
-from .game import LOG_FORMAT, Game
+from .game import LOG_FORMATS_READ, Game
 from .rules import MAX_PLAYERS, RULES_BY_KEY, rules_schema
 from .stats import GameStats
 
@@ -181,8 +181,12 @@ def read_log(text: str, *, require_result: bool = True) -> GameLog:
 
 def _check_header(header: dict[str, Any], line: int) -> None:
     """What the schema cannot say about a header."""
-    if header["format"] != LOG_FORMAT:
-        raise LogError(f"log format {header['format']!r}; this Clankwork reads {LOG_FORMAT}", line)
+    if header["format"] not in LOG_FORMATS_READ:
+        raise LogError(
+            f"log format {header['format']!r}; this Clankwork reads "
+            + " and ".join(LOG_FORMATS_READ),
+            line,
+        )
     # The header's words are printed as they are (`clankwork replay`): no terminal escapes.
     for what, text in [(k, header[k]) for k in ("pack", "version", "board")] + [
         (f"bots[{i}]", b) for i, b in enumerate(header["bots"])
@@ -313,14 +317,22 @@ def replay(
         )
     records = iter(zip(glog.decision_lines, glog.decisions, strict=True))
     bots = [_ReplayBot(name, records, on_decision) for name in header["bots"]]
+    modules: Any = header.get("modules")
     try:
+        if modules and header["format"] == "clankwork-log/1":
+            # A /1 log's named assembly drew no numbers: given as (position, module, side)
+            # triples, it draws none now either. (A /1 log whose ship was drawn from the seed
+            # never replayed, and still does not.)
+            if not isinstance(pack, Catalog):
+                pack = prepare(pack, header["board"])
+            modules = pack.choose_assembly(None, modules)
         game = Game(
             pack,
             bots,
             header["seed"],
             board=header["board"],
             rules=header["rules"] or None,
-            modules=header.get("modules"),
+            modules=modules,
             stats=stats,
         )
     except ValueError as e:

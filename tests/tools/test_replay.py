@@ -343,3 +343,29 @@ def test_a_modular_boards_games_replay(tmp_path: Path, modules: str | None) -> N
     # Told in the pack's word for gold (`resource gold { word credits credit }`).
     told = replay(sorted(tmp_path.iterdir())[0]).stdout
     assert "(damage 0/10, credits 0)" in told and " gold " not in told
+
+
+def test_a_format_1_log_of_a_named_ship_still_replays(tmp_path: Path) -> None:
+    """Before clankwork-log/2, a ship named with --modules drew no numbers; such a log is
+    replayed as it was played (the game here is made the /1 way: the assembly given as
+    triples, which draws nothing)."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.game import Game
+    from clankwork.interpreter.log import to_jsonl
+
+    cat = prepare(compile_pack(ROOT / "content" / "space").ir)
+    ship = cat.choose_assembly(None, "1=Med Lab, 2=Armory, 3=Crew Quarters")
+    game = Game(cat, [make_bot("random", 40 + k) for k in range(3)], 9, modules=ship)
+    game.play()
+    text = to_jsonl(game.log)
+    assert '"format":"clankwork-log/2"' in text
+    old = tmp_path / "old.jsonl"
+    old.write_text(text.replace('"format":"clankwork-log/2"', '"format":"clankwork-log/1"', 1))
+    result = replay("--check", old)
+    assert result.exit_code == 0, result.output
+    # The same log read as /2 draws the set-aside numbers, so it is another game.
+    new = tmp_path / "new.jsonl"
+    new.write_text(text)
+    assert replay("--check", new).exit_code == 1
