@@ -46,7 +46,8 @@ _SVG_TAGS = {
     "text", "tspan", "a", "defs", "linearGradient", "radialGradient", "stop",
 }  # fmt: skip
 _SLOTS = re.compile(r"/\*(?:CSS|CSP|DATA|JS)\*/|<!--BOARD-->")
-_STATUS = {"on": "in the dungeon", "escaped": "escaped", "knocked out": "knocked out"}
+# A player's status as the page says it (in words every pack's board fits: a ship, a dungeon).
+_STATUS = {"on": "on the board", "escaped": "escaped", "knocked out": "knocked out"}
 
 
 def _local(name: str) -> str:
@@ -191,6 +192,7 @@ def build_page(cat: Catalog, board_ir: dict[str, Any], glog: GameLog) -> str:
         "seed": h["seed"],
         "bots": list(h["bots"]),
         "health": game.rules["health"],
+        "gold": cat.gold_word,  # the pack's word for gold (Space's "credits")
         "spaces": [s.name for s in cat.board.spaces],
         "status": _STATUS,
         "names": table,
@@ -379,7 +381,7 @@ _JS = r"""
         D.spaces[p.at] + " (" + (D.status[p.st] || p.st) + ")"));
       sec.appendChild(h);
       sec.appendChild(el("div", "health " + (D.health - p.hurt) + "/" + D.health +
-        ", gold " + p.gold + ", skill " + p.pool[0] + ", swords " + p.pool[1] +
+        ", " + D.gold + " " + p.gold + ", skill " + p.pool[0] + ", swords " + p.pool[1] +
         ", boots " + p.pool[2] + (p.art !== null ? ", artifact " + D.names[p.art] : "")));
       sec.appendChild(zone("hand", p.hand, true));
       sec.appendChild(zone("in play", p.play, true));

@@ -265,3 +265,15 @@ def test_steps_follow_the_replayed_game(tutorial_dir: Path, tmp_path: Path) -> N
         assert len(zones) == len(p.cards())
     assert [names[i] for i in end["row"]] == [c.name for c in game.row]
     assert sum(end["bag"]) == len(game.bag)
+
+
+def test_a_modular_boards_game_is_a_page_in_the_packs_words(tmp_path: Path) -> None:
+    """A Space game (its ship drawn from the seed) makes a page, and the page calls gold by
+    the pack's word for it."""
+    html = _page(tmp_path, ROOT / "content" / "space").read_text()
+    raw = re.search(r'id="clankwork-data">(.*?)</script>', html)
+    assert raw is not None
+    data = json.loads(raw.group(1))
+    assert data["gold"] == "credits" and data["status"]["on"] == "on the board"
+    tutorial = _page(tmp_path / "t", ROOT / "content" / "tutorial").read_text()
+    assert '"gold":"gold"' in tutorial
