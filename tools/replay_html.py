@@ -27,6 +27,7 @@ from typing import Any
 import click
 import graphviz
 
+from clankwork.interpreter import assembly as asm
 from clankwork.interpreter.catalog import Catalog
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import BLACK, Game
@@ -183,6 +184,10 @@ def build_page(cat: Catalog, board_ir: dict[str, Any], glog: GameLog) -> str:
     Needs Graphviz (`render_graph` raises `graphviz.ExecutableNotFound` without it).
     """
     steps, table, game = game_steps(cat, glog)
+    if game.assembly:
+        # A modular board is drawn as this game's ship was assembled; its spaces are numbered
+        # as the game's board numbers them (what the steps' positions index).
+        board_ir = asm.assemble(board_ir, game.assembly)
     svg = clean_svg(render_graph(board_graph(board_ir), "svg"))
     h = glog.header
     data = {
@@ -193,7 +198,7 @@ def build_page(cat: Catalog, board_ir: dict[str, Any], glog: GameLog) -> str:
         "bots": list(h["bots"]),
         "health": game.rules["health"],
         "gold": cat.gold_word,  # the pack's word for gold (Space's "credits")
-        "spaces": [s.name for s in cat.board.spaces],
+        "spaces": [s.name for s in game.board.spaces],
         "status": _STATUS,
         "names": table,
         "steps": steps,

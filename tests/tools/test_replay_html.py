@@ -275,5 +275,21 @@ def test_a_modular_boards_game_is_a_page_in_the_packs_words(tmp_path: Path) -> N
     assert raw is not None
     data = json.loads(raw.group(1))
     assert data["gold"] == "credits" and data["status"]["on"] == "on the board"
+    # The page draws and names the game's own ship (drawn from its seed), not the pack's
+    # first assembly: the steps' positions index the game's spaces.
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter import assembly as asm
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.interpreter.log import read_log, replay
+
+    (log,) = sorted((tmp_path / "logs").iterdir())
+    cat = prepare(compile_pack(ROOT / "content" / "space").ir)
+    game = replay(cat, read_log(log.read_text()))
+    assert data["spaces"] == [sp.name for sp in game.board.spaces]
+    assert data["spaces"] != [sp.name for sp in cat.board.spaces]  # another ship than the first
+    # Each placed side's outline is labelled ("1=Med Lab, 2=Armory, ...").
+    ship = asm.label(cat.modular, game.assembly)
+    for side in (part.split("=", 1)[1] for part in ship.split(", ")):
+        assert side.replace("'", "&#x27;") in html or side in html
     tutorial = _page(tmp_path / "t", ROOT / "content" / "tutorial").read_text()
     assert '"gold":"gold"' in tutorial
