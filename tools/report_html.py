@@ -286,10 +286,14 @@ def _figure(svg: str, caption: str) -> str:
 
 
 def build_page(
-    rep: dict[str, Any], board_svg: str | None = None, warnings: Sequence[str] = ()
+    rep: dict[str, Any],
+    board_svg: str | None = None,
+    warnings: Sequence[str] = (),
+    board_note: str = "",
 ) -> str:
     """The whole page of a report; ``board_svg`` is the board drawn with the run's heatmap
-    (raw SVG from `render_board`, cleaned here; None: the page says it is missing)."""
+    (raw SVG from `render_board`, cleaned here; None: the page says it is missing), and
+    ``board_note`` what its caption adds (which ship a modular board's drawing shows)."""
     pack = rep["pack"]
     title = f"{pack['name']} {pack['version']}: {rep['games']} games, {rep['players']} players"
     w = rep["wins"]
@@ -371,7 +375,8 @@ def build_page(
         parts.append(
             _figure(
                 inline_svg(board_svg, "board"),
-                "The board coloured by arrivals on each space and walks along each path.",
+                "The board coloured by arrivals on each space and walks along each path."
+                + board_note,
             )
         )
     else:
@@ -502,25 +507,50 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 """
 
 
-def board_drawing(rep: dict[str, Any], ir: dict[str, Any]) -> str | None:
-    """The run's board coloured by its heatmap, as Graphviz's SVG (None without Graphviz)."""
+def board_drawing(
+    rep: dict[str, Any], ir: dict[str, Any], modules: str | None = None
+) -> tuple[str | None, str]:
+    """The run's board coloured by its heatmap, as Graphviz's SVG (None without Graphviz),
+    and what the caption adds. A modular board is drawn assembled: as ``modules`` (the run's
+    `--modules`) says, else its first assembly, whose rooms' colours count every game that
+    had them."""
     import graphviz
+
+    from clankwork.interpreter import assembly as asm
 
     from .render import pick_board
     from .render_board import Heatmap, board_graph, render_graph
 
     heat = rep["heatmap"]
     board = pick_board(ir, heat["board"])
+    note = ""
+    if asm.is_modular(board):
+        chosen = asm.parse_assembly(board, modules)[0] if modules else None
+        if chosen is None:
+            chosen = asm.first_assembly(board)
+            note = (
+                f" The ship drawn is the first assembly ({asm.label(board, chosen)}); each game"
+                " drew its own, and a room's colour counts every game that had it."
+                if chosen
+                else ""
+            )
+        if chosen:
+            board = asm.assemble(board, chosen)
     colours = Heatmap(heat["board"], dict(heat["spaces"]), dict(heat["paths"]), heat["games"])
     try:
         graph = board_graph(board, colours, ways=ir.get("ways", ()))
-        return render_graph(graph, "svg").decode("utf-8")
+        return render_graph(graph, "svg").decode("utf-8"), note
     except graphviz.ExecutableNotFound:
-        return None
+        return None, note
 
 
 def write_page(
-    path: Path, rep: dict[str, Any], ir: dict[str, Any], warnings: Sequence[str] = ()
+    path: Path,
+    rep: dict[str, Any],
+    ir: dict[str, Any],
+    warnings: Sequence[str] = (),
+    modules: str | None = None,
 ) -> None:
     """Write the report's page (through `outputs.write_text`: whole or not at all)."""
-    write_text(path, build_page(rep, board_drawing(rep, ir), warnings))
+    svg, note = board_drawing(rep, ir, modules)
+    write_text(path, build_page(rep, svg, warnings, board_note=note))

@@ -1231,7 +1231,7 @@ def command(
     if html_file is not None:
         from .report_html import write_page  # matplotlib loads only when a page is asked for
 
-        write_page(html_file, rep, ir, warnings)
+        write_page(html_file, rep, ir, warnings, modules)
     click.echo(format_report(rep, all_cards=all_cards))
     for warning in after:
         click.echo(f"warning: {warning}", err=True)

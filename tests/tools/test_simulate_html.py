@@ -129,3 +129,24 @@ def test_inline_svg_keeps_the_drawing_only() -> None:
     assert 'href="#m1"' in out and "x.invalid" not in out
     assert 'clip-path="url(#p1)"' in out and "&lt;/script&gt;" in out
     assert 'class="plot"' in out
+
+
+@pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("modules", [None, "1=Med Lab, 2=Armory, 3=Crew Quarters"])
+def test_a_modular_boards_heatmap_is_drawn_on_an_assembled_ship(
+    tmp_path: Path, modules: str | None
+) -> None:
+    """The board of a Space run is drawn as a ship (module outlines): the run's --modules,
+    else the first assembly, and the caption says which when the games drew their own."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "space.html"
+    args = [str(ROOT / "content" / "space"), "-n", "3", "-p", "2", "--bots", "random"]
+    args += ["--html", str(out)] + (["--modules", modules] if modules else [])
+    result = CliRunner().invoke(command, args)
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    assert "(module at cargo)" in html and "(module at 1)" in html
+    first = "The ship drawn is the first assembly (1=Hydroponics, 2=Doomsday Cannon, 3=Med Lab)"
+    assert (first in html) is (modules is None)
+    if modules:
+        assert "Med Lab" in html and "Crew Quarters" in html
