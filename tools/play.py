@@ -124,7 +124,7 @@ class _Teller(Narrator):
     __slots__ = ("session",)
 
     def __init__(self, session: PlaySession, catalog: Catalog) -> None:
-        super().__init__(session.players, len(catalog.board.spaces), session.names, session.say)
+        super().__init__(session.players, catalog.space_slots, session.names, session.say)
         self.session = session
 
     def flush(self, game: Game, drop: bool = False) -> None:

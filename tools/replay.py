@@ -337,7 +337,7 @@ def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
                 write("rules: " + ", ".join(f"{k}={v}" for k, v in h["rules"].items()))
             if note:
                 write(f"note: {note}")
-            narrator = Narrator(h["players"], len(cat.board.spaces), bots, write)
+            narrator = Narrator(h["players"], cat.space_slots, bots, write)
         game = replay(
             cat,
             glog,

@@ -369,3 +369,30 @@ def test_a_format_1_log_of_a_named_ship_still_replays(tmp_path: Path) -> None:
     new = tmp_path / "new.jsonl"
     new.write_text(text)
     assert replay("--check", new).exit_code == 1
+
+
+def test_a_ship_with_more_rooms_than_the_first_is_told_and_played(tmp_path: Path) -> None:
+    """The narrator and `play` count spaces for every assembly a pack allows, not only the
+    first (a side with an extra room once meant an index past the narrator's table)."""
+    pack = tmp_path / "modules"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "modules", pack)
+    text = (pack / "modules.clank").read_text()
+    extra = '    space "Drill Shed" { }\n    path "Drill Yard" -- "Drill Shed"\n'
+    text = text.replace('    path "Drill Yard" -- "Drill Tower" { boots 2 }\n', "", 1)
+    text = text.replace(
+        '    space "Drill Tower" { connects fore }\n',
+        '    space "Drill Tower" { connects fore }\n'
+        + '    path "Drill Yard" -- "Drill Tower" { boots 2 }\n'
+        + extra,
+        1,
+    )
+    (pack / "modules.clank").write_text(text)
+    logs = tmp_path / "logs"
+    args = [str(pack), "-n", "4", "-p", "2", "--bots", "random", "--seed", "2"]
+    args += ["--modules", "right=Drill", "--log-dir", str(logs)]
+    result = CliRunner().invoke(simulate_command, args)
+    assert result.exit_code == 0, result.output
+    for log in sorted(logs.iterdir()):
+        told = replay(log, "--pack", pack)
+        no_traceback(told)
+        assert told.exit_code == 0, told.output
