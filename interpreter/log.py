@@ -315,17 +315,36 @@ def replay(
         raise ReplayMismatch(
             f"the log was played on board {header['board']!r}, not {pack.board.name!r}"
         )
-    records = iter(zip(glog.decision_lines, glog.decisions, strict=True))
-    bots = [_ReplayBot(name, records, on_decision) for name in header["bots"]]
     modules: Any = header.get("modules")
-    try:
-        if modules and header["format"] == "clankwork-log/1":
-            # A /1 log's named assembly drew no numbers: given as (position, module, side)
-            # triples, it draws none now either. (A /1 log whose ship was drawn from the seed
-            # never replayed, and still does not.)
+    if modules and header["format"] == "clankwork-log/1":
+        # A /1 log cannot say whether its ship was named (--modules, which drew no numbers
+        # then) or drawn from the seed (which did, as every ship does now). The named way is
+        # tried quietly first; a log it does not fit was a drawn ship.
+        try:
             if not isinstance(pack, Catalog):
                 pack = prepare(pack, header["board"])
-            modules = pack.choose_assembly(None, modules)
+            named = pack.choose_assembly(None, modules)
+            _replay_once(pack, glog, named)
+            modules = named
+        except (ReplayMismatch, ValueError):
+            pass
+    return _replay_once(pack, glog, modules, stats, on_decision, after_turn)
+
+
+def _replay_once(
+    pack: Catalog | dict[str, Any],
+    glog: GameLog,
+    modules: Any,
+    stats: GameStats | None = None,
+    on_decision: Callable[[Game, Decision, int], None] | None = None,
+    after_turn: Callable[[Game], None] | None = None,
+) -> Game:
+    """`replay` on one assembly of a modular board (``modules``: the header's text, or the
+    triples of a /1 log's named ship)."""
+    header = glog.header
+    records = iter(zip(glog.decision_lines, glog.decisions, strict=True))
+    bots = [_ReplayBot(name, records, on_decision) for name in header["bots"]]
+    try:
         game = Game(
             pack,
             bots,

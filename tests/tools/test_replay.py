@@ -345,10 +345,10 @@ def test_a_modular_boards_games_replay(tmp_path: Path, modules: str | None) -> N
     assert "(damage 0/10, credits 0)" in told and " gold " not in told
 
 
-def test_a_format_1_log_of_a_named_ship_still_replays(tmp_path: Path) -> None:
+def test_format_1_logs_of_named_and_drawn_ships_replay(tmp_path: Path) -> None:
     """Before clankwork-log/2, a ship named with --modules drew no numbers; such a log is
     replayed as it was played (the game here is made the /1 way: the assembly given as
-    triples, which draws nothing)."""
+    triples, which draws nothing). A /1 log of a drawn ship replays as drawn."""
     from clankwork.dsl.compiler import compile_pack
     from clankwork.interpreter.bots import make_bot
     from clankwork.interpreter.catalog import prepare
@@ -369,6 +369,20 @@ def test_a_format_1_log_of_a_named_ship_still_replays(tmp_path: Path) -> None:
     new = tmp_path / "new.jsonl"
     new.write_text(text)
     assert replay("--check", new).exit_code == 1
+    # A /1 log of a ship drawn from the seed (what every simulated Space game was) replays
+    # too: the named way does not fit it, so the drawn way is taken.
+    drawn = Game(cat, [make_bot("random", 50 + k) for k in range(3)], 11)
+    drawn.play()
+    text = to_jsonl(drawn.log)
+    assert '"modules":' in text
+    old_drawn = tmp_path / "old-drawn.jsonl"
+    old_drawn.write_text(
+        text.replace('"format":"clankwork-log/2"', '"format":"clankwork-log/1"', 1)
+    )
+    result = replay("--check", old_drawn)
+    assert result.exit_code == 0, result.output
+    told = replay(old_drawn)
+    assert told.exit_code == 0 and told.stdout.count("Round 1\n") == 1
 
 
 def test_a_ship_with_more_rooms_than_the_first_is_told_and_played(tmp_path: Path) -> None:
