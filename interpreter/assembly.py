@@ -118,10 +118,15 @@ def parse_assembly(board_ir: dict[str, Any], text: str) -> tuple[Assembly | None
 
     ``text`` lists free positions' choices, comma-separated, each ``POSITION=WHAT`` or just
     ``WHAT`` (the next free position in order); WHAT is a side's name, ``MODULE/SIDE`` or a
-    one-sided module's name. Positions not named take their first choice still free.
+    one-sided module's name. Positions not named take their first choice still free. A board
+    with no free position is named by its name (what `label` writes for it).
     """
     positions = dict(_choices(board_ir))
     free = free_positions(board_ir)
+    if not free and text.strip() in ("", board_ir["name"]):
+        # A board whose every position has one choice: its one assembly, which `label`
+        # writes as the board's name (a log's header, `--modules` copied from one).
+        return first_assembly(board_ir), None
     picked: dict[str, tuple[str, str]] = {}
     order = iter(free)
     for raw in (t.strip() for t in text.split(",")):

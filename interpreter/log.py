@@ -317,18 +317,51 @@ def replay(
         )
     modules: Any = header.get("modules")
     if modules and header["format"] == "clankwork-log/1":
-        # A /1 log cannot say whether its ship was named (--modules, which drew no numbers
-        # then) or drawn from the seed (which did, as every ship does now). The named way is
-        # tried quietly first; a log it does not fit was a drawn ship.
+        # A /1 log cannot say whether its ship drew numbers: one named with --modules by a
+        # Clankwork before the assembly fix (633211c) drew none; one drawn from the seed, or
+        # named after that fix, drew them as every ship does now. The no-draw way is tried
+        # quietly first; a log it does not fit is replayed the other way, and when both fail
+        # the error of the attempt that went further is the one told.
         try:
             if not isinstance(pack, Catalog):
                 pack = prepare(pack, header["board"])
             named = pack.choose_assembly(None, modules)
-            _replay_once(pack, glog, named)
-            modules = named
-        except (ReplayMismatch, ValueError):
-            pass
+        except ValueError as e:
+            raise ReplayMismatch(f"the pack cannot set this game up: {e}") from None
+        try:
+            game = _replay_once(pack, glog, named)
+        except ReplayMismatch as first:
+            try:
+                return _replay_once(pack, glog, modules, stats, on_decision, after_turn)
+            except ReplayMismatch as second:
+                if _reached(first) > _reached(second):
+                    raise first from None
+                raise
+        if stats is None and on_decision is None and after_turn is None:
+            return game  # nobody follows the game: the quiet replay is the replay
+        modules = named
     return _replay_once(pack, glog, modules, stats, on_decision, after_turn)
+
+
+def _reached(e: ReplayMismatch) -> int:
+    """How far a failed replay got: the log's decisions it had replayed."""
+    return int(getattr(e, "reached", 0))
+
+
+class _Counting:
+    """An iterator that counts what it has given."""
+
+    def __init__(self, it: Iterator[Any]) -> None:
+        self.it = it
+        self.n = 0
+
+    def __iter__(self) -> _Counting:
+        return self
+
+    def __next__(self) -> Any:
+        x = next(self.it)
+        self.n += 1
+        return x
 
 
 def _replay_once(
@@ -342,8 +375,25 @@ def _replay_once(
     """`replay` on one assembly of a modular board (``modules``: the header's text, or the
     triples of a /1 log's named ship)."""
     header = glog.header
-    records = iter(zip(glog.decision_lines, glog.decisions, strict=True))
+    records = _Counting(iter(zip(glog.decision_lines, glog.decisions, strict=True)))
     bots = [_ReplayBot(name, records, on_decision) for name in header["bots"]]
+    try:
+        return _play_through(pack, glog, modules, records, bots, stats, after_turn)
+    except ReplayMismatch as e:
+        e.reached = records.n  # type: ignore[attr-defined]
+        raise
+
+
+def _play_through(
+    pack: Catalog | dict[str, Any],
+    glog: GameLog,
+    modules: Any,
+    records: _Counting,
+    bots: list[Any],
+    stats: GameStats | None,
+    after_turn: Callable[[Game], None] | None,
+) -> Game:
+    header = glog.header
     try:
         game = Game(
             pack,

@@ -531,7 +531,7 @@ def board_drawing(
             note = (
                 f" The ship drawn is the first assembly ({asm.label(board, chosen)}); each game"
                 " drew its own, and a room's colour counts every game that had it."
-                if chosen
+                if chosen and asm.count_assemblies(board, 2) > 1
                 else ""
             )
         if chosen:

@@ -365,6 +365,17 @@ def test_format_1_logs_of_named_and_drawn_ships_replay(tmp_path: Path) -> None:
     old.write_text(text.replace('"format":"clankwork-log/2"', '"format":"clankwork-log/1"', 1))
     result = replay("--check", old)
     assert result.exit_code == 0, result.output
+    # A named-ship /1 log damaged late is told where it is damaged (the attempt that went
+    # further), not at the first decision of the other way of reading it.
+    lines = old.read_text().splitlines()
+    k = max(i for i, line in enumerate(lines) if '"kind":"action"' in line and '"index":0' in line)
+    bad = json.loads(lines[k])
+    bad["label"] = "play Nonsense"
+    lines[k] = json.dumps(bad, separators=(",", ":"))
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("\n".join(lines) + "\n")
+    result = replay("--check", damaged)
+    assert result.exit_code == 1 and f"line {k + 1} " in result.output, result.output
     # The same log read as /2 draws the set-aside numbers, so it is another game.
     new = tmp_path / "new.jsonl"
     new.write_text(text)
@@ -410,3 +421,30 @@ def test_a_ship_with_more_rooms_than_the_first_is_told_and_played(tmp_path: Path
         told = replay(log, "--pack", pack)
         no_traceback(told)
         assert told.exit_code == 0, told.output
+
+
+def test_a_modular_board_with_one_assembly_replays(tmp_path: Path) -> None:
+    """A board whose every position has one choice is named by the board's name in a log's
+    header (and may be in --modules); it replays."""
+    pack = tmp_path / "space"
+    shutil.copytree(ROOT / "content" / "space", pack, ignore=shutil.ignore_patterns("scenarios"))
+    board = (pack / "board.clank").read_text()
+    for k, side in ((1, '"Bio Piece" side Hydroponics'), (2, '"Weapons Piece" side Armory')):
+        board = board.replace(
+            f'position {k}: one of "Bio Piece", "Weapons Piece", "Science Piece", either side',
+            f"position {k}: {side}",
+        )
+    board = board.replace(
+        'position 3: one of "Bio Piece", "Weapons Piece", "Science Piece", either side',
+        'position 3: "Science Piece" side "Med Lab"',
+    )
+    (pack / "board.clank").write_text(board)
+    logs = tmp_path / "logs"
+    args = [str(pack), "-n", "2", "-p", "2", "--bots", "random", "--log-dir", str(logs)]
+    result = CliRunner().invoke(simulate_command, args)
+    assert result.exit_code == 0, result.output
+    assert '"modules":"Eradikus Prime"' in sorted(logs.iterdir())[0].read_text()
+    result = replay("--check", "--pack", pack, *sorted(logs.iterdir()))
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(simulate_command, [*args[:7], "--modules", "Eradikus Prime"])
+    assert result.exit_code == 0, result.output
