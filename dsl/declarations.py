@@ -126,16 +126,21 @@ class Declarations:
             return
         if name in self.resource_words:
             inherited = name in self.inherited_words
+            other = self.resource_words[name]
             self.error(  # type: ignore[attr-defined]
                 "CW125",
                 f"`{named[0]}` already names a resource of the base pack"
                 if inherited
-                else f"resource `{named[0]}` is declared twice",
+                else f"resource `{named[0]}` is declared twice"
+                if other == name
+                else f"`{named[0]}` already names the resource {other}",
                 named[1],
                 hint="an extension uses its base's resources as they are: remove this "
                 "declaration, or give the new resource another name"
                 if inherited
-                else "keep one declaration",
+                else "keep one declaration"
+                if other == name
+                else "give the new resource another name",
             )
             return
         for s in st.block or []:
@@ -157,8 +162,8 @@ class Declarations:
                             a.span,
                             hint="choose a word no base resource uses",
                         )
-                    elif word in self.resource_words or word == name:
-                        if word != name:
+                    elif word in self.resource_words or word == name or word in res["words"]:
+                        if word != name and word not in res["words"]:
                             self.error(  # type: ignore[attr-defined]
                                 "CW125",
                                 f"`{a.text}` already names the resource "

@@ -188,9 +188,10 @@ def _check_header(header: dict[str, Any], line: int) -> None:
             line,
         )
     # The header's words are printed as they are (`clankwork replay`): no terminal escapes.
-    for what, text in [(k, header[k]) for k in ("pack", "version", "board")] + [
-        (f"bots[{i}]", b) for i, b in enumerate(header["bots"])
-    ]:
+    words = [(k, header[k]) for k in ("pack", "version", "board")]
+    if isinstance(header.get("modules"), str):
+        words.append(("modules", header["modules"]))
+    for what, text in words + [(f"bots[{i}]", b) for i, b in enumerate(header["bots"])]:
         bad = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
         if bad is not None:
             raise LogError(f"control character U+{ord(bad):04X} in the header's {what}", line)

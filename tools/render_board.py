@@ -954,7 +954,7 @@ def _within_lines(
                     "tooltip": dot_text(f"{way['name']}: {', '.join(spaces)}"),
                 }
                 if i == 0:
-                    attrs["label"] = dot_text(way["name"])
+                    attrs["xlabel"] = dot_text(way["name"])
                 g.edge(ids[a], ids[b], **attrs)
 
 

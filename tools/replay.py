@@ -333,6 +333,8 @@ def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
                 f"{h['players']} players: "
                 + ", ".join(f"{_who(k)} {b}" for k, b in enumerate(bots))
             )
+            if h.get("modules"):
+                write(f"modules: {h['modules']}")
             if h["rules"]:
                 write("rules: " + ", ".join(f"{k}={v}" for k, v in h["rules"].items()))
             if note:

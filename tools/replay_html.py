@@ -178,8 +178,14 @@ def _json_for_script(data: Any) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def build_page(cat: Catalog, board_ir: dict[str, Any], glog: GameLog) -> str:
-    """The whole page for one log replayed on ``cat`` (whose board is ``board_ir``).
+def build_page(
+    cat: Catalog,
+    board_ir: dict[str, Any],
+    glog: GameLog,
+    ways: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
+) -> str:
+    """The whole page for one log replayed on ``cat`` (whose board is ``board_ir``; ``ways``
+    the pack's declared ways, drawn in their colours as `render board` draws them).
 
     Needs Graphviz (`render_graph` raises `graphviz.ExecutableNotFound` without it).
     """
@@ -188,7 +194,7 @@ def build_page(cat: Catalog, board_ir: dict[str, Any], glog: GameLog) -> str:
         # A modular board is drawn as this game's ship was assembled; its spaces are numbered
         # as the game's board numbers them (what the steps' positions index).
         board_ir = asm.assemble(board_ir, game.assembly)
-    svg = clean_svg(render_graph(board_graph(board_ir), "svg"))
+    svg = clean_svg(render_graph(board_graph(board_ir, ways=ways), "svg"))
     h = glog.header
     data = {
         "pack": h["pack"],
@@ -229,7 +235,8 @@ def write_page(path: Path, packs: _Packs, out: Path) -> bool:
         glog = _read(path)
         h = glog.header
         cat = packs.catalog(h["pack"], h["board"])
-        page = build_page(cat, pick_board(packs.ir(h["pack"]), h["board"]), glog)
+        ir = packs.ir(h["pack"])
+        page = build_page(cat, pick_board(ir, h["board"]), glog, ir.get("ways", ()))
     except LogError as e:
         click.echo(f"error: {path}:{e.line or ''}{':' if e.line else ''} {e.message}", err=True)
         return False

@@ -119,3 +119,18 @@ def test_the_vault_boards_render_as_png(vault: dict, name: str, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     svg = out.read_text()
     assert "an entry toll" in svg and "tokens lying here" in svg
+
+
+@needs_graphviz
+def test_every_assembly_of_a_modular_board_is_drawn_with_its_ways() -> None:
+    """Graphviz once refused 8 of Space's 48 ships ("trouble in init_rank", "lost edge"):
+    the label on a way's dashed line across module outlines; it is an xlabel now."""
+    from clankwork.interpreter import assembly as asm
+
+    ir = compile_pack(ROOT / "content" / "space").ir
+    board = ir["boards"][0]
+    ships = list(asm.assemblies(board, 100))
+    assert len(ships) == 48
+    for ship in ships:
+        svg = render_graph(board_graph(asm.assemble(board, ship), ways=ir["ways"]), "svg")
+        assert b"hyperlift" in svg, asm.label(board, ship)

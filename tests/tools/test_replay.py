@@ -448,3 +448,24 @@ def test_a_modular_board_with_one_assembly_replays(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     result = CliRunner().invoke(simulate_command, [*args[:7], "--modules", "Eradikus Prime"])
     assert result.exit_code == 0, result.output
+
+
+def test_the_narration_names_the_ship_and_a_hostile_one_is_refused(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    args = [str(ROOT / "content" / "space"), "-n", "1", "-p", "2", "--bots", "random"]
+    args += ["--modules", "1=Med Lab, 2=Armory, 3=Crew Quarters", "--log-dir", str(logs)]
+    assert CliRunner().invoke(simulate_command, args).exit_code == 0
+    (log,) = sorted(logs.iterdir())
+    told = replay(log)
+    assert told.exit_code == 0
+    assert told.stdout.splitlines()[1] == "modules: 1=Med Lab, 2=Armory, 3=Crew Quarters"
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["modules"] = "1=Med Lab\x1b[2J"
+    evil = tmp_path / "evil.jsonl"
+    evil.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    result = replay(evil)
+    no_traceback(result)
+    assert result.exit_code == 1
+    assert "control character U+001B in the header's modules" in result.output
+    assert "\x1b" not in result.output

@@ -291,5 +291,6 @@ def test_a_modular_boards_game_is_a_page_in_the_packs_words(tmp_path: Path) -> N
     ship = asm.label(cat.modular, game.assembly)
     for side in (part.split("=", 1)[1] for part in ship.split(", ")):
         assert side.replace("'", "&#x27;") in html or side in html
+    assert "hyperlift (sections)" in html  # the pack's ways, drawn as `render board` does
     tutorial = _page(tmp_path / "t", ROOT / "content" / "tutorial").read_text()
     assert '"gold":"gold"' in tutorial
