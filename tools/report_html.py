@@ -293,7 +293,7 @@ def build_page(
 ) -> str:
     """The whole page of a report; ``board_svg`` is the board drawn with the run's heatmap
     (raw SVG from `render_board`, cleaned here; None: the page says it is missing), and
-    ``board_note`` what its caption adds (which ship a modular board's drawing shows)."""
+    ``board_note`` what its caption adds (which assembly a modular board's drawing shows)."""
     pack = rep["pack"]
     title = f"{pack['name']} {pack['version']}: {rep['games']} games, {rep['players']} players"
     w = rep["wins"]
@@ -529,8 +529,8 @@ def board_drawing(
         if chosen is None:
             chosen = asm.first_assembly(board)
             note = (
-                f" The ship drawn is the first assembly ({asm.label(board, chosen)}); each game"
-                " drew its own, and a room's colour counts every game that had it."
+                f" The board drawn is its first assembly ({asm.label(board, chosen)}); each game"
+                " drew its own, and a space's colour counts every game that had it."
                 if chosen and asm.count_assemblies(board, 2) > 1
                 else ""
             )

@@ -146,7 +146,7 @@ def test_a_modular_boards_heatmap_is_drawn_on_an_assembled_ship(
     assert result.exit_code == 0, result.output
     html = out.read_text()
     assert "(module at cargo)" in html and "(module at 1)" in html
-    first = "The ship drawn is the first assembly (1=Hydroponics, 2=Doomsday Cannon, 3=Med Lab)"
+    first = "The board drawn is its first assembly (1=Hydroponics, 2=Doomsday Cannon, 3=Med Lab)"
     assert (first in html) is (modules is None)
     if modules:
         assert "Med Lab" in html and "Crew Quarters" in html
