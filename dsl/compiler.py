@@ -19,7 +19,7 @@ from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import extends as ext
 from . import limits
-from .declarations import Declarations
+from .declarations import RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
@@ -160,17 +160,8 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "requires",
         "way",
     ),
-    "resource": ("per turn", "kept", "word"),
-    "way": (
-        "paid in",
-        "requires",
-        "exhausts",
-        "usable while exhausted",
-        "teleport",
-        "within",
-        "cost",
-        "blocked by",
-    ),
+    "resource": RESOURCE_PROPS,
+    "way": WAY_PROPS,
 }
 
 
