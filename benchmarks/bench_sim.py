@@ -13,7 +13,8 @@ previous commit) in the same run:
 Each figure comes from a fresh worker process that compiles the pack, plays a few games to
 warm up (route tables, option caches) and then plays ``--games`` games of ``--players``
 players on fixed seeds (inside `interpreter.game.many_games`, the garbage collector's
-settings simulate's workers play with, on a checkout that has it); the time is the worker's
+settings simulate's workers play with, and without a log or a final digest, as simulate plays
+a long run's games past the first 1,000, on a checkout that has them); the time is the worker's
 CPU time (``time.process_time``), not the wall clock, since the machine is shared. Workers
 for old and new alternate (old, new, old, new...), ``--repeat`` times, so a busy moment hits
 both alike; the best of the repeats counts and the spread (worst/best) is printed to show
@@ -65,11 +66,17 @@ def worker(pack: Path, bots: str, games: int, players: int) -> dict[str, float]:
         raise SystemExit(f"{pack}: the pack does not compile")
     cat = prepare(result.ir)
 
+    # As simulate plays the games of a long run past the first RESULTS_KEPT (whose records
+    # its report keeps): no log and no final digest, where the checkout can say so.
+    import inspect
+
+    quiet = {"keep_log": False} if "keep_log" in inspect.signature(Game).parameters else {}
+
     def run(seed: int, n: int) -> int:
         turns = 0
         for s in game_seeds(seed, n):
             seats = [make_bot(bots, bot_seed(s, k)) for k in range(players)]
-            turns += Game(cat, seats, s).play().turns
+            turns += Game(cat, seats, s, **quiet).play().turns
         return turns
 
     import clankwork.interpreter.game as game_module

@@ -738,9 +738,12 @@ def teleport_targets(game: Game, p: PlayerState) -> list[int]:
     ]
 
 
-def legal_actions(game: Game, p: PlayerState) -> list[Option]:
+def legal_actions(
+    game: Game, p: PlayerState, groups: dict[ActionKind, range] | None = None
+) -> list[Option]:
     """Every legal action for the active player ``p`` now: each kind's options, in the order
-    of `ACTION_KINDS`.
+    of `ACTION_KINDS`. Given ``groups``, it is filled with the indexes of each kind's options
+    (a range: a kind's options are listed together); a kind with none is left out.
 
     This is the engine's hottest function, so the guard each kind's ``legal`` starts with is
     repeated here where it is cheap (a kind with nothing to offer is not called), and kinds a
@@ -750,34 +753,60 @@ def legal_actions(game: Game, p: PlayerState) -> list[Option]:
     here = board.spaces[p.pos]
     made: _Listing = _LAST[1] if _LAST[0] is board else _listing(game)  # type: ignore[assignment]
     out: list[Option] = []
+    if groups is None:
+        groups = {}
+    n = 0  # the options listed so far
     if p.hand:
         PLAY.legal(game, p, here, made.c_play, out)
+        if len(out) > n:
+            groups[PLAY] = range(n, n := len(out))
     if game.space_artifact[p.pos] is not None:
         TAKE.legal(game, p, here, made.c_take, out)
+        if len(out) > n:
+            groups[TAKE] = range(n, n := len(out))
     if p.tokens:
         USE.legal(game, p, here, made.c_use, out)
+        if len(out) > n:
+            groups[USE] = range(n, n := len(out))
     if made.act:
         ACT.legal(game, p, here, made.c_act, out)
+        if len(out) > n:
+            groups[ACT] = range(n, n := len(out))
     if not p.escaping:
         if (p.boots and not p.exhausted) or not board.plain:
             MOVE.legal(game, p, here, made.c_move, out)
+            if len(out) > n:
+                groups[MOVE] = range(n, n := len(out))
         if made.coach and here.coach is not None:
             COACH.legal(game, p, here, made.c_coach, out)
+            if len(out) > n:
+                groups[COACH] = range(n, n := len(out))
     if p.swords:
         FIGHT.legal(game, p, here, made.c_fight, out)
+        if len(out) > n:
+            groups[FIGHT] = range(n, n := len(out))
         if game.reserve_monsters:
             FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
+            if len(out) > n:
+                groups[FIGHT_RESERVE] = range(n, n := len(out))
     skill = p.skill
     if game.turn_modifiers:
         skill += largest_discount(game)  # a discount this turn may bring a card in reach
     if skill >= made.least_cost:
         ACQUIRE.legal(game, p, here, made.c_acquire, out)
+        if len(out) > n:
+            groups[ACQUIRE] = range(n, n := len(out))
     if skill >= made.least_reserve_cost:
         ACQUIRE_RESERVE.legal(game, p, here, made.c_acquire_reserve, out)
+        if len(out) > n:
+            groups[ACQUIRE_RESERVE] = range(n, n := len(out))
     if made.buy and "town" in here.features:
         BUY.legal(game, p, here, made.c_buy, out)
+        if len(out) > n:
+            groups[BUY] = range(n, n := len(out))
     if not p.hand:
         out.append(END)
+        groups[END_TURN] = range(n, n + 1)
     return out
 
 

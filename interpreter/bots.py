@@ -2377,7 +2377,7 @@ class HeuristicBot(_Appraiser):
         kind = decision.kind
         opts = decision.options
         if kind == "action":
-            return self._action(view, p, opts)
+            return self._action(view, p, opts, decision.detail)
         if kind == "may":
             node = decision.detail
             if isinstance(node, dict):
@@ -2402,7 +2402,7 @@ class HeuristicBot(_Appraiser):
             return min(range(len(opts)), key=lambda i: cost[opts[i].value])
         return 0
 
-    def _action(self, game: Any, p: Any, opts: Sequence[Option]) -> int:
+    def _action(self, game: Any, p: Any, opts: Sequence[Option], detail: Any = None) -> int:
         if len(opts) == 1 and opts[0][1][0] is END_TURN:
             # Nothing to do but end the turn (what the cascade below comes to for it).
             if p.artifact is not None and self.target != game.board.hq:
@@ -2410,7 +2410,8 @@ class HeuristicBot(_Appraiser):
             return 0
         if self.info.dynamic:
             self._refresh_routes(game, p)
-        groups = _groups(opts)
+        # The engine's grouping of an action decision's options, else worked out here.
+        groups = detail if type(detail) is dict else _groups(opts)
         plays = groups.get(PLAY)
         if plays:
             card = self._choose_play(game, p)

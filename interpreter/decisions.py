@@ -43,7 +43,8 @@ class Decision:
     options: list[Option]
     prompt: str = ""
     source: str | None = None
-    # The IR node behind a "may" or a price, for bots that want to read it.
+    # The IR node behind a "may" or a price, for bots that want to read it; for an action
+    # decision, the option indexes of each action kind (`actions.legal_actions`'s groups).
     detail: Any = None
 
     @property

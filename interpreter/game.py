@@ -126,6 +126,7 @@ class Game:
             "_track_gains",
             "_depth",
             "_ending",
+            "_keep_log",
         )
     )
     # Every attribute is declared above, so a game keeps them in slots (read faster than from
@@ -145,6 +146,7 @@ class Game:
         stats: GameStats | None = None,
         modules: str | Sequence[Sequence[str]] | None = None,
         goals_before: Sequence[dict[str, int]] = (),
+        keep_log: bool = True,
     ) -> None:
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         # Setup normally draws the first player at random and shuffles the adventure deck;
@@ -179,6 +181,9 @@ class Game:
         self.board = self.catalog.board_for(chosen)
         # Counters for simulations (and the replay narrator); they never change the game.
         self.stats = stats
+        # False: no decision records in the log and no digest of the final state (a simulated
+        # game whose log and record nobody reads); the game itself is the same.
+        self._keep_log = keep_log
         # Handlers by name (the registries' tables, shared by every game): a dict lookup per
         # node rather than the registry's.
         self._effect = EFFECTS.handlers
@@ -335,8 +340,10 @@ class Game:
         if play is not None:
             self.apply(player, play.value)
             return player.status == ON_CLOCK and not self.over
-        options = actions.legal_actions(self, player)
-        choice = self.decide(player, ACTION, options, prompt="your action")
+        groups: dict[Any, range] = {}
+        options = actions.legal_actions(self, player, groups)
+        # The decision's detail: each kind's option indexes (bots need not group them again).
+        choice = self.decide(player, ACTION, options, prompt="your action", detail=groups)
         value = options[choice].value
         if value[0] is actions.END_TURN:
             return False
@@ -455,8 +462,9 @@ class Game:
                 return  # a game-end trigger or step ended it already
         self.over = True
         self.end_reason = reason
-        self.result = final_result(self)
-        self.log.append(self.result.record())
+        self.result = final_result(self, digest=self._keep_log)
+        if self._keep_log:
+            self.log.append(self.result.record())
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -480,17 +488,18 @@ class Game:
         index = self.bots[seat].choose(self, Decision(seat, kind, options, prompt, source, detail))
         if not isinstance(index, int) or not 0 <= index < n:
             raise RuntimeError(f"bot {self.bots[seat]!r} answered {index!r} to {kind}")
-        # The decision's record (inlined: a decision is asked several times a turn).
-        self.log.append(
-            {
-                "type": "decision",
-                "turn": self.turn,
-                "player": seat,
-                "kind": kind,
-                "index": index,
-                "label": options[index].label,
-            }
-        )
+        if self._keep_log:
+            # The decision's record (inlined: a decision is asked several times a turn).
+            self.log.append(
+                {
+                    "type": "decision",
+                    "turn": self.turn,
+                    "player": seat,
+                    "kind": kind,
+                    "index": index,
+                    "label": options[index].label,
+                }
+            )
         return index
 
     def _play_first(self, player: PlayerState) -> Option | None:
@@ -515,20 +524,20 @@ class Game:
             raise RuntimeError(
                 f"bot {self.bots[player.seat]!r} played {card!r}, not in hand"
             ) from None
-        # Its index among the hand's plays: the designs in the hand before its first copy.
-        index = len(set(hand[:first])) if first > 1 else first
         play = actions.play_option(self, card)
-        # The decision's record, as `decide` writes it.
-        self.log.append(
-            {
-                "type": "decision",
-                "turn": self.turn,
-                "player": player.seat,
-                "kind": ACTION,
-                "index": index,
-                "label": play.label,
-            }
-        )
+        if self._keep_log:
+            # The decision's record, as `decide` writes it; its index among the hand's plays
+            # is the number of designs in the hand before the card's first copy.
+            self.log.append(
+                {
+                    "type": "decision",
+                    "turn": self.turn,
+                    "player": player.seat,
+                    "kind": ACTION,
+                    "index": len(set(hand[:first])) if first > 1 else first,
+                    "label": play.label,
+                }
+            )
         return play
 
     def choose(

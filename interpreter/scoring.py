@@ -101,8 +101,10 @@ def fingerprint(game: Game) -> str:
     return snapshot.fingerprint(game)
 
 
-def final_result(game: Game) -> GameResult:
-    """Score every player and name the winners (ties go to the most valuable artifact)."""
+def final_result(game: Game, digest: bool = True) -> GameResult:
+    """Score every player and name the winners (ties go to the most valuable artifact).
+    Without ``digest`` the final state is not digested (``state`` is empty): for a game whose
+    log and record nobody reads."""
     scored = [score_player(game, p) for p in game.players]
     scores = tuple(s for s, _ in scored)
     best = max(scores)
@@ -129,6 +131,6 @@ def final_result(game: Game) -> GameResult:
         turns=game.turn,
         end_reason=game.end_reason,
         capped=game.capped,
-        state=fingerprint(game),
+        state=fingerprint(game) if digest else "",
         breakdown=tuple(parts for _, parts in scored),
     )

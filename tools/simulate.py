@@ -142,12 +142,22 @@ class Runner:
         base = catalog if catalog is not None else prepare(spec.ir, spec.board)
         self.catalog = apply_changes(base, spec.changes) if spec.changes else base
 
-    def play(self, index: int, seed: int) -> tuple[Game, GameStats]:
-        """Play game ``index`` (its log written to the log folder, if any)."""
+    def play(self, index: int, seed: int, record: bool = True) -> tuple[Game, GameStats]:
+        """Play game ``index`` (its log written to the log folder, if any). Without
+        ``record`` and without a log folder, the game keeps no log and its result no
+        final-state digest (a game past those whose records the report keeps)."""
         spec = self.spec
         bots = [make_bot(name, bot_seed(seed, k)) for k, name in enumerate(spec.bots)]
         stats = GameStats.for_game(self.catalog, spec.players)
-        game = Game(self.catalog, bots, seed, rules=spec.rules, stats=stats, modules=spec.modules)
+        game = Game(
+            self.catalog,
+            bots,
+            seed,
+            rules=spec.rules,
+            stats=stats,
+            modules=spec.modules,
+            keep_log=record or spec.log_dir is not None,
+        )
         try:
             game.play(after_turn=_check_turn if spec.check else None)
         except Exception as e:
@@ -164,7 +174,7 @@ class Runner:
         totals = RunTotals(keep=keep)
         with many_games():
             for k, seed in enumerate(seeds):
-                game, stats = self.play(start + k, seed)
+                game, stats = self.play(start + k, seed, record=start + k < keep)
                 totals.add(start + k, game, stats)
         return totals
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from clankwork.dsl.compiler import compile_pack
 from clankwork.interpreter import actions
 from clankwork.interpreter.actions import ACT, ACTION_KINDS, ActionKind, kinds_legal
-from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.bots import _groups, make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.schema import reference_errors
@@ -174,6 +174,8 @@ def test_the_fast_listing_equals_asking_every_record(pack: str) -> None:
             if decision.kind == "action":
                 p = view.players[decision.player]
                 assert decision.options == kinds_legal(view, p)
+                # The engine's grouping is the options' runs of each kind.
+                assert decision.detail == _groups(decision.options)
                 seen += 1
             return self.bot.choose(view, decision)
 

@@ -506,6 +506,32 @@ def test_run_totals_do_not_grow_with_the_games() -> None:
     assert sizes[300] < 1.5 * sizes[30], sizes
 
 
+def test_games_past_the_kept_records_keep_no_log_and_play_the_same() -> None:
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import Runner, RunSpec
+
+    cat = prepare(load_ir(ROOT / "content" / "acqinc"), 0)
+    runner = Runner(RunSpec({}, 4, ("heuristic",) * 4), cat)
+    kept, _ = runner.play(0, 5)
+    quiet, _ = runner.play(0, 5, record=False)
+    assert kept.result is not None and quiet.result is not None
+    # The same game: the same result, but no decision records and no final digest.
+    assert kept.result.state and not quiet.result.state
+    assert {**vars_of(quiet.result), "state": ""} == {**vars_of(kept.result), "state": ""}
+    assert [r["type"] for r in quiet.log] == ["header"]
+    assert sum(r["type"] == "decision" for r in kept.log) > 100
+    # A run's records keep their digests, the games past them have none.
+    totals = runner.run_chunk(0, game_seeds(1, 3), keep=2)
+    assert [bool(r["state"]) for r in totals.records] == [True, True]
+
+
+def vars_of(result: object) -> dict:
+    from dataclasses import asdict
+
+    return asdict(result)  # type: ignore[call-overload]
+
+
 def test_report_lists_the_first_games_only(tmp_path: Path) -> None:
     from clankwork.interpreter.catalog import prepare
     from clankwork.tools.check import load_ir
