@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .assembly import label as assembly_label
 from .decisions import MAY
 from .effects.registry import render_effects
 from .scoring import GameResult
@@ -674,6 +675,19 @@ def first_player(wins: int, games: int, players: int) -> dict[str, Any]:
     }
 
 
+def _modules_entry(catalog: Catalog, modules: str | None) -> dict[str, Any]:
+    """The report's ``modules``: on a modular board, the assembly every game played on, in
+    the words a log's header uses, or None when each game drew its own; nothing on a board
+    without modules."""
+    if catalog.modular is None:
+        return {}
+    if not modules:
+        return {"modules": None}
+    chosen = catalog.choose_assembly(None, modules)
+    assert chosen is not None  # a modular board's named assembly, or a ValueError
+    return {"modules": assembly_label(catalog.modular, chosen)}
+
+
 def report(
     totals: RunTotals,
     catalog: Catalog,
@@ -682,10 +696,12 @@ def report(
     bots: Sequence[str],
     rules: dict[str, Any] | None = None,
     stop: dict[str, Any] | None = None,
+    modules: str | None = None,
 ) -> dict[str, Any]:
     """The simulation report of a run (see schemas/report.schema.json).
 
-    ``stop`` says what ended the run (``{"by": "games"}`` when not given).
+    ``stop`` says what ended the run (``{"by": "games"}`` when not given); ``modules``, the
+    assembly every game of a modular board played on (`--modules`; None: each drew one).
     """
     t = totals
     games = t.games
@@ -845,6 +861,7 @@ def report(
         "format": REPORT_FORMAT,
         "pack": {"name": catalog.name, "version": catalog.version},
         "board": catalog.board.name,
+        **_modules_entry(catalog, modules),
         "seed": seed,
         "games": games,
         "players": players,

@@ -304,6 +304,8 @@ class Simulation:
     bots: list[str]
     rules: dict[str, Any]
     stop: dict[str, Any] | None = None
+    # The assembly every game played on (`--modules`); None: each game drew its own.
+    modules: str | None = None
 
     def report(self) -> dict[str, Any]:
         """The report (schemas/report.schema.json)."""
@@ -314,6 +316,7 @@ class Simulation:
             bots=self.bots,
             rules=self.rules,
             stop=self.stop,
+            modules=self.modules,
         )
 
 
@@ -402,7 +405,7 @@ def simulate(
             "until_ci": until_ci,
             "games_ceiling": games,
         }
-    return Simulation(merger.totals, played, seed, names, rules, ended)
+    return Simulation(merger.totals, played, seed, names, rules, ended, modules or None)
 
 
 def play_variants(
@@ -648,7 +651,8 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
     games = rep["games"]
     pg = games * rep["players"] or 1
     head = f"{games} games, {rep['players']} players ({', '.join(rep['bots'])})"
-    lines = [f"{rep['pack']['name']} {rep['pack']['version']} on {rep['board']}: {head}"]
+    board = rep["board"] + (f" ({rep['modules']})" if rep.get("modules") else "")
+    lines = [f"{rep['pack']['name']} {rep['pack']['version']} on {board}: {head}"]
     if rep["rules"]:
         lines.append("rules: " + ", ".join(f"{k}={v}" for k, v in rep["rules"].items()))
     stop = rep.get("stop", {})

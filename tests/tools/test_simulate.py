@@ -664,6 +664,35 @@ def test_a_wrong_assembly_names_the_modules_option() -> None:
     assert "Invalid value for --modules: board 'overworld' has no modules" in result.output
 
 
+@pytest.mark.parametrize(
+    ("pack", "args", "modules"),
+    [
+        (
+            "space",
+            ["--modules", "1=Armory, 2=Med Lab, 3=Crew Quarters"],
+            "1=Armory, 2=Med Lab, 3=Crew Quarters",
+        ),
+        ("space", [], None),
+        ("tutorial", [], "absent"),
+    ],
+)
+def test_the_report_says_which_assembly_was_played(
+    tmp_path: Path, pack: str, args: list[str], modules: str | None
+) -> None:
+    """A modular board's report names the assembly every game played on (--modules), null
+    when each game drew its own; a board without modules has no such entry."""
+    out = tmp_path / "r.json"
+    result = CliRunner().invoke(
+        command, [str(ROOT / "content" / pack), "-n", "2", "--json", str(out), *args]
+    )
+    assert result.exit_code == 0, result.output
+    rep = json.loads(out.read_text())
+    assert not list(Draft202012Validator(SCHEMA).iter_errors(rep))
+    assert rep.get("modules", "absent") == modules
+    if modules not in (None, "absent"):
+        assert f"on {rep['board']} ({modules}):" in result.output.splitlines()[0]
+
+
 def test_an_unknown_board_lists_the_packs_boards() -> None:
     result = CliRunner().invoke(command, [str(ROOT / "content" / "vault"), "--board", "nosuch"])
     assert result.exit_code == 2
