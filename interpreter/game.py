@@ -335,11 +335,45 @@ class Game:
         self.emit("turn start", player)
 
     def step(self, player: PlayerState) -> bool:
-        """Ask for one action and do it; False once the turn is over."""
-        play = self._play_first(player)
-        if play is not None:
-            self.apply(player, play.value)
-            return player.status == ON_CLOCK and not self.over
+        """Ask for one action and do it; False once the turn is over.
+
+        A bot with ``play_first(view, player)`` may first name a card of the hand to play
+        before any other action is listed (None: list them all), which saves building every
+        action while a hand is played. It is logged as the same decision: plays are the first
+        options of `actions.legal_actions`, in hand order, so the index and label are those
+        the full list would give, and the log is the same either way."""
+        hand = player.hand
+        if hand:
+            ask = self._play_firsts[player.seat]
+            if ask is not None:
+                card = ask(self, player)
+                if card is not None:
+                    try:
+                        first = hand.index(card)
+                    except ValueError:
+                        raise RuntimeError(
+                            f"bot {self.bots[player.seat]!r} played {card!r}, not in hand"
+                        ) from None
+                    if self._keep_log:
+                        # The decision's record, as `decide` writes it; its index among the
+                        # hand's plays is the number of designs before the card's first copy.
+                        self.log.append(
+                            {
+                                "type": "decision",
+                                "turn": self.turn,
+                                "player": player.seat,
+                                "kind": ACTION,
+                                "index": len(set(hand[:first])) if first > 1 else first,
+                                "label": actions.play_option(self, card).label,
+                            }
+                        )
+                    # `apply` of the play (`actions.PLAY`), inlined: half of all actions.
+                    self.play_card(player, card)
+                    if player.pending or player.recounts:
+                        self.check_pending(player)
+                    if "action" in self._watched and not self.over:
+                        self.emit("action", player)
+                    return player.status == ON_CLOCK and not self.over
         groups: dict[Any, range] = {}
         options = actions.legal_actions(self, player, groups)
         # The decision's detail: each kind's option indexes (bots need not group them again).
@@ -501,44 +535,6 @@ class Game:
                 }
             )
         return index
-
-    def _play_first(self, player: PlayerState) -> Option | None:
-        """A bot with ``play_first(view, player)`` may name a card of the hand to play before
-        any other action is listed (None: list them all); the option that plays it is returned.
-        It is logged as the same decision: plays are the first options of
-        `actions.legal_actions`, in hand order, so the index and label are those the full list
-        would give, and the log is the same either way. It saves building every action while a
-        hand is played."""
-        hand = player.hand
-        if not hand:
-            return None
-        ask = self._play_firsts[player.seat]
-        if ask is None:
-            return None
-        card = ask(self, player)
-        if card is None:
-            return None
-        try:
-            first = hand.index(card)
-        except ValueError:
-            raise RuntimeError(
-                f"bot {self.bots[player.seat]!r} played {card!r}, not in hand"
-            ) from None
-        play = actions.play_option(self, card)
-        if self._keep_log:
-            # The decision's record, as `decide` writes it; its index among the hand's plays
-            # is the number of designs in the hand before the card's first copy.
-            self.log.append(
-                {
-                    "type": "decision",
-                    "turn": self.turn,
-                    "player": player.seat,
-                    "kind": ACTION,
-                    "index": len(set(hand[:first])) if first > 1 else first,
-                    "label": play.label,
-                }
-            )
-        return play
 
     def choose(
         self,
