@@ -1,16 +1,20 @@
 """How strong the heuristic bot is against the heuristic bot of another commit.
 
 Run: .venv/bin/python benchmarks/bot_strength.py [--old COMMIT] [--games N] [--pack acqinc]
-     [--board NAME] [--speed-games M]
+     [--board NAME] [--players 2] [--speed-games M]
 
 The old bot is interpreter/bots.py as it was at ``--old`` (default: main), read with
 ``git show`` and loaded as a module inside this checkout's package, so both bots play on the
-same engine and only the bots differ. Two-player games; each seed is played twice with the
-seats swapped, so seat order and deck luck cancel out. A win counts 1, a shared win 1/2, a
-game nobody wins 1/2. The new bot's win rate is printed with its 95% Wilson interval; the
-score difference with a normal 95% interval. Then, side by side in the same process, the
-player-turns per CPU-second of four-player games with every seat the old bot and every seat the new
-one (the same seeds, best of five interleaved runs of ``--speed-games`` games).
+same engine and only the bots differ. Two-player games by default; each seed is played twice
+with the seats swapped, so seat order and deck luck cancel out. With ``--players 4`` the new
+bot takes seats 1 and 3, then 2 and 4 (every other seat), against the old one in the rest: a
+race between several rivals is where the bot's reading of its rivals counts. A win counts 1, a
+shared win its share, a game nobody wins the new bot's share of the seats. The new bot's share
+of the wins is printed with its 95% Wilson interval (as strong as the old bot: 0.5); the score
+difference (the new seats' mean less the old seats') with a normal 95% interval. Then, side
+by side in the same process, the player-turns per CPU-second of four-player games with every
+seat the old bot and every seat the new one (the same seeds, best of five interleaved runs of
+``--speed-games`` games).
 """
 
 from __future__ import annotations
@@ -72,6 +76,9 @@ def main() -> None:
     ap.add_argument("--pack", default="acqinc", help="a bundled pack under content/")
     ap.add_argument("--board", default=None, help="the pack's board to play on (default: first)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--players", type=int, default=2, help="players a game (the new bot in alternate seats)"
+    )
     ap.add_argument("--bot", default="heuristic", help="the bot name compared")
     ap.add_argument("--speed-games", type=int, default=40, help="games a speed run (0: none)")
     args = ap.parse_args()
@@ -82,31 +89,43 @@ def main() -> None:
     cat = prepare(result.ir, args.board) if args.board else prepare(result.ir)
     old = old_bots(args.old)
     pairs = max(1, args.games // 2)
+    players = args.players
     points = 0.0
-    diffs: list[int] = []
+    diffs: list[float] = []
     t0 = time.perf_counter()
     for s in game_seeds(args.seed, pairs):
-        for new_seat in (0, 1):
+        for flip in (0, 1):
+            # The new bot in every other seat (seat 1, or seats 1 and 3...), then the others.
+            mine = {k for k in range(players) if k % 2 == flip}
             seats = [
                 make_bot(args.bot, bot_seed(s, k))
-                if k == new_seat
+                if k in mine
                 else old.make_bot(args.bot, bot_seed(s, k))
-                for k in range(2)
+                for k in range(players)
             ]
             r = Game(cat, seats, s).play()
             if r.winners:
-                points += (new_seat in r.winners) / len(r.winners)
+                points += sum(w in mine for w in r.winners) / len(r.winners)
             else:
-                points += 0.5
-            diffs.append(r.scores[new_seat] - r.scores[1 - new_seat])
+                points += len(mine) / players
+            ours = sum(r.scores[k] for k in mine) / len(mine)
+            theirs = sum(r.scores[k] for k in range(players) if k not in mine)
+            diffs.append(ours - theirs / (players - len(mine)))
     n = len(diffs)
+    share = sum(len({k for k in range(players) if k % 2 == f}) for f in (0, 1)) / (2 * players)
     lo, hi = wilson(points, n)
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1))
     half = Z95 * sd / math.sqrt(n)
     where = f"{args.pack} on {args.board}" if args.board else args.pack
-    print(f"{where}, 2 players, {n} games ({pairs} seeds, seats swapped), old = {args.old}")
-    print(f"new {args.bot} win rate: {points / n:.3f}  (95% CI {lo:.3f}-{hi:.3f})")
+    print(
+        f"{where}, {players} players, {n} games ({pairs} seeds, the new bot in alternate "
+        f"seats, then the others), old = {args.old}"
+    )
+    print(
+        f"new {args.bot} share of the wins: {points / n:.3f}  (95% CI {lo:.3f}-{hi:.3f}; "
+        f"as strong as the old one: {share:.3f})"
+    )
     print(f"score new - old: {mean:+.2f}  (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
     print(f"{time.perf_counter() - t0:.1f} s")
     if args.speed_games:
