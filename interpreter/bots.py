@@ -530,11 +530,8 @@ _INF = float(UNREACHABLE)
 _NONE: frozenset[Any] = frozenset()
 # A space no target is ever on (`HeuristicBot._best_target` without STICK).
 _NOWHERE = -2
-# A rival's aim not worked out yet.
-_UNSEEN = object()
 
 
-_first = operator.itemgetter(0)
 _third = operator.itemgetter(2)
 
 
@@ -852,7 +849,6 @@ class _BoardInfo:
         "most",
         "place",
         "lines",
-        "aims",
         "least_fare",
         "coach_pairs",
         "kinds",
@@ -945,8 +941,6 @@ class _BoardInfo:
         self.most = [max((r[i] for r in self.rewards), default=0) for i in range(1, 6)]
         self.place: dict[CardDef, str] = {}
         self.lines: dict[tuple[Any, str], list[dict[str, Any]]] = {}
-        # A rival's likely artifact, by its space and the artifact spaces still holding one.
-        self.aims: dict[tuple[int, ...], int | None] = {}
         fares = [
             board.spaces[a].coach + board.spaces[b].coach
             for a in board.coach_spaces
@@ -1211,9 +1205,6 @@ class HeuristicBot(_Appraiser):
 
     # Extra points the current target gets, so the bot does not dither between two.
     STICK = 3.0
-    # A rival after the same artifact gets there first with a logistic chance of the boots
-    # it is nearer by, over RIVAL_SPREAD.
-    RIVAL_SPREAD = 2.0
     # Boots a turn the deck gains per turn while it is built, up to a cap.
     BOOTS_GROWTH = 0.15
     BOOTS_CAP = 3.0
@@ -1729,40 +1720,12 @@ class HeuristicBot(_Appraiser):
             k = game.attack_size()
         rate_home = rate * (k + 1) / k if k else rate
         on_board = game.space_artifact
-        # What each rival without an artifact likely wants: the most value for its walk.
-        claimed: dict[int, int] | None = None
-        spots: tuple[int, ...] | None = None
-        for q in game.players:
-            if q is p or q.artifact is not None or q.status != ON_CLOCK:
-                continue
-            if spots is None:
-                spots = tuple([s for s in board.artifact_spaces if on_board[s]])
-                aims = self.info.aims
-                dist = board.dist
-                claimed = {}
-            qpos = q.pos
-            key = (qpos, spots)
-            aim = aims.get(key, _UNSEEN)
-            if aim is _UNSEEN:
-                aim, aim_v = None, -_INF
-                row = dist[qpos]
-                for s in spots:
-                    v = on_board[s].points - row[s]
-                    if v > aim_v:
-                        aim, aim_v = s, v
-                aims[key] = aim
-            if aim is not None:
-                d = dist[qpos][aim]
-                had = claimed.get(aim)  # type: ignore[union-attr]
-                if had is None or d < had:
-                    claimed[aim] = d  # type: ignore[index]
         hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
         b0 = self.boots_turn
         cap = max(b0, self.BOOTS_CAP)
         growth = self.BOOTS_GROWTH / 2
         pts_turn = self.pts_turn
         pos = p.pos
-        direct = []
         legs = r._legs.get(pos)
         if legs is None:
             legs = r.legs(pos, board, self.info.danger_zone)
@@ -1772,6 +1735,12 @@ class HeuristicBot(_Appraiser):
         base = float(mug + stake)
         half_stake = float(stake)
         tails = _TAILS.get(left) or {}
+        # The best: the most expected score, the current target's with STICK more; among
+        # equals, the one with more without STICK, then the first in the board's order.
+        best = found = None
+        best_ev = raw = -_INF
+        target = self.target if stick else _NOWHERE
+        stick_v = self.STICK
         for s, b1, b2, sb, icons, danger in legs:
             tok = on_board[s]
             if not tok:
@@ -1797,65 +1766,14 @@ class HeuristicBot(_Appraiser):
             points = tok.points
             win = (points + base) + pts_turn * (t1 + t2)
             keep = 0.0 if danger else 0.5 * (points + half_stake)
-            direct.append(((1.0 - die) * win + die * keep, s, t1, t2, lam, win))
-        if len(direct) > 1:
-            direct.sort(key=_first, reverse=True)  # stable: ties keep the board's order
-        best = found = None
-        best_ev = raw = -_INF
-        target = self.target if stick else _NOWHERE
-        stick_v = self.STICK
-        for entry in direct:
-            ev = entry[0]
-            s = entry[1]
-            if claimed and s in claimed:
-                # (Clamped: a rival's boot distance is out of reach behind a requirement.)
-                spread = (claimed[s] - board.dist[pos][s]) / self.RIVAL_SPREAD
-                lose = 1 / (1 + math.exp(min(50.0, spread)))
-                if lose > 0.02:
-                    # A rival after it may get there first: then the walk there was for
-                    # nothing and one of the others is still to walk to: the expected score
-                    # of the walk to s, then on to t and home (the arithmetic above).
-                    icons_t, walk_t = r.icons, r.walk
-                    hq = board.hq
-                    lead_icons = icons_t[s][pos]
-                    lead = r.cost[s][pos] - r.mu * lead_icons
-                    other = None
-                    n_others = 0
-                    for e in direct:
-                        t = e[1]
-                        if t == s:
-                            continue
-                        n_others += 1
-                        if n_others > 2:
-                            break
-                        b1 = walk_t[t][s] + lead
-                        b2 = walk_t[hq][t]
-                        if b1 + b2 >= _INF / 4:
-                            v = -_INF
-                        else:
-                            b = min(cap, b0 + growth * (b1 + b2) / b0)
-                            b = min(cap, b0 + growth * (b1 + b2) / b)
-                            t1, t2 = b1 / b, b2 / b
-                            i12 = icons_t[t][s] + lead_icons + icons_t[hq][t]
-                            lam = rate * (t1 + 0.5) + rate_home * t2 + i12 * hurt_share
-                            die = _tail(lam, left)
-                            points = on_board[t].points
-                            win = points + mug + stake + pts_turn * (t1 + t2)
-                            keep = 0.0 if self.info.danger_zone[t] else 0.5 * (points + stake)
-                            v = (1 - die) * win + die * keep
-                        if other is None or v > other:
-                            other = v
-                    if other is None:
-                        other = 0
-                    ev = (1 - lose) * ev + lose * max(0.0, other)
-            held = ev
-            if s == target:
-                ev += stick_v
-            if ev > best_ev:
-                best, best_ev, found, raw = s, ev, entry, held
+            held = (1.0 - die) * win + die * keep
+            ev = held + stick_v if s == target else held
+            if ev > best_ev or (ev == best_ev and held > raw):
+                best, best_ev, raw = s, ev, held
+                found = (t1 + t2 + 0.5, lam, win)
         if found is None:
             return best, raw, (10.0, 1.0, 1.0)
-        return best, raw, (found[2] + found[3] + 0.5, found[4], found[5])
+        return best, raw, found
 
     def _enabling(self, game: Any, p: Any, tok: Any) -> float:
         """Points an item adds by the paths it opens (a canoe's water, a key's locked doors):
