@@ -2623,7 +2623,106 @@ class HeuristicBot(_Appraiser):
                     key -= self._entry_gain(game, p, to, stops[to])
             if key < best_key:
                 best, best_key = i, key
+        if best is None and boots:
+            nxt = self.routes.step[goal][p.pos]
+            if nxt is not None and (nxt.way.exhausts or forest[nxt.to]) and nxt.to != goal:
+                # The route's next step exhausts (it would waste the boots in hand) and no
+                # other step gets nearer: a walk of a few steps may (the route table prices
+                # the exhausting step at a boot, so walking on is as long at each step).
+                return self._walk_plan(game, p, opts, moves, cost, best_key, stay)
         return best
+
+    # The most moves `_walk_plan` looks ahead.
+    PLAN_DEPTH = 8
+
+    def _walk_plan(
+        self,
+        game: Any,
+        p: Any,
+        opts: Sequence[Option],
+        moves: Sequence[int],
+        cost: Sequence[float],
+        stay_key: float,
+        stay: bool,
+    ) -> int | None:
+        """The first move of the walk this turn's boots can make that ends nearest the goal
+        (``cost``: the route table's cost to it), when it ends nearer than staying put
+        (``stay_key``): monster damage and swords on the way counted as `_pick_move` counts
+        them, a way or space that exhausts ending the walk, HQ too (and left out while the
+        player lingers, ``stay``). Walks on only along paths paid in boots, open to the
+        player now."""
+        board = game.board
+        hq = board.hq
+        bv = self.boot_value
+        hv = self.health_value
+        sv = self.SWORD_VALUE
+        forest = self.info.forest
+        all_moves = board.moves
+        grants = self._grants(p)
+        closed = self.info.closed(game)
+        carrying = p.artifact is not None
+        tolled = board.tolled
+        live = self._live
+        depth = self.PLAN_DEPTH
+        best_i, best_v = None, stay_key
+        # The least spent on the way to each (space, boots, swords, health left) reached.
+        seen: dict[tuple[int, int, int, int], float] = {}
+
+        def walk(u: int, boots: int, swords: int, left: int, spent: float, k: int) -> float:
+            out = spent + cost[u] * bv
+            if k >= depth:
+                return out
+            key = (u, boots, swords, left)
+            was = seen.get(key)
+            if was is not None and was <= spent:
+                return _INF
+            seen[key] = spent
+            for m in all_moves[u]:
+                to = m.to
+                if m.boots > boots or m.way.paid_in != "boots":
+                    continue
+                if to == hq and (not carrying or stay):
+                    continue
+                if to in tolled:
+                    continue  # an entry toll: planned from the next step on, when it is open
+                if m.requires and not grants.issuperset(m.requires):
+                    continue
+                if m.way.blocked_by and closed and (u in closed or to in closed):
+                    continue
+                use = min(swords, m.monsters)
+                hurt = m.monsters - use
+                if hurt and left - hurt <= 1:
+                    continue
+                v = spent + hurt * hv + use * sv
+                if forest[to] or m.way.exhausts or to == hq or cost[to] <= 0:
+                    v += cost[to] * bv
+                else:
+                    v = walk(to, boots - m.boots, swords - use, left - hurt, v, k + 1)
+                if v < out:
+                    out = v
+            return out
+
+        left = self.health_left
+        for i in moves:
+            _, m, swords = opts[i][1]
+            if m.way.paid_in != "boots":
+                continue
+            to = m.to
+            if stay and to == hq:
+                continue
+            hurt = m.monsters - swords
+            if hurt and left - hurt <= 1:
+                continue
+            v = hurt * hv + swords * sv
+            if to in live:
+                v += self._toll_cost(p, to, p.swords - swords)
+            if forest[to] or m.way.exhausts or to == hq or cost[to] <= 0:
+                v += cost[to] * bv
+            else:
+                v = walk(to, p.boots - m.boots, p.swords - swords, left - hurt, v, 1)
+            if v < best_v - 1e-9:
+                best_i, best_v = i, v
+        return best_i
 
     def _toll_cost(self, p: Any, x: int, swords: int) -> float:
         """What meeting the live entry toll of space ``x`` costs, in points, with ``swords``

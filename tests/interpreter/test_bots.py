@@ -309,3 +309,44 @@ def test_heuristic_bot_slots_are_its_attributes_in_order() -> None:
     assert set_in_init == list(HeuristicBot.__slots__)
     written = [k for k in bot.bot_state() if k != "$rebuilt"]
     assert written == [k for k in set_in_init if k not in HeuristicBot._REBUILT]
+
+
+@pytest.mark.parametrize("blocked", [False, True])
+@pytest.mark.parametrize("boots", [2, 3, 4])
+def test_heuristic_walks_on_when_the_routes_next_step_exhausts(
+    space: Catalog, blocked: bool, boots: int
+) -> None:
+    """A player with an artifact on a space whose cheapest way home starts along a way that
+    exhausts (a ride that costs no boots and ends the walking) has boots to spare: riding
+    would waste them and each step on foot leaves the way home as long in the route table
+    (the ride is a step further on too). The bot used to end its turn there, turn after
+    turn, until an attack knocked it out; it must move: ride, or walk on nearer home."""
+    from clankwork.interpreter.actions import MOVE, legal_actions
+
+    bot = HeuristicBot(1)
+    g = Game(
+        space, [bot, make_bot("heuristic", 2)], 5, modules="1=Hydroponics, 2=Armory, 3=Med Lab"
+    )
+    p = g.players[0]
+    s = g.board.index
+    g.begin_turn(p)
+    p.hand.clear()
+    p.pos = s["Fore Hyperlift"]
+    p.boots = boots
+    p.artifact = next(t for t in space.tokens if t.kind == "artifact")
+    p.tokens.append(next(t for t in space.tokens if t.name == "Command Code"))
+    g.space_tokens[s["Mid Hyperlift"]].clear()  # no secret there to make a detour for
+    if blocked:
+        g.space_tokens[s["Cargo Lift"]].append(
+            next(t for t in space.tokens if t.name == "Blockade")
+        )
+    opts = legal_actions(g, p)
+    pick = bot.choose(g, Decision(p.seat, "action", opts))
+    assert opts[pick].value[0] is MOVE, [o.label for o in opts]
+    # Played out, the turn's walk ends nearer home than the player started.
+    start = bot.routes.cost[g.board.hq][p.pos]
+    while opts[pick].value[0] is MOVE:
+        g.apply(p, opts[pick].value)
+        opts = legal_actions(g, p)
+        pick = bot.choose(g, Decision(p.seat, "action", opts))
+    assert bot.routes.cost[g.board.hq][p.pos] < start
