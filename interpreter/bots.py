@@ -1509,25 +1509,27 @@ class HeuristicBot(_Appraiser):
                 self._tot = [0.0] * 9
                 self._deck_points = 0
             self._deck_key = key
-            # Add what changed since the last count, in the order of the set of designs
-            # (the float sums depend on it), each design over the resources it gives (a
-            # total is never -0.0, so adding a zero amount would leave it as it is).
+            # Add what changed since the last count, each design over the resources it
+            # gives (a total is never -0.0, so adding a zero amount would leave it as it is),
+            # in an order the game alone decides (the float sums depend on it): the designs
+            # as the player's cards first show them, then those the player no longer has.
             info = self.info
             tot = self._tot
             old = self._counts
             new: dict[CardDef, int] = {}
             for cards in (p.deck, p.hand, p.discard, p.play):
                 _count_elements(new, cards)
-            was, now = old.get, new.get
-            for c in old.keys() | new.keys():
-                d = now(c, 0) - was(c, 0)
-                if d:
-                    terms = info.terms.get(c)
-                    if terms is None:
-                        terms = info.profile_terms(c)
-                    for i, x in terms:
-                        tot[i] += d * x
-                    self._deck_points += d * c.points
+            was = old.get
+            changed = [(c, k - was(c, 0)) for c, k in new.items() if k != was(c, 0)]
+            if len(old) + len(changed) > len(new):
+                changed += [(c, -k) for c, k in old.items() if c not in new]
+            for c, d in changed:
+                terms = info.terms.get(c)
+                if terms is None:
+                    terms = info.profile_terms(c)
+                for i, x in terms:
+                    tot[i] += d * x
+                self._deck_points += d * c.points
             self._counts = new
             self._deck_n = dn = max(1, n)
             self._deck_avg = [x / dn for x in tot]
