@@ -2289,6 +2289,16 @@ class HeuristicBot(_Appraiser):
             self._begin(view, p)
         return self._choose_play(view, p)
 
+    def choose_action(
+        self, view: Any, p: Any, opts: Sequence[Option], groups: dict[Any, Sequence[int]]
+    ) -> int:
+        """Answer an action decision (``groups``: each kind's option indexes) without a
+        `Decision` built for it: the engine's shortcut (`Game.step`), several times a turn. A
+        subclass that answers action decisions in its own `choose` sets this to None."""
+        if view.turn != self._turn or view is not self._game:
+            self._begin(view, p)
+        return self._action(view, p, opts, groups)
+
     def choose(self, view: Any, decision: Decision) -> int:
         """Answer any decision."""
         p = view.players[decision.player]
