@@ -1513,27 +1513,39 @@ class HeuristicBot(_Appraiser):
             # gives (a total is never -0.0, so adding a zero amount would leave it as it is),
             # in an order the game alone decides (the float sums depend on it): the designs
             # as the player's cards first show them, then those the player no longer has.
-            info = self.info
             tot = self._tot
             old = self._counts
             new: dict[CardDef, int] = {}
             for cards in (p.deck, p.hand, p.discard, p.play):
                 _count_elements(new, cards)
             was = old.get
-            changed = [(c, k - was(c, 0)) for c, k in new.items() if k != was(c, 0)]
-            if len(old) + len(changed) > len(new):
-                changed += [(c, -k) for c, k in old.items() if c not in new]
-            for c, d in changed:
-                terms = info.terms.get(c)
-                if terms is None:
-                    terms = info.profile_terms(c)
-                for i, x in terms:
-                    tot[i] += d * x
-                self._deck_points += d * c.points
+            kept = 0  # designs the player had and still has
+            for c, k in new.items():
+                had = was(c)
+                if had is not None:
+                    kept += 1
+                    if k == had:
+                        continue
+                    self._add_design(c, k - had, tot)
+                else:
+                    self._add_design(c, k, tot)
+            if kept < len(old):
+                for c, k in old.items():
+                    if c not in new:
+                        self._add_design(c, -k, tot)
             self._counts = new
             self._deck_n = dn = max(1, n)
             self._deck_avg = [x / dn for x in tot]
         return self._deck_avg
+
+    def _add_design(self, c: CardDef, d: int, tot: list[float]) -> None:
+        """Add ``d`` more copies of design ``c`` to the deck's running totals."""
+        terms = self.info.terms.get(c)
+        if terms is None:
+            terms = self.info.profile_terms(c)
+        for i, x in terms:
+            tot[i] += d * x
+        self._deck_points += d * c.points
 
     def _grants(self, p: Any) -> frozenset[str]:
         return frozenset(g for t in p.tokens for g in t.grants)
