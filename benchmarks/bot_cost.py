@@ -48,6 +48,8 @@ class _Recording:
         self.name = bot.name  # the log names the bots
         if getattr(bot, "play_first", None) is None:
             self.play_first = None  # type: ignore[assignment]
+        if getattr(bot, "choose_action", None) is None:
+            self.choose_action = None  # type: ignore[assignment]
 
     def choose(self, view: Any, decision: Any) -> Any:
         answer = self.bot.choose(view, decision)
@@ -56,6 +58,11 @@ class _Recording:
 
     def play_first(self, view: Any, p: Any) -> Any:
         answer = self.bot.play_first(view, p)
+        self.tape.append(answer)
+        return answer
+
+    def choose_action(self, view: Any, p: Any, options: Any, groups: Any) -> Any:
+        answer = self.bot.choose_action(view, p, options, groups)
         self.tape.append(answer)
         return answer
 
@@ -71,6 +78,9 @@ class _Tape:
         return self._next()
 
     def play_first(self, view: Any, p: Any) -> Any:
+        return self._next()
+
+    def choose_action(self, view: Any, p: Any, options: Any, groups: Any) -> Any:
         return self._next()
 
 

@@ -1509,29 +1509,43 @@ class HeuristicBot(_Appraiser):
                 self._tot = [0.0] * 9
                 self._deck_points = 0
             self._deck_key = key
-            # Add what changed since the last count, in the order of the set of designs
-            # (the float sums depend on it), each design over the resources it gives (a
-            # total is never -0.0, so adding a zero amount would leave it as it is).
-            info = self.info
+            # Add what changed since the last count, each design over the resources it
+            # gives (a total is never -0.0, so adding a zero amount would leave it as it is),
+            # in an order the game alone decides (the float sums depend on it): the designs
+            # as the player's cards first show them, then those the player no longer has.
             tot = self._tot
             old = self._counts
             new: dict[CardDef, int] = {}
             for cards in (p.deck, p.hand, p.discard, p.play):
                 _count_elements(new, cards)
-            was, now = old.get, new.get
-            for c in old.keys() | new.keys():
-                d = now(c, 0) - was(c, 0)
-                if d:
-                    terms = info.terms.get(c)
-                    if terms is None:
-                        terms = info.profile_terms(c)
-                    for i, x in terms:
-                        tot[i] += d * x
-                    self._deck_points += d * c.points
+            was = old.get
+            kept = 0  # designs the player had and still has
+            for c, k in new.items():
+                had = was(c)
+                if had is not None:
+                    kept += 1
+                    if k == had:
+                        continue
+                    self._add_design(c, k - had, tot)
+                else:
+                    self._add_design(c, k, tot)
+            if kept < len(old):
+                for c, k in old.items():
+                    if c not in new:
+                        self._add_design(c, -k, tot)
             self._counts = new
             self._deck_n = dn = max(1, n)
             self._deck_avg = [x / dn for x in tot]
         return self._deck_avg
+
+    def _add_design(self, c: CardDef, d: int, tot: list[float]) -> None:
+        """Add ``d`` more copies of design ``c`` to the deck's running totals."""
+        terms = self.info.terms.get(c)
+        if terms is None:
+            terms = self.info.profile_terms(c)
+        for i, x in terms:
+            tot[i] += d * x
+        self._deck_points += d * c.points
 
     def _grants(self, p: Any) -> frozenset[str]:
         return frozenset(g for t in p.tokens for g in t.grants)
@@ -2286,6 +2300,16 @@ class HeuristicBot(_Appraiser):
         if view.turn != self._turn or view is not self._game:
             self._begin(view, p)
         return self._choose_play(view, p)
+
+    def choose_action(
+        self, view: Any, p: Any, opts: Sequence[Option], groups: dict[Any, Sequence[int]]
+    ) -> int:
+        """Answer an action decision (``groups``: each kind's option indexes) without a
+        `Decision` built for it: the engine's shortcut (`Game.step`), several times a turn. A
+        subclass that answers action decisions in its own `choose` sets this to None."""
+        if view.turn != self._turn or view is not self._game:
+            self._begin(view, p)
+        return self._action(view, p, opts, groups)
 
     def choose(self, view: Any, decision: Decision) -> int:
         """Answer any decision."""

@@ -62,7 +62,13 @@ class Decision:
 
 @runtime_checkable
 class Bot(Protocol):
-    """Anything that answers decisions. ``view`` is the game, to be read, never changed."""
+    """Anything that answers decisions. ``view`` is the game, to be read, never changed.
+
+    Two shortcuts a bot may also have, which `Game.step` takes when it does (the log is the
+    same either way): ``play_first(view, player)``, a card of the hand to play before any
+    other action is listed (None: list them), and ``choose_action(view, player, options,
+    groups)``, the index of an action decision's option without a `Decision` built for it
+    (``groups``: each action kind's option indexes)."""
 
     name: str
 

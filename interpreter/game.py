@@ -107,6 +107,7 @@ class Game:
             "board",
             "bots",
             "_play_firsts",
+            "_actors",
             "seed",
             "first_player",
             "stacked_adventure",
@@ -160,8 +161,9 @@ class Game:
         if rules:
             self.rules.update(rules)
         self.bots = list(bots)
-        # Each seat's `play_first`, looked up once (most bots have none).
+        # Each seat's `play_first` and `choose_action`, looked up once (most bots have none).
         self._play_firsts = [getattr(b, "play_first", None) for b in self.bots]
+        self._actors = [getattr(b, "choose_action", None) for b in self.bots]
         n = len(self.bots)
         if not self.rules["min_players"] <= n <= self.rules["max_players"]:
             raise ValueError(
@@ -355,17 +357,12 @@ class Game:
                             f"bot {self.bots[player.seat]!r} played {card!r}, not in hand"
                         ) from None
                     if self._keep_log:
-                        # The decision's record, as `decide` writes it; its index among the
-                        # hand's plays is the number of designs before the card's first copy.
-                        self.log.append(
-                            {
-                                "type": "decision",
-                                "turn": self.turn,
-                                "player": player.seat,
-                                "kind": ACTION,
-                                "index": len(set(hand[:first])) if first > 1 else first,
-                                "label": actions.play_option(self, card).label,
-                            }
+                        # Its index among the hand's plays: the designs before its first copy.
+                        self._log_decision(
+                            player.seat,
+                            ACTION,
+                            len(set(hand[:first])) if first > 1 else first,
+                            actions.play_option(self, card).label,
                         )
                     # `apply` of the play (`actions.PLAY`), inlined: half of all actions.
                     self.play_card(player, card)
@@ -376,8 +373,18 @@ class Game:
                     return player.status == ON_CLOCK and not self.over
         groups: dict[Any, range] = {}
         options = actions.legal_actions(self, player, groups)
-        # The decision's detail: each kind's option indexes (bots need not group them again).
-        choice = self.decide(player, ACTION, options, prompt="your action", detail=groups)
+        actor = self._actors[player.seat]
+        if actor is None:
+            # The decision's detail: each kind's option indexes (bots need not group them).
+            choice = self.decide(player, ACTION, options, prompt="your action", detail=groups)
+        else:
+            # A bot's `choose_action(view, player, options, groups)` answers the same decision
+            # without a Decision built for it (several a turn); checked and logged alike.
+            choice = actor(self, player, options, groups)
+            if not isinstance(choice, int) or not 0 <= choice < len(options):
+                raise RuntimeError(f"bot {self.bots[player.seat]!r} answered {choice!r} to action")
+            if self._keep_log:
+                self._log_decision(player.seat, ACTION, choice, options[choice].label)
         value = options[choice].value
         if value[0] is actions.END_TURN:
             return False
@@ -523,18 +530,21 @@ class Game:
         if not isinstance(index, int) or not 0 <= index < n:
             raise RuntimeError(f"bot {self.bots[seat]!r} answered {index!r} to {kind}")
         if self._keep_log:
-            # The decision's record (inlined: a decision is asked several times a turn).
-            self.log.append(
-                {
-                    "type": "decision",
-                    "turn": self.turn,
-                    "player": seat,
-                    "kind": kind,
-                    "index": index,
-                    "label": options[index].label,
-                }
-            )
+            self._log_decision(seat, kind, index, options[index].label)
         return index
+
+    def _log_decision(self, seat: int, kind: str, index: int, label: str) -> None:
+        """The log's record of a decision answered."""
+        self.log.append(
+            {
+                "type": "decision",
+                "turn": self.turn,
+                "player": seat,
+                "kind": kind,
+                "index": index,
+                "label": label,
+            }
+        )
 
     def choose(
         self,

@@ -846,15 +846,19 @@ def setup_warnings(catalog: Catalog, players: int) -> list[str]:
 def result_warnings(
     rep: dict[str, Any], joined: frozenset[frozenset[str]] = frozenset()
 ) -> list[str]:
-    """What the games showed that a designer should look at: cards nobody ever bought, an
-    adventure deck that recycles, reserve piles that run out, spaces and paths nobody used.
-    The ones that count absences wait for 20 games: fewer prove nothing. ``joined``: pairs
-    of spaces only a `within` way joins (a section's any-to-any moves are no paths)."""
+    """What the games showed that a designer should look at: cards nobody ever bought,
+    artifacts nobody ever took, an adventure deck that recycles, reserve piles that run out,
+    spaces and paths nobody used. The ones that count absences wait for 20 games: fewer
+    prove nothing. ``joined``: pairs of spaces only a `within` way joins (a section's
+    any-to-any moves are no paths)."""
     games = rep["games"]
     out = []
     never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
     if never and games >= 20:
         out.append(f"never acquired in {games} games: {', '.join(never)}")
+    untaken = [a["name"] for a in rep["artifacts"] if a["taken"] == 0]
+    if untaken and games >= 20:
+        out.append(f"artifacts never taken in {games} games: {', '.join(untaken)}")
     deck = rep["adventure_deck"]
     recycled = deck["recycled"]
     if games and recycled["per_game"] >= 1:

@@ -66,6 +66,13 @@ class Watched(HeuristicBot):
         self.answers += 1
         return index
 
+    def choose_action(self, view: Any, p: Any, opts: Any, groups: Any) -> int:
+        index = super().choose_action(view, p, opts, groups)
+        assert isinstance(index, int) and 0 <= index < len(opts), (index, opts)
+        assert opts[index].value[0] is not END_TURN or not p.hand
+        self.answers += 1
+        return index
+
     def play_first(self, view: Any, p: Any) -> Any:
         card = super().play_first(view, p)
         assert card is None or card in p.hand
@@ -142,7 +149,10 @@ def test_heuristic_plays_the_same_game_for_the_same_seed(acqinc: Catalog) -> Non
 
 def test_play_first_logs_what_the_full_decision_would(acqinc: Catalog, tutorial: Catalog) -> None:
     class Slow(HeuristicBot):
-        play_first = None  # every play asked through `choose`, with every legal option
+        # Every play asked through `choose`, with every legal option, and every action
+        # decision put as a Decision (not through the `choose_action` shortcut).
+        play_first = None
+        choose_action = None
 
     for cat in (acqinc, tutorial):
         for seed in game_seeds(2, 6):

@@ -179,3 +179,47 @@ def test_many_games_in_a_row_hold_no_dead_games(tutorial_ir: dict) -> None:
             pass
         assert gc.get_freeze_count() == frozen > 0
     assert gc.get_freeze_count() == 0
+
+
+_DIGEST_LOGS = """
+import hashlib, sys
+from pathlib import Path
+from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.catalog import prepare
+from clankwork.interpreter.game import Game
+from clankwork.interpreter.log import to_jsonl
+digest = hashlib.sha256()
+for pack in sys.argv[1:]:
+    cat = prepare(compile_pack(Path(pack)).ir)
+    for seed in (3, 4):
+        game = Game(cat, [make_bot("heuristic", seed * 10 + k) for k in range(4)], seed)
+        game.play()
+        digest.update(to_jsonl(game.log).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_the_heuristic_bot_plays_the_same_in_every_process() -> None:
+    """A process of its own (another hash seed for strings, other memory addresses for the
+    designs) plays the same games: what a Dask worker or a spawned one relies on. The bot's
+    sums over sets of designs once followed their addresses."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    content = Path(__file__).resolve().parents[2] / "content"
+    packs = [str(content / name) for name in ("acqinc", "clank", "vault", "space")]
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run(
+            [sys.executable, "-c", _DIGEST_LOGS, *packs],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1, digests

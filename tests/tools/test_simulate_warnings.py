@@ -50,6 +50,15 @@ def test_cards_never_acquired_are_named(tutorial_dir: Path) -> None:
     assert never and "in 40 games:" in never[0]
 
 
+def test_artifacts_nobody_takes_are_named() -> None:
+    # acqinc's 5-point Founder's Signet (on Old Watchtower): the bots never go for it.
+    result = _run("--games", "40", "--players", "4", "--seed", "2")
+    assert result.exit_code == 0
+    assert "warning: artifacts never taken in 40 games: Founder's Signet" in result.stderr
+    few = _run("--games", "10", "--players", "4", "--seed", "2")
+    assert "artifacts never taken" not in few.stderr
+
+
 def test_a_recycling_deck_empty_piles_and_unused_spaces_are_warned_of(
     tutorial_dir: Path,
 ) -> None:
