@@ -2868,8 +2868,9 @@ class HeuristicBot(_Appraiser):
         for k, (_, c, v) in enumerate(items):
             bit = 1 << k
             for b in range(budget, c - 1, -1):
-                if best[b - c] + v > best[b]:
-                    best[b] = best[b - c] + v
+                x = best[b - c] + v
+                if x > best[b]:
+                    best[b] = x
                     pick[b] = pick[b - c] | bit
         bits = pick[budget]
         chosen = [it for k, it in enumerate(items) if bits >> k & 1]
