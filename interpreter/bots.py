@@ -1261,9 +1261,6 @@ class HeuristicBot(_Appraiser):
         "_enable",
         "_units",
         "_looked",
-        "_sort",
-        "_order",
-        "_order_n",
         "_buys",
         "_plays",
         "info",
@@ -1336,11 +1333,6 @@ class HeuristicBot(_Appraiser):
         self._units: dict[str, float] | None = {}
         # The turn and space where the bot last weighed the artifact it stands on.
         self._looked: tuple[int, int] | None = None
-        # Each card's place in the play order this turn (see `_play_order`).
-        self._sort: dict[CardDef, tuple[int, bool]] = {}
-        # The order to play the hand in, and the hand size it is for.
-        self._order: list[CardDef] | None = None
-        self._order_n = -1
         # The cards still to buy this turn and the skill that will be left for them.
         self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
         # The plays a card acquired now gets, for the deck length they were worked out at.
@@ -1490,8 +1482,6 @@ class HeuristicBot(_Appraiser):
         self._items.clear()
         self._tokens.clear()
         self._gains.clear()
-        self._sort.clear()
-        self._order = None
         self._buys = None
         self._plays = None
 
@@ -2274,7 +2264,12 @@ class HeuristicBot(_Appraiser):
         from .snapshot import load_attributes
 
         rebuilt = state["$rebuilt"]
-        load_attributes(self, game, {k: v for k, v in state.items() if k != "$rebuilt"})
+        # What an older Clankwork's bot kept and this one no longer does (a play order it
+        # remembered, say) is left out: it was only ever a cache of what the bot works out.
+        slots = set(HeuristicBot.__slots__)
+        anything = type(self) is not HeuristicBot  # a subclass may keep more in its dict
+        kept = {k: v for k, v in state.items() if k != "$rebuilt" and (anything or k in slots)}
+        load_attributes(self, game, kept)
         self._game = game if rebuilt["game"] else None
         self.info = _board_info(game) if rebuilt["game"] else None
         self._rules = _game_rules(game)
@@ -2287,11 +2282,6 @@ class HeuristicBot(_Appraiser):
             self.routes = self.info.table(frozenset(grants), mu, closed, paid, tolls)
         key = rebuilt["deck_key"]
         self._deck_key = None if key is None else (id(game), *key)
-        # The play order was worked out with the board's per-design tables, which a restored
-        # game's board may not have filled yet.
-        if self.info is not None:
-            for card in self._order or ():
-                self.info.play_kind(card)
 
     # -- decisions ----------------------------------------------------------------------------
 
@@ -2429,69 +2419,20 @@ class HeuristicBot(_Appraiser):
         return groups[END_TURN][0] if END_TURN in groups else 0
 
     def _choose_play(self, game: Any, p: Any) -> CardDef | None:
-        """Discard-to-draw cards while there is a weak card to discard, then other draws, then
-        the rest, weak cards last; a card whose bonus needs a space it may still reach this
-        turn waits (None when only such cards are left). The order is worked out once for a
-        hand and kept while the hand only loses the cards played."""
-        hand = p.hand
-        if not hand:
-            return None
-        order = self._order
-        if len(hand) != self._order_n or order is None:
-            order = self._order = self._play_order(hand)
+        """The first card of the hand, except that a card whose bonus needs a space it may
+        still reach this turn waits (None when only such cards are left). Ordering the hand
+        (draws first, weak cards last) added no strength: measured with bot_strength.py."""
         info = self.info
+        kinds = info.kinds
         walking = p.boots > 0 and not p.exhausted
-        for k, c in enumerate(order):
-            if info.kinds[c] == 3 and walking and not game.space_has(p, info.place[c]):
+        for c in p.hand:
+            kind = kinds.get(c)
+            if kind is None:
+                kind = info.play_kind(c)
+            if kind == 3 and walking and not game.space_has(p, info.place[c]):
                 continue
-            if c not in hand:
-                # The hand changed behind the order's back (a discard and a draw): start again.
-                self._order = None
-                return self._choose_play(game, p)
-            del order[k]
-            self._order_n = len(hand) - 1
             return c
-        self._order_n = -1
         return None
-
-    def _play_order(self, hand: list[CardDef]) -> list[CardDef]:
-        # Each card's rank: discard-to-draw first while there is a weak card to shed (-4, else
-        # -3), other draws (-3), cards that pay off on a space and the rest (-1), weak cards
-        # last (0); equal ranks keep the hand's order.
-        sort = self._sort
-        ranked = []
-        junk = False
-        shed = None
-        for k, c in enumerate(hand):
-            kw = sort.get(c)
-            if kw is None:
-                kind = self.info.kinds.get(c)
-                if kind is None:
-                    kind = self.info.play_kind(c)
-                v = self._power.get(c)
-                if v is None:
-                    v = self.power(c)
-                kw = sort[c] = (kind, v < self.avg_power)
-            kind, weak = kw
-            if weak:
-                junk = True
-            if kind == 2:
-                if shed is None:
-                    shed = []
-                shed.append(k)
-                rank = -3
-            elif kind == 1:
-                rank = -3
-            elif kind == 3:
-                rank = -1
-            else:
-                rank = 0 if weak else -1
-            ranked.append((rank, k, c))
-        if junk and shed is not None:
-            for k in shed:
-                ranked[k] = (-4, k, ranked[k][2])
-        ranked.sort()  # by rank, then hand order (each k differs: cards are never compared)
-        return list(map(_third, ranked))
 
     def _pick_use(
         self, game: Any, p: Any, opts: Sequence[Option], uses: Sequence[int]

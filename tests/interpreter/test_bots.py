@@ -321,6 +321,21 @@ def test_heuristic_bot_slots_are_its_attributes_in_order() -> None:
     assert written == [k for k in set_in_init if k not in HeuristicBot._REBUILT]
 
 
+def test_a_saved_bot_state_with_attributes_this_bot_no_longer_has_loads(acqinc: Catalog) -> None:
+    """A game saved by an older Clankwork carries what its bot remembered then (a play order
+    it kept, since dropped): the restored bot leaves those out and plays on."""
+    seats = [HeuristicBot(k) for k in range(2)]
+    game = Game(acqinc, seats, 5)
+    for _ in range(6):
+        game.take_turn(game.players[game.order[game.turn % 2]])
+    state = seats[0].bot_state()
+    state.update({"_order": None, "_order_n": -1, "_sort": {}})
+    again = HeuristicBot(0)
+    again.load_bot_state(game, state)
+    assert not hasattr(again, "_order")
+    assert again.bot_state() == seats[0].bot_state()
+
+
 @pytest.mark.parametrize("blocked", [False, True])
 @pytest.mark.parametrize("boots", [2, 3, 4])
 def test_heuristic_walks_on_when_the_routes_next_step_exhausts(

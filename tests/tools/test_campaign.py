@@ -672,4 +672,7 @@ def test_a_cardporium_card_is_fetched_once_however_many_passages_fetch_it(tmp_pa
     fetched = [k for r in readings(third) for k in r["fetched"]]
     assert 8 in fetched and len(fetched) == len(set(fetched))
     code, out = _run("history", str(file))
-    assert code == 0 and "fetched Cardporium 8, 4, 5, 11" in out
+    # 8 (from 21), then 4 and 5 (12 fetches 4, 5 and 8 again), 8 not twice; what later
+    # passages fetch depends on how the games went.
+    assert code == 0 and "fetched Cardporium 8, 4, 5" in out
+    assert "fetched Cardporium 8, 4, 5, 8" not in out
