@@ -19,7 +19,7 @@ from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import extends as ext
 from . import limits
-from .declarations import RESOURCE_PROPS, WAY_PROPS, Declarations
+from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
@@ -43,6 +43,7 @@ DECL_KINDS = (
     "rules",
     "resource",
     "way",
+    "dragon",
     "sticker",
     "passage",
     "contract",
@@ -162,6 +163,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     ),
     "resource": RESOURCE_PROPS,
     "way": WAY_PROPS,
+    "dragon": DRAGON_PROPS,
 }
 
 
@@ -2293,6 +2295,8 @@ class _Compiler(Declarations, Modules):
             ir["goals"] = self.goals
         if self.resource_aliases:
             ir["resource_aliases"] = self.resource_aliases
+        if self.dragon is not None:
+            ir["dragon"] = self.dragon
         if self.rule_slots:
             ir["rule_slots"] = self.rule_slots
         if self.campaign_block is not None:

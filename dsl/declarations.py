@@ -34,6 +34,9 @@ from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
 
 RESOURCE_PROPS = ("per turn", "kept", "word")
+DRAGON_PROPS = ("name", "word")
+# What the engine calls the antagonist who attacks when a pack does not name it.
+DRAGON_DEFAULT = {"name": "the dragon", "word": "dragon"}
 WAY_PROPS = (
     "paid in",
     "requires",
@@ -80,6 +83,8 @@ class Declarations:
     # The ways of the pack this one extends, by name, and the resource words it inherits.
     base_ways: list[str]
     inherited_words: set[str]
+    # `dragon { name "..."; word WORD }`: what the pack calls its antagonist (display only).
+    dragon: dict[str, Any] | None
 
     def _init_declarations(self) -> None:
         self.resources = []
@@ -88,6 +93,7 @@ class Declarations:
         self.resource_aliases = {}
         self.base_ways = []
         self.inherited_words: set[str] = set()
+        self.dragon = None
 
     def inherit_resources(self, base_ir: dict[str, Any]) -> None:
         """The words of the base's declared resources and its other words for base resources,
@@ -103,6 +109,72 @@ class Declarations:
         for word, name in base_ir.get("resource_aliases", {}).items():
             self.resource_words[word] = name
             self.inherited_words.add(word)
+
+    # the antagonist's name ----------------------------------------------------------------
+    def decl_dragon(self, st: Stmt) -> None:
+        """`dragon { name "Lord Eradikus"; word boss }`: what the pack calls the antagonist
+        who attacks, in every output made for people ("Lord Eradikus attacks", "boss bag",
+        "boss cubes"). `name` is its name in a sentence (the default is "the " and the word),
+        `word` the word for its bag, its cubes and its attacks ("dragon" when left out).
+        Display only: the game plays the same. An extension's declaration replaces its
+        base's."""
+        form = 'write `dragon { name "Some Name"; word WORD }`'
+        if len(st.head) > 1:
+            self.error(  # type: ignore[attr-defined]
+                "CW105",
+                "`dragon` takes no name on its line; its names go in its block",
+                _span_of(st.head[1:]),
+                hint=form,
+            )
+            return
+        self._no_effects(st)  # type: ignore[attr-defined]
+        if not st.block:
+            self.error(  # type: ignore[attr-defined]
+                "CW105", "`dragon` needs a block", st.span, hint=form
+            )
+            return
+        if self.dragon is not None:
+            self.error(  # type: ignore[attr-defined]
+                "CW106",
+                "the dragon is named twice",
+                st.head[0].span,
+                hint="keep one `dragon` declaration (the first is at "
+                f"{self.dragon['at']['file']}:{self.dragon['at']['line']})",
+            )
+            return
+        got: dict[str, str] = {}
+        for s in st.block:
+            self._no_effects(s)  # type: ignore[attr-defined]
+            key, rest = s.words[0], s.head[1:]
+            if key not in DRAGON_PROPS:
+                self.error(  # type: ignore[attr-defined]
+                    "CW102",
+                    f"unknown dragon property `{s.head_text()}`",
+                    s.head[0].span,
+                    hint=did_you_mean(key, DRAGON_PROPS)
+                    or 'a dragon takes `name "Some Name"` and `word WORD`',
+                )
+                continue
+            if key in got:
+                self.error(  # type: ignore[attr-defined]
+                    "CW106",
+                    f"the dragon's `{key}` is given twice",
+                    s.head[0].span,
+                    hint=f"keep one `{key}` line",
+                )
+                continue
+            if len(rest) != 1 or rest[0].kind not in ("word", "string") or not rest[0].text.strip():
+                self.error(  # type: ignore[attr-defined]
+                    "CW105",
+                    f"the dragon's `{key}` takes one word or one quoted text",
+                    _span_of(rest) if rest else s.span,
+                    hint='write `name "Lord Eradikus"` or `word boss` (quote words with spaces)',
+                )
+                continue
+            if self._clean(rest):  # type: ignore[attr-defined]
+                got[key] = rest[0].text.strip()
+        word = got.get("word", DRAGON_DEFAULT["word"])
+        self.dragon = {"name": got.get("name", f"the {word}"), "word": word, "at": _at(st.span)}
 
     # resources -------------------------------------------------------------------------
     def decl_resource(self, st: Stmt) -> None:

@@ -198,6 +198,11 @@ class Catalog:
     # The pack's word for gold when it declares one (`resource gold { word credits }`): what
     # the replay narrator and `play` call it.
     gold_word: str = "gold"
+    # What the pack calls the antagonist who attacks (`dragon { name "Lord X"; word boss }`):
+    # its name in a sentence ("the dragon attacks") and the word for its bag, cubes and
+    # attacks ("dragon bag"). Display only: what the narrator, `play` and reports say.
+    dragon_name: str = "the dragon"
+    dragon_word: str = "dragon"
     # Made from ``cards`` and ``tokens`` (again by `dataclasses.replace`), once for every game
     # to deal from: the designs of each deck ("starting", "adventure", "reserve"), and every
     # copy of them and of each kind of token, in the pack's order.
@@ -364,4 +369,6 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         gold_word=next(
             (w for w, name in ir.get("resource_aliases", {}).items() if name == "gold"), "gold"
         ),
+        dragon_name=ir.get("dragon", {}).get("name", "the dragon"),
+        dragon_word=ir.get("dragon", {}).get("word", "dragon"),
     )

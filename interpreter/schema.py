@@ -459,6 +459,16 @@ def pack_schema() -> dict[str, Any]:
                     "additionalProperties": {"enum": sorted(set(RESOURCES))},
                 },
                 "ways": {"type": "array", "items": way},
+                # What the pack calls the antagonist who attacks (`dragon { name "..."; word
+                # WORD }`): display only, "the dragon" and "dragon" when absent.
+                "dragon": _closed(
+                    {
+                        "name": {"type": "string", "minLength": 1},
+                        "word": {"type": "string", "minLength": 1},
+                        "at": at,
+                    },
+                    ["name", "word"],
+                ),
                 "stickers": {"type": "array", "items": sticker},
                 "passages": {"type": "array", "items": passage},
                 "contracts": {"type": "array", "items": contract},

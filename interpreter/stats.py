@@ -859,7 +859,17 @@ def report(
 
     return {
         "format": REPORT_FORMAT,
-        "pack": {"name": catalog.name, "version": catalog.version},
+        "pack": {
+            "name": catalog.name,
+            "version": catalog.version,
+            # What the pack calls its antagonist, when it names one (`dragon { ... }`): the
+            # words the text report and the HTML page use for the "dragon" figures.
+            **(
+                {"dragon": {"name": catalog.dragon_name, "word": catalog.dragon_word}}
+                if (catalog.dragon_name, catalog.dragon_word) != ("the dragon", "dragon")
+                else {}
+            ),
+        },
         "board": catalog.board.name,
         **_modules_entry(catalog, modules),
         "seed": seed,

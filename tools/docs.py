@@ -240,6 +240,22 @@ Marker here: place a Marker here -> +2 gold`: one marker a module, one a space).
 that is only a price (`action fight: defeat a troll here with 3 swords`) is offered when it
 can be paid.
 
+## Naming the dragon
+
+```
+dragon { name "Lord Eradikus"; word boss }
+```
+
+The antagonist who attacks is "the dragon" in every output made for people unless the pack
+names it: `name` is what a sentence calls it ("Lord Eradikus attacks" in a replay; "the " and
+the word when left out), `word` the word for its bag, its cubes and its attacks ("boss
+attacks", "boss damage", "ended by: boss bag empty" in the simulate report, the panel and the
+bag of the replay page, `play`'s status line; "dragon" when left out). Each takes one word or
+one quoted text. It changes no rule and no log: a game plays the same. One `dragon`
+declaration a pack (a second is CW106); an extension inherits its base's and may declare its
+own, which replaces it. The JSON report keeps its `dragon` keys and carries the pack's words
+under `pack.dragon`.
+
 ## Triggers
 
 A trigger line attaches effects to an event of the rules: `TRIGGER: EFFECTS`, optionally
@@ -480,6 +496,8 @@ deep, the include limit, CW007); packs that extend each other in a cycle are CW1
 - `rules { ... }` gives the rules that change; every other rule keeps the base's value.
 - The base's resources, its ways and its other words for resources (`credits` for gold) are
   the extension's too: its cards may say `+2 credits`, its paths `{ ladder }`.
+- The base's name for its dragon (`dragon { ... }`) is the extension's unless it declares its
+  own.
 
 In a `change`, a value (`copies 4`, `cost 3`, `boots 2`, `at X Y`) replaces the base's; tags,
 features, `grants` and `requires` are added to the base's; a trigger (`play:`, `defeat:`...)

@@ -319,12 +319,18 @@ class PlaySession:
 # -- what the person sees ---------------------------------------------------------------------
 
 
+def _cap(text: str) -> str:
+    """``text`` with its first letter upper case (a pack's word opening a line)."""
+    return text[:1].upper() + text[1:]
+
+
 def _who(game: Game, p: PlayerState, human: int) -> str:
     return f"P{p.seat + 1}" + (" (you)" if p.seat == human else "")
 
 
-def card_text(card: CardDef, cards: dict[str, dict[str, Any]]) -> str:
-    """A card's numbers and its rules text, generated from its effect tree."""
+def card_text(card: CardDef, cards: dict[str, dict[str, Any]], dragon: str = "dragon") -> str:
+    """A card's numbers and its rules text, generated from its effect tree; ``dragon`` is
+    the pack's word for the antagonist (its attack symbol: "dragon attack")."""
     ir = cards.get(card.name)
     bits = []
     if card.type == "monster" or card.fight:
@@ -334,7 +340,7 @@ def card_text(card: CardDef, cards: dict[str, dict[str, Any]]) -> str:
     if card.points:
         bits.append(f"{card.points} point{'s' if card.points != 1 else ''}")
     if card.dragon:
-        bits.append("dragon attack")
+        bits.append(f"{dragon} attack")
     if card.danger:
         bits.append("danger")
     if card.only_in:
@@ -377,7 +383,8 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
     ]
     area = ", ".join(f"P{p.seat + 1} {p.area}" for p in game.players)
     lines.append(
-        f"Dragon: rage {game.rage + 1}/{len(track)} (an attack draws {game.attack_size()}); "
+        f"{_cap(game.catalog.dragon_word)}: rage {game.rage + 1}/{len(track)} "
+        f"(an attack draws {game.attack_size()}); "
         f"bag {len(game.bag)} cubes ({', '.join(parts)}); Clank! area: {area}"
     )
     feats = sorted(here.features - {"hq"}) + (["HQ"] if here.hq else [])
@@ -418,7 +425,8 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
     if owned:
         lines.append("     " + "; ".join(owned))
     lines += [hand, play, "Row:"]
-    lines += [f"  {c.name}: {card_text(c, cards)}" for c in game.row]
+    word = game.catalog.dragon_word
+    lines += [f"  {c.name}: {card_text(c, cards, word)}" for c in game.row]
     if game.reserve:
         lines.append(
             "Reserve: "
@@ -462,7 +470,7 @@ def menu(game: Game, decision: Decision, cards: dict[str, dict[str, Any]]) -> st
     width = len(str(len(decision.options)))
     for i, o in enumerate(decision.options, start=1):
         card = _option_card(o.value)
-        text = f" - {card_text(card, cards)}" if card is not None else ""
+        text = f" - {card_text(card, cards, game.catalog.dragon_word)}" if card is not None else ""
         out.append(f"  {i:>{width}}. {o.label}{text}")
     return "\n".join(out)
 

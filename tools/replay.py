@@ -111,7 +111,7 @@ class Narrator(GameStats):
             blacks = game.black_aside - black
             if blacks:
                 parts.append(f"{blacks} black")
-            who = "off-the-clock attack" if off else "the dragon attacks"
+            who = "off-the-clock attack" if off else f"{game.catalog.dragon_name} attacks"
             self.write(
                 f"    {who}: {drawn} cubes drawn" + (": " + ", ".join(parts) if parts else "")
             )

@@ -204,6 +204,7 @@ def build_page(
         "bots": list(h["bots"]),
         "health": game.rules["health"],
         "gold": cat.gold_word,  # the pack's word for gold (Space's "credits")
+        "dragon": cat.dragon_word,  # and for the antagonist who attacks (`dragon { word }`)
         "spaces": [s.name for s in game.board.spaces],
         "status": _STATUS,
         "names": table,
@@ -311,6 +312,8 @@ _JS = r"""
     return e;
   }
   function colour(seat) { return COLOURS[seat % COLOURS.length]; }
+  // The panel of the antagonist who attacks, titled with the pack's word for it.
+  $("dragonname").textContent = D.dragon.charAt(0).toUpperCase() + D.dragon.slice(1);
   function dot(seat) {
     var d = el("span", null, "dot"); d.style.background = colour(seat); return d;
   }
@@ -381,7 +384,7 @@ _JS = r"""
       bag.appendChild(dot(s)); bag.appendChild(el("span", S.bag[s] + "  "));
       area.appendChild(dot(s)); area.appendChild(el("span", S.p[s].area + "  "));
     }
-    bag.appendChild(el("span", "dragon " + S.bag[n]));
+    bag.appendChild(el("span", D.dragon + " " + S.bag[n]));
     dragon.appendChild(area); dragon.appendChild(bag);
     var box = $("players"); box.textContent = "";
     for (s = 0; s < n; s++) {
@@ -482,7 +485,7 @@ style-src 'unsafe-inline'; script-src /*CSP*/">
 <div id="boardbox"><!--BOARD--></div>
 <div id="side">
 <section><h2>Row</h2><div id="row"></div></section>
-<section><h2>Dragon</h2><div id="dragon"></div></section>
+<section><h2 id="dragonname">Dragon</h2><div id="dragon"></div></section>
 <div id="players"></div>
 </div>
 </main>

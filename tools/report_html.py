@@ -28,6 +28,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from .outputs import write_text
+from .simulate import dragon_word, end_reason
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -340,6 +341,7 @@ def build_page(
         )
     )
     parts.append("</div>")
+    parts += _attacks_and_ends(rep)
     cards = card_plot(rep)
     parts.append("<h2>Card strength</h2>")
     if cards is not None:
@@ -406,6 +408,25 @@ def build_page(
                 )
             )
     return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
+
+
+def _attacks_and_ends(rep: dict[str, Any]) -> list[str]:
+    """The antagonist's attacks and damage, and how the games ended, in the pack's words
+    for it (`dragon { word boss }`: "Boss attacks", "boss bag empty")."""
+    word = dragon_word(rep)
+    d = rep["dragon"]
+    rows = [
+        (f"{word} attacks", d["attacks"]["total"], _per_game(d["attacks"])),
+        ("off the clock", d["off_clock_attacks"]["total"], _per_game(d["off_clock_attacks"])),
+        (f"{word} damage", d["damage"]["total"], _per_game(d["damage"])),
+    ]
+    ends = [(end_reason(rep, k), n) for k, n in rep["end_reasons"].items()]
+    return [
+        f"<h2>{_e(word[:1].upper() + word[1:])} attacks and game ends</h2><div class=row>",
+        _table(("", "total", "a game"), rows),
+        _table(("ended by", "games"), ends),
+        "</div>",
+    ]
 
 
 def _per_game(row: dict[str, Any]) -> str:

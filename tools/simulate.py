@@ -551,6 +551,21 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
     return f"{x:.{digits}f} ±{half:.{digits}f}"
 
 
+def dragon_word(rep: dict[str, Any]) -> str:
+    """The report's pack's word for the antagonist who attacks ("dragon" unless it names
+    one: `dragon { word boss }`)."""
+    return str(rep["pack"].get("dragon", {}).get("word", "dragon"))
+
+
+def end_reason(rep: dict[str, Any], key: str) -> str:
+    """An end reason as people read it: the engine's key ("dragon bag empty") in the pack's
+    words ("boss bag empty"); the report's keys stay the engine's."""
+    word = dragon_word(rep)
+    if word != "dragon" and key.startswith("dragon "):
+        return f"{word} {key[len('dragon ') :]}"
+    return key
+
+
 def _components(rep: dict[str, Any]) -> list[str]:
     """The monsters, events, tokens, actions and cube tokens tables: how often each was
     defeated, revealed, taken, drawn; and how players answered what spaces asked."""
@@ -706,6 +721,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
 
     r = rep["rounds"]
     dragon = rep["dragon"]
+    word = dragon_word(rep)
     capped = rep["capped"]
     facts = [
         ("scores", dist(rep["scores"]["all"])),
@@ -721,14 +737,14 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         ("deaths (scored 0)", counted(rep["deaths"])),
         ("everyone knocked out", str(rep["everyone_knocked_out"])),
         (
-            "dragon attacks",
+            f"{word} attacks",
             f"{dragon['attacks']['total']} "
             f"({_mean_ci(dragon['attacks']['per_game'], dragon['attacks'].get('per_game_ci'))}"
             " a game), "
             f"off the clock {dragon['off_clock_attacks']['total']}",
         ),
         (
-            "dragon damage",
+            f"{word} damage",
             f"{dragon['damage']['total']} "
             f"({_mean_ci(dragon['damage']['per_game'], dragon['damage'].get('per_game_ci'))}"
             " a game)",
@@ -739,7 +755,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
             f"round cap {capped['round_cap']})",
         ),
     ]
-    facts += [(f"ended by: {k}", str(v)) for k, v in rep["end_reasons"].items()]
+    facts += [(f"ended by: {end_reason(rep, k)}", str(v)) for k, v in rep["end_reasons"].items()]
     lines += _table(facts, right=set())
     if capped["games"]:
         shown = ", ".join(f"{g['game']} (seed {g['seed']})" for g in capped["games"][:10])
