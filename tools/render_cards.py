@@ -184,14 +184,18 @@ def _subtitle(card: dict[str, Any]) -> str:
     return deck.get(card["deck"], card["deck"]) + kind.get(card["type"], "")
 
 
-def _tags(card: dict[str, Any]) -> list[tuple[str, str]]:
-    """(colour, label) of each pill: keywords a player must notice at a glance."""
+def _tags(card: dict[str, Any], dragon: str = "dragon") -> list[tuple[str, str]]:
+    """(colour, label) of each pill: keywords a player must notice at a glance; the attack
+    symbol's says the pack's word for the dragon ("Boss attack")."""
     pills = []
     for tag in card.get("tags", []):
         colour, label = _TAG_COLOURS.get(tag, ("#4a5a70", tag.capitalize()))
         pills.append((colour, label))
     if card.get("dragon"):
-        pills.append(_TAG_COLOURS["dragon"])
+        colour, label = _TAG_COLOURS["dragon"]
+        if dragon != "dragon":
+            label = f"\u25b2 {dragon[:1].upper()}{dragon[1:]} attack"
+        pills.append((colour, label))
     if card.get("danger"):
         pills.append(_TAG_COLOURS["danger"])
     if card.get("only_in"):
@@ -293,8 +297,9 @@ def _hexagon(cx: float, cy: float, r: float) -> str:
 _HEX = ((1.0, 0.0), (0.5, 0.866), (-0.5, 0.866), (-1.0, 0.0), (-0.5, -0.866), (0.5, -0.866))
 
 
-def card_svg(card: dict[str, Any]) -> str:
-    """The SVG text of one card face (poker size, 63 x 88 mm)."""
+def card_svg(card: dict[str, Any], dragon: str = "dragon") -> str:
+    """The SVG text of one card face (poker size, 63 x 88 mm); ``dragon`` is the pack's word
+    for the antagonist (`dragon { word boss }`), on the attack symbol's pill."""
     kind = card_kind(card)
     banner, ink = BANNERS[kind]
     name = card["name"]
@@ -343,7 +348,7 @@ def card_svg(card: dict[str, Any]) -> str:
             class_="copies",
         )
     )
-    y = _pills(out, _tags(card), 190)
+    y = _pills(out, _tags(card, dragon), 190)
     top = y + 16
     out.append(
         f'<rect x="{_TEXT_X0}" y="{top}" width="{_TEXT_X1 - _TEXT_X0}" '
@@ -521,8 +526,9 @@ def write_cards(
     prepare_dir(out_dir)
     taken: set[str] = {SHEET_NAME}
     written, svgs = [], []
+    word = ir.get("dragon", {}).get("word", "dragon")
     for card in ir.get("cards", []):
-        svg = card_svg(card)
+        svg = card_svg(card, word)
         path = out_dir / card_filename(card["name"], taken)
         write_text(path, svg)
         written.append(path)

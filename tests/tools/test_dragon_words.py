@@ -143,3 +143,17 @@ def test_play_shows_the_packs_word(tutorial_ir: dict, tmp_path: Path) -> None:
     named = position(Game(prepare(ir), [make_bot("random", k) for k in range(2)], 1), 0, cards)
     assert re.search(r"^Boss: rage \d+/7", named, re.M)
     assert "Dragon" not in named
+
+
+def test_a_card_s_attack_symbol_says_the_packs_word(tmp_path: Path) -> None:
+    from clankwork.tools.render_cards import card_svg, write_cards
+
+    card = {"name": "Drone", "deck": "adventure", "type": "acquire", "cost": 2, "dragon": True}
+    card |= {"copies": 1, "points": 0, "tags": [], "danger": False, "triggers": []}
+    assert "\u25b2 Dragon attack" in card_svg(card)
+    assert "\u25b2 Boss attack" in card_svg(card, "boss")
+    hostile = card_svg(card, "<i>boss</i>")
+    assert "<i>" not in hostile and "&lt;i&gt;boss&lt;/i&gt; attack" in hostile
+    ir = {"pack": {"name": "t"}, "cards": [card], "dragon": {"name": "X", "word": "boss"}}
+    (svg,) = write_cards(ir, tmp_path / "cards")
+    assert "\u25b2 Boss attack" in svg.read_text()
