@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -518,18 +519,12 @@ def test_games_past_the_kept_records_keep_no_log_and_play_the_same() -> None:
     assert kept.result is not None and quiet.result is not None
     # The same game: the same result, but no decision records and no final digest.
     assert kept.result.state and not quiet.result.state
-    assert {**vars_of(quiet.result), "state": ""} == {**vars_of(kept.result), "state": ""}
+    assert {**asdict(quiet.result), "state": ""} == {**asdict(kept.result), "state": ""}
     assert [r["type"] for r in quiet.log] == ["header"]
     assert sum(r["type"] == "decision" for r in kept.log) > 100
     # A run's records keep their digests, the games past them have none.
     totals = runner.run_chunk(0, game_seeds(1, 3), keep=2)
     assert [bool(r["state"]) for r in totals.records] == [True, True]
-
-
-def vars_of(result: object) -> dict:
-    from dataclasses import asdict
-
-    return asdict(result)  # type: ignore[call-overload]
 
 
 def test_report_lists_the_first_games_only(tmp_path: Path) -> None:
