@@ -21,6 +21,11 @@ both alike; the best of the repeats counts and the spread (worst/best) is printe
 the noise. Peak memory is each worker's peak resident set (getrusage), the most any worker
 of that row reached: what one ``--jobs`` worker of `clankwork simulate` needs.
 
+Each side runs its compiled core (interpreter/core.py) when it has one: this checkout's if
+`clankwork build-core` built it and it is current, and the old commit's, compiled here for the
+run, when this side runs compiled and the commit has a core to build. The header says which
+core each side ran. ``CLANKWORK_CORE=python`` runs both sides as Python.
+
 The old commit is read with ``git archive`` into a temporary directory (the repository and
 its worktrees are left alone) and imported as ``clankwork`` through a directory of links
 placed first on PYTHONPATH; each side compiles its own copy of the pack, so a row compares
@@ -90,7 +95,21 @@ def worker(pack: Path, bots: str, games: int, players: int) -> dict[str, float]:
         turns = run(SEED, games)
         cpu = time.process_time() - t0
 
-    return {"turns": turns, "cpu": cpu, "rss": _rss_mib(), "from": game_module.__file__}
+    # Which core played: compiled or Python (a checkout before the compiled core: Python).
+    package = sys.modules["clankwork.interpreter"]
+    if any((Path(p) / "core.py").is_file() for p in package.__path__):
+        from clankwork.interpreter.core import describe
+
+        core = describe()
+    else:
+        core = "Python source (the commit predates the compiled core)"
+    return {
+        "turns": turns,
+        "cpu": cpu,
+        "rss": _rss_mib(),
+        "from": game_module.__file__,
+        "core": core,
+    }
 
 
 def _old_tree(commit: str, into: Path) -> Path:
@@ -109,6 +128,25 @@ def _old_tree(commit: str, into: Path) -> Path:
     for name in PACKAGES:
         (shim / name).symlink_to(src / name, target_is_directory=True)
     return shim.parent
+
+
+def _build_old_core(path: Path) -> str:
+    """Compile the old checkout's core too when this one runs compiled, so both sides run
+    alike; what happened, in words."""
+    from clankwork.interpreter import core
+
+    if not core.describe().startswith("compiled"):
+        return "not built (this checkout runs Python)"
+    if not (path / "clankwork" / "interpreter" / "core.py").is_file():
+        return "none (the commit predates the compiled core)"
+    env = {**os.environ, "PYTHONPATH": f"{path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    run = subprocess.run(
+        [sys.executable, "-m", "clankwork.tools.cli", "build-core"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    return "built" if run.returncode == 0 else f"failed: {run.stderr.strip()[-300:]}"
 
 
 def _spawn(side: dict[str, object], bots: str, args: argparse.Namespace) -> dict[str, float]:
@@ -160,6 +198,7 @@ def main() -> None:
     rows = [b.strip() for b in args.bots.split(",") if b.strip()]
     with tempfile.TemporaryDirectory(prefix="bench-sim-") as tmp:
         old_path = _old_tree(args.old, Path(tmp))
+        old_build = _build_old_core(old_path)
         sides = {
             "old": {"path": old_path, "pack": old_path / "clankwork" / "content" / args.pack},
             "new": {"path": None, "pack": ROOT / "content" / args.pack},
@@ -185,6 +224,9 @@ def main() -> None:
         f"new = this checkout ({_commit('HEAD')}{' + changes' if _dirty() else ''}); "
         f"Python {sys.version.split()[0]}"
     )
+    for name in sides:
+        print(f"{name} core: {got[rows[0], name][0]['core']}")
+    print(f"(the old checkout's compiled core: {old_build})")
     head = (
         f"{'player-turns per CPU-second':<30}{'old':>10}{'new':>10}{'new/old':>9}"
         f"{'spread old':>12}{'spread new':>12}{'turns/game':>12}"

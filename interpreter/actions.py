@@ -759,51 +759,62 @@ def legal_actions(
     if p.hand:
         PLAY.legal(game, p, here, made.c_play, out)
         if len(out) > n:
-            groups[PLAY] = range(n, n := len(out))
+            groups[PLAY] = range(n, len(out))
+            n = len(out)
     if game.space_artifact[p.pos] is not None:
         TAKE.legal(game, p, here, made.c_take, out)
         if len(out) > n:
-            groups[TAKE] = range(n, n := len(out))
+            groups[TAKE] = range(n, len(out))
+            n = len(out)
     if p.tokens:
         USE.legal(game, p, here, made.c_use, out)
         if len(out) > n:
-            groups[USE] = range(n, n := len(out))
+            groups[USE] = range(n, len(out))
+            n = len(out)
     if made.act:
         ACT.legal(game, p, here, made.c_act, out)
         if len(out) > n:
-            groups[ACT] = range(n, n := len(out))
+            groups[ACT] = range(n, len(out))
+            n = len(out)
     if not p.escaping:
         if (p.boots and not p.exhausted) or not board.plain:
             MOVE.legal(game, p, here, made.c_move, out)
             if len(out) > n:
-                groups[MOVE] = range(n, n := len(out))
+                groups[MOVE] = range(n, len(out))
+                n = len(out)
         if made.coach and here.coach is not None:
             COACH.legal(game, p, here, made.c_coach, out)
             if len(out) > n:
-                groups[COACH] = range(n, n := len(out))
+                groups[COACH] = range(n, len(out))
+                n = len(out)
     if p.swords:
         FIGHT.legal(game, p, here, made.c_fight, out)
         if len(out) > n:
-            groups[FIGHT] = range(n, n := len(out))
+            groups[FIGHT] = range(n, len(out))
+            n = len(out)
         if game.reserve_monsters:
             FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
             if len(out) > n:
-                groups[FIGHT_RESERVE] = range(n, n := len(out))
+                groups[FIGHT_RESERVE] = range(n, len(out))
+                n = len(out)
     skill = p.skill
     if game.turn_modifiers:
         skill += largest_discount(game)  # a discount this turn may bring a card in reach
     if skill >= made.least_cost:
         ACQUIRE.legal(game, p, here, made.c_acquire, out)
         if len(out) > n:
-            groups[ACQUIRE] = range(n, n := len(out))
+            groups[ACQUIRE] = range(n, len(out))
+            n = len(out)
     if skill >= made.least_reserve_cost:
         ACQUIRE_RESERVE.legal(game, p, here, made.c_acquire_reserve, out)
         if len(out) > n:
-            groups[ACQUIRE_RESERVE] = range(n, n := len(out))
+            groups[ACQUIRE_RESERVE] = range(n, len(out))
+            n = len(out)
     if made.buy and "town" in here.features:
         BUY.legal(game, p, here, made.c_buy, out)
         if len(out) > n:
-            groups[BUY] = range(n, n := len(out))
+            groups[BUY] = range(n, len(out))
+            n = len(out)
     if not p.hand:
         out.append(END)
         groups[END_TURN] = range(n, n + 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from . import build_core as build_core_tool
 from . import campaign as campaign_tool
 from . import check as check_tool
 from . import docs as docs_tool
@@ -36,3 +37,4 @@ main.add_command(new_tool.command)
 main.add_command(play_tool.command)
 main.add_command(lsp_tool.command)
 main.add_command(campaign_tool.command)
+main.add_command(build_core_tool.command)
