@@ -125,29 +125,48 @@ def build(
         except Exception as e:  # a compiler error: say it, leave the last build as it was
             tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
             raise CoreBuildError(f"the C compiler failed: {e}\n{tail}") from None
-        folder.mkdir(parents=True, exist_ok=True)
-        manifest = core.read_manifest(folder)
-        modules = manifest.get("modules") if isinstance(manifest.get("modules"), dict) else {}
-        for n in todo:
-            built = Path(cmd.get_ext_fullpath(f"{core.PACKAGE}.{n}"))
-            # A new file moved into place: a process still running the old one keeps it.
-            tmp_file = folder / f".{built.name}.new"
-            shutil.copyfile(built, tmp_file)
-            os.replace(tmp_file, folder / built.name)
-            old = modules.get(n, {}).get("file") if isinstance(modules.get(n), dict) else None
-            if old and old != built.name:
-                (folder / old).unlink(missing_ok=True)
-            modules[n] = {"file": built.name, "source_sha256": hashes[n]}
-        manifest = {
-            "cython": Cython.__version__,
-            "python": sys.version.split()[0],
-            "suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
-            "modules": modules,
-        }
-        tmp_manifest = folder / f".{core.MANIFEST}.new"
-        tmp_manifest.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-        os.replace(tmp_manifest, folder / core.MANIFEST)
+        built = {n: Path(cmd.get_ext_fullpath(f"{core.PACKAGE}.{n}")) for n in todo}
+        try:
+            _install(folder, built, hashes, Cython.__version__)
+        except OSError as e:
+            raise CoreBuildError(
+                f"cannot write the compiled core into {folder}: {e.strerror or e}"
+            ) from None
     return todo
+
+
+def _replace(folder: Path, name: str, data: bytes) -> None:
+    """Write ``folder/name`` as a new file moved into place: a process still running the old
+    one keeps it, and two builds at once never write into the same file."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, folder / name)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _install(folder: Path, built: dict[str, Path], hashes: dict[str, str], cython: str) -> None:
+    """Move the modules just built into ``folder`` and record them in its manifest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = core.read_manifest(folder)
+    modules = manifest.get("modules") if isinstance(manifest.get("modules"), dict) else {}
+    for n, path in built.items():
+        _replace(folder, path.name, path.read_bytes())
+        old = modules.get(n, {}).get("file") if isinstance(modules.get(n), dict) else None
+        if old and old != path.name and "/" not in str(old):
+            (folder / str(old)).unlink(missing_ok=True)  # built for another Python
+        modules[n] = {"file": path.name, "source_sha256": hashes[n]}
+    manifest = {
+        "cython": cython,
+        "python": sys.version.split()[0],
+        "suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
+        "modules": modules,
+    }
+    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    _replace(folder, core.MANIFEST, text.encode())
 
 
 @click.command("build-core")
