@@ -319,8 +319,11 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
             names = ", ".join(b["name"] for b in boards)
             raise ValueError(f"the pack has no board named {board!r} (its boards: {names})")
         board_ir = found[0]
-    else:
+    elif isinstance(board, int) and not isinstance(board, bool) and 0 <= board < len(boards):
         board_ir = boards[board]
+    else:
+        names = ", ".join(f"{i} {b['name']}" for i, b in enumerate(boards))
+        raise ValueError(f"the pack has no board {board!r} (its boards: {names})")
     rules = default_rules()
     rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]

@@ -116,3 +116,13 @@ def test_tutorial_board(tutorial_ir: dict) -> None:
     assert b.dist_any[i["Fisher's Rest"]][i["Mirror Lake"]] == 1
     assert sorted(b.spaces[s].name for s in b.coach_spaces) == ["Bramblecrest", "Lakeshore"]
     assert len(b.dead_ends) == 1
+
+
+def test_prepare_names_the_boards_when_asked_for_one_it_lacks(tutorial_ir: dict) -> None:
+    from clankwork.interpreter.catalog import prepare
+
+    name = tutorial_ir["boards"][0]["name"]
+    assert prepare(tutorial_ir, board=0).board.name == name
+    for board in (1, -1, True):
+        with pytest.raises(ValueError, match=rf"no board {board!r} \(its boards: 0 {name}\)"):
+            prepare(tutorial_ir, board=board)
