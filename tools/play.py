@@ -30,7 +30,7 @@ import click
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import CardDef, Catalog, prepare
 from clankwork.interpreter.decisions import ACTION, Decision
-from clankwork.interpreter.effects.registry import render_effects
+from clankwork.interpreter.effects.registry import antagonist, render_effects
 from clankwork.interpreter.game import BLACK, Game
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
@@ -345,7 +345,8 @@ def card_text(card: CardDef, cards: dict[str, dict[str, Any]], dragon: str = "dr
         bits.append("danger")
     if card.only_in:
         bits.append(f"only in {card.only_in}")
-    rules = "; ".join(f"{head} {text}" for head, text in card_rules(ir)) if ir else ""
+    with antagonist(dragon):
+        rules = "; ".join(f"{head} {text}" for head, text in card_rules(ir)) if ir else ""
     return ", ".join(bits) + (" - " if bits and rules else "") + rules
 
 

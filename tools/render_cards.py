@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as _sax_escape
 
-from clankwork.interpreter.effects.registry import render_condition, render_count, render_effects
+from clankwork.interpreter.effects.registry import (
+    TRIGGERS,
+    antagonist,
+    render_condition,
+    render_count,
+    render_effects,
+    the_antagonist,
+)
 
 from .outputs import prepare_dir, safe_filename, write_text
 
@@ -158,7 +165,16 @@ def card_rules(card: dict[str, Any]) -> list[tuple[str, str]]:
     """
     out = []
     for trig in card.get("triggers", []):
-        head = TRIGGER_WORDS.get(trig["on"], trig["on"].capitalize())
+        on = trig["on"]
+        head = TRIGGER_WORDS.get(on)
+        if head is None:
+            # Another trigger: its phrase ("When the dragon attacks", in the pack's word).
+            phrase = TRIGGERS[on].phrases[0] if on in TRIGGERS else on.replace("_", " ")
+            phrase = phrase.replace("the dragon", the_antagonist())
+            head = phrase[:1].upper() + phrase[1:]
+        limit = {"turn": "Once per turn, ", "game": "Once per game, "}.get(trig.get("limit", ""))
+        if limit:
+            head = limit + head[:1].lower() + head[1:]
         if "if" in trig:
             head += ", if " + render_condition(trig["if"])
         out.append((head + ":", render_effects(trig["effects"])))
@@ -303,7 +319,8 @@ def card_svg(card: dict[str, Any], dragon: str = "dragon") -> str:
     kind = card_kind(card)
     banner, ink = BANNERS[kind]
     name = card["name"]
-    paragraphs = card_rules(card)
+    with antagonist(dragon):
+        paragraphs = card_rules(card)
     desc = " ".join(f"{h} {b}" for h, b in paragraphs)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import effect
+from .registry import effect, the_antagonist
 
 # A black cube in the bag (player cubes are seat numbers); the game module uses the same value.
 BLACK = -1
@@ -28,7 +28,7 @@ def rage(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     appraise=lambda n, v: v.unit("dragon attack"),
     phrases=("dragon attack", "dragon attacks", "trigger a dragon attack"),
     params={},
-    render=lambda n: "the dragon attacks",
+    render=lambda n: f"{the_antagonist()} attacks",
     examples=("dragon attack",),
 )
 def dragon_attack(game: Any, ctx: Any, node: dict[str, Any]) -> None:

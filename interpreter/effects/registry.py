@@ -13,7 +13,9 @@ Phrase patterns are space-separated items:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,6 +257,32 @@ def count(name: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., 
         return handler
 
     return wrap
+
+
+# The pack's word for its antagonist (`dragon { word boss }`) while card text is rendered for
+# that pack: "the boss attacks". Renderers ask `the_antagonist`; the canonical text (docs,
+# the language's own phrases) keeps "the dragon".
+_ANTAGONIST: ContextVar[str] = ContextVar("clankwork_antagonist", default="dragon")
+
+
+@contextmanager
+def antagonist(word: str) -> Iterator[None]:
+    """Render card text for a pack whose antagonist is called ``word`` inside the block."""
+    token = _ANTAGONIST.set(word)
+    try:
+        yield
+    finally:
+        _ANTAGONIST.reset(token)
+
+
+def antagonist_word() -> str:
+    """ "dragon", or the pack's word for it while `antagonist` is in force."""
+    return _ANTAGONIST.get()
+
+
+def the_antagonist() -> str:
+    """ "the dragon", or the pack's word for it while `antagonist` is in force."""
+    return f"the {_ANTAGONIST.get()}"
 
 
 def render_effects(nodes: list[dict[str, Any]]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import condition, effect
+from .registry import condition, effect, the_antagonist
 
 
 @effect(
@@ -72,7 +72,7 @@ def left_first(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
         "dragon attacks with {extra:int} extra [cube|cubes]",
     ),
     params={"extra": {"type": "integer", "minimum": 0, "maximum": 100}},
-    render=lambda n: f"the dragon attacks, drawing {n['extra']} more cubes",
+    render=lambda n: f"{the_antagonist()} attacks, drawing {n['extra']} more cubes",
     examples=("dragon attack with 2 extra cubes",),
     appraise=lambda n, v: v.unit("dragon attack") * (1 + 0.3 * n["extra"]),
 )

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import TRIGGERS, Record, render_effects
+from .registry import TRIGGERS, Record, render_effects, the_antagonist
 
 EVENTS: dict[str, str] = {
     "turn start": "A player's turn begins (after the pool is emptied).",
@@ -63,7 +63,8 @@ _PARAMS: dict[str, dict[str, Any]] = {
 def _render(head: str) -> Any:
     def render(n: dict[str, Any]) -> str:
         limit = {"turn": "once per turn, ", "game": "once per game, "}.get(n.get("limit", ""), "")
-        return f"{limit}{head}: {render_effects(n['effects'])}"
+        said = head.replace("the dragon", the_antagonist()) if "the dragon" in head else head
+        return f"{limit}{said}: {render_effects(n['effects'])}"
 
     return render
 

@@ -157,3 +157,39 @@ def test_a_card_s_attack_symbol_says_the_packs_word(tmp_path: Path) -> None:
     ir = {"pack": {"name": "t"}, "cards": [card], "dragon": {"name": "X", "word": "boss"}}
     (svg,) = write_cards(ir, tmp_path / "cards")
     assert "\u25b2 Boss attack" in svg.read_text()
+
+
+def test_card_rules_text_says_the_packs_word(tmp_path: Path) -> None:
+    """The rules text made from a card's effects (card faces, `play`): "the boss attacks",
+    "Boss attack:" for a card's trigger; without a word, and outside the pack, "the dragon"."""
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.tools.play import card_text
+    from clankwork.tools.render_cards import card_rules, card_svg
+
+    pack = _pack(tmp_path, "named", NAMED)
+    with (pack / "adventure.clank").open("a") as f:
+        f.write(
+            'card "Alarm Bell" { cost 2; play: dragon attack, dragon attack with 1 extra cube }\n'
+            'card "Lookout" { cost 3; when the dragon attacks: +1 skill }\n'
+            'card "Hermit" { cost 1; once per turn whenever you heal: +1 skill }\n'
+        )
+    result = compile_pack(pack)
+    assert result.ok, result.diagnostics
+    cards = {c["name"]: c for c in result.ir["cards"]}
+    plain = [text for card in ("Alarm Bell", "Lookout") for text in card_rules(cards[card])]
+    assert plain == [
+        ("Play:", "the dragon attacks, the dragon attacks, drawing 1 more cubes"),
+        ("When the dragon attacks:", "+1 Skill"),
+    ]
+    svg = card_svg(cards["Alarm Bell"], "boss")
+    assert "the boss attacks, the boss attacks, drawing 1 more cubes" in svg
+    assert "dragon" not in svg.lower()
+    assert "When the boss attacks:" in card_svg(cards["Lookout"], "boss")
+    cat = prepare(result.ir)
+    lookout = next(c for c in cat.cards if c.name == "Lookout")
+    text = card_text(lookout, cards, cat.dragon_word)
+    assert text == "cost 3 - When the boss attacks: +1 Skill"
+    assert card_rules(cards["Hermit"]) == [("Once per turn, whenever you heal:", "+1 Skill")]
+    # The word is the pack's only while its text is made: later text is the language's.
+    assert card_rules(cards["Alarm Bell"])[0][1].startswith("the dragon attacks")
