@@ -34,7 +34,11 @@ ENV = "CLANKWORK_CORE"
 
 
 def source_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a file ("" when it cannot be read: no build matches it)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
 
 
 def read_manifest(folder: Path = COMPILED) -> dict[str, Any]:
@@ -60,7 +64,7 @@ def status(folder: Path = COMPILED, source: Path = HERE) -> dict[str, str]:
             out[name] = "not built"
         elif entry["file"] not in {name + s for s in suffixes}:
             out[name] = "other python"
-        elif entry.get("source_sha256") != source_hash(source / f"{name}.py"):
+        elif entry.get("source_sha256") != (source_hash(source / f"{name}.py") or None):
             out[name] = "stale"
         else:
             out[name] = "compiled"

@@ -54,6 +54,13 @@ def test_a_module_is_compiled_only_while_its_source_is_the_one_built(tmp_path: P
     with open(source / "game.py", "a") as f:
         f.write("\n# edited\n")
     assert core.status(folder, source)["game"] == "stale"
+    # A source that cannot be read is never matched (and the import does not fail).
+    (source / "steps.py").unlink()
+    (folder / "steps.cpython-39-x.so").rename(folder / f"steps{SUFFIX}")
+    manifest = json.loads((folder / core.MANIFEST).read_text())
+    manifest["modules"]["steps"]["file"] = f"steps{SUFFIX}"
+    (folder / core.MANIFEST).write_text(json.dumps(manifest))
+    assert core.status(folder, source)["steps"] == "stale"
     # A build whose file is gone is not built, whatever the manifest says.
     (folder / f"bots{SUFFIX}").unlink()
     assert core.status(folder, source)["bots"] == "not built"
