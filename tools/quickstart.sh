@@ -51,7 +51,7 @@ if ! command -v dot >/dev/null 2>&1; then
   apt_install graphviz || say "Graphviz is missing: install it (apt-get install graphviz) to draw boards; drawing tests are skipped without it"
 fi
 
-# The compiled core (`clankwork build-core`): games play about 1.4x as fast, with the same
+# The compiled core (`clankwork build-core`): games play 1.2 to 1.45x as fast, with the same
 # results. It needs a C compiler and Python's headers; without them games run as Python.
 # It is compiled again only for the modules whose source changed since the last build.
 if ! .venv/bin/python -c 'import shutil, sys, sysconfig, os
@@ -60,7 +60,7 @@ h = os.path.join(sysconfig.get_paths()["include"], "Python.h")
 sys.exit(not (shutil.which(cc) and os.path.isfile(h)))'; then
   apt_install gcc python3-dev || true
 fi
-.venv/bin/clankwork build-core || say "continuing without the compiled core: games run as Python, about 1.4x slower"
+.venv/bin/clankwork build-core || say "continuing without the compiled core: games run as Python, 1.2 to 1.45x slower"
 
 case "${1:-run}" in
   run)
