@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +31,11 @@ def tutorial_ir(tutorial_dir: Path) -> dict:
 def broken_dir() -> Path:
     """A pack with a keyword typo, an undefined card and an unreachable space."""
     return FIXTURES / "broken"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Which core the games ran on: the compiled one, or the Python source (and why: an
+    edited module runs as Python until `clankwork build-core`)."""
+    from clankwork.interpreter.core import describe
+
+    terminalreporter.write_line(f"clankwork core: {describe()}")
