@@ -10,7 +10,6 @@ needed to run Clankwork: without a build, the same modules run as Python.
 from __future__ import annotations
 
 import contextlib
-import importlib.machinery
 import json
 import os
 import shutil
@@ -23,6 +22,11 @@ from pathlib import Path
 import click
 
 from ..interpreter import core
+
+try:
+    import fcntl  # one build at a time in a folder (POSIX)
+except ImportError:  # pragma: no cover (Windows: no lock)
+    fcntl = None  # type: ignore[assignment]
 
 DIRECTIVES = {
     "language_level": 3,
@@ -43,6 +47,13 @@ def _requirements() -> None:
         raise CoreBuildError(
             "Cython is not installed: install it with `pip install 'clankwork[fast]'` "
             "(or `pip install cython`), then run `clankwork build-core` again"
+        ) from None
+    try:
+        import setuptools  # noqa: F401  (compiles the C; not in a venv by itself from 3.12)
+    except ImportError:
+        raise CoreBuildError(
+            "setuptools is not installed: install it with `pip install 'clankwork[fast]'` "
+            "(or `pip install setuptools`), then run `clankwork build-core` again"
         ) from None
     include = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if not include.is_file():
@@ -83,7 +94,30 @@ def build(
     only: Sequence[str] = core.MODULES,
 ) -> list[str]:
     """Compile the modules (of ``only``) that are not current, or all of them with ``force``,
-    into ``folder``; the names compiled."""
+    into ``folder``; the names compiled. One build at a time writes into a folder: a second
+    waits for the first, then finds what it built current."""
+    if all(core.status(folder, source)[n] == "compiled" for n in only) and not force:
+        return []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / ".lock", "w")  # noqa: SIM115 (held until the build ends)
+    except OSError as e:
+        raise CoreBuildError(
+            f"cannot write the compiled core into {folder}: {e.strerror or e}"
+        ) from None
+    with lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(force, folder, source, say, only)
+
+
+def _build(
+    force: bool,
+    folder: Path,
+    source: Path,
+    say: Callable[[str], object],
+    only: Sequence[str],
+) -> list[str]:
     state = core.status(folder, source)
     todo = [n for n, s in state.items() if n in only and (force or s != "compiled")]
     if not todo:
@@ -93,15 +127,16 @@ def build(
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
-    hashes = {n: core.source_hash(source / f"{n}.py") for n in todo}
     with tempfile.TemporaryDirectory(prefix="clankwork-core-") as tmp:
         work = Path(tmp)
-        # Compile copies, so the hash recorded is of the very bytes compiled.
+        # Compile copies, and record the hash of each copy: the very bytes compiled.
         src = work / "src"
         src.mkdir()
         exts = []
+        hashes = {}
         for n in todo:
             shutil.copyfile(source / f"{n}.py", src / f"{n}.py")
+            hashes[n] = core.source_hash(src / f"{n}.py")
             exts.append(Extension(f"{core.PACKAGE}.{n}", [str(src / f"{n}.py")]))
         say(f"build-core: compiling {', '.join(todo)} with Cython {Cython.__version__}")
         try:
@@ -149,23 +184,20 @@ def _replace(folder: Path, name: str, data: bytes) -> None:
 
 
 def _install(folder: Path, built: dict[str, Path], hashes: dict[str, str], cython: str) -> None:
-    """Move the modules just built into ``folder`` and record them in its manifest."""
+    """Move the modules just built into ``folder`` and record them in its manifest. A build
+    for another Python (another file name) is left as it is: venvs of two Pythons may share
+    a checkout."""
     folder.mkdir(parents=True, exist_ok=True)
-    manifest = core.read_manifest(folder)
-    modules = manifest.get("modules") if isinstance(manifest.get("modules"), dict) else {}
+    builds = {f: b for f, b in core._builds(folder).items() if (folder / f).is_file()}
     for n, path in built.items():
         _replace(folder, path.name, path.read_bytes())
-        old = modules.get(n, {}).get("file") if isinstance(modules.get(n), dict) else None
-        if old and old != path.name and "/" not in str(old):
-            (folder / str(old)).unlink(missing_ok=True)  # built for another Python
-        modules[n] = {"file": path.name, "source_sha256": hashes[n]}
-    manifest = {
-        "cython": cython,
-        "python": sys.version.split()[0],
-        "suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
-        "modules": modules,
-    }
-    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+        builds[path.name] = {
+            "module": n,
+            "source_sha256": hashes[n],
+            "cython": cython,
+            "python": sys.version.split()[0],
+        }
+    text = json.dumps({"builds": builds}, indent=2, sort_keys=True) + "\n"
     _replace(folder, core.MANIFEST, text.encode())
 
 

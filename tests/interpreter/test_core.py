@@ -31,11 +31,12 @@ def _fake_build(tmp_path: Path, **files: str) -> tuple[Path, Path]:
         shutil.copyfile(core.HERE / f"{name}.py", source / f"{name}.py")
     folder = tmp_path / "_compiled"
     folder.mkdir()
-    modules = {}
+    builds = {}
     for name, file in files.items():
         (folder / file).write_bytes(b"not really a module")
-        modules[name] = {"file": file, "source_sha256": core.source_hash(source / f"{name}.py")}
-    (folder / core.MANIFEST).write_text(json.dumps({"cython": "3", "modules": modules}))
+        sha = core.source_hash(source / f"{name}.py")
+        builds[file] = {"module": name, "source_sha256": sha, "cython": "3"}
+    (folder / core.MANIFEST).write_text(json.dumps({"builds": builds}))
     return folder, source
 
 
@@ -58,7 +59,7 @@ def test_a_module_is_compiled_only_while_its_source_is_the_one_built(tmp_path: P
     (source / "steps.py").unlink()
     (folder / "steps.cpython-39-x.so").rename(folder / f"steps{SUFFIX}")
     manifest = json.loads((folder / core.MANIFEST).read_text())
-    manifest["modules"]["steps"]["file"] = f"steps{SUFFIX}"
+    manifest["builds"][f"steps{SUFFIX}"] = manifest["builds"].pop("steps.cpython-39-x.so")
     (folder / core.MANIFEST).write_text(json.dumps(manifest))
     assert core.status(folder, source)["steps"] == "stale"
     # A build whose file is gone is not built, whatever the manifest says.
@@ -68,9 +69,12 @@ def test_a_module_is_compiled_only_while_its_source_is_the_one_built(tmp_path: P
 
 def test_the_finder_answers_only_for_current_compiled_modules(tmp_path: Path) -> None:
     folder, source = _fake_build(tmp_path, game=f"game{SUFFIX}", bots=f"bots{SUFFIX}")
+    finder = core._CompiledFinder(folder, source)
+    assert finder.find_spec("clankwork.interpreter.bots") is not None
+    # Edited while the process runs (a language server, a notebook): the next import of it
+    # is the source's.
     with open(source / "bots.py", "a") as f:
         f.write("\n# edited\n")
-    finder = core._CompiledFinder(folder, source)
     spec = finder.find_spec("clankwork.interpreter.game")
     assert spec is not None and spec.origin == str(folder / f"game{SUFFIX}")
     assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
@@ -87,6 +91,21 @@ def test_an_unreadable_manifest_means_no_build(tmp_path: Path) -> None:
     assert set(core.status(folder, source).values()) == {"not built"}
     (folder / core.MANIFEST).write_text("[1, 2]")
     assert set(core.status(folder, source).values()) == {"not built"}
+    (folder / core.MANIFEST).write_text('{"builds": {"game.so": 3, "x": {"module": "game"}}}')
+    assert set(core.status(folder, source).values()) == {"not built"}
+
+
+def test_builds_for_two_pythons_share_a_folder(tmp_path: Path) -> None:
+    """Venvs of two Pythons on one checkout: each finds its own build of a module."""
+    folder, source = _fake_build(tmp_path, game=f"game{SUFFIX}")
+    manifest = json.loads((folder / core.MANIFEST).read_text())
+    other = "game.cpython-39-x86_64-linux-gnu.so"
+    manifest["builds"][other] = {"module": "game", "source_sha256": "0" * 64}
+    (folder / other).write_bytes(b"")
+    (folder / core.MANIFEST).write_text(json.dumps(manifest))
+    assert core.module_state("game", folder, source) == ("compiled", folder / f"game{SUFFIX}")
+    (folder / f"game{SUFFIX}").unlink()
+    assert core.module_state("game", folder, source) == ("other python", None)
 
 
 def _reads_its_own_target(node: ast.AST) -> list[str]:
@@ -122,7 +141,9 @@ def test_build_core_without_cython_says_how_to_get_it(monkeypatch, tmp_path: Pat
     with pytest.raises(build_core.CoreBuildError, match=r"pip install 'clankwork\[fast\]'"):
         build_core.build(folder=tmp_path / "_compiled")
     monkeypatch.setattr(build_core.core, "COMPILED", tmp_path / "none")
-    monkeypatch.setattr(build_core.core, "status", lambda *a: {"game": "not built"})
+    monkeypatch.setattr(
+        build_core.core, "status", lambda *a: dict.fromkeys(core.MODULES, "not built")
+    )
     result = CliRunner().invoke(cli, ["build-core"])
     assert result.exit_code == 1
     assert "Cython is not installed" in result.output
@@ -148,7 +169,10 @@ def test_build_core_compiles_a_module_that_then_imports(tmp_path: Path) -> None:
     assert core.status(folder)["state"] == "compiled"
     assert build_core.build(folder=folder, only=("state",), say=lambda m: None) == []
     manifest = json.loads((folder / core.MANIFEST).read_text())
-    file = folder / manifest["modules"]["state"]["file"]
+    (name,) = manifest["builds"]
+    assert manifest["builds"][name]["module"] == "state"
+    assert manifest["builds"][name]["source_sha256"] == core.source_hash(core.HERE / "state.py")
+    file = folder / name
     check = (
         "import sys\n"
         "from clankwork.interpreter import core\n"
