@@ -42,8 +42,14 @@ stamp=.venv/.clankwork-installed
 want=$(cat pyproject.toml | cksum)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing clankwork and its test tools into .venv"
-  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,fast]"
+  # pip's output (and the build backend's warnings) goes to a log, shown only if it fails.
+  log=.venv/install.log
+  if ! { .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip &&
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,fast]"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    say "pip could not install clankwork (its output is above and in $log)"
+    exit 1
+  fi
   printf '%s' "$want" >"$stamp"
 fi
 
