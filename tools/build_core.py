@@ -36,6 +36,12 @@ DIRECTIVES = {
 }
 
 
+# Optimised whatever CFLAGS the environment sets: with Debian's Python a CFLAGS without -O
+# replaces the optimisation, and the core built then plays at half the speed. -O3 rather than
+# -O2: 5% faster on a pyenv CPython 3.11.7, the same on Debian's 3.11.2.
+OPTIMISE = {"extra_compile_args": ["-O3"]} if os.name == "posix" else {}
+
+
 class CoreBuildError(Exception):
     """Why the core cannot be built here, said so a user can fix it."""
 
@@ -137,7 +143,7 @@ def _build(
         for n in todo:
             shutil.copyfile(source / f"{n}.py", src / f"{n}.py")
             hashes[n] = core.source_hash(src / f"{n}.py")
-            exts.append(Extension(f"{core.PACKAGE}.{n}", [str(src / f"{n}.py")]))
+            exts.append(Extension(f"{core.PACKAGE}.{n}", [str(src / f"{n}.py")], **OPTIMISE))
         say(f"build-core: compiling {', '.join(todo)} with Cython {Cython.__version__}")
         try:
             exts = cythonize(
