@@ -51,7 +51,7 @@ def read_manifest(folder: Path = COMPILED) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _builds(folder: Path) -> dict[str, dict[str, Any]]:
+def read_builds(folder: Path) -> dict[str, dict[str, Any]]:
     """The manifest's builds: extension file name -> {"module", "source_sha256"}. A module may
     have one build for each Python that shares the folder (their file names differ)."""
     builds = read_manifest(folder).get("builds")
@@ -66,7 +66,7 @@ def module_state(
     """One module's state and, when "compiled", its extension file: "compiled" (built for this
     Python from the source as it is now), "stale" (built from another version of the source),
     "other python" (built only for another interpreter) or "not built"."""
-    builds = _builds(folder)
+    builds = read_builds(folder)
     mine = [name + s for s in importlib.machinery.EXTENSION_SUFFIXES]
     for file in mine:
         entry = builds.get(file)
@@ -137,7 +137,8 @@ def describe() -> str:
     compiled = sorted(n for n, f in loaded.items() if f and not f.endswith(".py"))
     if compiled:
         files = {Path(f).name for n, f in loaded.items() if n in compiled and f}
-        versions = {str(b.get("cython", "?")) for f, b in _builds(COMPILED).items() if f in files}
+        builds = read_builds(COMPILED)
+        versions = {str(b.get("cython", "?")) for f, b in builds.items() if f in files}
         cython = ", ".join(sorted(versions)) or "?"
         line = f"compiled core (Cython {cython}): {', '.join(compiled)}"
         rest = sorted(set(MODULES) - set(compiled))

@@ -102,7 +102,8 @@ def build(
     """Compile the modules (of ``only``) that are not current, or all of them with ``force``,
     into ``folder``; the names compiled. One build at a time writes into a folder: a second
     waits for the first, then finds what it built current."""
-    if all(core.status(folder, source)[n] == "compiled" for n in only) and not force:
+    state = core.status(folder, source)
+    if not force and all(state[n] == "compiled" for n in only):
         return []
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -194,7 +195,7 @@ def _install(folder: Path, built: dict[str, Path], hashes: dict[str, str], cytho
     for another Python (another file name) is left as it is: venvs of two Pythons may share
     a checkout."""
     folder.mkdir(parents=True, exist_ok=True)
-    builds = {f: b for f, b in core._builds(folder).items() if (folder / f).is_file()}
+    builds = {f: b for f, b in core.read_builds(folder).items() if (folder / f).is_file()}
     for n, path in built.items():
         _replace(folder, path.name, path.read_bytes())
         builds[path.name] = {
