@@ -20,8 +20,8 @@ from clankwork.interpreter.effects.registry import (
     render_condition,
     render_count,
     render_effects,
-    the_antagonist,
 )
+from clankwork.interpreter.effects.triggers import LIMITS, heading
 
 from .outputs import prepare_dir, safe_filename, write_text
 
@@ -169,12 +169,11 @@ def card_rules(card: dict[str, Any]) -> list[tuple[str, str]]:
         head = TRIGGER_WORDS.get(on)
         if head is None:
             # Another trigger: its phrase ("When the dragon attacks", in the pack's word).
-            phrase = TRIGGERS[on].phrases[0] if on in TRIGGERS else on.replace("_", " ")
-            phrase = phrase.replace("the dragon", the_antagonist())
+            phrase = heading(on) if on in TRIGGERS else on.replace("_", " ")
             head = phrase[:1].upper() + phrase[1:]
-        limit = {"turn": "Once per turn, ", "game": "Once per game, "}.get(trig.get("limit", ""))
+        limit = LIMITS.get(trig.get("limit", ""))
         if limit:
-            head = limit + head[:1].lower() + head[1:]
+            head = limit[:1].upper() + limit[1:] + head[:1].lower() + head[1:]
         if "if" in trig:
             head += ", if " + render_condition(trig["if"])
         out.append((head + ":", render_effects(trig["effects"])))

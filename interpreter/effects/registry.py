@@ -275,11 +275,6 @@ def antagonist(word: str) -> Iterator[None]:
         _ANTAGONIST.reset(token)
 
 
-def antagonist_word() -> str:
-    """ "dragon", or the pack's word for it while `antagonist` is in force."""
-    return _ANTAGONIST.get()
-
-
 def the_antagonist() -> str:
     """ "the dragon", or the pack's word for it while `antagonist` is in force."""
     return f"the {_ANTAGONIST.get()}"

@@ -60,11 +60,21 @@ _PARAMS: dict[str, dict[str, Any]] = {
 }
 
 
-def _render(head: str) -> Any:
+# A trigger's `limit` as card text, before its heading.
+LIMITS = {"turn": "once per turn, ", "game": "once per game, "}
+
+
+def heading(name: str) -> str:
+    """Trigger ``name``'s phrase as card text ("when the dragon attacks"), in the pack's word
+    for the antagonist while `registry.antagonist` is in force."""
+    head = TRIGGERS[name].phrases[0]
+    return head.replace("the dragon", the_antagonist()) if "the dragon" in head else head
+
+
+def _render(name: str) -> Any:
     def render(n: dict[str, Any]) -> str:
-        limit = {"turn": "once per turn, ", "game": "once per game, "}.get(n.get("limit", ""), "")
-        said = head.replace("the dragon", the_antagonist()) if "the dragon" in head else head
-        return f"{limit}{said}: {render_effects(n['effects'])}"
+        limit = LIMITS.get(n.get("limit", ""), "")
+        return f"{limit}{heading(name)}: {render_effects(n['effects'])}"
 
     return render
 
@@ -82,7 +92,6 @@ def _trigger(
     """Register one trigger record; ``worth`` scales its effects' appraisal (how often it
     fires over a game, roughly, against once)."""
     assert event in EVENTS, event
-    head = phrases[0]
     TRIGGERS.add(
         Record(
             "trigger",
@@ -91,7 +100,7 @@ def _trigger(
             params=dict(_PARAMS),
             required=("effects",),
             doc=doc,
-            render=_render(head),
+            render=_render(name),
             examples=examples,
             appraise=lambda n, v, k=worth: k * v.effects(n["effects"]),
             meta={"event": event, "who": who, "holders": holders},
