@@ -47,6 +47,9 @@ def apply_stickers(ir: dict[str, Any], names: list[str] | tuple[str, ...]) -> di
     out["steps"] = copy.deepcopy(ir.get("steps", []))
     out["triggers"] = copy.deepcopy(ir.get("triggers", []))
     out["rules"] = copy.deepcopy(ir.get("rules", {}))
+    # The rule slots are marked with the sticker that fills them: a copy, not the pack's.
+    if "rule_slots" in ir:
+        out["rule_slots"] = copy.deepcopy(ir["rule_slots"])
     by_slot = slots(out)
     known = stickers(ir)
     for name in names:

@@ -240,6 +240,22 @@ def test_fetched_cardporium_cards_join_the_adventure_deck_and_destroyed_cards_le
     assert fetch_and_destroy(ir, [], []) is ir
 
 
+def test_a_rule_sticker_leaves_the_pack_it_is_applied_to_as_it_was() -> None:
+    """`apply_stickers` marks the slot it fills on a copy: the pack's IR (which the scenario
+    checks read the rules from) keeps its rule slots unmarked, so it still fits its schema."""
+    import copy
+
+    from clankwork.dsl.compiler import compile_pack
+    from clankwork.interpreter.stickers import apply_stickers
+
+    ir = compile_pack(ROOT / "content" / "acqinc").ir
+    before = copy.deepcopy(ir["rule_slots"])
+    out = apply_stickers(ir, ["Bulk Discount"])
+    assert out["rules"]["market_price"] == 5
+    assert ir["rule_slots"] == before
+    assert any(s.get("sticker") == "Bulk Discount" for s in out["rule_slots"])
+
+
 def test_an_open_contract_stays_in_the_row_until_completed() -> None:
     from clankwork.tools.campaign import fold
 
