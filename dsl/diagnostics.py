@@ -112,6 +112,30 @@ CODES: dict[str, tuple[str, str]] = {
         "A one-way trap in some assembly of a modular board: a room reachable from HQ from "
         "which HQ cannot be reached (the message names the assembly).",
     ),
+    "CW140": (
+        "error",
+        "A scenario names a seat it does not have: a seat past its `players` (`player 3 { ... }`, "
+        "`bag player 3 1`, `draws 3`, `expect player 3 ...`, `expect winner 3`), or the "
+        "personal goal of such a seat.",
+    ),
+    "CW141": (
+        "error",
+        "A scenario's number is past what its game allows: a player count the pack's rules do "
+        "not, a rage space past the track, more cubes than a player or the dragon has, damage "
+        "that knocks a player out, a counter past its maximum, a goal's boxes, a reserve pile "
+        "past its copies, more `destroy`s than copies.",
+    ),
+    "CW142": (
+        "error",
+        "A scenario names something its game does not have there: a space off its board (or off "
+        "its `modules` assembly, or added by a sticker it does not apply), a token that is no "
+        "cube in `draws`, no artifact in `artifact`, no market item in `buy`, a card that is no "
+        "monster to fight, a goal of another player, a card every copy of which is destroyed.",
+    ),
+    "CW143": (
+        "error",
+        "A scenario's `modules` line names no assembly of its board, or its board has no modules.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),
@@ -128,6 +152,12 @@ CODES: dict[str, tuple[str, str]] = {
     ),
     "CW401": ("error", "A scenario's expectation does not hold (expected and actual values)."),
     "CW402": ("error", "A scenario's script does not fit the game (an unscripted decision...)."),
+    "CW403": (
+        "error",
+        "The engine raised an exception while running a scenario, at the statement it was "
+        "carrying out: a bug in Clankwork, or a rule it cannot carry out (`clankwork test "
+        "--verbose` prints the traceback).",
+    ),
 }
 
 

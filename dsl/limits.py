@@ -88,7 +88,8 @@ RANGES: dict[str, Range] = {
     "scenario count": Range(
         0, 1000, "a count a scenario sets (gold, damage, clank, cubes, a reserve pile...)"
     ),
-    "scenario amount": Range(0, 100, "swords spent on a move, and an answer's number"),
+    "scenario amount": Range(0, 100, "swords spent on a move"),
+    "answer": Range(1, 100, "an answer's number (`answer 2`: the second option)"),
     "expected": Range(-1000, 10_000, "a number a scenario expects"),
     "passage": Range(1, 100_000, "a Book of Secrets entry's number, or a campaign game's"),
 }

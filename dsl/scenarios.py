@@ -22,11 +22,26 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from clankwork.interpreter.scenario import state_facts
+
 from .compiler import parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
 from .parser import Atom, Stmt
 from .resolve import name_key, near_miss
+from .scenario_facts import (
+    PackFacts,
+    Pending,
+    act_problem,
+    article,
+    artifact_problem,
+    boxes_problem,
+    card_problem,
+    check_pending,
+    coach_problem,
+    counter_problem,
+    token_problem,
+)
 from .sources import PackReader
 
 SETUP_NUMBERS = ("players", "seed", "rage")
@@ -114,7 +129,7 @@ PLAYER_FACTS: dict[tuple[str, ...], str] = {
     ("goal",): "goal int",
 }
 GAME_FACTS: dict[tuple[str, ...], str] = {
-    ("rage",): "int",
+    ("rage",): "rage",
     ("bag",): "int",
     ("bag", "black"): "int",
     ("bag", "player"): "seat int",
@@ -130,8 +145,8 @@ GAME_FACTS: dict[tuple[str, ...], str] = {
     ("minor", "secrets"): "int",
     ("major", "secrets"): "int",
     ("trashed",): "int",
-    ("winner",): "int",
-    ("turn",): "int",
+    ("winner",): "seat",
+    ("turn",): "seat",
     ("counter",): "counter int",
     # A campaign game's post-game marks: a passage to be read after the game, X added to
     # one of the pack's campaign tracks this game.
@@ -178,6 +193,13 @@ def _longest(words: list[str | None], table: dict[tuple[str, ...], str]) -> tupl
     return best
 
 
+def _setup_word(words: list[str | None]) -> str | None:
+    """The setup statement ``words`` begin (`adventure deck`, `bag`), None for the others."""
+    said = [w for w in (*SETUP_WORDS, "adventure deck", "adventure discard") if w != "player"]
+    hits = [w for w in said if words[: len(w.split())] == w.split()]
+    return max(hits, key=len) if hits else None
+
+
 def _is_none(atoms: list[Atom]) -> bool:
     return len(atoms) == 1 and atoms[0].kind == "word" and atoms[0].text.lower() == "none"
 
@@ -213,9 +235,10 @@ class _ScenarioCompiler:
             w: r["name"] for r in pack.get("resources", ()) for w in (r["name"], *r["words"])
         }
         self.declared_resources = {r["name"] for r in pack.get("resources", ())}
+        self.per_turn = {
+            r["name"] for r in pack.get("resources", ()) if r.get("keep", "turn") == "turn"
+        }
         self.resource_words.update(pack.get("resource_aliases", {}))
-        from clankwork.interpreter.scenario import state_facts
-
         declared_player, declared_game = state_facts()
         # The named facts first; then any field the game's declared state has.
         self.player_facts = {
@@ -224,6 +247,8 @@ class _ScenarioCompiler:
             **{tuple(w.split()): "int" for w in self.resource_words},
         }
         self.game_facts = {**declared_game, **GAME_FACTS}
+        self.facts = PackFacts(pack)
+        self.pending = Pending()
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -261,6 +286,39 @@ class _ScenarioCompiler:
             return None
         return int(atom.value)
 
+    def seat(self, atom: Atom, what: str) -> int | None:
+        """A seat number in its range; checked against `players` once the scenario is read."""
+        seat = self.in_range(atom, "a player number", "seat")
+        if seat is not None:
+            self.pending.seats.append((seat, atom.span, what))
+        return seat
+
+    def space(self, atom: Atom) -> str | None:
+        """A space of the pack; checked against the scenario's board once it is read."""
+        name = self.ref(atom, self.spaces, "space")
+        if name is not None:
+            self.pending.spaces.append((name, atom.span))
+        return name
+
+    def fits(self, problem: Diagnostic | None) -> bool:
+        """True when a name or number fits its place (scenario_facts.py says), else False
+        with the diagnostic."""
+        if problem is not None:
+            self.diags.append(problem)
+        return problem is None
+
+    def artifact(self, atom: Atom) -> str | None:
+        """An artifact token by name."""
+        tok = self.ref(atom, self.tokens, "token")
+        return tok if tok and self.fits(artifact_problem(self.facts, tok, atom.span)) else None
+
+    def card_list(self, atoms: list[Atom]) -> list[str] | None:
+        """Cards setup puts somewhere (a `destroy` of every copy would take them away)."""
+        names = self.refs(atoms, self.cards, "card")
+        if names is not None:
+            self.pending.placed_cards += [(n, a.span) for n, a in zip(names, atoms, strict=True)]
+        return names
+
     def scenario(self, st: Stmt) -> dict[str, Any] | None:
         if st.words[0] != "scenario":
             self.error(
@@ -293,24 +351,12 @@ class _ScenarioCompiler:
             "at": _at(st.span),
         }
         spans: dict[str, Span] = {}
+        self.pending = Pending()
         for s in st.block or []:
             spans.setdefault(s.words[0], s.span)
             self.statement(sc, s)
-        for p in sc["setup"]:
-            if p["seat"] > sc["players"]:
-                self.error(
-                    "CW108",
-                    f"player {p['seat']} in a {sc['players']}-player scenario",
-                    Span.from_ir(p["at"]),
-                    hint=f"set `players {p['seat']}` or renumber",
-                )
-        if sc.get("first", 1) > sc["players"]:
-            self.error(
-                "CW108",
-                f"first player {sc['first']} in a {sc['players']}-player scenario",
-                spans.get("first"),
-                hint=f"set `players {sc['first']}` or name another first player",
-            )
+        # Facts that depend on the whole scenario (its players, board, stickers...).
+        self.diags.extend(check_pending(self.facts, sc, self.pending))
         if sc.get("dealt") and "row" in sc:
             self.error(
                 "CW112",
@@ -327,21 +373,36 @@ class _ScenarioCompiler:
         if s.effects is not None:
             self.error("CW112", f"`{key}` takes no colon", s.span)
             return
+        said = _setup_word(words)
+        if said is not None:
+            # Where each setup statement is, for a failure while the game is set up.
+            sc.setdefault("lines", {}).setdefault(said, _at(s.span))
         if key in SETUP_NUMBERS:
             value = self.number(s, rest, key, key)
-            if value is not None:
-                sc[key] = value
+            if value is None:
+                self.pending.broken.add(key)
+                return
+            sc[key] = value
+            if key == "players":
+                self.pending.players_at = rest[0].span
+            elif key == "rage":
+                self.pending.rage.append((value, rest[0].span, "rage"))
         elif words == ["as", "dealt"]:
             sc["dealt"] = True
         elif key == "counter" and len(rest) == 2 and rest[1].kind == "number":
             name = self.ref(rest[0], self.counters, "counter")
-            value = self.number(s, rest[1:], "counter", "expected")
-            if name is not None and value is not None:
+            value = self.number(s, rest[1:], "counter", "scenario count")
+            if (
+                name is not None
+                and value is not None
+                and self.fits(counter_problem(self.facts, name, value, rest[1].span))
+            ):
                 sc.setdefault("counters", {})[name] = value
         elif words[:2] == ["first", "player"]:
             value = self.number(s, s.head[2:], "first player", "seat")
             if value is not None:
                 sc["first"] = value
+                self.pending.seats.append((value, s.head[2].span, "first player"))
         elif key == "sticker" and len(rest) == 1:
             # A campaign's sticker applied before the game (interpreter/stickers.py).
             name = self.ref(rest[0], self.stickers, "sticker")
@@ -364,6 +425,7 @@ class _ScenarioCompiler:
             name = self.ref(rest[0], self.cards, "card")
             if name is not None:
                 sc.setdefault("destroyed", []).append(name)
+                self.pending.destroyed.append((name, rest[0].span))
         elif words == ["campaign"]:
             # A campaign game: personal goals mark their boxes, and the post-game steps run
             # once the game is scored (before the last expectations are checked).
@@ -375,9 +437,14 @@ class _ScenarioCompiler:
         elif key == "goal" and len(rest) == 2:
             # Boxes of a personal goal filled in earlier games of the campaign.
             name = self.ref(rest[0], self.goals, "goal")
-            n = self.number(s, rest[1:], "goal", "expected")
-            if name is not None and n is not None:
+            n = self.number(s, rest[1:], "goal", "scenario count")
+            if (
+                name is not None
+                and n is not None
+                and self.fits(boxes_problem(self.facts, name, n, rest[1].span))
+            ):
                 sc.setdefault("goals_before", {})[name] = n
+                self.pending.goals.append((name, rest[0].span, None))
         elif key == "contract" and len(rest) == 1:
             # A contract open in the Contracts row for this game.
             name = self.ref(rest[0], self.contracts, "contract")
@@ -386,18 +453,28 @@ class _ScenarioCompiler:
         elif key == "modules" and len(rest) == 1 and rest[0].kind == "string":
             # A modular board's assembly, as `--modules` writes it (interpreter/assembly.py).
             sc["modules"] = rest[0].text
+            self.pending.modules_at = rest[0].span
+        elif key == "modules":
+            self.error(
+                "CW105",
+                "`modules` takes the assembly in double quotes",
+                _join(rest) if rest else s.span,
+                hint='modules "1=Hydroponics, 2=Med Lab"',
+            )
         elif key == "board" and len(rest) == 1:
             board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
-            if board is not None:
+            if board is None:
+                self.pending.broken.add("board")
+            else:
                 sc["board"] = board
         elif key == "adventure" and rest and _lower(rest[:1])[0] in ("deck", "discard"):
             pile = "adventure_" + rest[0].text.lower()
             cards = rest[1:]
-            names = [] if _is_none(cards) else self.refs(cards, self.cards, "card")
+            names = [] if _is_none(cards) else self.card_list(cards)
             if names is not None:
                 sc[pile] = names
         elif key in ("row", "adventure"):
-            names = self.refs(rest, self.cards, "card")
+            names = self.card_list(rest)
             if names is not None:
                 sc[key] = names
         elif key == "reserve":
@@ -422,24 +499,7 @@ class _ScenarioCompiler:
         elif key == "bag" and rest:
             self.bag(sc, s, rest)
         elif key == "draws" and rest:
-            draws: list[Any] = []
-            for a in rest:
-                if a.kind == "number":
-                    seat = self.in_range(a, "a player number", "seat")
-                    if seat is None:
-                        return
-                    draws.append(seat)
-                elif a.kind == "word" and a.text.lower() == "black":
-                    draws.append("black")
-                elif a.kind in ("word", "string"):
-                    # A cube token's name (a pack's `cube N` token).
-                    draws.append({"token": a.text})
-                else:
-                    self.error(
-                        "CW105", "draws lists `black`, player numbers or cube tokens", a.span
-                    )
-                    return
-            sc["draws"] = draws
+            self.draws(sc, rest)
         elif key == "player" and s.block is not None:
             self.player(sc, s)
         elif key == "expect":
@@ -458,8 +518,18 @@ class _ScenarioCompiler:
             return
         name = self.ref(rest[0], self.reserve, "reserve card")
         left = self.in_range(rest[1], "a reserve pile", "scenario count")
-        if name and left is not None:
-            sc.setdefault("reserve", {})[name] = left
+        if name is None or left is None:
+            return
+        copies = self.facts.copies.get(name, 1)
+        if left > copies:
+            self.error(
+                "CW141",
+                f"the {name} pile holds {copies} cards, not {left}",
+                rest[1].span,
+                hint=f"a number from 0 to {copies}",
+            )
+            return
+        sc.setdefault("reserve", {})[name] = left
 
     def place(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
         words = _lower(rest)
@@ -471,7 +541,7 @@ class _ScenarioCompiler:
                 hint='place "Greater Treasure" on "Stonecutter\'s Pass"',
             )
             return
-        space = self.ref(rest[2], self.spaces, "space")
+        space = self.space(rest[2])
         token = None
         if words[0] != "nothing":
             token = self.ref(rest[0], self.tokens, "token")
@@ -487,11 +557,13 @@ class _ScenarioCompiler:
             n = self.in_range(rest[1], "black cubes", "scenario count")
             if n is not None:
                 bag["black"] = n
+                self.pending.black.append((n, rest[1].span))
         elif words[0] == "player" and len(rest) == 3 and all(a.kind == "number" for a in rest[1:]):
-            seat = self.in_range(rest[1], "a player number", "seat")
+            seat = self.seat(rest[1], "bag player")
             n = self.in_range(rest[2], "cubes", "scenario count")
             if seat is not None and n is not None:
                 bag[str(seat)] = n
+                self.pending.cubes.setdefault(seat, []).append((n, rest[2].span, "bag player"))
         else:
             self.error(
                 "CW105",
@@ -500,65 +572,130 @@ class _ScenarioCompiler:
                 hint="bag black 3 / bag player 2 1",
             )
 
+    def draws(self, sc: dict[str, Any], rest: list[Atom]) -> None:
+        """`draws black 1 2 "Bounty Hunter"`: the next cubes drawn from the bag."""
+        draws: list[Any] = []
+        for a in rest:
+            if a.kind == "number":
+                seat = self.seat(a, "draws player")
+                if seat is None:
+                    return
+                draws.append(seat)
+            elif a.kind == "word" and a.text.lower() == "black":
+                draws.append("black")
+            elif a.kind in ("word", "string") and a.text in self.facts.cubes:
+                # A cube token's name (a pack's `cube N` token).
+                draws.append({"token": a.text})
+            elif a.kind in ("word", "string") and a.text in self.tokens:
+                self.error(
+                    "CW142",
+                    f"{a.text!r} is {article(self.token_kind[a.text])} token, not a cube the "
+                    "bag holds",
+                    a.span,
+                    hint="draws lists `black`, player numbers or cube tokens (`cube N`)",
+                )
+                return
+            elif a.kind in ("word", "string"):
+                cubes = ["black", *self.facts.cubes]
+                self.error(
+                    "CW107",
+                    f"no cube named {a.text!r}: draws lists `black`, player numbers or the "
+                    "pack's cube tokens",
+                    a.span,
+                    hint=near_miss(a.text, cubes)
+                    or "cubes: black, a player number"
+                    + "".join(f", {c}" for c in self.facts.cubes),
+                )
+                return
+            else:
+                self.error("CW105", "draws lists `black`, player numbers or cube tokens", a.span)
+                return
+        sc["draws"] = draws
+
     def player(self, sc: dict[str, Any], s: Stmt) -> None:
         if len(s.head) != 2 or s.head[1].kind != "number":
             self.error("CW105", "player takes a seat number", s.span, hint="player 1 { ... }")
             return
-        seat = self.in_range(s.head[1], "a player number", "seat")
+        seat = self.seat(s.head[1], "player")
         if seat is None:
             return
         entry: dict[str, Any] = {"seat": seat, "at": _at(s.span)}
         for p in s.block or []:
-            words, rest = p.words, p.head[1:]
-            key = words[0]
-            if words[:2] == ["in", "play"]:
-                key, rest = "in play", p.head[2:]
-            if key in PLAYER_LISTS:
-                pool, what = (self.tokens, "token") if key == "tokens" else (self.cards, "card")
-                names = self.refs(rest, pool, what)
-                if names is not None:
-                    entry[key.replace(" ", "_")] = names
-            elif key in PLAYER_NUMBERS:
-                value = self.number(p, rest, key, "scenario count")
-                if value is not None:
-                    entry[key] = value
-            elif len(words) > 1 and " ".join(map(str, words[:-1])) in self.resource_words:
-                # A pack's declared resource: `favour 2`, `special moves 1`.
-                name = self.resource_words[" ".join(map(str, words[:-1]))]
-                value = self.number(p, p.head[-1:], name, "scenario count")
-                if value is not None and name in self.declared_resources:
-                    entry.setdefault("pools", {})[name] = value
-                elif value is not None:
-                    # Another word for a base resource (`credits 3`); every base resource is
-                    # one of PLAYER_NUMBERS.
-                    entry[name] = value
-            elif key == "at" and len(rest) == 1:
-                space = self.ref(rest[0], self.spaces, "space")
-                if space:
-                    entry["space"] = space
-            elif key == "artifact" and len(rest) == 1:
-                tok = self.ref(rest[0], self.tokens, "token")
-                if tok:
-                    entry["artifact"] = tok
-            elif key == "status" and words[1:] in (["escaped"], ["knocked", "out"], ["on"]):
-                entry["status"] = " ".join(words[1:])
-            elif key == "status":
-                self.error(
-                    "CW105",
-                    f"unknown status `{' '.join(a.source() for a in rest)}`",
-                    _join(rest) if rest else p.span,
-                    hint=did_you_mean(" ".join(map(str, words[1:])), ["escaped", "knocked out"])
-                    or "status escaped / status knocked out",
-                )
-            else:
-                self.error(
-                    "CW102",
-                    f"unknown player setup `{p.head_text()}`",
-                    p.head[0].span,
-                    hint=did_you_mean(key, [*PLAYER_SETUP, "in", *self.resource_words])
-                    or "player setup: " + ", ".join(PLAYER_SETUP),
-                )
+            self.player_line(entry, p)
         sc["setup"].append(entry)
+
+    def player_line(self, entry: dict[str, Any], p: Stmt) -> None:
+        """One statement of `player N { ... }` into the player's setup entry."""
+        seat, pending = entry["seat"], self.pending
+        words, rest = p.words, p.head[1:]
+        key = words[0]
+        if words[:2] == ["in", "play"]:
+            key, rest = "in play", p.head[2:]
+        if key in PLAYER_LISTS:
+            names = (
+                self.refs(rest, self.tokens, "token") if key == "tokens" else self.card_list(rest)
+            )
+            if names is not None:
+                entry[key.replace(" ", "_")] = names
+        elif key in PLAYER_NUMBERS:
+            value = self.number(p, rest, key, "scenario count")
+            if value is not None:
+                entry[key] = value
+                self.player_number(seat, key, value, p.span)
+        elif len(words) > 1 and " ".join(map(str, words[:-1])) in self.resource_words:
+            # A pack's declared resource: `favour 2`, `special moves 1`.
+            name = self.resource_words[" ".join(map(str, words[:-1]))]
+            value = self.number(p, p.head[-1:], name, "scenario count")
+            if value is not None and name in self.declared_resources:
+                entry.setdefault("pools", {})[name] = value
+                if name in self.per_turn:
+                    pending.pools.append((seat, p.head_text(), p.span))
+            elif value is not None:
+                # Another word for a base resource (`credits 3`); every base resource is
+                # one of PLAYER_NUMBERS.
+                entry[name] = value
+                self.player_number(seat, name, value, p.span, p.head_text())
+        elif key == "at" and len(rest) == 1:
+            space = self.space(rest[0])
+            if space:
+                entry["space"] = space
+        elif key == "artifact" and len(rest) == 1:
+            tok = self.artifact(rest[0])
+            if tok:
+                entry["artifact"] = tok
+        elif key == "status" and words[1:] in (["escaped"], ["knocked", "out"], ["on"]):
+            entry["status"] = " ".join(words[1:])
+            if entry["status"] == "knocked out":
+                pending.knocked_out.add(seat)
+        elif key == "status":
+            self.error(
+                "CW105",
+                f"unknown status `{' '.join(a.source() for a in rest)}`",
+                _join(rest) if rest else p.span,
+                hint=did_you_mean(" ".join(map(str, words[1:])), ["escaped", "knocked out"])
+                or "status escaped / status knocked out",
+            )
+        else:
+            self.error(
+                "CW102",
+                f"unknown player setup `{p.head_text()}`",
+                p.head[0].span,
+                hint=did_you_mean(key, [*PLAYER_SETUP, "in", *self.resource_words])
+                or "player setup: " + ", ".join(PLAYER_SETUP),
+            )
+
+    def player_number(
+        self, seat: int, key: str, value: int, span: Span, said: str | None = None
+    ) -> None:
+        """What a player's number means for the checks made once the scenario is read:
+        cubes taken from the supply, damage against health, a turn's pool."""
+        said = said or f"{key} {value}"
+        if key in ("damage", "clank", "supply"):
+            self.pending.cubes.setdefault(seat, []).append((value, span, said))
+        if key == "damage":
+            self.pending.damage.append((seat, value, span))
+        if key in ("skill", "swords", "boots"):
+            self.pending.pools.append((seat, said, span))
 
     def action(self, sc: dict[str, Any], s: Stmt) -> None:
         step = self.action_step(s.head, s.span)
@@ -575,12 +712,14 @@ class _ScenarioCompiler:
             step["do"] = " ".join(words)
         elif key in ("play", "acquire", "fight") and len(rest) == 1:
             name = self.ref(rest[0], self.cards, "card")
-            if name is None:
+            if name is None or not self.fits(card_problem(self.facts, key, name, rest[0].span)):
                 return None
             step.update(do=key, arg=name)
         elif key in ("move", "coach") and rest:
-            space = self.ref(rest[0], self.spaces, "space")
+            space = self.space(rest[0])
             if space is None:
+                return None
+            if key == "coach" and not self.fits(coach_problem(self.facts, space, rest[0].span)):
                 return None
             step.update(do=key, arg=space)
             tail = [a.text.lower() if a.kind == "word" else a.value for a in rest[1:]]
@@ -605,15 +744,18 @@ class _ScenarioCompiler:
                     return None
         elif key in ("buy", "use") and len(rest) == 1:
             tok = self.ref(rest[0], self.tokens, "token")
-            if tok is None:
+            if tok is None or not self.fits(token_problem(self.facts, key, tok, rest[0].span)):
                 return None
             step.update(do=key, arg=tok)
         elif key == "act" and rest:
             # A pack's `action` line, by its label's start: `act pray`, `act at Shrine`.
-            step.update(do="act", arg=" ".join(a.text for a in rest))
+            arg = " ".join(a.text for a in rest)
+            if not self.fits(act_problem(self.facts, arg, _join(rest))):
+                return None
+            step.update(do="act", arg=arg)
         elif key == "answer" and len(rest) == 1:
             if rest[0].kind == "number":
-                n = self.in_range(rest[0], "an answer", "scenario amount")
+                n = self.in_range(rest[0], "an answer", "answer")
                 if n is None:
                     return None
                 step.update(do="answer", arg=n)
@@ -650,14 +792,15 @@ class _ScenarioCompiler:
                 return
             step.update(fact="can", value=words[0] == "can", action=action)
         elif words[:2] in (["moves", "to"], ["teleports", "to"]) and len(rest) > 2:
-            spaces = self.refs(rest[2:], self.spaces, "space")
-            if spaces is None:
+            found = [self.space(a) for a in rest[2:]]
+            spaces = [x for x in found if x is not None]
+            if len(spaces) != len(found):
                 return
             step.update(fact=words[0], value=sorted(spaces))
         elif words[0] == "game" and words[1:] in (["over"], ["not", "over"]):
             step.update(fact="over", value=words[1] == "over")
         elif words[0] == "space" and len(rest) >= 4 and words[2] == "has":
-            space = self.ref(rest[1], self.spaces, "space")
+            space = self.space(rest[1])
             negate = words[3] == "no" and len(rest) == 5
             if len(rest) != (5 if negate else 4):
                 self.error("CW105", "expect space SPACE has [no] TOKEN", s.span)
@@ -667,7 +810,7 @@ class _ScenarioCompiler:
                 return
             step.update(fact="space has no" if negate else "space has", space=space, value=token)
         elif len(rest) >= 2 and words[0] == "player" and rest[1].kind == "number":
-            seat = self.in_range(rest[1], "a player number", "seat")
+            seat = self.seat(rest[1], "expect player")
             if seat is None:
                 return
             step["seat"] = seat
@@ -677,6 +820,37 @@ class _ScenarioCompiler:
         elif not self.fact(step, s, rest, self.game_facts, ""):
             return
         sc["steps"].append(step)
+
+    def named_count(self, step: dict[str, Any], fact: str, args: list[Atom]) -> bool:
+        """`goal NAME N`, `counter NAME N`, `track NAME N`: a declared name and a number."""
+        pool, what = {
+            "goal": (self.goals, "goal"),
+            "counter": (self.counters, "counter"),
+            "track": (self.tracks, "campaign track"),
+        }[fact]
+        name_atom, n = args
+        name = self.ref(name_atom, pool, what)
+        if name is None:
+            return False
+        if n.kind != "number":
+            said = "player N goal" if fact == "goal" else fact
+            self.error("CW105", f"expect {said} NAME takes a number after the name", n.span)
+            return False
+        value = self.in_range(
+            n, f"expect {fact}", "expected" if fact == "track" else "scenario count"
+        )
+        if value is None:
+            return False
+        if fact == "goal":
+            if not self.fits(boxes_problem(self.facts, name, value, n.span)):
+                return False
+            if value > 0:
+                # Only its owner fills a goal's boxes (another player's stays at 0).
+                self.pending.goals.append((name, name_atom.span, step["seat"]))
+        if fact == "counter" and not self.fits(counter_problem(self.facts, name, value, n.span)):
+            return False
+        step.update({"fact": fact, fact: name, "value": value})
+        return True
 
     def fact(
         self,
@@ -764,51 +938,14 @@ class _ScenarioCompiler:
                 return False
             step.update(fact=fact, card=name, value=value)
             return True
-        if shape == "goal int":
-            name_atom, n = args
-            name = self.ref(name_atom, self.goals, "goal")
-            if name is None:
-                return False
-            if n.kind != "number":
-                self.error("CW105", "expect player N goal NAME takes a number", n.span)
-                return False
-            value = self.in_range(n, "expect goal", "expected")
-            if value is None:
-                return False
-            step.update(fact=fact, goal=name, value=value)
-            return True
-        if shape == "counter int":
-            name_atom, n = args
-            name = self.ref(name_atom, self.counters, "counter")
-            if name is None:
-                return False
-            if n.kind != "number":
-                self.error("CW105", "expect counter NAME takes a number after the name", n.span)
-                return False
-            value = self.in_range(n, "expect counter", "expected")
-            if value is None:
-                return False
-            step.update(fact=fact, counter=name, value=value)
-            return True
-        if shape == "track int":
-            name_atom, n = args
-            name = self.ref(name_atom, self.tracks, "campaign track")
-            if name is None:
-                return False
-            if n.kind != "number":
-                self.error("CW105", "expect track NAME takes a number after the name", n.span)
-                return False
-            value = self.in_range(n, "expect track", "expected")
-            if value is None:
-                return False
-            step.update(fact=fact, track=name, value=value)
-            return True
+        if shape in ("goal int", "counter int", "track int"):
+            return self.named_count(step, fact, args)
         if shape == "seat int":
             seat, n = args
             if seat.kind != "number" or n.kind != "number":
                 self.error("CW105", f"expect {fact} takes a player number and a count", s.span)
                 return False
-            of = self.in_range(seat, "a player number", "seat")
+            of = self.seat(seat, f"expect {fact}")
             value = self.in_range(n, f"expect {fact}", "expected")
             if of is None or value is None:
                 return False
@@ -818,16 +955,24 @@ class _ScenarioCompiler:
         value: Any
         if shape == "int" and a.kind in ("number", "signed"):
             value = self.in_range(a, f"expect {prefix}{fact}", "expected")
+        elif shape == "seat" and a.kind == "number":
+            value = self.seat(a, f"expect {fact}")
+        elif shape == "rage" and a.kind == "number":
+            value = self.in_range(a, "expect rage", "rage")
+            if value is not None:
+                self.pending.rage.append((value, a.span, "expect rage"))
         elif shape == "bool" and a.text.lower() in ("yes", "no", "true", "false"):
             value = a.text.lower() in ("yes", "true")
         elif shape == "space":
-            value = self.ref(a, self.spaces, "space")
+            value = self.space(a)
         elif shape == "card":
             value = self.ref(a, self.cards, "card")
         elif shape == "token?" and _is_none([a]):
             step.update(fact=fact, value=None)
             return True
-        elif shape in ("token", "token?"):
+        elif shape == "token?":
+            value = self.artifact(a)  # `artifact TOKEN`, the only fact of this shape
+        elif shape == "token":
             value = self.ref(a, self.tokens, "token")
         elif shape == "word" and a.text.lower() in ("on", "escaped", "knocked"):
             value = {"knocked": "knocked out"}.get(a.text.lower(), a.text.lower())
@@ -855,6 +1000,8 @@ def _shape_words(shape: str) -> str:
         "track int": "a campaign track and a number",
         "seat int": "a player number and a count",
         "goal int": "a personal goal and a number",
+        "seat": "a player number",
+        "rage": "a rage space (from 1)",
     }[shape]
 
 
@@ -873,6 +1020,8 @@ def _shape_example(shape: str) -> str:
         "track int": '"Rival Guild" 1',
         "seat int": "1 3",
         "goal int": '"Monster Hunter" 1',
+        "seat": "1",
+        "rage": "3",
     }[shape]
 
 

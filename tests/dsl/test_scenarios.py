@@ -81,7 +81,7 @@ def test_expectations_lower_to_ir(tmp_path: Path, tutorial_ir: dict) -> None:
         ("reserve Dryad 2", "CW107", "reserve card"),
         ("minor secrets Ankh", "CW105", "minor secrets"),
         ("place Burgle on Gatehouse", "CW107", None),
-        ("first player 3", "CW108", "players 3"),
+        ("first player 3", "CW140", "players 3"),
         ("as dealt\nrow Dryad", "CW112", "adventure"),
         ("expect cannot yes", "CW105", "expect cannot end turn"),
         ("mvoe Gatehouse", "CW102", '"move"'),
