@@ -7,9 +7,12 @@ script where they stand: just before the next decision the game asks for, or at 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import traceback
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +30,10 @@ class Failure:
 
     message: str
     at: dict[str, Any] | None
-    # "expect": an expectation did not hold; "script": the script does not fit the game.
+    # "expect": an expectation did not hold; "script": the script does not fit the game;
+    # "crash": the engine raised an exception (``trace`` holds its traceback).
     kind: str = "script"
+    trace: str | None = None
 
 
 @dataclass
@@ -55,10 +60,13 @@ class _Script:
 
     name = "scenario"
 
-    def __init__(self, game_ref: list[Game], steps: list[dict[str, Any]], out: Outcome) -> None:
+    def __init__(
+        self, game_ref: list[Game], steps: list[dict[str, Any]], out: Outcome, doing: Doing
+    ) -> None:
         self.game_ref = game_ref
         self.steps = list(steps)
         self.out = out
+        self.doing = doing
 
     @property
     def game(self) -> Game:
@@ -68,6 +76,7 @@ class _Script:
         while self.steps and self.steps[0]["do"] == "expect":
             step = self.steps.pop(0)
             self.out.steps_done += 1
+            self.doing.at, self.doing.what = step["at"], "checking this expectation"
             problem = check(self.game, step)
             if problem:
                 self.out.failures.append(Failure(problem, step["at"], "expect"))
@@ -114,6 +123,8 @@ class _Script:
                 )
         self.steps.pop(0)
         self.out.steps_done += 1
+        # The engine carries the step out until it asks the next decision.
+        self.doing.at, self.doing.what = step["at"], f"carrying out `{_step_text(step)}`"
         assert index is not None
         return index
 
@@ -446,36 +457,45 @@ def _take_from(pile: list[Any], card: Any) -> None:
         pile.remove(card)
 
 
-def setup_position(game: Game, sc: dict[str, Any]) -> None:
-    """Turn a freshly set-up game into the scenario's position.
-
-    Without `as dealt`, player 1 (or the `first player`) is about to act, in seat order, with
-    an empty Clank! area. With it, the game stays as the rules set it up (turn order, starting
-    Clank!, the dealt row and its Arrive texts) and only what the scenario states changes.
-    """
-    cat = game.catalog
+def _tidy(game: Game, sc: dict[str, Any]) -> None:
+    """Without `as dealt`: player 1 (or the `first player`) about to act, in seat order,
+    with an empty Clank! area."""
+    if sc.get("dealt"):
+        return
     n = len(game.players)
-    if not sc.get("dealt"):
-        first = sc.get("first", 1) - 1
-        game.order = [(first + k) % n for k in range(n)]
-        game.active = game.players[first]
-        # A scenario starts from a quiet Clank! area: the starting Clank! depends on a random
-        # first player, so a scenario that wants cubes there says so with `clank N`.
-        for p in game.players:
-            p.supply += p.area
-            p.area = 0
+    first = sc.get("first", 1) - 1
+    game.order = [(first + k) % n for k in range(n)]
+    game.active = game.players[first]
+    # A scenario starts from a quiet Clank! area: the starting Clank! depends on a random
+    # first player, so a scenario that wants cubes there says so with `clank N`.
+    for p in game.players:
+        p.supply += p.area
+        p.area = 0
+
+
+def _rage(game: Game, sc: dict[str, Any]) -> None:
     if "rage" in sc:
         game.rage = max(0, min(sc["rage"] - 1, len(game.rules["rage_track"]) - 1))
+
+
+def _counters(game: Game, sc: dict[str, Any]) -> None:
     for name, value in sc.get("counters", {}).items():
         game.counters[name] = 0
         game.move_counter(name, value)
+
+
+def _row(game: Game, sc: dict[str, Any]) -> None:
     if "row" in sc:
         game.adventure_deck.extend(game.row)
         game.row = []
         for name in sc["row"]:
-            card = _card(cat, name)
+            card = _card(game.catalog, name)
             _take_from(game.adventure_deck, card)
             game.row.append(card)
+
+
+def _adventure(game: Game, sc: dict[str, Any]) -> None:
+    cat = game.catalog
     if "adventure_deck" in sc:
         # Listed top first; the top of a pile is the end of its list.
         game.adventure_deck = [_card(cat, name) for name in reversed(sc["adventure_deck"])]
@@ -487,91 +507,156 @@ def setup_position(game: Game, sc: dict[str, Any]) -> None:
             game.adventure_deck.append(card)
     if "adventure_discard" in sc:
         game.adventure_discard = [_card(cat, name) for name in sc["adventure_discard"]]
+
+
+def _reserve(game: Game, sc: dict[str, Any]) -> None:
     for name, left in sc.get("reserve", {}).items():
-        game.reserve[_card(cat, name)] = left
+        game.reserve[_card(game.catalog, name)] = left
+
+
+def _banks(game: Game, sc: dict[str, Any]) -> None:
     for size in ("minor", "major"):
         if f"{size}_bank" in sc:
             # The first listed is drawn first: the bank is drawn from the end of its list.
-            bank = [_token(cat, name) for name in reversed(sc[f"{size}_bank"])]
+            bank = [_token(game.catalog, name) for name in reversed(sc[f"{size}_bank"])]
             setattr(game, f"{size}_bank", bank)
+
+
+def _places(game: Game, sc: dict[str, Any]) -> None:
     for placed in sc.get("place", []):
         space = _space_index(game, placed["space"])
         if placed["token"] is None:
             game.space_tokens[space] = []
             game.space_artifact[space] = None
             continue
-        tok = _token(cat, placed["token"])
+        tok = _token(game.catalog, placed["token"])
         if tok.kind == "artifact":
             game.space_artifact[space] = tok
         else:
             game.space_tokens[space] = [tok]
-    if "bag" in sc:
-        for p in game.players:
-            p.supply += game.bag.count(p.seat)
-        game.bag = [BLACK] * sc["bag"].get("black", 0)
-        for seat, k in sc["bag"].items():
-            if seat == "black":
-                continue
-            p = game.players[int(seat) - 1]
-            k = min(k, p.supply)
+
+
+def _bag(game: Game, sc: dict[str, Any]) -> None:
+    if "bag" not in sc:
+        return
+    for p in game.players:
+        p.supply += game.bag.count(p.seat)
+    game.bag = [BLACK] * sc["bag"].get("black", 0)
+    for seat, k in sc["bag"].items():
+        if seat == "black":
+            continue
+        p = game.players[int(seat) - 1]
+        k = min(k, p.supply)
+        p.supply -= k
+        game.bag.extend([p.seat] * k)
+
+
+def _draws(game: Game, sc: dict[str, Any]) -> None:
+    if "draws" not in sc:
+        return
+    tokens = game.catalog.tokens
+    game.stacked_draws = [
+        BLACK
+        if d == "black"
+        # A cube token is -2 - its index among the pack's tokens.
+        else -2 - tokens.index(_token(game.catalog, d["token"]))
+        if isinstance(d, dict)
+        else d - 1
+        for d in sc["draws"]
+    ]
+
+
+# The setup statements in the order they change the position, each with the statements
+# (their first words) it sets up: a failure while setting one up is reported at its line.
+SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]], ...] = (
+    ((), _tidy),
+    (("rage",), _rage),
+    (("counter",), _counters),
+    (("row",), _row),
+    (("adventure", "adventure deck", "adventure discard"), _adventure),
+    (("reserve",), _reserve),
+    (("minor secrets", "major secrets"), _banks),
+    (("place",), _places),
+    (("bag",), _bag),
+    (("draws",), _draws),
+)
+
+
+def _player(game: Game, entry: dict[str, Any]) -> None:
+    """One `player N { ... }` block."""
+    cat = game.catalog
+    p = game.players[entry["seat"] - 1]
+    zones = ("hand", "deck", "discard", "in_play")
+    if any(z in entry for z in zones):
+        for zone in zones:
+            cards = [_card(cat, name) for name in entry.get(zone, ())]
+            if zone == "deck":
+                cards.reverse()  # listed top first; the top is the end of the list
+            setattr(p, "play" if zone == "in_play" else zone, cards)
+    if "space" in entry:
+        p.pos = _space_index(game, entry["space"])
+    if "gold" in entry:
+        p.gold = entry["gold"]
+    for name, n in entry.get("pools", {}).items():
+        if not cat.resources[name].per_turn:
+            p.pools[name] = n
+    for key in ("damage", "clank"):
+        if key in entry:
+            k = min(entry[key], p.supply)
             p.supply -= k
-            game.bag.extend([p.seat] * k)
-    if "draws" in sc:
-        tokens = game.catalog.tokens
-        game.stacked_draws = [
-            BLACK
-            if d == "black"
-            # A cube token is -2 - its index among the pack's tokens.
-            else -2 - tokens.index(_token(cat, d["token"]))
-            if isinstance(d, dict)
-            else d - 1
-            for d in sc["draws"]
-        ]
+            if key == "damage":
+                p.damage += k
+            else:
+                p.area += k
+    if "supply" in entry:
+        # Cubes beyond the stated supply are put aside (out of this scenario's game).
+        p.supply = entry["supply"]
+    if "tokens" in entry:
+        p.tokens = [_token(cat, name) for name in entry["tokens"]]
+    if "artifact" in entry:
+        p.artifact = _token(cat, entry["artifact"])
+    if "status" in entry:
+        _status(game, p, entry["status"])
+
+
+def _status(game: Game, p: PlayerState, status: str) -> None:
+    p.status = {"escaped": ESCAPED, "knocked out": KNOCKED_OUT}.get(status, ON_CLOCK)
+    if p.status != ON_CLOCK:
+        # Players listed off the clock left in the order they are listed.
+        game.left.append(p.seat)
+    if p.status == ESCAPED:
+        # An escaped player's Clank! left the area with them.
+        p.supply += p.area
+        p.area = 0
+
+
+@dataclass
+class Doing:
+    """What a scenario run is carrying out, and the line of the scenario that says it: where
+    a failure inside the engine is reported."""
+
+    at: dict[str, Any]
+    what: str
+
+
+def setup_position(game: Game, sc: dict[str, Any], doing: Doing | None = None) -> None:
+    """Turn a freshly set-up game into the scenario's position.
+
+    Without `as dealt`, player 1 (or the `first player`) is about to act, in seat order, with
+    an empty Clank! area. With it, the game stays as the rules set it up (turn order, starting
+    Clank!, the dealt row and its Arrive texts) and only what the scenario states changes.
+    ``doing`` follows the statement being set up.
+    """
+    doing = doing or Doing(sc["at"], "setting up the game")
+    lines = sc.get("lines", {})
+    for words, step in SETUP_STEPS:
+        said = [w for w in words if w in lines]
+        doing.at = lines[said[0]] if said else sc["at"]
+        doing.what = f"setting up `{said[0]}`" if said else "setting up the game"
+        step(game, sc)
     for entry in sc["setup"]:
-        p = game.players[entry["seat"] - 1]
-        for zone in ("hand", "deck", "discard", "in_play"):
-            if zone in entry:
-                cards = [_card(cat, name) for name in entry[zone]]
-                if zone == "deck":
-                    cards.reverse()  # listed top first; the top is the end of the list
-                setattr(p, "play" if zone == "in_play" else zone, cards)
-        if any(z in entry for z in ("hand", "deck", "discard", "in_play")):
-            for zone in ("hand", "deck", "discard", "in_play"):
-                if zone not in entry:
-                    setattr(p, "play" if zone == "in_play" else zone, [])
-        if "space" in entry:
-            p.pos = _space_index(game, entry["space"])
-        if "gold" in entry:
-            p.gold = entry["gold"]
-        for name, n in entry.get("pools", {}).items():
-            if not game.catalog.resources[name].per_turn:
-                p.pools[name] = n
-        if "damage" in entry:
-            k = min(entry["damage"], p.supply)
-            p.supply -= k
-            p.damage += k
-        if "clank" in entry:
-            k = min(entry["clank"], p.supply)
-            p.supply -= k
-            p.area += k
-        if "supply" in entry:
-            # Cubes beyond the stated supply are put aside (out of this scenario's game).
-            p.supply = entry["supply"]
-        if "tokens" in entry:
-            p.tokens = [_token(cat, name) for name in entry["tokens"]]
-        if "artifact" in entry:
-            p.artifact = _token(cat, entry["artifact"])
-        if "status" in entry:
-            p.status = {"escaped": ESCAPED, "knocked out": KNOCKED_OUT}.get(
-                entry["status"], ON_CLOCK
-            )
-            if p.status != ON_CLOCK:
-                # Players listed off the clock left in the order they are listed.
-                game.left.append(p.seat)
-            if p.status == ESCAPED:
-                # An escaped player's Clank! left the area with them.
-                p.supply += p.area
-                p.area = 0
+        doing.at, doing.what = entry["at"], f"setting up `player {entry['seat']}`"
+        _player(game, entry)
 
 
 def _ship(game: Game) -> str:
@@ -589,65 +674,65 @@ def _space_index(game: Game, name: str) -> int:
 
 
 def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
-    """Run one scenario; the outcome lists every failed expectation with its line."""
+    """Run one scenario; the outcome lists every failed expectation with its line.
+
+    An exception raised inside the engine is the scenario's failure (a "crash"), at the line
+    of the statement it was carrying out, with its traceback kept for `--verbose`."""
     out = Outcome(sc["name"], sc["at"])
-    ref: list[Game] = []
-    script = _Script(ref, sc["steps"], out)
+    doing = Doing(sc["at"], "setting up the game")
+    try:
+        _run(pack, sc, out, doing)
+    except Exception as e:  # any bug of the engine is this scenario's failure, at its line
+        out.failures.append(crash(e, doing))
+    return out
+
+
+def crash(exc: BaseException, doing: Doing) -> Failure:
+    """An exception raised while ``doing``, as a one-line failure (traceback kept apart)."""
+    said = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    what = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
+    trace = "".join(traceback.format_exception(exc))
+    return Failure(f"the engine failed while {doing.what}: {what}", doing.at, "crash", trace)
+
+
+def _new_game(cat: Catalog, sc: dict[str, Any], script: _Script) -> Game:
+    """The game set up by the rules for the scenario's players, seed, board and deal."""
     players = sc.get("players", 2)
+    dealt: dict[str, Any] = {}
+    if sc.get("dealt"):
+        # Setup itself deals from the stacked deck and seats the named first player.
+        dealt["stacked_adventure"] = [_card(cat, name) for name in sc.get("adventure", ())]
+        if "first" in sc:
+            dealt["first_player"] = sc["first"] - 1
+    if sc.get("goals_before"):
+        # Boxes filled in earlier games, on the seat each goal belongs to.
+        before: list[dict[str, int]] = [{} for _ in range(players)]
+        for name, n in sc["goals_before"].items():
+            seat = cat.goals[name]["player"] - 1
+            if seat < players:
+                before[seat][name] = n
+        dealt["goals_before"] = before
+    return Game(cat, [script] * players, sc.get("seed", 0), modules=sc.get("modules"), **dealt)
+
+
+def _run(pack: Catalog | dict[str, Any], sc: dict[str, Any], out: Outcome, doing: Doing) -> None:
+    ref: list[Game] = []
+    script = _Script(ref, sc["steps"], out, doing)
     try:
         cat = pack if isinstance(pack, Catalog) else prepare(pack, sc.get("board", 0))
-        dealt: dict[str, Any] = {}
-        if sc.get("dealt"):
-            # Setup itself deals from the stacked deck and seats the named first player.
-            dealt["stacked_adventure"] = [_card(cat, name) for name in sc.get("adventure", ())]
-            if "first" in sc:
-                dealt["first_player"] = sc["first"] - 1
-        if sc.get("goals_before"):
-            # Boxes filled in earlier games, on the seat each goal belongs to.
-            before: list[dict[str, int]] = [{} for _ in range(players)]
-            for name, n in sc["goals_before"].items():
-                seat = cat.goals[name]["player"] - 1
-                if seat < players:
-                    before[seat][name] = n
-            dealt["goals_before"] = before
-        game = Game(cat, [script] * players, sc.get("seed", 0), modules=sc.get("modules"), **dealt)
+        game = _new_game(cat, sc, script)
+        ref.append(game)
+        setup_position(game, sc, doing)
     except ValueError as e:
-        out.failures.append(Failure(str(e), sc["at"]))
-        return out
-    ref.append(game)
-    try:
-        setup_position(game, sc)
-    except ValueError as e:
-        out.failures.append(Failure(str(e), sc["at"]))
-        return out
-    first = game.players[game.order[0]]
-    pool = next((e for e in sc["setup"] if e["seat"] == first.seat + 1), {})
-    try:
-        game.round, game.turn = 1, 0
-        if first.on_clock:
-            game.turn = 1
-            game.begin_turn(first)
-            for res in ("skill", "swords", "boots"):
-                if res in pool:
-                    setattr(first, res, pool[res])
-            # Declared resources: a turn's pool is stated like boots, a kept one like gold.
-            first.pools.update(pool.get("pools", {}))
-            while game.step(first):
-                pass
-            if not game.over:
-                game.end_turn(first)
-        else:
-            game.take_turn(first)
-        k = 1
-        while not game.over and k < 200 * players:
-            if k % players == 0:
-                game.round += 1
-            game.take_turn(game.players[game.order[k % players]])
-            k += 1
-    except _Stop:
-        pass
+        # A position this game cannot have (a space off this assembly of the board...).
+        out.failures.append(Failure(str(e), doing.at))
+        return
+    doing.at, doing.what = sc["at"], "starting the first turn"
+    with contextlib.suppress(_Stop):
+        _play(game, sc)
     if sc.get("campaign") and game.over and game.result is not None and not out.failures:
         # A campaign game: the post-game steps, then what is still to be checked.
+        doing.at, doing.what = sc["at"], "running the post-game steps"
         game.post_game()
     if script.steps and not out.failures:
         script.check_expectations()
@@ -660,4 +745,31 @@ def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
                     step["at"],
                 )
             )
-    return out
+
+
+def _play(game: Game, sc: dict[str, Any]) -> None:
+    """Play from the scenario's position until the script stops it or the game ends."""
+    players = len(game.players)
+    first = game.players[game.order[0]]
+    pool = next((e for e in sc["setup"] if e["seat"] == first.seat + 1), {})
+    game.round, game.turn = 1, 0
+    if first.on_clock:
+        game.turn = 1
+        game.begin_turn(first)
+        for res in ("skill", "swords", "boots"):
+            if res in pool:
+                setattr(first, res, pool[res])
+        # Declared resources: a turn's pool is stated like boots, a kept one like gold.
+        first.pools.update(pool.get("pools", {}))
+        while game.step(first):
+            pass
+        if not game.over:
+            game.end_turn(first)
+    else:
+        game.take_turn(first)
+    k = 1
+    while not game.over and k < 200 * players:
+        if k % players == 0:
+            game.round += 1
+        game.take_turn(game.players[game.order[k % players]])
+        k += 1

@@ -15,11 +15,12 @@ from clankwork.dsl.diagnostics import (
     format_human,
     format_json,
     has_errors,
+    printable,
 )
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.dsl.stickers import campaign_key, campaign_setup
 from clankwork.interpreter.catalog import prepare
-from clankwork.interpreter.scenario import Outcome, run_scenario
+from clankwork.interpreter.scenario import Doing, Failure, Outcome, crash, run_scenario
 
 from .check import bundled_pack, compile_and_check, display_path
 
@@ -43,27 +44,73 @@ def run_pack_scenarios(
     for sc in scenarios:
         if name_filter and name_filter.lower() not in sc["name"].lower():
             continue
-        board = sc.get("board", 0)
-        key = (board, *campaign_key(sc))
-        if key not in catalogs:
-            catalogs[key] = prepare(campaign_setup(result.ir, sc), board)
-        outcomes.append(run_scenario(catalogs[key], sc))
+        outcomes.append(run_one(result.ir, sc, catalogs))
     return outcomes, [], result.sources
 
 
+def run_one(ir: dict[str, Any], sc: dict[str, Any], catalogs: dict[Any, Any]) -> Outcome:
+    """Run one scenario on the pack as it states it (board, stickers, fetched and destroyed
+    cards...), prepared once per such state in ``catalogs``. A pack that cannot be prepared
+    so is the scenario's failure, at the first statement that says how."""
+    board = sc.get("board", 0)
+    key = (board, *campaign_key(sc))
+    if key not in catalogs:
+        lines = sc.get("lines", {})
+        said = next(
+            (
+                w
+                for w in ("sticker", "destroy", "fetch", "contract", "patron", "board")
+                if w in lines
+            ),
+            None,
+        )
+        doing = Doing(lines[said] if said else sc["at"], f"setting up `{said or 'the game'}`")
+        try:
+            catalogs[key] = prepare(campaign_setup(ir, sc), board)
+        except ValueError as e:
+            out = Outcome(sc["name"], sc["at"])
+            out.failures.append(Failure(str(e), doing.at))
+            return out
+        except Exception as e:  # a bug preparing the pack: this scenario's failure
+            out = Outcome(sc["name"], sc["at"])
+            out.failures.append(crash(e, doing))
+            return out
+    return run_scenario(catalogs[key], sc)
+
+
+CRASH_HINT = (
+    "a bug in Clankwork or a rule it cannot carry out; `clankwork test --verbose` prints the "
+    "traceback (please report it with the pack)"
+)
+
+
 def failure_diagnostics(outcomes: list[Outcome]) -> list[Diagnostic]:
-    """Scenario failures as diagnostics (CW401 expectations, CW402 scripts)."""
+    """Scenario failures as diagnostics (CW401 expectations, CW402 scripts, CW403 crashes)."""
     out = []
     for o in outcomes:
         for f in o.failures:
             out.append(
                 Diagnostic(
-                    "CW401" if f.kind == "expect" else "CW402",
+                    {"expect": "CW401", "crash": "CW403"}.get(f.kind, "CW402"),
                     f"scenario {o.name!r}: {f.message}",
                     Span.from_ir(f.at) if f.at else Span.from_ir(o.at),
+                    hint=CRASH_HINT if f.kind == "crash" else None,
                 )
             )
     return out
+
+
+def tracebacks(outcomes: list[Outcome]) -> str:
+    """The tracebacks of the scenarios the engine failed in (what `--verbose` adds)."""
+    parts = []
+    for o in outcomes:
+        for f in o.failures:
+            if f.trace:
+                at = f.at or o.at
+                parts.append(
+                    f"traceback of scenario {o.name!r} ({at['file']}:{at['line']}):\n{f.trace}"
+                )
+    return "\n".join(parts)
 
 
 @click.command("test")
@@ -76,7 +123,13 @@ def failure_diagnostics(outcomes: list[Outcome]) -> list[Diagnostic]:
     default="human",
     show_default=True,
 )
-def command(packs: tuple[str, ...], name_filter: str | None, fmt: str) -> None:
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Print the traceback of a scenario the engine failed in (CW403).",
+)
+def command(packs: tuple[str, ...], name_filter: str | None, fmt: str, verbose: bool) -> None:
     """Run the scenarios in PACKS' scenarios/ folders (default: the flagship pack).
 
     Exit 0 when every scenario passes, 1 when one fails or a pack has errors.
@@ -86,15 +139,19 @@ def command(packs: tuple[str, ...], name_filter: str | None, fmt: str) -> None:
     sources: dict[str, str] = {}
     total = passed = 0
     lines = []
+    traces = []
     for path in paths:
         outcomes, diags, srcs = run_pack_scenarios(path, name_filter)
         sources.update(srcs)
         all_diags.extend(diags)
         all_diags.extend(failure_diagnostics(outcomes))
+        traces.append(tracebacks(outcomes))
         for o in outcomes:
             total += 1
             passed += o.ok
             lines.append(f"{'ok  ' if o.ok else 'FAIL'}  {o.name}")
+    # A traceback quotes the pack (names, messages): shown escaped, line by line.
+    trace = "\n".join(printable(line) for t in traces if t for line in t.splitlines())
     if fmt == "json":
         click.echo(format_json(all_diags))
     elif fmt == "github":
@@ -107,6 +164,12 @@ def command(packs: tuple[str, ...], name_filter: str | None, fmt: str) -> None:
         if all_diags:
             click.echo()
             click.echo(format_human(all_diags, sources, color=sys.stdout.isatty()))
+        if verbose and trace:
+            click.echo(trace)
+            click.echo()
         noun = "scenario" if total == 1 else "scenarios"
         click.echo(f"{total} {noun}: {passed} passed, {total - passed} failed")
+    if verbose and trace and fmt != "human":
+        # Beside a machine-read document, not in it.
+        click.echo(trace, err=True)
     sys.exit(1 if all_diags else 0)
