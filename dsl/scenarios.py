@@ -376,7 +376,7 @@ class _ScenarioCompiler:
         said = _setup_word(words)
         if said is not None:
             # Where each setup statement is, for a failure while the game is set up.
-            sc.setdefault("lines", {}).setdefault(said, _at(s.span))
+            sc.setdefault("setup_at", {}).setdefault(said, _at(s.span))
         if key in SETUP_NUMBERS:
             value = self.number(s, rest, key, key)
             if value is None:
@@ -573,7 +573,7 @@ class _ScenarioCompiler:
             )
 
     def draws(self, sc: dict[str, Any], rest: list[Atom]) -> None:
-        """`draws black 1 2 "Bounty Hunter"`: the next cubes drawn from the bag."""
+        """`draws black 1 2 Hunter`: the next cubes drawn (black, a seat, a cube token)."""
         draws: list[Any] = []
         for a in rest:
             if a.kind == "number":

@@ -648,7 +648,7 @@ def setup_position(game: Game, sc: dict[str, Any], doing: Doing | None = None) -
     ``doing`` follows the statement being set up.
     """
     doing = doing or Doing(sc["at"], "setting up the game")
-    lines = sc.get("lines", {})
+    lines = sc.get("setup_at", {})
     for words, step in SETUP_STEPS:
         said = [w for w in words if w in lines]
         doing.at = lines[said[0]] if said else sc["at"]

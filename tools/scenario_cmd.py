@@ -55,7 +55,7 @@ def run_one(ir: dict[str, Any], sc: dict[str, Any], catalogs: dict[Any, Any]) ->
     board = sc.get("board", 0)
     key = (board, *campaign_key(sc))
     if key not in catalogs:
-        lines = sc.get("lines", {})
+        lines = sc.get("setup_at", {})
         said = next(
             (
                 w

@@ -232,4 +232,6 @@ def test_a_scenario_naming_a_room_not_on_its_ship_fails_with_a_message(tmp_path)
     )
     result = CliRunner().invoke(main, ["test", str(pack)])
     assert result.exit_code == 1, result.output
-    assert "'Seed Bank' is not on this game's board" in result.output
+    # Found when the scenario compiles, at the line naming the room (`clankwork check` too).
+    assert "error[CW142]: space 'Seed Bank' is on a module side" in result.output
+    assert "elsewhere.clank:3:" in result.output

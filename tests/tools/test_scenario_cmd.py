@@ -162,7 +162,7 @@ def test_an_engine_exception_while_setting_up_is_reported_at_the_statement(
         "rage": 2,
         "reserve": {"Nonesuch": 1},
         "at": at,
-        "lines": {"rage": {**at, "line": 2}, "reserve": {**at, "line": 3}},
+        "setup_at": {"rage": {**at, "line": 2}, "reserve": {**at, "line": 3}},
     }
     (failure,) = run_scenario(tutorial_ir, sc).failures
     assert failure.kind == "crash" and failure.at["line"] == 3
