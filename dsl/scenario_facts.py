@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from clankwork.interpreter.assembly import assemble, is_modular, parse_assembly
+from clankwork.interpreter.assembly import is_modular, parse_assembly
 from clankwork.interpreter.rules import default_rules
 from clankwork.interpreter.stickers import apply_stickers
 
@@ -68,6 +68,7 @@ class PackFacts:
         for c in ir.get("cards", ()):
             self.copies[c["name"]] = self.copies.get(c["name"], 0) + c.get("copies", 1)
         self._rules: dict[tuple[str, ...], dict[str, Any]] = {}
+        self._assemblies: dict[tuple[str, str], tuple[set[str] | None, str | None]] = {}
         self.counter_max = {c["name"]: c["max"] for c in ir.get("counters", ())}
         self.goal_boxes = {g["name"]: g["boxes"] for g in ir.get("goals", ())}
         # What each name is, in the pack and in every sticker's edit of it (a scenario with
@@ -130,6 +131,24 @@ class PackFacts:
                 pass  # a sticker whose slot is gone: the pack's own check reports it
             self._rules[key] = rules
         return self._rules[key]
+
+    def assembly(self, board_ir: dict[str, Any], text: str) -> tuple[set[str] | None, str | None]:
+        """The spaces of a modular board's assembly written as `modules` writes it (the
+        board's own and those of the module sides placed, as `assemble` keeps them), or None
+        and what is wrong with it."""
+        key = (board_ir["name"], text)
+        if key not in self._assemblies:
+            got, problem = parse_assembly(board_ir, text)
+            spaces = None
+            if got is not None:
+                placed = {(m, side) for _p, m, side in got}
+                spaces = {
+                    s["name"]
+                    for s in board_ir["spaces"]
+                    if "module" not in s or (s["module"], s["side"]) in placed
+                }
+            self._assemblies[key] = (spaces, problem)
+        return self._assemblies[key]
 
     def board(self, name: str | None) -> dict[str, Any] | None:
         """A board of the pack by name (the first when None)."""
@@ -225,7 +244,7 @@ def _assembly_spaces(
             )
         )
         return None
-    got, problem = parse_assembly(board_ir, text)
+    got, problem = facts.assembly(board_ir, text)
     if got is None:
         out.append(
             Diagnostic(
@@ -236,7 +255,7 @@ def _assembly_spaces(
             )
         )
         return None
-    return {s["name"] for s in assemble(board_ir, got)["spaces"]}
+    return got
 
 
 def check_pending(facts: PackFacts, sc: dict[str, Any], pending: Pending) -> list[Diagnostic]:

@@ -150,7 +150,7 @@ GAME_FACTS: dict[tuple[str, ...], str] = {
     ("counter",): "counter int",
     # A campaign game's post-game marks: a passage to be read after the game, X added to
     # one of the pack's campaign tracks this game.
-    ("reads", "has"): "int",
+    ("reads", "has"): "passage",
     ("track",): "track int",
 }
 EXPECT_FORMS = (
@@ -193,11 +193,25 @@ def _longest(words: list[str | None], table: dict[tuple[str, ...], str]) -> tupl
     return best
 
 
-def _setup_word(words: list[str | None]) -> str | None:
-    """The setup statement ``words`` begin (`adventure deck`, `bag`), None for the others."""
-    said = [w for w in (*SETUP_WORDS, "adventure deck", "adventure discard") if w != "player"]
-    hits = [w for w in said if words[: len(w.split())] == w.split()]
-    return max(hits, key=len) if hits else None
+# The setup statements by their first words, longest first (`adventure deck` before
+# `adventure`), to name each in the IR's `setup_at`.
+_SETUP_FIRST = {w.split()[0] for w in SETUP_WORDS}
+_SETUP_SAID = sorted(
+    (tuple(w.split()) for w in (*SETUP_WORDS, "adventure deck", "adventure discard")),
+    key=len,
+    reverse=True,
+)
+
+
+def _setup_word(words: list[str]) -> str | None:
+    """The setup statement ``words`` begin (`adventure deck`, `bag`), None for the others
+    (`player N { ... }` blocks carry their own span)."""
+    if words[0] not in _SETUP_FIRST:
+        return None
+    return next(
+        (" ".join(w) for w in _SETUP_SAID if w != ("player",) and tuple(words[: len(w)]) == w),
+        None,
+    )
 
 
 def _is_none(atoms: list[Atom]) -> bool:
@@ -957,6 +971,8 @@ class _ScenarioCompiler:
             value = self.in_range(a, f"expect {prefix}{fact}", "expected")
         elif shape == "seat" and a.kind == "number":
             value = self.seat(a, f"expect {fact}")
+        elif shape == "passage" and a.kind == "number":
+            value = self.in_range(a, "a passage number", "passage")
         elif shape == "rage" and a.kind == "number":
             value = self.in_range(a, "expect rage", "rage")
             if value is not None:
@@ -1002,6 +1018,7 @@ def _shape_words(shape: str) -> str:
         "goal int": "a personal goal and a number",
         "seat": "a player number",
         "rage": "a rage space (from 1)",
+        "passage": "a passage number",
     }[shape]
 
 
@@ -1022,6 +1039,7 @@ def _shape_example(shape: str) -> str:
         "goal int": '"Monster Hunter" 1',
         "seat": "1",
         "rage": "3",
+        "passage": "17",
     }[shape]
 
 

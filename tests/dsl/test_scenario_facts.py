@@ -63,6 +63,7 @@ BAD = [
     ("clank", "expect counter countdown 6", "CW141", "up to 5"),
     ("acqinc", 'goal "Monster Hunter" 7', "CW141", "6 boxes"),
     ("tutorial", "answer 0", "CW108", "at least 1"),
+    ("acqinc", "expect reads has 0", "CW108", "at least 1"),
     # Names that the game does not have there.
     ("tutorial", 'destroy "Treasure Map"\nrow "Treasure Map"', "CW142", "every copy"),
     ("tutorial", "player 1 { artifact Canoe }", "CW142", "not an artifact"),
