@@ -112,6 +112,11 @@ CODES: dict[str, tuple[str, str]] = {
         "A one-way trap in some assembly of a modular board: a room reachable from HQ from "
         "which HQ cannot be reached (the message names the assembly).",
     ),
+    "CW140": (
+        "error",
+        "A card's art is not an image Clankwork can draw: not a PNG, JPEG or SVG, or an SVG "
+        "that refers to another file or site, or holds a script.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),
