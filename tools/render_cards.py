@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -637,26 +638,36 @@ def sheet_html(cards: list[dict[str, Any]], svgs: list[str], title: str, copies:
 
 
 def write_cards(
-    ir: dict[str, Any], out_dir: Path, sheet: bool = False, copies: bool = False
+    ir: dict[str, Any],
+    out_dir: Path,
+    sheet: bool = False,
+    copies: bool = False,
+    face: Callable[[dict[str, Any]], str] | None = None,
+    include_sealed: bool = False,
 ) -> list[Path]:
     """Write one SVG per card design into ``out_dir`` (and ``cards.html`` with ``sheet``).
 
-    The folder is created if needed; each file is written atomically without following a
-    link at its path (`outputs.write_text`); a problem is an `outputs.OutputError`.
+    ``face`` draws a card (`pieces.Pieces.face`: the pack's templates and art; Clankwork's
+    template by default). The sheet leaves out the Cardporium's sealed legacy cards unless
+    ``include_sealed``. The folder is created if needed; each file is written atomically
+    without following a link at its path (`outputs.write_text`); a problem is an
+    `outputs.OutputError`.
     """
     prepare_dir(out_dir)
     taken: set[str] = {SHEET_NAME}
-    written, svgs = [], []
+    written, svgs, shown = [], [], []
     word = ir.get("dragon", {}).get("word", "dragon")
     for card in ir.get("cards", []):
-        svg = card_svg(card, word)
+        svg = face(card) if face is not None else card_svg(card, word)
         path = out_dir / card_filename(card["name"], taken)
         write_text(path, svg)
         written.append(path)
-        svgs.append(svg)
+        if include_sealed or card["deck"] != "cardporium":
+            svgs.append(svg)
+            shown.append(card)
     if sheet:
         title = ir.get("pack", {}).get("title") or ir.get("pack", {}).get("name", "cards")
         page = out_dir / SHEET_NAME
-        write_text(page, sheet_html(ir.get("cards", []), svgs, title, copies))
+        write_text(page, sheet_html(shown, svgs, title, copies))
         written.append(page)
     return written

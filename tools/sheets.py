@@ -52,30 +52,40 @@ def sheet_shape(n: int) -> tuple[int, int]:
 
 
 def write_sheets(
-    pieces: Pieces, out_dir: Path, dpi: float, include_sealed: bool = False
+    pieces: Pieces,
+    out_dir: Path,
+    dpi: float,
+    include_sealed: bool = False,
+    taken: set[str] | None = None,
 ) -> list[Sheet]:
     """One PNG of fronts per deck (``deck-adventure.png``; ``-2``... past 69 designs) and
-    one of its back (``back-adventure.png``), at ``dpi``."""
+    one of its back (``back-adventure.png``), at ``dpi``; names distinct from ``taken``."""
     prepare_dir(out_dir)
+    taken = set() if taken is None else taken
     sheets = []
     for deck, cards in deck_groups(pieces.ir, include_sealed).items():
-        back = out_dir / safe_filename(f"back {deck}", ".png")
+        back = out_dir / safe_filename(f"back {deck}", ".png", taken)
         write_bytes(back, svg_to_png(pieces.back(deck), dpi))
         for k in range(0, len(cards), PER_SHEET):
             chunk = cards[k : k + PER_SHEET]
             cols, rows = sheet_shape(len(chunk))
             n = k // PER_SHEET + 1
-            face = out_dir / safe_filename(f"deck {deck}" + (f" {n}" if n > 1 else ""), ".png")
+            face = out_dir / safe_filename(
+                f"deck {deck} {n}" if n > 1 else f"deck {deck}", ".png", taken
+            )
             svg = sheet_svg([pieces.face(c) for c in chunk], cols, rows)
             write_bytes(face, svg_to_png(svg, dpi))
             sheets.append(Sheet(deck, chunk, cols, rows, face, back))
     return sheets
 
 
-def write_card_pngs(pieces: Pieces, out_dir: Path, dpi: float) -> list[Path]:
-    """One PNG per card design (names as `render_cards.card_filename` gives them)."""
+def write_card_pngs(
+    pieces: Pieces, out_dir: Path, dpi: float, taken: set[str] | None = None
+) -> list[Path]:
+    """One PNG per card design (names as `render_cards.card_filename` gives them), distinct
+    from the names in ``taken`` (which gets them)."""
     prepare_dir(out_dir)
-    taken: set[str] = set()
+    taken = set() if taken is None else taken
     written = []
     for card in pieces.ir.get("cards", []):
         path = out_dir / safe_filename(card["name"], ".png", taken, fallback="card")
