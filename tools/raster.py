@@ -28,6 +28,11 @@ class RasterUnavailable(RuntimeError):
     """cairo or fontconfig is missing, so nothing can be drawn to PNG or PDF."""
 
 
+def available() -> bool:
+    """True when cairo can be loaded (PNG and PDF can be drawn)."""
+    return cairo_surface is not None
+
+
 def _no_fetch(url: str, resource_type: str) -> bytes:
     """CairoSVG's URL fetcher: ``data:`` URLs are decoded, anything else is an empty SVG
     (nothing outside the drawing is ever read)."""

@@ -12,11 +12,14 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from clankwork.tools import raster
 from clankwork.tools.card_template import default_template_bytes, parse_template
 from clankwork.tools.check import load_ir
 from clankwork.tools.cli import main
 from clankwork.tools.pieces import Pieces
 from clankwork.tools.raster import svg_to_png
+
+pytestmark = pytest.mark.skipif(not raster.available(), reason="cairo (libcairo2) is missing")
 
 
 def tiny_png(width: int = 2, height: int = 3) -> bytes:

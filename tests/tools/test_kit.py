@@ -10,7 +10,10 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from clankwork.tools import raster
 from clankwork.tools.cli import main
+
+pytestmark = pytest.mark.skipif(not raster.available(), reason="cairo (libcairo2) is missing")
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from clankwork.tools import raster
 from clankwork.tools.pieces import Pieces, deck_groups
 from clankwork.tools.pnp import (
     BOARD_OVERLAP,
@@ -31,6 +32,8 @@ from clankwork.tools.pnp import (
 )
 from clankwork.tools.render import render
 from clankwork.tools.render_board import board_graph, render_graph
+
+pytestmark = pytest.mark.skipif(not raster.available(), reason="cairo (libcairo2) is missing")
 
 SVG = "{http://www.w3.org/2000/svg}"
 MM_PER_PT = 25.4 / 72

@@ -13,9 +13,12 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from clankwork.tools import raster
 from clankwork.tools.cli import main
 from clankwork.tools.pieces import Pieces
 from clankwork.tools.tts import export, validate
+
+pytestmark = pytest.mark.skipif(not raster.available(), reason="cairo (libcairo2) is missing")
 
 SCHEMA = Path(__file__).parents[2] / "schemas" / "tts-save.schema.json"
 
