@@ -2,7 +2,7 @@
 
 It runs `check` and `test` first and makes nothing from a pack with errors or a failing
 scenario (a playtest of a broken pack wastes an evening). Then it writes, into DIR:
-``PACK.pdf`` (`render pnp`), ``cards/`` (every card and each deck sheet as PNG at 300 dpi),
+``PACK.pdf`` (`render pnp`), ``cards/`` (every card and each deck sheet as PNG, 300 dpi),
 ``tts/`` (`export tts`) and ``README.md``: what is in the kit, with every component and its
 count, and how to print it or load it.
 """
@@ -59,7 +59,7 @@ def components(ir: dict[str, Any], include_sealed: bool, players: int) -> list[s
     return out
 
 
-def readme(ir: dict[str, Any], files: list[str], include_sealed: bool, pdf: str) -> str:
+def readme(ir: dict[str, Any], files: list[str], include_sealed: bool, pdf: str, dpi: int) -> str:
     """The kit's README.md."""
     players = int(ir.get("rules", {}).get("max_players", 4))
     version = ir.get("pack", {}).get("version", "")
@@ -83,7 +83,7 @@ def readme(ir: dict[str, Any], files: list[str], include_sealed: bool, pdf: str)
         "people, upload `tts/` somewhere they can read and make the save again with "
         "`clankwork export tts --base-url https://...`.",
         "",
-        "`cards/` holds every card as a PNG at 300 dpi and one sheet per deck (up to 10 x 7 "
+        f"`cards/` holds every card as a PNG at {dpi} dpi and one sheet per deck (up to 10 x 7 "
         "cards), the layout online tables import decks from.",
         "",
         "## Components",
@@ -111,8 +111,20 @@ def readme(ir: dict[str, Any], files: list[str], include_sealed: bool, pdf: str)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @click.option("--include-sealed", is_flag=True, help="Include the Cardporium's sealed cards.")
 @click.option("--base-url", help="Where tts/ will be uploaded (see `export tts`).")
+@click.option(
+    "--dpi",
+    type=click.IntRange(min=30, max=1200),
+    default=300,
+    show_default=True,
+    help="Resolution of the card PNGs and deck sheets in cards/.",
+)
 def command(
-    pack: str | None, out_dir: Path, paper: str, include_sealed: bool, base_url: str | None
+    pack: str | None,
+    out_dir: Path,
+    paper: str,
+    include_sealed: bool,
+    base_url: str | None,
+    dpi: int,
 ) -> None:
     """Check and test PACK, then write a playtest kit: the print-and-play PDF, the card
     PNGs and deck sheets, a Tabletop Simulator save, and a README with every component."""
@@ -142,8 +154,8 @@ def command(
         write_bytes(pdf, doc.pdf())
         cards = out_dir / "cards"
         taken: set[str] = set()
-        pngs = write_card_pngs(pieces, cards, 300, taken)
-        sheets = write_sheets(pieces, cards, 300, include_sealed, taken)
+        pngs = write_card_pngs(pieces, cards, dpi, taken)
+        sheets = write_sheets(pieces, cards, dpi, include_sealed, taken)
         tts = export_tts(
             pieces,
             out_dir / "tts",
@@ -159,7 +171,7 @@ def command(
         f"cards/{p.name}" for p in [*pngs, *sorted({x for s in sheets for x in (s.face, s.back)})]
     ]
     files += [f"tts/{tts.save.name}", *[f"tts/{p.name}" for p in tts.images]]
-    write_text(out_dir / README, readme(ir, files, include_sealed, pdf.name))
+    write_text(out_dir / README, readme(ir, files, include_sealed, pdf.name, dpi))
     click.echo(f"wrote {pdf} ({len(doc.pages)} pages)")
     click.echo(f"wrote {len(pngs)} cards and {len(sheets)} deck sheets to {out_dir / 'cards'}")
     click.echo(f"wrote {tts.save}")

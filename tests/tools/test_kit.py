@@ -25,7 +25,7 @@ def pack(tmp_path: Path, tutorial_dir: Path) -> Path:
 
 def test_a_kit_of_a_clean_pack(pack: Path, tmp_path: Path) -> None:
     out = tmp_path / "kit"
-    result = CliRunner().invoke(main, ["kit", str(pack), "-o", str(out)])
+    result = CliRunner().invoke(main, ["kit", str(pack), "-o", str(out), "--dpi", "60"])
     assert result.exit_code == 0, result.output
     assert "check: no errors; test: 5 scenarios passed" in result.output
     assert len(PdfReader(str(out / "tutorial.pdf")).pages) > 20
