@@ -707,3 +707,18 @@ def test_cli_cards_with_hostile_names(tmp_path: Path, fixture_pack: Path) -> Non
         assert "script" not in {el.tag.split("}")[-1] for el in root.iter()}
         for key, _value in _all_attributes(root):
             assert not key.startswith("on"), (path.name, key)
+
+
+def test_the_sheet_leaves_sealed_cardporium_cards_out(
+    tutorial: dict[str, Any], tmp_path: Path
+) -> None:
+    ir = copy.deepcopy(tutorial)
+    sealed = ir["cards"][-1]
+    sealed["deck"], sealed["cardporium"] = "cardporium", 1
+    for include, expected in ((False, False), (True, True)):
+        out = tmp_path / str(include)
+        write_cards(ir, out, sheet=True, include_sealed=include)
+        root = ET.fromstring((out / "cards.html").read_bytes())
+        cells = {d.get("data-card") for d in root.iter(f"{XHTML}div") if d.get("class") == "cell"}
+        assert (sealed["name"] in cells) is expected
+        assert (out / card_filename(sealed["name"], set())).is_file()  # its own file still
