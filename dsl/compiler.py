@@ -19,6 +19,7 @@ from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 
 from . import extends as ext
 from . import limits
+from .art import check_art
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
@@ -135,6 +136,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "danger",
         "only in",
         "set aside",
+        "art",
     ),
     "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
@@ -377,6 +379,7 @@ def _compile_pack(
             stmts = load(str(target.value), target)
             if stmts:
                 stack.append((depth + 1, iter(includes(stmts))))
+        diags.extend(check_art(reader, compiler.art_refs))
         diags.extend(reader.diags)
         files.update(reader.undecodable)  # to show the line of a CW004
 
@@ -522,6 +525,8 @@ class _Compiler(Declarations, Modules):
         self.rules = default_rules()
         self.rules_at: dict[str, Any] = {}
         self.cards: list[dict[str, Any]] = []
+        # (card, file as written, span) of each `art "FILE"`: read once the files are (dsl.art).
+        self.art_refs: list[tuple[dict[str, Any], str, Span]] = []
         self.tokens: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
         # The pack's own triggers (`rules { when you escape: ... }`).
@@ -819,6 +824,16 @@ class _Compiler(Declarations, Modules):
             # Out of play at setup until an effect flips it in (`flip OLD to NEW`); only a
             # reserve monster (checked once the card is read, see `_card`).
             card["aside"] = True
+        elif key == "art":
+            if len(rest) == 1 and rest[0].kind == "string":
+                self.art_refs.append((card, str(rest[0].value), rest[0].span))
+            else:
+                self.error(
+                    "CW105",
+                    "art takes one quoted file name",
+                    _phrase_span(rest) if rest else s.span,
+                    hint='write `art "art/goblin.png"`: a PNG, JPEG or SVG inside the pack folder',
+                )
         elif words[:2] == ["only", "in"] and len(words) > 2:
             self._clean(s.head[2:])
             card["only_in"] = feature_name(" ".join(words[2:]))

@@ -136,6 +136,11 @@ CODES: dict[str, tuple[str, str]] = {
         "error",
         "A scenario's `modules` line names no assembly of its board, or its board has no modules.",
     ),
+    "CW144": (
+        "error",
+        "A card's art is not an image Clankwork can draw: not a PNG, JPEG or SVG, or an SVG "
+        "that refers to another file or site, or holds a script.",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),

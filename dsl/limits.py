@@ -27,7 +27,9 @@ MAX_DATA_BYTES = 64 * 1024 * 1024
 MAX_IR_BYTES = 256 * 1024 * 1024
 """One compiled pack given as IR JSON (a 100,000-card pack compiles to about 170 MiB)."""
 MAX_PACK_FILES = 2000
-"""Files one pack may read (manifest, includes and scenarios)."""
+"""Files one pack may read (manifest, includes, scenarios and art)."""
+MAX_ART_BYTES = 8 * 1024 * 1024
+"""One art image a card names (`art "art/goblin.png"`): a whole card at 300 dpi as a PNG."""
 MAX_ASSEMBLIES = 4096
 """Assemblies of one modular board (its positions' choices of modules and sides): `check`
 lints every one, so their number is bounded (Clank! In! Space!'s ship has 48)."""

@@ -213,6 +213,27 @@ class PackReader:
             )
             return None
 
+    def read_binary(self, rel: str, named: str, via: Span | None, max_bytes: int) -> bytes | None:
+        """The bytes of the regular file at ``rel`` (from `resolve`), at most ``max_bytes``
+        (an image the pack names), or None with a diagnostic (refused, too large, missing).
+        The file counts toward the pack's file limit, not its byte limit: the byte limit is
+        for text the compiler holds in memory."""
+        name = self.display(named)
+        where = via or _file_span(name)
+        if self._full:
+            return None
+        if self._root_error is not None:
+            self.diags.append(_unreadable(name, self._root_error, via))
+            return None
+        try:
+            data = self._read_bytes(rel, name, where, max_bytes)
+        except OSError as e:
+            self.diags.append(_unreadable(name, e, via))
+            return None
+        if data is not None:
+            self.used_files += 1
+        return data
+
     def list_clank(self, rel: str, named: str) -> list[str] | None:
         """Names of the `.clank` entries of the folder at ``rel`` (from `resolve`), sorted;
         None when it is not a folder. Nothing in it is opened; at most one name past the
@@ -291,9 +312,13 @@ class PackReader:
             raise
         return fd
 
-    def _read_bytes(self, rel: str, name: str, where: Span) -> bytes | None:
+    def _read_bytes(
+        self, rel: str, name: str, where: Span, max_bytes: int | None = None
+    ) -> bytes | None:
         """At most the limit plus one byte of the regular file at ``rel``; None with a
-        diagnostic when it is refused or too large."""
+        diagnostic when it is refused or too large. ``max_bytes`` is the limit of a binary
+        file (`read_binary`), which the pack's byte limit does not count; by default the
+        limits are those of a source file and of the pack."""
         folder, _, leaf = rel.rpartition("/")
         try:
             dir_fd = self._open_dir(folder)
@@ -305,7 +330,7 @@ class PackReader:
             before = os.stat(target, dir_fd=dir_fd, follow_symlinks=False)
             if self._refused(before.st_mode, name, where):
                 return None
-            if self._too_large(before.st_size, name, where):
+            if self._too_large(before.st_size, name, where, max_bytes):
                 return None
             flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_NOCTTY | _O_CLOEXEC | _O_BINARY
             try:
@@ -325,7 +350,10 @@ class PackReader:
                 return None
             if self._refused(now.st_mode, name, where):
                 return None
-            cap = min(limits.MAX_FILE_BYTES, limits.MAX_PACK_BYTES - self.used_bytes)
+            if max_bytes is None:
+                cap = min(limits.MAX_FILE_BYTES, limits.MAX_PACK_BYTES - self.used_bytes)
+            else:
+                cap = max_bytes
             chunks: list[bytes] = []
             got = 0
             while got <= cap:
@@ -336,7 +364,7 @@ class PackReader:
                 got += len(chunk)
         finally:
             os.close(fd)
-        if self._too_large(got, name, where):
+        if self._too_large(got, name, where, max_bytes):
             return None
         return b"".join(chunks)
 
@@ -356,8 +384,22 @@ class PackReader:
         )
         return True
 
-    def _too_large(self, size: int, name: str, where: Span) -> bool:
-        """Report a file or pack past its size limit (CW006); True when it is."""
+    def _too_large(self, size: int, name: str, where: Span, max_bytes: int | None = None) -> bool:
+        """Report a file or pack past its size limit (CW006); True when it is. With
+        ``max_bytes`` (a binary file) only that limit applies."""
+        if max_bytes is not None:
+            if size <= max_bytes:
+                return False
+            self.diags.append(
+                Diagnostic(
+                    "CW006",
+                    f"{name} is larger than {show_size(max_bytes)}, the limit for one image",
+                    where,
+                    hint="save it smaller (a card's art needs about 750 x 1050 pixels at "
+                    "300 dpi), or as JPEG",
+                )
+            )
+            return True
         if size > limits.MAX_FILE_BYTES:
             self.diags.append(
                 Diagnostic(

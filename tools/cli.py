@@ -8,7 +8,9 @@ from . import build_core as build_core_tool
 from . import campaign as campaign_tool
 from . import check as check_tool
 from . import docs as docs_tool
+from . import export as export_tool
 from . import fmt as fmt_tool
+from . import kit as kit_tool
 from . import lsp as lsp_tool
 from . import new as new_tool
 from . import play as play_tool
@@ -30,6 +32,8 @@ main.add_command(check_tool.schema)
 main.add_command(docs_tool.docs)
 main.add_command(fmt_tool.command)
 main.add_command(render_tool.render)
+main.add_command(export_tool.export)
+main.add_command(kit_tool.command)
 main.add_command(simulate_tool.command)
 main.add_command(scenario_cmd.command)
 main.add_command(replay_tool.command)

@@ -78,6 +78,7 @@ repeatable reserve monster). Properties:
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
 | `set aside` | a reserve monster out of play until `flip OLD to NEW` puts it in OLD's place |
+| `art "FILE"` | a picture inside the pack ([PNG, JPEG or SVG](rendering.md#art-and-templates)) |
 
 Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`, and the event triggers of
 [Triggers](#triggers) (live while the card is in play); any trigger may be
@@ -625,6 +626,7 @@ def limits_reference() -> str:
         f"| one file | {_bytes(limits.MAX_FILE_BYTES)} |",
         f"| one pack, all files together | {_bytes(limits.MAX_PACK_BYTES)} |",
         f"| files in one pack | {limits.MAX_PACK_FILES} |",
+        f'| one art image (`art "FILE"`) | {_bytes(limits.MAX_ART_BYTES)} |',
         f"| assemblies of one modular board (CW006) | {limits.MAX_ASSEMBLIES} |",
         f"| includes within includes | {limits.MAX_INCLUDE_DEPTH} |",
         f"| blocks and brackets within each other (`MAX_NESTING`) | {limits.MAX_NESTING} |",

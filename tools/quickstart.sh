@@ -1,8 +1,9 @@
 #!/bin/sh
 # Set up Clankwork in ./.venv and run it: `sh tools/quickstart.sh run` checks the bundled pack
 # and simulates a batch of games; `sh tools/quickstart.sh test` runs the linter and the tests.
-# Needs Python 3.11+. Installs Debian's graphviz (for `dot`) when it is missing and we are root,
-# and for `test` Debian's chromium (the replay page's browser test drives it with Playwright).
+# Needs Python 3.11+. Installs Debian's graphviz (for `dot`), libcairo2 and fonts-dejavu-core (to
+# print cards) when they are missing and we are root, and for `test` Debian's chromium (the replay
+# page's browser test drives it with Playwright) and poppler-utils (pdfinfo, pdftoppm).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -57,6 +58,11 @@ if ! command -v dot >/dev/null 2>&1; then
   apt_install graphviz || say "Graphviz is missing: install it (apt-get install graphviz) to draw boards; drawing tests are skipped without it"
 fi
 
+# `render pnp`, PNG cards and `export tts` draw with cairo, and set text in DejaVu Sans.
+if ! .venv/bin/python -c 'import cairocffi' >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "DejaVu Sans"; then
+  apt_install libcairo2 fontconfig fonts-dejavu-core || say "cairo or DejaVu Sans is missing: install them (apt-get install libcairo2 fonts-dejavu-core) to print cards; PNG and PDF tests are skipped without cairo"
+fi
+
 # The compiled core (`clankwork build-core`): games play 1.2 to 1.45x as fast, with the same
 # results. It needs a C compiler and Python's headers; without them games run as Python.
 # It is compiled again only for the modules whose source changed since the last build.
@@ -77,6 +83,10 @@ case "${1:-run}" in
     if ! command -v chromium >/dev/null 2>&1; then
       # Playwright launches this browser (`playwright install` downloads are not used).
       apt_install chromium || say "chromium is missing: install it (apt-get install chromium) to run the replay page's browser test; it is skipped without it"
+    fi
+    if ! command -v pdftoppm >/dev/null 2>&1; then
+      # The print-and-play PDF's test reads it back with pdfinfo and pdftoppm.
+      apt_install poppler-utils || say "poppler-utils is missing: install it (apt-get install poppler-utils) to run the PDF reading test; it is skipped without it"
     fi
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .

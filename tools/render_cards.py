@@ -8,7 +8,10 @@ Sans / Verdana advance widths plus a margin), and shrunk when it would not fit i
 
 from __future__ import annotations
 
+import copy
 import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,17 @@ from clankwork.interpreter.effects.registry import (
 )
 from clankwork.interpreter.effects.triggers import LIMITS, heading
 
+from .card_template import SVG_NS, Template, default_template, number, slots
 from .outputs import prepare_dir, safe_filename, write_text
+from .symbols import (
+    ADVANCE_EM,
+    FAMILY,
+    SYMBOL_RUN,
+    SYMBOLS,
+    font_face_css,
+    used_symbols,
+    with_symbols,
+)
 
 CARD_W, CARD_H = 630, 880
 SHEET_NAME = "cards.html"
@@ -43,6 +56,7 @@ _WIDTHS = {
     **dict.fromkeys("ABCDEFGHKLNOPQRSTUVXYZ", 0.78),
     **dict.fromkeys("MW", 0.99),
     **dict.fromkeys("+=<>~", 0.84),
+    **dict.fromkeys(SYMBOLS.values(), ADVANCE_EM),
 }
 _WIDE = 1.0  # anything not in the table (symbols, accented capitals): a full em
 _BOLD = 1.12
@@ -68,8 +82,8 @@ TRIGGER_WORDS = {
 }
 _TAG_COLOURS = {
     "companion": ("#2f7d6d", "Companion"),
-    "dragon": ("#b3261e", "\u25b2 Dragon attack"),
-    "danger": ("#d9480f", "Danger"),
+    "dragon": ("#b3261e", f"{SYMBOLS['dragon']} Dragon attack"),
+    "danger": ("#d9480f", f"{SYMBOLS['danger']} Danger"),
 }
 
 # The rules box: where text may go, and the sizes tried from largest to smallest.
@@ -119,7 +133,8 @@ def wrap_runs(runs: list[Run], width: float, size: float) -> list[list[Run]]:
         for w in run.text.split():
             if pending:
                 w, pending = pending + "\u00a0" + w, ""
-            if _NUMBER.match(w):
+            if _NUMBER.match(w) or SYMBOL_RUN.fullmatch(w[-1]):
+                # A number stays with its word, and so does a symbol ("+1 💥 Clank!").
                 pending = w
             else:
                 words.append(Run(w, run.bold))
@@ -209,7 +224,7 @@ def _tags(card: dict[str, Any], dragon: str = "dragon") -> list[tuple[str, str]]
     if card.get("dragon"):
         colour, label = _TAG_COLOURS["dragon"]
         if dragon != "dragon":
-            label = f"\u25b2 {dragon[:1].upper()}{dragon[1:]} attack"
+            label = f"{SYMBOLS['dragon']} {dragon[:1].upper()}{dragon[1:]} attack"
         pills.append((colour, label))
     if card.get("danger"):
         pills.append(_TAG_COLOURS["danger"])
@@ -218,14 +233,94 @@ def _tags(card: dict[str, Any], dragon: str = "dragon") -> list[tuple[str, str]]
     return pills
 
 
-def _text(x: float, y: float, body: str, size: float, **attrs: Any) -> str:
-    """A text element; ``body`` is markup already escaped, attribute values are escaped here."""
-    extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
-    return f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{extra}>{body}</text>'
+def _node(parent: ET.Element, tag: str, text: str = "", **attrs: Any) -> ET.Element:
+    """A child element of ``parent``; attribute names with ``_`` become ``-``, and the text
+    goes in with its symbols drawn from the symbol font (`_put_text`)."""
+    el = ET.SubElement(parent, f"{{{SVG_NS}}}{tag}")
+    for k, v in attrs.items():
+        el.set(k.rstrip("_").replace("_", "-"), _xml_text(v))
+    if text:
+        _put_text(el, text)
+    return el
 
 
-def _runs_markup(line: list[Run]) -> str:
-    """One wrapped line as tspans, one per change of weight."""
+def _xml_text(value: object) -> str:
+    """Pack text made safe for XML: characters XML cannot hold become U+FFFD. (The serialiser
+    escapes ``& < > "``, so a name is only ever text.)"""
+    return _NOT_XML.sub("\ufffd", str(value))
+
+
+def _put_text(el: ET.Element, text: str, attrs: dict[str, str] | None = None) -> None:
+    """Append ``text`` to ``el`` (in a tspan with ``attrs`` when given), each run of symbol
+    characters in a tspan of the symbol font so that every renderer draws it from there."""
+    target = el
+    if attrs:
+        target = ET.SubElement(el, f"{{{SVG_NS}}}tspan", attrs)
+    pos = 0
+    text = _xml_text(text)
+    last: ET.Element | None = None
+    for m in SYMBOL_RUN.finditer(text):
+        _append(target, last, text[pos : m.start()])
+        last = ET.SubElement(target, f"{{{SVG_NS}}}tspan", {"font-family": FAMILY})
+        last.text = m[0]
+        pos = m.end()
+    _append(target, last, text[pos:])
+
+
+def _anchor_start(el: ET.Element, text: str, size: float, bold: bool) -> None:
+    """Centred or right-aligned text holding a symbol, re-anchored at its start: cairo
+    measures such text in one font only and would draw the symbol over its neighbours.
+    The start comes from the width estimate, less its safety margin."""
+    anchor = el.get("text-anchor", "start")
+    if anchor == "start" or not SYMBOL_RUN.search(text):
+        return
+    width = text_width(text, size, bold) / _MARGIN
+    x = number(el, "x", 0) - (width / 2 if anchor == "middle" else width)
+    el.set("x", f"{round(x, 1):g}")
+    el.set("text-anchor", "start")
+
+
+def _append(el: ET.Element, last: ET.Element | None, text: str) -> None:
+    """Add ``text`` at the end of ``el``'s content (after ``last``, its last child)."""
+    if not text:
+        return
+    if last is None and len(el):
+        last = el[-1]
+    if last is None:
+        el.text = (el.text or "") + text
+    else:
+        last.tail = (last.tail or "") + text
+
+
+def _symbols_in_template(root: ET.Element) -> None:
+    """Put the symbols a template writes itself ("⚔ swords") in the symbol font."""
+    for el in list(root.iter(f"{{{SVG_NS}}}text")) + list(root.iter(f"{{{SVG_NS}}}tspan")):
+        if el.get("font-family") == FAMILY or el.get("data-slot"):
+            continue
+        for child in [None, *list(el)]:
+            text = el.text if child is None else child.tail
+            if not text or not SYMBOL_RUN.search(text):
+                continue
+            if child is None:
+                el.text = None
+                at = 0
+            else:
+                child.tail = None
+                at = list(el).index(child) + 1
+            holder = ET.Element("holder")
+            _put_text(holder, text)
+            if child is None:
+                el.text = holder.text
+            else:
+                child.tail = holder.text
+            for i, part in enumerate(list(holder)):
+                el.insert(at + i, part)
+
+
+def _line(parent: ET.Element, x: float, y: float, line: list[Run], size: float) -> None:
+    """One wrapped line of the rules text, a tspan per change of weight."""
+    el = _node(parent, "text", x=f"{x:g}", y=f"{y:g}", font_size=f"{size:g}", fill="#1d1d1d")
+    el.set("class", "rules")
     groups: list[Run] = []
     for run in line:
         if groups and groups[-1].bold == run.bold:
@@ -235,15 +330,12 @@ def _runs_markup(line: list[Run]) -> str:
             groups.append(Run("\u00a0" + run.text, run.bold))
         else:
             groups.append(run)
-    return "".join(
-        f'<tspan font-weight="bold">{escape(g.text)}</tspan>' if g.bold else escape(g.text)
-        for g in groups
-    )
+    for g in groups:
+        _put_text(el, g.text, {"font-weight": "bold"} if g.bold else None)
 
 
-def _name_lines(name: str) -> tuple[list[str], float]:
-    """The card name in one or two lines and a font size that fits the banner."""
-    width = CARD_W - 2 * 50
+def _name_lines(name: str, width: float) -> tuple[list[str], float]:
+    """The card name in one or two lines and a font size that fits ``width``."""
     for size in (46, 42, 38):
         if text_width(name, size, bold=True) <= width:
             return [name], size
@@ -255,22 +347,33 @@ def _name_lines(name: str) -> tuple[list[str], float]:
     return [" ".join(r.text for r in line) for line in lines[:2]], 24
 
 
+@dataclass(frozen=True)
+class _Box:
+    """Where the rules text may go: the box's edges, less its padding."""
+
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    sizes: tuple[float, ...]
+
+
 def _layout_rules(
-    paragraphs: list[tuple[str, str]], top: float
+    paragraphs: list[tuple[str, str]], box: _Box
 ) -> tuple[list[tuple[float, list[Run]]], float]:
     """Lines (baseline y, runs) of the rules text and the font size used.
 
     Tries each size in turn and keeps the first where every line fits above the box bottom;
     at the smallest size the text is cut with an ellipsis rather than run off the card.
     """
-    width = _TEXT_X1 - _TEXT_X0 - 2 * _TEXT_PAD
-    for size in _TEXT_SIZES:
-        placed = _place(paragraphs, top, width, size)
-        if not placed or placed[-1][0] + size * 0.3 <= _TEXT_BOTTOM - _TEXT_PAD:
+    width = box.x1 - box.x0 - 2 * _TEXT_PAD
+    for size in box.sizes:
+        placed = _place(paragraphs, box.top, width, size)
+        if not placed or placed[-1][0] + size * 0.3 <= box.bottom - _TEXT_PAD:
             return placed, size
-    size = _TEXT_SIZES[-1]
-    placed = _place(paragraphs, top, width, size)
-    kept = [p for p in placed if p[0] + size * 0.3 <= _TEXT_BOTTOM - _TEXT_PAD]
+    size = box.sizes[-1]
+    placed = _place(paragraphs, box.top, width, size)
+    kept = [p for p in placed if p[0] + size * 0.3 <= box.bottom - _TEXT_PAD]
     if kept:
         y, runs = kept[-1]
         kept[-1] = (y, _ellipsize(runs, width, size))
@@ -300,182 +403,185 @@ def _place(
     return out
 
 
-def _hexagon(cx: float, cy: float, r: float) -> str:
-    pts = []
-    for k in range(6):
-        # Flat-topped hexagon: corners at 0, 60, ... degrees.
-        dx, dy = _HEX[k]
-        pts.append(f"{cx + r * dx:.1f},{cy + r * dy:.1f}")
-    return " ".join(pts)
+@dataclass
+class _Face:
+    """What one card shows, worked out once, for the slots to draw."""
+
+    card: dict[str, Any]
+    kind: str
+    paragraphs: list[tuple[str, str]]
+    pills: list[tuple[str, str]]
+    art: str | None  # a data: URL
 
 
-_HEX = ((1.0, 0.0), (0.5, 0.866), (-0.5, 0.866), (-1.0, 0.0), (-0.5, -0.866), (0.5, -0.866))
-
-
-def card_svg(card: dict[str, Any], dragon: str = "dragon") -> str:
-    """The SVG text of one card face (poker size, 63 x 88 mm); ``dragon`` is the pack's word
-    for the antagonist (`dragon { word boss }`), on the attack symbol's pill."""
+def card_svg(
+    card: dict[str, Any],
+    dragon: str = "dragon",
+    template: Template | None = None,
+    art: str | None = None,
+) -> str:
+    """The SVG text of one card face (poker size, 63 x 88 mm), drawn from ``template``
+    (Clankwork's own by default); ``dragon`` is the pack's word for the antagonist
+    (`dragon { word boss }`), on the attack symbol's pill; ``art`` is the card's picture as a
+    ``data:`` URL (`art_data_url`), drawn in the template's art slot."""
     kind = card_kind(card)
-    banner, ink = BANNERS[kind]
-    name = card["name"]
     with antagonist(dragon):
         paragraphs = card_rules(card)
-    desc = " ".join(f"{h} {b}" for h, b in paragraphs)
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" '
-        f'viewBox="0 0 {CARD_W} {CARD_H}" font-family="{FONT_FAMILY}" '
-        f'class="card card-{kind}">',
-        f"<title>{escape(name)}</title>",
-        f"<desc>{escape(desc)}</desc>",
-        f'<rect x="0" y="0" width="{CARD_W}" height="{CARD_H}" rx="30" fill="#222222"/>',
-        f'<rect x="14" y="14" width="{CARD_W - 28}" height="{CARD_H - 28}" rx="20" '
-        'fill="#fbf6ea"/>',
-        # Banner: rounded at the top only, so a plain rect covers the lower corners.
-        f'<rect x="14" y="14" width="{CARD_W - 28}" height="118" rx="20" fill="{banner}"/>',
-        f'<rect x="14" y="80" width="{CARD_W - 28}" height="52" fill="{banner}"/>',
-    ]
-    lines, size = _name_lines(name)
-    ys = [73 + size * 0.36] if len(lines) == 1 else [73 - size * 0.2, 73 + size * 0.95]
-    for y, text in zip(ys, lines, strict=True):
-        out.append(
-            _text(
-                CARD_W / 2,
-                round(y, 1),
-                escape(text),
-                size,
-                text_anchor="middle",
-                font_weight="bold",
-                fill=ink,
-                class_="name",
-            )
-        )
-    out.append(_text(40, 170, escape(_subtitle(card)), 24, fill="#5a5048", font_style="italic"))
-    copies = card.get("copies", 1)
-    out.append(
-        _text(
-            CARD_W - 40,
-            170,
-            escape(f"\u00d7{copies}"),
-            28,
-            text_anchor="end",
-            font_weight="bold",
-            fill="#5a5048",
-            class_="copies",
-        )
-    )
-    y = _pills(out, _tags(card, dragon), 190)
-    top = y + 16
-    out.append(
-        f'<rect x="{_TEXT_X0}" y="{top}" width="{_TEXT_X1 - _TEXT_X0}" '
-        f'height="{_TEXT_BOTTOM - top}" rx="14" fill="#ffffff" stroke="#c9bfa8" '
-        'stroke-width="3"/>'
-    )
-    placed, tsize = _layout_rules(paragraphs, top)
+    face = _Face(card, kind, paragraphs, _tags(card, dragon), art)
+    root = (template or default_template()).tree()
+    root.set("class", f"card card-{kind}")
+    for old in [el for el in root if el.tag in (f"{{{SVG_NS}}}title", f"{{{SVG_NS}}}desc")]:
+        root.remove(old)
+    title = ET.Element(f"{{{SVG_NS}}}title")
+    title.text = _xml_text(card["name"])
+    desc = ET.Element(f"{{{SVG_NS}}}desc")
+    desc.text = _xml_text(" ".join(f"{h} {b}" for h, b in paragraphs))
+    root.insert(0, title)
+    root.insert(1, desc)
+    _symbols_in_template(root)
+    flow = -1e9  # the bottom of the last slot drawn in the flow (pills, art, rules)
+    for parent, el in slots(root):
+        flow = _fill(face, parent, el, flow)
+    _symbol_font(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def _fill(face: _Face, parent: ET.Element, el: ET.Element, flow: float) -> float:
+    """Fill one slot of the template for ``face``; returns the new flow bottom."""
+    slot = el.get("data-slot")
+    banner, ink = BANNERS[face.kind]
+    card = face.card
+    if slot == "banner":
+        el.set("fill", banner)
+    elif slot == "name":
+        _name(parent, el, card["name"], ink)
+    elif slot == "subtitle":
+        _put_text(el, _subtitle(card))
+        el.set("class", "subtitle")
+    elif slot == "copies":
+        _put_text(el, f"\u00d7{card.get('copies', 1)}")
+        el.set("class", "copies")
+    elif slot == "tags":
+        x, y = number(el, "data-x", 40), number(el, "data-y", 190)
+        if face.pills:
+            flow = _pills(el, face.pills, x, y, number(el, "data-width", 550))
+        else:
+            flow = max(flow, y - _GAP)
+    elif slot == "art":
+        if face.art is None:
+            parent.remove(el)
+        else:
+            y = max(number(el, "y", 0), flow + _GAP)
+            el.set("y", f"{y:g}")
+            el.set("href", face.art)
+            flow = y + number(el, "height", 0)
+    elif slot == "rules":
+        flow = _rules(parent, el, face.paragraphs, flow)
+    elif slot in ("points", "cost", "fight"):
+        value = _badge(card, slot)
+        if value is None:
+            parent.remove(el)
+        else:
+            for sub in el.iter():
+                if sub.get("data-slot") == f"{slot}-value":
+                    _put_text(sub, value)
+                    sub.set("class", slot)
+    return flow
+
+
+_GAP = 16  # between the pills, the art and the rules box
+
+
+def _badge(card: dict[str, Any], slot: str) -> str | None:
+    """The number a corner badge shows, or None when the card has none."""
+    if slot == "points":
+        points = card.get("points", 0)
+        if not points and not card.get("points_per"):
+            return None
+        return (str(points) if points else "") + ("*" if card.get("points_per") else "")
+    if slot == "fight":
+        return str(card["fight"]) if "fight" in card else None
+    return str(card["cost"]) if "cost" in card and "fight" not in card else None
+
+
+def _name(parent: ET.Element, el: ET.Element, name: str, ink: str) -> None:
+    """Replace the name slot with one or two lines of the name, fitted to its width."""
+    lines, size = _name_lines(name, number(el, "data-width", CARD_W - 100))
+    cy = number(el, "y", 73)
+    ys = [cy + size * 0.36] if len(lines) == 1 else [cy - size * 0.2, cy + size * 0.95]
+    at = list(parent).index(el)
+    parent.remove(el)
+    for i, (y, text) in enumerate(zip(ys, lines, strict=True)):
+        line = copy.deepcopy(el)
+        line.set("y", f"{round(y, 1):g}")
+        line.set("font-size", f"{size:g}")
+        line.set("fill", ink)
+        line.set("class", "name")
+        _put_text(line, text)
+        _anchor_start(line, text, size, True)
+        parent.insert(at + i, line)
+
+
+def _rules(
+    parent: ET.Element, el: ET.Element, paragraphs: list[tuple[str, str]], flow: float
+) -> float:
+    """Fit the rules box below what the flow drew, and write the rules text in it."""
+    x, y = number(el, "x", _TEXT_X0), number(el, "y", 206)
+    width = number(el, "width", _TEXT_X1 - _TEXT_X0)
+    bottom = y + number(el, "height", _TEXT_BOTTOM - y)
+    top = max(y, flow + _GAP)
+    el.set("y", f"{top:g}")
+    el.set("height", f"{max(bottom - top, 0):g}")
+    largest = number(el, "font-size", _TEXT_SIZES[0])
+    sizes = tuple(s for s in _TEXT_SIZES if s < largest) or _TEXT_SIZES[-1:]
+    box = _Box(x, x + width, top, bottom, (largest, *sizes))
+    shown = [(with_symbols(h), with_symbols(b)) for h, b in paragraphs]
+    placed, size = _layout_rules(shown, box)
+    lines = ET.Element("lines")
     for ty, runs in placed:
-        out.append(
-            _text(
-                _TEXT_X0 + _TEXT_PAD,
-                round(ty, 1),
-                _runs_markup(runs),
-                tsize,
-                fill="#1d1d1d",
-                class_="rules",
-            )
-        )
-    out.extend(_corner_badges(card))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        _line(lines, x + _TEXT_PAD, round(ty, 1), runs, size)
+    at = list(parent).index(el)
+    for i, line in enumerate(lines):
+        parent.insert(at + 1 + i, line)
+    return bottom
 
 
-def _pills(out: list[str], pills: list[tuple[str, str]], y: float) -> float:
-    """Draw keyword pills in rows from ``y``; return the y below the last row."""
-    if not pills:
-        return y
-    size, h, x = 24, 40, 40.0
+def _pills(
+    group: ET.Element, pills: list[tuple[str, str]], x0: float, y: float, width: float
+) -> float:
+    """Draw keyword pills in rows from (``x0``, ``y``); return the y below the last row."""
+    size, h, x = 24, 40, x0
     for colour, label in pills:
         w = text_width(label, size, bold=True) + 28
-        if x + w > CARD_W - 40 and x > 40:
-            x, y = 40.0, y + h + 10
-        out.append(
-            f'<rect x="{x:g}" y="{y:g}" width="{w:.0f}" height="{h}" rx="{h // 2}" '
-            f'fill="{colour}"/>'
+        if x + w > x0 + width and x > x0:
+            x, y = x0, y + h + 10
+        _node(group, "rect", x=f"{x:g}", y=f"{y:g}", width=f"{w:.0f}", height=str(h))
+        group[-1].set("rx", str(h // 2))
+        group[-1].set("fill", colour)
+        pill = _node(
+            group,
+            "text",
+            label,
+            x=f"{round(x + w / 2, 1):g}",
+            y=f"{y + 28:g}",
+            font_size=str(size),
+            text_anchor="middle",
+            font_weight="bold",
+            fill="#ffffff",
         )
-        out.append(
-            _text(
-                round(x + w / 2, 1),
-                y + 28,
-                escape(label),
-                size,
-                text_anchor="middle",
-                font_weight="bold",
-                fill="#ffffff",
-                class_="tag",
-            )
-        )
+        pill.set("class", "tag")
+        _anchor_start(pill, label, size, True)
         x += w + 10
     return y + h
 
 
-def _corner_badges(card: dict[str, Any]) -> list[str]:
-    """Points (hexagon, lower left) and cost or fight value (lower right)."""
-    out = []
-    cy = 800
-    points = card.get("points", 0)
-    if points or card.get("points_per"):
-        label = str(points) if points else ""
-        if card.get("points_per"):
-            label += "*"
-        out.append(f'<polygon points="{_hexagon(90, cy, 52)}" fill="#7a5a1e"/>')
-        out.append(
-            _text(
-                90,
-                cy + 15,
-                escape(label),
-                40,
-                text_anchor="middle",
-                font_weight="bold",
-                fill="#ffffff",
-                class_="points",
-            )
-        )
-        out.append(_text(160, cy + 9, "points", 24, fill="#5a5048"))
-    if "fight" in card:
-        out.append(
-            '<path d="M 500 752 L 590 752 L 590 800 Q 590 838 545 856 Q 500 838 500 800 Z" '
-            'fill="#b3261e"/>'
-        )
-        out.append(
-            _text(
-                545,
-                cy + 12,
-                escape(card["fight"]),
-                44,
-                text_anchor="middle",
-                font_weight="bold",
-                fill="#ffffff",
-                class_="fight",
-            )
-        )
-        out.append(_text(488, cy + 9, "\u2694 swords", 24, text_anchor="end", fill="#5a5048"))
-    elif "cost" in card:
-        out.append(
-            f'<polygon points="545,746 597,800 545,854 493,800" fill="{BANNERS["acquire"][0]}"/>'
-        )
-        out.append(
-            _text(
-                545,
-                cy + 15,
-                escape(card["cost"]),
-                44,
-                text_anchor="middle",
-                font_weight="bold",
-                fill="#ffffff",
-                class_="cost",
-            )
-        )
-        out.append(_text(482, cy + 9, "skill", 24, text_anchor="end", fill="#5a5048"))
-    return out
+def _symbol_font(root: ET.Element) -> None:
+    """Embed the symbol glyphs the drawing uses (`symbols.font_face_css`), if any."""
+    css = font_face_css(used_symbols("".join(root.itertext())))
+    if css:
+        style = ET.Element(f"{{{SVG_NS}}}style")
+        style.text = css
+        root.insert(2, style)
 
 
 def card_filename(name: str, taken: set[str]) -> str:
@@ -532,26 +638,36 @@ def sheet_html(cards: list[dict[str, Any]], svgs: list[str], title: str, copies:
 
 
 def write_cards(
-    ir: dict[str, Any], out_dir: Path, sheet: bool = False, copies: bool = False
+    ir: dict[str, Any],
+    out_dir: Path,
+    sheet: bool = False,
+    copies: bool = False,
+    face: Callable[[dict[str, Any]], str] | None = None,
+    include_sealed: bool = False,
 ) -> list[Path]:
     """Write one SVG per card design into ``out_dir`` (and ``cards.html`` with ``sheet``).
 
-    The folder is created if needed; each file is written atomically without following a
-    link at its path (`outputs.write_text`); a problem is an `outputs.OutputError`.
+    ``face`` draws a card (`pieces.Pieces.face`: the pack's templates and art; Clankwork's
+    template by default). The sheet leaves out the Cardporium's sealed legacy cards unless
+    ``include_sealed``. The folder is created if needed; each file is written atomically
+    without following a link at its path (`outputs.write_text`); a problem is an
+    `outputs.OutputError`.
     """
     prepare_dir(out_dir)
     taken: set[str] = {SHEET_NAME}
-    written, svgs = [], []
+    written, svgs, shown = [], [], []
     word = ir.get("dragon", {}).get("word", "dragon")
     for card in ir.get("cards", []):
-        svg = card_svg(card, word)
+        svg = face(card) if face is not None else card_svg(card, word)
         path = out_dir / card_filename(card["name"], taken)
         write_text(path, svg)
         written.append(path)
-        svgs.append(svg)
+        if include_sealed or card["deck"] != "cardporium":
+            svgs.append(svg)
+            shown.append(card)
     if sheet:
         title = ir.get("pack", {}).get("title") or ir.get("pack", {}).get("name", "cards")
         page = out_dir / SHEET_NAME
-        write_text(page, sheet_html(ir.get("cards", []), svgs, title, copies))
+        write_text(page, sheet_html(shown, svgs, title, copies))
         written.append(page)
     return written

@@ -150,13 +150,14 @@ def test_a_card_s_attack_symbol_says_the_packs_word(tmp_path: Path) -> None:
 
     card = {"name": "Drone", "deck": "adventure", "type": "acquire", "cost": 2, "dragon": True}
     card |= {"copies": 1, "points": 0, "tags": [], "danger": False, "triggers": []}
-    assert "\u25b2 Dragon attack" in card_svg(card)
-    assert "\u25b2 Boss attack" in card_svg(card, "boss")
+    dragon = '<tspan font-family="Clankwork Symbols">\U0001f432</tspan>'
+    assert f"{dragon} Dragon attack" in card_svg(card)
+    assert f"{dragon} Boss attack" in card_svg(card, "boss")
     hostile = card_svg(card, "<i>boss</i>")
     assert "<i>" not in hostile and "&lt;i&gt;boss&lt;/i&gt; attack" in hostile
     ir = {"pack": {"name": "t"}, "cards": [card], "dragon": {"name": "X", "word": "boss"}}
     (svg,) = write_cards(ir, tmp_path / "cards")
-    assert "\u25b2 Boss attack" in svg.read_text()
+    assert f"{dragon} Boss attack" in svg.read_text()
 
 
 def test_card_rules_text_says_the_packs_word(tmp_path: Path) -> None:

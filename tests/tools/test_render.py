@@ -51,6 +51,7 @@ from clankwork.tools.render_cards import (
     wrap_runs,
     write_cards,
 )
+from clankwork.tools.symbols import SYMBOLS
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -413,7 +414,9 @@ def _check_card(card: dict[str, Any], svg: str) -> None:
         assert body.split()[0] in text
     for t in rules:
         size = float(t.get("font-size"))
-        bold = "".join(s.text or "" for s in t.iter(f"{SVG}tspan"))
+        bold = "".join(
+            "".join(s.itertext()) for s in t.iter(f"{SVG}tspan") if s.get("font-weight") == "bold"
+        )
         plain = "".join(t.itertext())[len(bold) :]
         width = text_width(bold, size, bold=True) + text_width(plain, size)
         assert float(t.get("x")) + width <= 590 - 20 + 1, f"{card['name']}: line too long"
@@ -442,7 +445,7 @@ def test_fixture_cards_render(fixture_ir: dict[str, Any]) -> None:
     assert "Only in crystal cave" in svg_texts(grue)
     wordy = card_svg(next(c for c in fixture_ir["cards"] if c["name"] == "Wordy Scroll"))
     texts = svg_texts(wordy)
-    assert "\u25b2 Dragon attack" in texts and "Danger" in texts
+    assert f"{SYMBOLS['dragon']} Dragon attack" in texts and f"{SYMBOLS['danger']} Danger" in texts
     assert "1*" not in texts and "*" in texts  # points per gold, no fixed points
 
 
@@ -704,3 +707,18 @@ def test_cli_cards_with_hostile_names(tmp_path: Path, fixture_pack: Path) -> Non
         assert "script" not in {el.tag.split("}")[-1] for el in root.iter()}
         for key, _value in _all_attributes(root):
             assert not key.startswith("on"), (path.name, key)
+
+
+def test_the_sheet_leaves_sealed_cardporium_cards_out(
+    tutorial: dict[str, Any], tmp_path: Path
+) -> None:
+    ir = copy.deepcopy(tutorial)
+    sealed = ir["cards"][-1]
+    sealed["deck"], sealed["cardporium"] = "cardporium", 1
+    for include, expected in ((False, False), (True, True)):
+        out = tmp_path / str(include)
+        write_cards(ir, out, sheet=True, include_sealed=include)
+        root = ET.fromstring((out / "cards.html").read_bytes())
+        cells = {d.get("data-card") for d in root.iter(f"{XHTML}div") if d.get("class") == "cell"}
+        assert (sealed["name"] in cells) is expected
+        assert (out / card_filename(sealed["name"], set())).is_file()  # its own file still
