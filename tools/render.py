@@ -141,7 +141,7 @@ def board_command(
     """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included.
     A modular board is drawn assembled, one outline per module."""
     if output is not None:
-        check_file_target(output)
+        check_file_target(output, named=True)
     ir = _ir(pack, campaign)
     board = assembled_board(pick_board(ir, board_name), modules)
     if fmt is None:
@@ -149,7 +149,7 @@ def board_command(
         fmt = ext if ext in FORMATS else "svg"
     # The board's name is the pack's: it names a file in this folder, never a path.
     out = output if output is not None else Path(safe_filename(board["name"], f".{fmt}"))
-    check_file_target(out)
+    check_file_target(out, named=output is not None)
     heat: Heatmap | None = None
     if heatmap:
         try:
@@ -182,7 +182,7 @@ def board_command(
             + (f": {detail[0]}" if detail else "")
             + " (a Clankwork bug: please report it with the pack; `--format dot` shows the graph)"
         ) from None
-    write_bytes(out, data)
+    write_bytes(out, data, named=output is not None)
     click.echo(f"wrote {out}")
 
 
