@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import golden_files
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,14 @@ def tutorial_ir(tutorial_dir: Path) -> dict:
 def broken_dir() -> Path:
     """A pack with a keyword typo, an undefined card and an unreachable space."""
     return FIXTURES / "broken"
+
+
+def pytest_configure(config: Any) -> None:
+    """Refuse an UPDATE_GOLDEN other than 1 before any test runs (golden_files.py)."""
+    try:
+        golden_files.updating()
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -8,11 +8,19 @@ so an edited, reordered or damaged line is found and named. The campaign's state
 of its events (`fold`); nothing is ever rewritten: undoing a game appends an `undo` event.
 
 Writes are made to last: a new file is written to a temporary file, flushed to disk and
-renamed into place; events are appended with one ``write`` and flushed to disk (``fsync``)
-before the command reports success. A write cut off (the machine lost power, ``kill -9``)
-leaves at most a last line without its newline: reading ignores it, with a warning, and the
-next write removes it (the file is rewritten without it, by rename) before appending. Any
-other damage is refused with the line number, and the file is left as it is.
+linked into place (never over an existing file); events are appended with one ``write``
+and flushed to disk (``fsync``) before the command reports success. A write cut off (the
+machine lost power, ``kill -9``) leaves at most a last line without its newline: reading
+ignores it, with a warning, and the next write removes it (the file is rewritten without it,
+by rename) before appending. Any other damage is refused with the line number, and the file
+is left as it is.
+
+One command writes at a time: every command that appends (`play`, `sticker`, `undo`) holds an
+exclusive ``flock`` on the campaign file (`writing`) from before it reads the file until its
+event is on disk, so a second one waits (saying so, at most `LOCK_WAIT` seconds) and then
+reads what the first appended. Commands that only read (`status`, `history`, `rules`, `render
+--campaign`) take no lock and never wait (`read_settled`): a last line still being appended
+by a writer is left out, as if not yet written, not taken for an interrupted write.
 
 The post-game steps of the Legacy rulebook ("Post-Game Campaign Steps") are the engine's
 `post_game` phase (interpreter/steps.py: mission report, contracts' end-of-game instructions,
@@ -27,10 +35,14 @@ death's passage.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import secrets
+import stat
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +50,11 @@ from typing import Any
 import click
 
 from clankwork.dsl.limits import MAX_DATA_BYTES
+
+try:
+    import fcntl  # one writing command at a time on a campaign file (POSIX)
+except ImportError:  # pragma: no cover (Windows: no lock)
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "clankwork-campaign/2"
 # Files of format 1 kept one rival's track under a fixed name; format 2 keeps an X count
@@ -56,6 +73,9 @@ POST_GAME_STEPS = (
     "post_game.continue",
 )
 EVENT_TYPES = ("campaign", "game", "sticker", "undo")
+LOCK_WAIT = 600.0
+"""Seconds a writing command waits for another to finish with the same campaign file."""
+_LOCK_POLL = 0.1
 
 
 class CampaignFileError(click.ClickException):
@@ -88,7 +108,10 @@ class LogRead:
 def read_log(path: Path) -> LogRead:
     """Every complete event of the file, checked; `CampaignFileError` on damage."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise CampaignFileError(f"{path}: not a regular file, so not a campaign file")
+        size = info.st_size
         if size > MAX_DATA_BYTES:
             raise CampaignFileError(
                 f"{path}: {size} bytes, more than a campaign file may hold ({MAX_DATA_BYTES})"
@@ -136,6 +159,99 @@ def read_log(path: Path) -> LogRead:
     return LogRead(events, bool(tail), len(data) - len(tail))
 
 
+def _writer_at_work(path: Path) -> bool:
+    """Whether another command holds ``path``'s lock (`writing`) right now; never waits."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # and with it the shared lock
+    return False
+
+
+def read_settled(path: Path) -> LogRead:
+    """`read_log` for a command that only reads: it never waits for a writer. A last line
+    without its newline is an interrupted write only if no writer is at work; while one is,
+    it is that writer's append in flight, and left out as not yet written."""
+    log = read_log(path)
+    if not log.torn:
+        return log
+    if _writer_at_work(path):
+        return LogRead(log.events, False, log.good_bytes)
+    return read_log(path)  # no writer now: what was in flight has landed, or was cut off
+
+
+@contextlib.contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """Hold the campaign file's exclusive lock (``flock``) for a command that reads the file,
+    decides and appends: read it only once this is entered. Another command holding it is
+    waited for, with a message, at most `LOCK_WAIT` seconds (`CampaignFileError` after)."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    deadline: float | None = None
+    while True:
+        try:
+            fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            read_log(path)  # says there is no such campaign file, and how to start one
+            raise
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise CampaignFileError(
+                    f"{path}: a link; campaign commands write the campaign file itself (name "
+                    "the file the link points to)"
+                ) from None
+            raise CampaignFileError(f"{path}: cannot open it to write ({e.strerror})") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise CampaignFileError(f"{path}: not a regular file, so not a campaign file")
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if deadline is None:
+                        deadline = time.monotonic() + LOCK_WAIT
+                        click.echo(
+                            f"waiting: another campaign command is writing {path} (it holds "
+                            "the file's lock)",
+                            err=True,
+                        )
+                    if time.monotonic() >= deadline:
+                        raise CampaignFileError(
+                            f"{path}: another campaign command has been writing it for "
+                            f"{LOCK_WAIT:.0f} seconds; nothing was written: try again when "
+                            "it is done"
+                        ) from None
+                    time.sleep(_LOCK_POLL)
+            # The file may have been replaced (a torn line removed) while we waited: the lock
+            # that counts is the one on the file at the path now.
+            held = os.fstat(fd)
+            with contextlib.suppress(FileNotFoundError):  # gone: the next open says so
+                now = os.stat(path)
+                if (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino):
+                    break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
 def _fsync_dir(folder: Path) -> None:
     with contextlib.suppress(OSError):  # not every platform can open a folder
         fd = os.open(folder, os.O_RDONLY)
@@ -145,8 +261,10 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    """``data`` as ``path``, by a temporary file flushed to disk and renamed into place."""
+def _write_new(path: Path, data: bytes, replace: bool = True) -> None:
+    """``data`` as ``path``, by a temporary file flushed to disk and renamed into place; with
+    ``replace`` False, linked into place instead, so an existing file (one another command
+    has just made) is never replaced: `FileExistsError`."""
     folder = path.parent if str(path.parent) else Path(".")
     tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
@@ -161,7 +279,21 @@ def _write_new(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     os.close(fd)
-    os.replace(tmp, path)
+    try:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: rename, if still free
+                if path.exists() or path.is_symlink():
+                    raise FileExistsError(errno.EEXIST, "exists", str(path)) from None
+                os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
     _fsync_dir(folder)
 
 
@@ -172,7 +304,11 @@ def create(path: Path, first: dict[str, Any]) -> None:
             f"{path} exists: a campaign file is never overwritten (choose another name)"
         )
     try:
-        _write_new(path, _line({**first, "seq": 1}))
+        _write_new(path, _line({**first, "seq": 1}), replace=False)
+    except FileExistsError:  # made meanwhile, by another command
+        raise click.ClickException(
+            f"{path} exists: a campaign file is never overwritten (choose another name)"
+        ) from None
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror}") from None
 
@@ -456,8 +592,10 @@ def _pack_path(c: Campaign, file: Path) -> Path:
     return path
 
 
-def _load(file: Path) -> tuple[Campaign, LogRead]:
-    log = read_log(file)
+def _load(file: Path, holding: bool = False) -> tuple[Campaign, LogRead]:
+    """The campaign in ``file``; ``holding``: this command holds the file's lock (`writing`),
+    else it is read as a reader (`read_settled`)."""
+    log = read_log(file) if holding else read_settled(file)
     if log.torn:
         click.echo(
             f"warning: {file}: the last line was cut off by an interrupted write and is "
@@ -520,17 +658,18 @@ def play(file: Path, bots: str | None) -> None:
     from clankwork.tools.check import load_ir
     from clankwork.tools.simulate import bot_names
 
-    c, _ = _load(file)
-    ir = load_ir(_pack_path(c, file), checks=True)
-    n = c.next_game
-    if bots is not None:
-        try:
-            c.bots = bot_names(bots, c.players)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--bots") from None
-    game = play_game(ir, c, n)
-    append(file, [game])
-    c, _ = _load(file)
+    with writing(file):
+        c, _ = _load(file, holding=True)
+        ir = load_ir(_pack_path(c, file), checks=True)
+        n = c.next_game
+        if bots is not None:
+            try:
+                c.bots = bot_names(bots, c.players)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--bots") from None
+        game = play_game(ir, c, n)
+        append(file, [game])
+        c, _ = _load(file, holding=True)
     scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(game["scores"]))
     won = " and ".join(c.names[w] for w in game["winners"]) or "nobody"
     click.echo(f"game {n}: {scores}; {won} won ({game['end']}, {game['rounds']} rounds)")
@@ -547,16 +686,17 @@ def sticker(file: Path, name: str) -> None:
     from clankwork.interpreter.stickers import stickers
     from clankwork.tools.check import load_ir
 
-    c, _ = _load(file)
-    ir = load_ir(_pack_path(c, file), checks=True)
-    known = stickers(ir)
-    if name not in known:
-        raise click.ClickException(
-            f"{c.pack_name} has no sticker named {name!r}"
-            + (f"; {hint}" if (hint := did_you_mean(name, list(known))) else "")
-            + (f" (stickers: {', '.join(sorted(known))})" if known else " (it has none)")
-        )
-    append(file, [{"type": "sticker", "name": name, "before_game": c.next_game}])
+    with writing(file):
+        c, _ = _load(file, holding=True)
+        ir = load_ir(_pack_path(c, file), checks=True)
+        known = stickers(ir)
+        if name not in known:
+            raise click.ClickException(
+                f"{c.pack_name} has no sticker named {name!r}"
+                + (f"; {hint}" if (hint := did_you_mean(name, list(known))) else "")
+                + (f" (stickers: {', '.join(sorted(known))})" if known else " (it has none)")
+            )
+        append(file, [{"type": "sticker", "name": name, "before_game": c.next_game}])
     where = f"slot {known[name]['fills']}" if "fills" in known[name] else "the pack"
     click.echo(f"applied {name!r} to {where} from game {c.next_game} on")
 
@@ -795,7 +935,7 @@ def game_summary(e: dict[str, Any], names: list[str]) -> list[str]:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def history(file: Path) -> None:
     """Every event of the campaign file, one a line, undone games included."""
-    log, _ = read_log(file).events, None
+    log = read_settled(file).events
     names = log[0]["names"]
     for e in log:
         t = e["type"]
@@ -817,11 +957,12 @@ def history(file: Path) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def undo(file: Path) -> None:
     """Undo the last game (by appending an `undo` event: the history is kept)."""
-    c, _ = _load(file)
-    if not c.games:
-        raise click.ClickException(f"{file}: no game to undo")
-    n = c.games[-1]["game"]
-    append(file, [{"type": "undo", "game": n}])
+    with writing(file):
+        c, _ = _load(file, holding=True)
+        if not c.games:
+            raise click.ClickException(f"{file}: no game to undo")
+        n = c.games[-1]["game"]
+        append(file, [{"type": "undo", "game": n}])
     click.echo(f"undid game {n}; `campaign play {file}` plays it again")
 
 

@@ -233,14 +233,14 @@ def build(pack: str | None, output: str | None) -> None:
     failed write leaves the previous file as it was. Output problems exit 2.
     """
     if output:
-        check_file_target(Path(output))  # before compiling: a big pack takes a while
+        check_file_target(Path(output), named=True)  # before compiling: a big pack takes a while
     if pack is not None and is_ir_file(Path(pack)):
         ir = read_ir_file(Path(pack))
     else:
         ir, _result = load_pack_or_exit(pack)
     text = json.dumps(ir, indent=2) + "\n"
     if output:
-        write_text(Path(output), text)
+        write_text(Path(output), text, named=True)
         click.echo(
             f"wrote {output} ({len(ir['cards'])} cards, {len(ir['tokens'])} tokens)", err=True
         )

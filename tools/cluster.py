@@ -4,12 +4,20 @@ The pack is scattered to the workers once; each task plays one chunk of games (i
 game number and seeds) and returns the chunk's totals, which `ChunkMerger` folds in chunk
 order. Dask reruns a task whose worker died; the merger refuses a chunk index it has seen,
 so a rerun chunk is counted once. The report is the same as with ``--jobs 1``.
+
+Before the client connects, `check_scheduler` makes Dask's own connection and handshake to a
+``tcp://`` or ``tls://`` address under one deadline, so what answers there and is not a Dask
+scheduler (a web server, a proxy) is a one-line `ClusterError` rather than whatever Dask's
+decoder makes of its bytes (an HTTP reply read as a frame length asks for 3 EiB), and a peer
+that accepts and says nothing cannot hang the run (Dask puts no timeout on the handshake).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import socket
 import threading
 import uuid
 from collections.abc import Iterator
@@ -22,8 +30,10 @@ if TYPE_CHECKING:
 
 INSTALL_HINT = "--dask needs dask.distributed: pip install 'clankwork[dask]'"
 
-# Seconds to wait for a scheduler at a tcp:// address before giving up.
+# Seconds to wait for a scheduler at a tcp:// address (connection and handshake) before
+# giving up.
 CONNECT_TIMEOUT = 20
+DEFAULT_PORT = 8786
 
 
 class DaskMissing(Exception):
@@ -70,6 +80,48 @@ def _die_with(parent: int) -> None:
         threading.Thread(target=watch, daemon=True).start()
 
 
+def check_scheduler(address: str, timeout: float) -> None:
+    """`ClusterError` unless a Dask scheduler completes Dask's handshake at ``address``
+    within ``timeout`` seconds (the connection is closed again). A closed port is said at
+    once, where Dask would retry it until its timeout."""
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        host, port = parse_host_port(parse_address(address)[1], DEFAULT_PORT)
+    except ValueError as e:
+        raise ClusterError(f"{address}: not a scheduler address ({e})") from None
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except ConnectionRefusedError:
+        raise ClusterError(
+            f"nothing listens at {address} (connection refused): start the Dask scheduler "
+            "there, or check the host and port"
+        ) from None
+    except OSError as e:
+        raise ClusterError(f"no Dask scheduler at {address}: {e.strerror or e}") from None
+
+    async def handshake() -> None:
+        comm = await connect(address, timeout=timeout)
+        await comm.close()
+
+    scheduler = f"give a Dask scheduler's address (tcp://HOST:{DEFAULT_PORT} by default)"
+    try:
+        asyncio.run(asyncio.wait_for(handshake(), timeout))
+    except TimeoutError:  # before OSError, which it is
+        raise ClusterError(
+            f"{address} accepted the connection but did not answer in Dask's protocol within "
+            f"{timeout:g} s: it is not a Dask scheduler, or one too busy to answer; {scheduler}"
+        ) from None
+    except OSError as e:
+        raise ClusterError(f"no Dask scheduler at {address}: {e}") from None
+    except Exception:  # what Dask's decoder makes of another protocol's bytes
+        raise ClusterError(
+            f"{address} answered, but not in Dask's protocol (a web server or a proxy?): "
+            f"{scheduler}"
+        ) from None
+
+
 def run_on_dask(
     address: str,
     spec: RunSpec,
@@ -106,6 +158,7 @@ def run_on_dask(
             parent = os.getpid()
             client.register_plugin(_parent_watch(parent))
         else:
+            check_scheduler(address, CONNECT_TIMEOUT)
             client = Client(address, timeout=CONNECT_TIMEOUT)
     except OSError as e:
         if cluster is not None:

@@ -742,8 +742,8 @@ def docs(write: bool, check_only: bool, output: str | None, which: str | None) -
     for target, make in _targets(which):
         text = make()
         if output is not None:
-            check_file_target(Path(output))
-            write_text(Path(output), text)
+            check_file_target(Path(output), named=True)
+            write_text(Path(output), text, named=True)
             click.echo(f"wrote {output}", err=True)
         elif write:
             prepare_dir(target.parent, "docs folder")

@@ -36,7 +36,7 @@ from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
 
 from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
-from .outputs import OutputError, check_file_target, safe_filename, write_text
+from .outputs import OutputError, check_file_target, plan_write, safe_filename, write_text
 from .render_cards import card_rules
 from .replay import Narrator
 from .simulate import MAX_SEED, bot_names, bot_seed
@@ -73,10 +73,16 @@ class LiveLog:
     a link planted at the path is replaced, never followed), then opened for appending
     without following links and checked to be a regular file. Each record is one unbuffered
     ``os.write``, so what a game has decided is on disk when the next question is asked.
+    A FIFO or a device is refused, not streamed to: an undo rewrites the file from its start.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        if plan_write(path, named=True) == "stream":
+            raise OutputError(
+                f"cannot write {path}: it is not a regular file, and the game's log is "
+                "rewritten from its start when you undo (choose a file name)"
+            )
         check_file_target(path)
         write_text(path, "")
         flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)

@@ -190,7 +190,7 @@ def board_command(
     """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included.
     A modular board is drawn assembled, one outline per module."""
     if output is not None:
-        check_file_target(output)
+        check_file_target(output, named=True)
     ir = pack_ir(pack, campaign)
     board = assembled_board(pick_board(ir, board_name), modules)
     if fmt is None:
@@ -198,7 +198,7 @@ def board_command(
         fmt = ext if ext in FORMATS else "svg"
     # The board's name is the pack's: it names a file in this folder, never a path.
     out = output if output is not None else Path(safe_filename(board["name"], f".{fmt}"))
-    check_file_target(out)
+    check_file_target(out, named=output is not None)
     heat: Heatmap | None = None
     if heatmap:
         try:
@@ -231,7 +231,7 @@ def board_command(
             + (f": {detail[0]}" if detail else "")
             + " (a Clankwork bug: please report it with the pack; `--format dot` shows the graph)"
         ) from None
-    write_bytes(out, data)
+    write_bytes(out, data, named=output is not None)
     click.echo(f"wrote {out}")
 
 
@@ -357,7 +357,7 @@ def pnp_command(
 ) -> None:
     """Write a print-and-play PDF of PACK: cards with backs for double-sided printing,
     bleed and crop marks, token sheets, the board across pages."""
-    check_file_target(output)
+    check_file_target(output, named=True)
     ir = pack_ir(pack, campaign)
     pieces = Pieces(ir, pack_dir(pack, campaign))
     boards = board_svgs(ir, board_name, modules)
@@ -368,7 +368,7 @@ def pnp_command(
     except (RasterUnavailable, TemplateError) as exc:
         raise raster_errors(exc) from None
     warn(pieces)
-    write_bytes(output, data)
+    write_bytes(output, data, named=True)
     click.echo(f"wrote {output} ({len(doc.pages)} pages, {paper})")
 
 
@@ -383,6 +383,6 @@ def pnp_command(
 )
 def template_command(output: Path) -> None:
     """Write Clankwork's card template, to copy into a pack and edit."""
-    check_file_target(output)
-    write_bytes(output, default_template_bytes())
+    check_file_target(output, named=True)
+    write_bytes(output, default_template_bytes(), named=True)
     click.echo(f"wrote {output}")

@@ -229,7 +229,7 @@ def _script_hash() -> str:
 
 def write_page(path: Path, packs: _Packs, out: Path) -> bool:
     """Replay the log at ``path`` and write its page to ``out``; False, said why, on failure."""
-    check_file_target(out)
+    check_file_target(out, named=True)
     glog: GameLog | None = None
     cat: Catalog | None = None
     try:
@@ -264,7 +264,7 @@ def write_page(path: Path, packs: _Packs, out: Path) -> bool:
             err=True,
         )
         return False
-    write_text(out, page)
+    write_text(out, page, named=True)
     click.echo(
         f"wrote {out}: {len(glog.decisions)} decisions of {h['pack']} on {h['board']}, "
         f"{len(page.encode('utf-8')) // 1024} KiB"

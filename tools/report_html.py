@@ -574,4 +574,4 @@ def write_page(
 ) -> None:
     """Write the report's page (through `outputs.write_text`: whole or not at all)."""
     svg, note = board_drawing(rep, ir, modules)
-    write_text(path, build_page(rep, svg, warnings, board_note=note))
+    write_text(path, build_page(rep, svg, warnings, board_note=note), named=True)

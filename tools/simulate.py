@@ -1176,7 +1176,7 @@ def command(
     # Where the results go is checked first: a bad path fails now, not after the games.
     for target in (json_file, html_file):
         if target is not None:
-            check_file_target(target)
+            check_file_target(target, named=True)
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
     source = click.get_current_context().get_parameter_source
@@ -1261,7 +1261,7 @@ def command(
     warnings = setup_warnings(catalog, players) + after
     # The files first: a reader that stops early (`| head`) must not cost the run its report.
     if json_file is not None:
-        write_text(json_file, json.dumps(rep, indent=1) + "\n")
+        write_text(json_file, json.dumps(rep, indent=1) + "\n", named=True)
     if html_file is not None:
         from .report_html import write_page  # matplotlib loads only when a page is asked for
 

@@ -6,8 +6,9 @@ and review the diff before committing it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+import golden_files
 
 from clankwork.dsl.diagnostics import format_human
 from clankwork.tools.check import compile_and_check
@@ -19,6 +20,6 @@ def test_broken_pack_diagnostics_match_golden(broken_dir: Path, monkeypatch) -> 
     monkeypatch.chdir(broken_dir.parent.parent.parent)  # paths relative to the repo root
     result = compile_and_check(Path("tests/fixtures/broken"))
     text = format_human(result.diagnostics, result.sources)
-    if os.environ.get("UPDATE_GOLDEN"):
+    if golden_files.updating():
         GOLDEN.write_text(text, encoding="utf-8")
     assert text == GOLDEN.read_text(encoding="utf-8")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+import golden_files
 import pytest
 
 from clankwork.dsl.compiler import compile_pack
@@ -80,7 +80,7 @@ def playthrough(pack: str) -> str:
 def test_the_golden_playthrough_is_unchanged(pack: str) -> None:
     text = playthrough(pack)
     path = GOLDEN / f"playthrough-{pack}.jsonl"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
+    if golden_files.updating():
         path.write_text(text, encoding="utf-8")
         return
     assert path.exists(), f"{path} is missing: UPDATE_GOLDEN=1 pytest {__file__}"

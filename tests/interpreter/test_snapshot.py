@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import golden_files
 import pytest
 from jsonschema import Draft202012Validator
 
@@ -315,7 +315,7 @@ def test_a_new_declared_zone_is_written_and_counted_with_no_other_change() -> No
 
 def test_the_snapshot_schema_file_is_generated() -> None:
     text = snap.schema_text()
-    if os.environ.get("UPDATE_GOLDEN") == "1":
+    if golden_files.updating():
         SCHEMA.write_text(text, encoding="utf-8")
         return
     assert SCHEMA.read_text(encoding="utf-8") == text, (

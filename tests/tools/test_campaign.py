@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
-from clankwork.tools.campaign import campaign_schema_text, fold, read_log, readings
+from clankwork.tools import campaign as campaign_tool
+from clankwork.tools.campaign import campaign_schema_text, create, fold, read_log, readings
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +142,103 @@ def test_new_never_overwrites_a_campaign(tmp_path: Path) -> None:
     sha = _sha(file)
     code, out = _run("new", PACK, str(file))
     assert code == 1 and "never overwritten" in out and _sha(file) == sha
+
+
+def test_new_never_overwrites_a_campaign_made_meanwhile(tmp_path: Path, monkeypatch) -> None:
+    # Another `new` made the file between this one's check and its write: the write refuses.
+    file = _new(tmp_path)
+    sha = _sha(file)
+    monkeypatch.setattr(Path, "exists", lambda self, **kw: False)
+    monkeypatch.setattr(Path, "is_symlink", lambda self: False)
+    first, _ = _two_player_start()
+    with pytest.raises(click.ClickException, match="never overwritten"):
+        create(file, {**first, "format": "clankwork-campaign/2"})
+    monkeypatch.undo()
+    assert _sha(file) == sha
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.campaign"]
+
+
+# -- one writer at a time -----------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _held(file: Path) -> Iterator[None]:
+    """The campaign file's lock, held here as another writing command would hold it."""
+    fd = os.open(file, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def test_two_plays_at_once_play_game_1_then_game_2(tmp_path: Path) -> None:
+    file = _new(tmp_path)
+    cmd = [str(Path(sys.executable).with_name("clankwork")), "campaign", "play", str(file)]
+    with _held(file):
+        procs = [
+            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
+        # Each says it waits before it reads anything: both are at the lock together.
+        waiting = [p.stderr.readline() for p in procs]  # type: ignore[union-attr]
+    done = [p.communicate() for p in procs]
+    firsts = sorted(out.splitlines()[0].split(":")[0] for out, _ in done if out)
+    assert firsts == ["game 1", "game 2"], done
+    assert [p.returncode for p in procs] == [0, 0], done
+    for line in waiting:
+        assert line.startswith(f"waiting: another campaign command is writing {file}"), waiting
+    assert [e["game"] for e in read_log(file).events[1:]] == [1, 2]
+    code, out = _run("status", str(file))
+    assert code == 0 and "games played: 2; next: game 3" in out
+
+
+def test_a_writer_waits_at_most_lock_wait_then_says_so(tmp_path: Path, monkeypatch) -> None:
+    file = _new(tmp_path)
+    assert _run("play", str(file))[0] == 0
+    sha = _sha(file)
+    monkeypatch.setattr(campaign_tool, "LOCK_WAIT", 0.0)
+    with _held(file):
+        for args in (("play",), ("undo",), ("sticker", "Anything")):
+            result = CliRunner().invoke(main, ["campaign", args[0], str(file), *args[1:]])
+            assert result.exit_code == 1, result.output
+            assert "Traceback" not in result.output
+            assert result.stderr.splitlines() == [
+                f"waiting: another campaign command is writing {file} (it holds the file's lock)",
+                f"Error: {file}: another campaign command has been writing it for 0 seconds; "
+                "nothing was written: try again when it is done",
+            ]
+            assert _sha(file) == sha
+
+
+def test_a_reader_never_waits_for_a_writer_nor_takes_its_append_for_damage(
+    tmp_path: Path,
+) -> None:
+    file = _new(tmp_path)
+    assert _run("play", str(file))[0] == 0
+    with _held(file):
+        # A writer at work, half-way through appending its line: readers go on without it.
+        with file.open("ab") as f:
+            f.write(b'{"check":"0123","end":"all off')
+        for cmd in ("status", "history", "rules"):
+            code, out = _run(cmd, str(file))
+            assert code == 0, (cmd, out)
+            assert "cut off" not in out, (cmd, out)
+        assert "games played: 1" in _run("status", str(file))[1]
+    # No writer now: that line was cut off by an interrupted write, and is said so.
+    code, out = _run("status", str(file))
+    assert code == 0 and "games played: 1" in out and "cut off" in out
+
+
+def test_a_campaign_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "c.campaign"
+    os.mkfifo(fifo)
+    cmd = [str(Path(sys.executable).with_name("clankwork")), "campaign"]
+    for sub in ("status", "play"):
+        # The timeout only stops a hang (reading a FIFO with no writer waits for ever).
+        done = subprocess.run([*cmd, sub, str(fifo)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, done
+        assert f"{fifo}: not a regular file, so not a campaign file" in done.stderr
 
 
 def test_the_schema_is_current_and_every_line_fits(tmp_path: Path) -> None:

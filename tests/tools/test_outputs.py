@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import json
 import os
+import socket
 import stat
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -325,3 +329,177 @@ def test_simulate_replaces_links_planted_in_its_outputs(tmp_path: Path) -> None:
     assert not (logs / "game-000000.jsonl").is_symlink()
     assert not (tmp_path / "r.json").is_symlink()
     assert (tmp_path / "r.json").read_text().startswith("{")
+
+
+# --- what is not a regular file ------------------------------------------------------------
+# Special files are made inside tmp_path only; no test opens or names a system device.
+
+
+class FifoReader:
+    """Reads everything written into a FIFO in tmp_path, without ever blocking the test: a
+    reader and a keeper write end are opened first (so neither the command's open nor the
+    reads wait on the other), and closing the keeper after the command ends the reading."""
+
+    def __init__(self, fifo: Path) -> None:
+        self.fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(self.fd, True)
+        self.keeper = os.open(fifo, os.O_WRONLY)
+        self.chunks: list[bytes] = []
+        self.thread = threading.Thread(target=self._read)
+        self.thread.start()
+
+    def _read(self) -> None:
+        while chunk := os.read(self.fd, 65536):
+            self.chunks.append(chunk)
+
+    def data(self) -> bytes:
+        """What was written, once the writer is done."""
+        os.close(self.keeper)
+        self.thread.join()
+        os.close(self.fd)
+        return b"".join(self.chunks)
+
+
+def _char_device(path: Path, minor: int) -> Path:
+    """A character device node in tmp_path: minor 3 reads like /dev/null, 7 like /dev/full."""
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, minor))
+        os.close(os.open(path, os.O_WRONLY))
+    except OSError as e:  # no CAP_MKNOD, or tmp_path mounted nodev
+        with contextlib.suppress(OSError):
+            path.unlink()
+        pytest.skip(f"cannot make a device node in tmp_path: {e}")
+    return path
+
+
+def test_a_fifo_named_as_output_is_written_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "to-fifo"
+    link.symlink_to(fifo)
+    for target in (fifo, link):
+        reader = FifoReader(fifo)
+        result = cli("build", TUTORIAL, "-o", target)
+        data = reader.data()
+        assert result.exit_code == 0, result.output
+        assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink()
+        assert data.startswith(b"{") and json.loads(data)["pack"]["name"] == "tutorial"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "to-fifo"]
+    # A report too (checked before the games, written at the end).
+    reader = FifoReader(fifo)
+    result = cli("simulate", "-n", "1", "-p", "2", "--json", link)
+    assert result.exit_code == 0, result.output
+    assert json.loads(reader.data())["games"] == 1
+
+
+@pytest.mark.skipif(not as_root, reason="making a device node needs root")
+def test_a_character_device_named_as_output_is_written_not_replaced(tmp_path: Path) -> None:
+    null = _char_device(tmp_path / "null", 3)
+    full = _char_device(tmp_path / "full", 7)
+    link = tmp_path / "to-full"
+    link.symlink_to(full)
+    assert cli("build", TUTORIAL, "-o", null).exit_code == 0
+    for target in (full, link):
+        line = one_line_exit_2(cli("build", TUTORIAL, "-o", target))
+        assert f"cannot write {target}: No space left on device" in line
+    for node in (null, full):
+        assert stat.S_ISCHR(node.lstat().st_mode), node
+    assert link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "null", "to-full"]
+
+
+def _special(tmp_path: Path, kind: str) -> Path:
+    """A socket, folder, block device or link to one of these, in tmp_path."""
+    if kind == "block device":
+        if not as_root:
+            pytest.skip("making a device node needs root")
+        node = tmp_path / "blk"
+        try:  # major 0 is no driver's: nothing could ever be written there
+            os.mknod(node, stat.S_IFBLK | 0o600, os.makedev(0, 0))
+        except OSError as e:
+            pytest.skip(f"cannot make a device node in tmp_path: {e}")
+        return node
+    if kind == "socket":
+        node = tmp_path / "s"
+        server = socket.socket(socket.AF_UNIX)
+        try:
+            server.bind(str(node))
+        except OSError as e:  # a tmp_path too long for a socket's address
+            pytest.skip(f"cannot bind a socket in tmp_path: {e}")
+        finally:
+            server.close()
+        return node
+    node = tmp_path / "folder"
+    node.mkdir()
+    return node
+
+
+@pytest.mark.parametrize("via_link", [False, True], ids=["itself", "link"])
+@pytest.mark.parametrize("kind", ["socket", "folder", "block device"])
+def test_sockets_folders_and_block_devices_are_never_replaced(
+    tmp_path: Path, kind: str, via_link: bool
+) -> None:
+    node = _special(tmp_path, kind)
+    target = node
+    if via_link:
+        target = tmp_path / "link"
+        target.symlink_to(node)
+
+    def state() -> list[tuple[str, int, bool]]:
+        return sorted((p.name, p.lstat().st_mode, p.is_symlink()) for p in tmp_path.iterdir())
+
+    before = state()
+    what = f"it is {'a link to ' if via_link else ''}a {kind}"
+    if kind != "folder":  # click refuses a folder for -o itself
+        line = one_line_exit_2(cli("build", TUTORIAL, "-o", target))
+        assert what in line
+        assert state() == before
+    with pytest.raises(OutputError, match=f"cannot write {target}: {what}"):
+        write_text(target, "x")
+    with pytest.raises(OutputError, match=f"cannot write {target}: {what}"):
+        write_text(target, "x", named=True)
+    with pytest.raises(OutputError, match=f"cannot write {target}: {what}"):
+        check_file_target(target, named=True)
+    assert state() == before
+
+
+def test_special_files_inside_an_output_folder_are_refused(tmp_path: Path) -> None:
+    # A name the user did not give (a card's file) is never a stream: refused before any
+    # open, so a planted FIFO cannot make the command wait for a reader.
+    out = tmp_path / "cards"
+    out.mkdir()
+    os.mkfifo(out / "burgle.svg")
+    line = one_line_exit_2(cli("render", "cards", TUTORIAL, "-o", out))
+    assert "burgle.svg: it is a FIFO, and only a regular file is replaced" in line
+    assert stat.S_ISFIFO((out / "burgle.svg").lstat().st_mode)
+    (out / "burgle.svg").unlink()
+    (out / "burgle.svg").symlink_to(tmp_path)
+    line = one_line_exit_2(cli("render", "cards", TUTORIAL, "-o", out))
+    assert "burgle.svg: it is a link to a folder" in line
+    assert (out / "burgle.svg").is_symlink()
+
+
+def test_play_refuses_a_fifo_for_its_log(tmp_path: Path) -> None:
+    fifo = tmp_path / "log"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(main, ["play", "--log", str(fifo), "--seed", "1"], input="quit\n")
+    line = one_line_exit_2(result)
+    assert "rewritten from its start when you undo" in line
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd")
+def test_a_descriptor_link_is_written_through_not_replaced(tmp_path: Path) -> None:
+    # `-o /dev/stdout > out.json`: the file the shell opened gets the output, and the link
+    # (here /dev/fd/N, and a link of ours to it) is left alone.
+    out = tmp_path / "out.json"
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        write_text(Path(f"/dev/fd/{fd}"), "one\n", named=True)
+        link = tmp_path / "stdout"
+        link.symlink_to(f"/dev/fd/{fd}")
+        write_text(link, "two\n", named=True)
+        assert link.is_symlink()
+    finally:
+        os.close(fd)
+    assert out.read_text() == "one\ntwo\n"

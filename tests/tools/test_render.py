@@ -14,13 +14,13 @@ from __future__ import annotations
 import copy
 import importlib.resources
 import math
-import os
 import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import golden_files
 import pytest
 from click.testing import CliRunner
 
@@ -105,7 +105,7 @@ board caverns {
 def check_golden(name: str, text: str) -> None:
     """Compare ``text`` with golden file ``name``; rewrite it when UPDATE_GOLDEN=1."""
     path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
+    if golden_files.updating():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         return
