@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from clankwork.dsl.boardcheck import check_boards
 from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,
@@ -31,7 +32,6 @@ from clankwork.dsl.extends import bundled_packs
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
-from .boardcheck import check_boards
 from .ir_file import is_ir_file, read_ir_file
 from .outputs import check_file_target, write_text
 

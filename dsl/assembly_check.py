@@ -16,9 +16,10 @@ from typing import Any
 
 import networkx as nx
 
-from clankwork.dsl.diagnostics import Diagnostic, Span
-from clankwork.dsl.limits import MAX_ASSEMBLIES
 from clankwork.interpreter.assembly import assemble, assemblies, label
+
+from .diagnostics import Diagnostic, Span
+from .limits import MAX_ASSEMBLIES
 
 
 def _span(at: dict[str, Any] | None) -> Span | None:

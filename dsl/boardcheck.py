@@ -6,10 +6,10 @@ from typing import Any
 
 import networkx as nx
 
-from clankwork.dsl.diagnostics import Diagnostic, Span
 from clankwork.interpreter.assembly import is_modular
 
 from .assembly_check import check_assemblies
+from .diagnostics import Diagnostic, Span
 
 
 def _span(at: dict[str, Any] | None) -> Span | None:
