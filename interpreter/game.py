@@ -1172,8 +1172,10 @@ class Game:
         """An X on the campaign track ``track`` (the campaign marks it after the game)."""
         self.campaign_marks[track] = self.campaign_marks.get(track, 0) + 1
 
-    def queue_read(self, passage: int) -> None:
-        """A Book of Secrets passage to read after the game (the campaign reads it)."""
+    def queue_read(self, passage: int, seat: int | None = None) -> None:
+        """A Book of Secrets passage to read after the game (the campaign reads it); ``seat``:
+        the player whose action read it, who makes its choices (a campaign's game keeps it:
+        tools/campaign.py)."""
         self.reads.append(passage)
 
     def mark_goal(self, player: PlayerState, name: str) -> None:

@@ -67,7 +67,7 @@ def test_games_are_played_undone_and_played_again_the_same(tmp_path: Path) -> No
     assert outs[0].startswith("game 1: ") and outs[2].startswith("game 3: ")
     before = read_log(file).events[-1]
     code, out = _run("undo", str(file))
-    assert code == 0 and "undid game 3" in out
+    assert code == 0 and "took back game 3 (played by bots)" in out
     assert fold(read_log(file).events).next_game == 3
     code, out = _run("play", str(file))
     assert out == outs[2]
@@ -307,6 +307,7 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
     g2 = read_log(file).events[-1]
     assert "Cave-In" in g2["stickers"] and g2["stickers"][0] == g1["epilogue"]["stickers"][0]
     assert g2["epilogue"] == {
+        "by": g2["winners"][0],  # the winner's to read
         "read": [[6, None], [7, None]],
         "stickers": ["Quarterly Bonus"],
         "checkmarks": 0,
@@ -406,7 +407,39 @@ def test_a_moved_pack_is_named_not_a_traceback(tmp_path: Path) -> None:
     assert _run("new", str(pack), str(file), "--players", "2")[0] == 0
     pack.rename(tmp_path / "elsewhere")
     code, out = _run("play", str(file))
-    assert code == 1 and "was at tut" in out and "put the pack folder back" in out
+    assert code == 1 and "was at tut" in out and "name it with --pack PATH" in out
+    # Named where it is now, every command finds it; another pack is refused, named.
+    assert _run("play", str(file), "--pack", str(tmp_path / "elsewhere"))[0] == 0
+    code, out = _run("status", str(file), "--pack", str(tmp_path / "elsewhere"))
+    assert code == 0 and "games played: 1" in out
+    code, out = _run("play", str(file), "--pack", str(ROOT / "content" / "acqinc"))
+    assert code == 1 and "is the pack 'acqinc'" in out and "a campaign of 'tutorial'" in out
+    assert len(read_log(file).events) == 2
+
+
+def test_a_campaign_of_a_bundled_pack_names_it_and_moves_anywhere(tmp_path: Path) -> None:
+    file = tmp_path / "a" / "c.campaign"
+    file.parent.mkdir()
+    assert _run("new", PACK, str(file), "--players", "2")[0] == 0
+    first = read_log(file).events[0]
+    assert first["pack"] == "tutorial" and first["bundled"] is True
+    moved = tmp_path / "b" / "deeper" / "c.campaign"
+    moved.parent.mkdir(parents=True)
+    file.rename(moved)
+    code, out = _run("play", str(moved))
+    assert code == 0 and out.startswith("game 1: "), out
+
+
+def test_an_older_file_with_a_path_to_the_bundled_pack_finds_it(tmp_path: Path) -> None:
+    """Files written before bundled packs were named kept a path, often into a checkout's
+    content folder that is gone now: the bundled pack of that name is used, with a warning."""
+    file = tmp_path / "old.campaign"
+    first, _ = _two_player_start()
+    gone = "../../somewhere/else/content/tutorial"
+    create(file, {**first, "format": campaign_tool.FORMAT, "pack": gone, "pack_name": "tutorial"})
+    result = CliRunner().invoke(main, ["campaign", "status", str(file)])
+    assert result.exit_code == 0, result.output
+    assert "using the bundled tutorial" in result.output
 
 
 def test_a_patron_named_by_an_epilogue_holds_for_the_next_game_only(tmp_path: Path) -> None:
@@ -625,7 +658,7 @@ def test_bots_answer_a_passage_choice_by_what_the_options_are_worth() -> None:
     against the rebuilt shrine (a heal on one space): a weighing bot takes the bonus every
     time; a random bot takes either."""
     from clankwork.dsl.compiler import compile_pack
-    from clankwork.tools.campaign import passage_worth, read_passages
+    from clankwork.tools.passages import passage_worth, read_passages
 
     ir = compile_pack(ROOT / "content" / "acqinc").ir
     assert passage_worth(ir, 3) > passage_worth(ir, 4) > 0
@@ -795,3 +828,54 @@ def test_a_cardporium_card_is_fetched_once_however_many_passages_fetch_it(tmp_pa
     # passages fetch depends on how the games went.
     assert code == 0 and "fetched Cardporium 8, 4, 5" in out
     assert "fetched Cardporium 8, 4, 5, 8" not in out
+
+
+def test_undo_takes_back_the_last_event_a_sticker_too_and_a_game_replays_the_same(
+    tmp_path: Path,
+) -> None:
+    """The issue's table: a sticker applied by hand, then `undo`: the sticker is taken back
+    (not the game before it), and undoing the game too then playing it gives the same game."""
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "2", "--seed", "3")[0] == 0
+    for _ in range(2):
+        assert _run("play", str(file))[0] == 0
+    game2 = read_log(file).events[-1]
+    code, out = _run("sticker", str(file), "Bulk Discount")
+    assert code == 0, out
+    # Applied twice by hand: refused, nothing written.
+    before = _sha(file)
+    code, out = _run("sticker", str(file), "Bulk Discount")
+    assert code == 1 and "already on" in out and _sha(file) == before
+    code, out = _run("undo", str(file))
+    assert code == 0 and "took back the sticker 'Bulk Discount'" in out
+    c = fold(read_log(file).events)
+    assert "Bulk Discount" not in c.stickers and c.next_game == 3
+    code, out = _run("undo", str(file))
+    assert code == 0 and "took back game 2 (played by bots)" in out
+    assert fold(read_log(file).events).next_game == 2
+    assert _run("play", str(file))[0] == 0
+    again = read_log(file).events[-1]
+    assert {k: v for k, v in again.items() if k not in ("seq", "check")} == {
+        k: v for k, v in game2.items() if k not in ("seq", "check")
+    }
+    code, out = _run("history", str(file))
+    assert "sticker 'Bulk Discount' undone" in out and "game 2 undone" in out
+    # Undo goes back as far as there are events, then says there is nothing left.
+    for _ in range(2):
+        assert _run("undo", str(file))[0] == 0
+    code, out = _run("undo", str(file))
+    assert code == 1 and "nothing to undo" in out
+
+
+def test_an_undo_written_before_any_event_could_be_undone_still_takes_back_its_game() -> None:
+    first, review = _two_player_start()
+    game = {"type": "game", "scores": [1, 2], "review": review}
+    events = [
+        {**first, "seq": 1},
+        {**game, "game": 1, "seq": 2},
+        {"type": "sticker", "name": "S", "before_game": 2, "seq": 3},
+        {"type": "undo", "game": 1, "seq": 4},  # the old form: names the game only
+    ]
+    c = fold(events)
+    assert c.games == [] and c.stickers == ["S"]
