@@ -406,8 +406,9 @@ class Campaign:
 
 def readings(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Every passage reading of a game's event, in the order they were read: the prologue,
-    what a recorded game told the table to do, then after the game the completed contracts' passages, the epilogue, and what the
-    post-game steps read (promotions, the campaign tracks' spaces, a death, `read N`)."""
+    what a recorded game told the table to do, then after the game the completed contracts'
+    passages, the epilogue, and what the post-game steps read (promotions, the campaign
+    tracks' spaces, a death, `read N`)."""
     out = [game["prologue"]] if game.get("prologue") else []
     # A recorded game: what the game told the table to do, and the passages reached in it.
     out += [game["table"]] if game.get("table") else []
