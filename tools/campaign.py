@@ -1094,8 +1094,7 @@ def history(file: Path, pack: Path | None) -> None:
             text = f"campaign of {e['pack_name']} for {', '.join(names)} (seed {e['seed']})"
         elif t == "game":
             scores = ", ".join(f"{names[k]} {s}" for k, s in enumerate(e["scores"]))
-            how = "recorded at the table, " if e.get("recorded") else ""
-            text = f"game {e['game']}: {scores} ({how}{e['end']}, {e['rounds']} rounds)"
+            text = f"game {e['game']}: {scores} ({e['end']}, {e['rounds']} rounds)"
             got = game_summary(e, names)
             text += "; " + "; ".join(got) if got else ""
         elif t == "sticker":

@@ -6,6 +6,7 @@ import click
 
 from . import build_core as build_core_tool
 from . import campaign as campaign_tool
+from . import campaign_record as record_tool
 from . import check as check_tool
 from . import docs as docs_tool
 from . import export as export_tool
@@ -41,4 +42,6 @@ main.add_command(new_tool.command)
 main.add_command(play_tool.command)
 main.add_command(lsp_tool.command)
 main.add_command(campaign_tool.command)
+# `campaign record` lives in its own module (it builds on the campaign file's).
+campaign_tool.command.add_command(record_tool.command)
 main.add_command(build_core_tool.command)
