@@ -45,7 +45,8 @@ section h2{font-size:14px;margin:0 0 4px}
 .pawn{stroke:#111;stroke-width:2}
 #story{max-height:220px;overflow:auto;font:12px/1.3 ui-monospace,monospace;white-space:pre-wrap}
 #refused{color:#a00;font-weight:600}
-@media (max-width:700px){body{font-size:16px}#options button{min-height:48px}}
+@media (max-width:700px){body{font-size:16px}#options button{min-height:48px}
+  #board{min-width:640px}}
 """
 
 _JS = r"""

@@ -174,10 +174,8 @@ def _browser_play(table: Table, server: Server, tmp_path: Path) -> dict[int, Pat
                         shots[k] = tmp_path / f"mid-P{k + 1}.png"
                         p.screenshot(path=str(shots[k]), full_page=True)
             for k, p in pages.items():
-                p.wait_for_function(
-                    "document.getElementById('question').textContent.startsWith('Game over')",
-                    timeout=WAIT * 1000,
-                )
+                # (The page's policy forbids eval, so no wait_for_function here.)
+                p.wait_for_selector('#question:has-text("Game over")', timeout=WAIT * 1000)
                 shots[k + 10] = tmp_path / f"end-P{k + 1}.png"
                 p.screenshot(path=str(shots[k + 10]), full_page=True)
             assert not problems, problems
