@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import json
 import os
 import re
 import secrets
 import stat
+import sys
 import textwrap
 import time
 from collections.abc import Iterator
@@ -71,7 +73,10 @@ from clankwork.interpreter.steps import STEPS
 from clankwork.interpreter.stickers import slot_kind, slots, stickers
 
 from .check import bundled_names, bundled_pack, load_ir
-from .passages import Ask, Say, read_passages
+from .livelog import LiveLog
+from .menus import HUMAN
+from .passages import Ask, Say, read_passages, terminal_ask
+from .play import PlaySession, Quit, default_log_path
 from .simulate import bot_names, bot_seed, game_seeds
 
 try:
@@ -771,14 +776,20 @@ def command() -> None:
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("--names", default="", help="Player names, comma-separated (default: P1, P2...).")
 @click.option("-s", "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
-@click.option("--bots", default="heuristic", show_default=True, help="Bot of every seat.")
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="Who plays each seat in `campaign play`: a bot, or human (a person at this "
+    "terminal); one for all or one each, comma-separated.",
+)
 def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) -> None:
     """Start a campaign of PACK in FILE (a new file)."""
 
     ir = load_ir(pack, checks=True)
     who = [n.strip() for n in names.split(",")] if names else [f"P{k + 1}" for k in range(players)]
     try:
-        seats = bot_names(bots, players)
+        seats = seat_bots(bots, players)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--bots") from None
     if len(who) != players:
@@ -804,25 +815,44 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 @click.option(
     "--bots",
     default=None,
-    help="Bots for this game only, one for all seats or one each (default: the campaign's).",
+    help="Who plays each seat, this game only: a bot, or human (a person at this terminal); "
+    "one for all or one each (default: the campaign's).",
+)
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With a person at a seat: write the game's log here [default: a new "
+    "play-PACK-seed-S.jsonl beside the campaign file].",
 )
 @PACK_OPTION
-def play(file: Path, bots: str | None, pack: Path | None) -> None:
-    """Play the campaign's next game with its bots and append it, with the post-game steps."""
-
+def play(file: Path, bots: str | None, log_file: Path | None, pack: Path | None) -> None:
+    """Play the campaign's next game and append it, with the post-game steps. The seats are
+    the campaign's bots (or --bots); a `human` seat is played by a person at this terminal,
+    as `clankwork play` plays, and asked its passages' choices."""
     with writing(file):
         c, _ = _load(file, holding=True)
         ir = pack_ir(c, file, pack)
         n = c.next_game
         if bots is not None:
             try:
-                c.bots = bot_names(bots, c.players)
+                c.bots = seat_bots(bots, c.players)
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint="--bots") from None
-        # The passages are told after the game's line (a bot game is over in a moment).
-        told: list[str] = []
         who = [f"{name} ({bot})" for name, bot in zip(c.names, c.bots, strict=True)]
-        game = play_game(ir, c, n, Table(say=told.append, names=who))
+        if HUMAN not in c.bots:
+            # The passages are told after the game's line (a bot game is over in a moment).
+            told: list[str] = []
+            game = play_game(ir, c, n, Table(say=told.append, names=who))
+        else:
+            # With people, each passage is told as it is read, and a person's choice asked.
+            told = []
+            ask = [
+                terminal_ask(name) if b == HUMAN else None
+                for name, b in zip(c.names, c.bots, strict=True)
+            ]
+            table = Table(ask=ask, say=click.echo, names=who)
+            game = play_with_people(ir, c, n, table, file, log_file)
         append(file, [game])
         c, _ = _load(file, holding=True)
     scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(game["scores"]))
@@ -832,6 +862,61 @@ def play(file: Path, bots: str | None, pack: Path | None) -> None:
         click.echo(textwrap.indent(text, "  "))
     for line in game_summary(game, c.names):
         click.echo(f"  {line}")
+
+
+def seat_bots(bots: str, players: int) -> list[str]:
+    """Who plays each seat of a campaign game: a bot's name or `human` (one name for all
+    seats, or one each); ValueError with why."""
+    names = [b.strip() for b in bots.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} seats named for {players} players")
+    for name in names:
+        if name != HUMAN:
+            bot_names(name, 1)  # a ValueError names a bot that does not exist
+    return names
+
+
+def play_with_people(
+    ir: dict[str, Any],
+    c: Campaign,
+    n: int,
+    table: Table,
+    file: Path,
+    log_file: Path | None,
+) -> dict[str, Any]:
+    """Game ``n`` with a person at each `human` seat, in the terminal (`clankwork play`'s
+    session: menus, undo, its log written as it goes); its `game` event. A person who quits
+    leaves the campaign as it was (`click.ClickException`)."""
+    setup = game_setup(ir, c, n, table)
+    folder = file.parent if str(file.parent) else Path(".")
+    path = log_file if log_file is not None else default_log_path(c.pack_name, setup.seed, folder)
+    log = LiveLog(path)
+    humans = [k for k, b in enumerate(c.bots) if b == HUMAN]
+    session = PlaySession(
+        ir,
+        setup.catalog,
+        players=c.players,
+        seat=humans[0],
+        seed=setup.seed,
+        bots=c.bots,
+        log=log,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        make_game=functools.partial(CampaignGame, goals_before=c.goals),
+    )
+    try:
+        g = session.run()
+    except (Quit, KeyboardInterrupt):
+        raise click.ClickException(
+            f"game {n} stopped before its end: the campaign is as it was (its log so far is "
+            f"in {path}); `campaign play {file}` starts it again"
+        ) from None
+    finally:
+        log.close()
+    click.echo(f"log of game {n}: {path}")
+    return finish_game(ir, c, setup, g, table)
 
 
 @command.command("sticker")
@@ -1258,12 +1343,20 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int, table: Table = BOTS_ONLY)
     """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included).
     The passages' choices are the bots' unless ``table`` names a person for a seat."""
     setup = game_setup(ir, c, n, table)
-    seed = setup.seed
-    bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = CampaignGame(setup.catalog, bots, seed, goals_before=c.goals)
-    result = g.play()
-    # The post-game steps the rules run (contracts' end-of-game instructions, reviews,
-    # player death, and any a sticker adds); the campaign reads the passages after.
+    bots = [make_bot(b, bot_seed(setup.seed, k)) for k, b in enumerate(c.bots)]
+    g = CampaignGame(setup.catalog, bots, setup.seed, goals_before=c.goals)
+    g.play()
+    return finish_game(ir, c, setup, g, table)
+
+
+def finish_game(
+    ir: dict[str, Any], c: Campaign, setup: GameSetup, g: Game, table: Table
+) -> dict[str, Any]:
+    """A played game's event: its results, the post-game steps the rules run (contracts'
+    end-of-game instructions, reviews, player death, and any a sticker adds), then the
+    passages the campaign reads after them."""
+    result = g.result
+    assert result is not None
     g.post_game()
     game = setup.event(c.bots)
     game.update(
@@ -1278,7 +1371,7 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int, table: Table = BOTS_ONLY)
     )
     if g.completed_contracts:
         game["contracts_completed"] = [list(x) for x in g.completed_contracts]
-    return after_game(ir, c, game, g, seed, table)
+    return after_game(ir, c, game, g, setup.seed, table)
 
 
 @command.command("simulate")

@@ -46,7 +46,7 @@ from .campaign import (
     tracks,
     writing,
 )
-from .passages import choice_index
+from .passages import choice_index, terminal_ask
 from .simulate import bot_seed
 
 STATUSES = (ESCAPED, KNOCKED_OUT, "died")
@@ -686,19 +686,6 @@ def _file_answers(res: Results, path: Path) -> Callable[[dict[str, Any]], int]:
     return ask
 
 
-def _terminal_answers(name: str) -> Callable[[dict[str, Any]], int]:
-    def ask(ps: dict[str, Any]) -> int:
-        n = len(ps["choices"])
-
-        def pick(text: str) -> tuple[Any, str | None]:
-            k = choice_index(ps, text)
-            return k, None if k is not None else f"choose 1 to {n}"
-
-        return _ask(f"{name}, your choice for passage {ps['number']} (1-{n})", pick)
-
-    return ask
-
-
 @click.command("record")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -721,7 +708,7 @@ def command(file: Path, results: Path | None, pack: Path | None) -> None:
             ask = [_file_answers(res, results)] * c.players
         else:
             res = ask_results(ir, c)
-            ask = [_terminal_answers(name) for name in c.names]
+            ask = [terminal_ask(name) for name in c.names]
         table = Table(ask=ask, say=click.echo, names=list(c.names))
         game = record_game(ir, c, res, table)
         append(file, [game])

@@ -15,6 +15,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import click
+
 from clankwork.interpreter.bots import effects_value
 from clankwork.interpreter.stickers import stickers
 
@@ -171,3 +173,19 @@ def choice_index(ps: dict[str, Any], answer: Any) -> int | None:
             if c["label"].casefold() == want:
                 return k
     return None
+
+
+def terminal_ask(name: str) -> Ask:
+    """Ask the person called ``name`` a passage's choice in the terminal (the passage's text
+    and options were printed as it was read); asked again until it names an option."""
+
+    def ask(ps: dict[str, Any]) -> int:
+        n = len(ps["choices"])
+        while True:
+            text = click.prompt(f"{name}, your choice for passage {ps['number']} (1-{n})")
+            k = choice_index(ps, text)
+            if k is not None:
+                return k
+            click.echo(f"  choose 1 to {n}")
+
+    return ask

@@ -134,8 +134,11 @@ class PlaySession:
         stdin: IO[str],
         stdout: IO[str],
         modules: str | None = None,
+        make_game: Callable[..., Game] = Game,
     ) -> None:
         self.catalog = catalog
+        # What builds the game (a campaign's game keeps more: tools/campaign.py).
+        self.make_game = make_game
         # A modular board's assembly (`--modules`); None: the seed draws the ship.
         self.modules = modules
         self.players = players
@@ -179,7 +182,9 @@ class PlaySession:
     def _new_game(self) -> Game:
         seats = [_Seat(self, k, name, self._bot(k, name)) for k, name in enumerate(self.names)]
         self.teller = _Teller(self, self.catalog)
-        game = Game(self.catalog, seats, self.seed, stats=self.teller, modules=self.modules)
+        game = self.make_game(
+            self.catalog, seats, self.seed, stats=self.teller, modules=self.modules
+        )
         # Records are written as the engine appends them: the header now, then each decision.
         game.log = _Records(game.log, self.log.add)
         self.log.restart(game.log)

@@ -879,3 +879,42 @@ def test_an_undo_written_before_any_event_could_be_undone_still_takes_back_its_g
     ]
     c = fold(events)
     assert c.games == [] and c.stickers == ["S"]
+
+
+def test_a_person_plays_a_seat_of_a_campaign_game_in_the_terminal(tmp_path: Path) -> None:
+    """`campaign play --bots human,heuristic`: a person plays seat 1 with `play`'s menus (and
+    undo); the game is appended as a bot game is, naming who played it, with its log."""
+    file = _new(tmp_path)
+    log = tmp_path / "game1.jsonl"
+    args = ["play", str(file), "--bots", "human,heuristic", "--log", str(log)]
+    code, out = _run(*args[:-2], "--bots", "human,robot")
+    assert code == 2 and "robot" in out
+    result = CliRunner().invoke(main, ["campaign", *args], input="1\n5\nundo\n" + "1\n" * 3000)
+    assert result.exit_code == 0, result.output[-3000:]
+    out = result.output
+    assert "Your action:" in out and "(undone: your last choice is asked again)" in out
+    assert f"log of game 1: {log}" in out and "game 1: " in out
+    game = read_log(file).events[-1]
+    assert game["bots"] == ["human", "heuristic"] and game["game"] == 1
+    assert game["log"] == hashlib.sha256(log.read_bytes()).hexdigest()[:16]
+    assert CliRunner().invoke(main, ["replay", "--check", str(log)]).exit_code == 0
+    # A person who stops before the end leaves the campaign as it was.
+    before = _sha(file)
+    code, out = _run("play", str(file), "--bots", "human", "--log", str(tmp_path / "g2.jsonl"))
+    assert code == 1 and "game 2 stopped before its end: the campaign is as it was" in out
+    assert _sha(file) == before
+
+
+def test_a_person_s_answer_to_a_passage_is_taken_and_the_bots_later_choices_stay_the_same() -> None:
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.passages import read_passages
+
+    ir = load_ir(ROOT / "content" / "acqinc")
+    told: list[str] = []
+    people = read_passages(ir, 2, 5, "heuristic", by=1, ask=lambda ps: 1, say=told.append, who="Bo")
+    assert people["read"][:2] == [[2, 1], [4, None]] and people["by"] == 1
+    assert people["stickers"] == ["Shrine Rebuilt"]
+    assert told[0].startswith("passage 2: Your first quarter is over.")
+    assert "  1. Take the bonus" in told[0] and "  2. Reinforce the tunnels" in told[0]
+    assert told[1] == "  Bo chose 2. Reinforce the tunnels"
+    assert told[2].startswith("passage 4: The chapel is rebuilt")
