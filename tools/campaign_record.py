@@ -46,6 +46,7 @@ from .campaign import (
     tracks,
     writing,
 )
+from .menus import HUMAN
 from .passages import choice_index, terminal_ask
 from .simulate import bot_seed
 
@@ -613,8 +614,11 @@ def record_game(ir: dict[str, Any], c: Campaign, res: Results, table: Table) -> 
                 f"the contract {name!r} was not in the Contracts row in game {n} (open: "
                 f"{', '.join(sorted(open_now)) or 'none'}): nothing was recorded"
             )
-    # Seats' bots answer any decision the post-game steps put (none in the bundled packs).
-    bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
+    # Seats' bots answer any decision the post-game steps put (none in the bundled packs); a
+    # person's seat of the campaign's bot games has the heuristic bot for it.
+    bots = [
+        make_bot(b if b != HUMAN else "heuristic", bot_seed(seed, k)) for k, b in enumerate(c.bots)
+    ]
     g = CampaignGame(setup.catalog, bots, seed, goals_before=c.goals)
     scores, winners = res.scores, res.winners()
     for p in g.players:

@@ -226,3 +226,15 @@ def test_a_game_is_recorded_by_answering_questions_in_the_terminal(tmp_path: Pat
     assert g["epilogue"]["read"][0] == [2, 1]
     assert g["table"]["stickers"] == ["Mug Rack"]
     assert fold(read_log(file).events).contracts == []  # Pest Control completed
+
+
+def test_a_campaign_with_a_person_s_seat_records_a_table_game_too(tmp_path: Path) -> None:
+    file = tmp_path / "ours.campaign"
+    code, out = _run(
+        "new", ACQINC, str(file), "--players", "4", "--names", "Ann,Bo,Cy,Di",
+        "--bots", "human,heuristic,heuristic,heuristic",
+    )  # fmt: skip
+    assert code == 0, out
+    code, out = _run("record", str(file), "--from", str(EXAMPLES / "acqinc-game-1.toml"))
+    assert code == 0, out
+    assert read_log(file).events[-1]["bots"] == ["human"] * 4
