@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 import secrets
 import sys
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -580,9 +579,12 @@ def command(
     log = LiveLog(path)
     if web:
         try:
-            serve_web(ir, catalog, names, seed, log, modules, host, port)
+            over = serve_web(ir, catalog, names, seed, log, modules, host, port)
         finally:
             log.close()
+        if not over:
+            click.echo(f"game stopped before its end; its log so far is in {path}")
+            return
         click.echo(f"log: {path} (clankwork replay {path}{_pack_hint(pack, catalog.name)})")
         return
     humans = [k for k, n in enumerate(names) if n == HUMAN]
@@ -649,26 +651,24 @@ def serve_web(
     modules: str | None,
     host: str,
     port: int,
-) -> None:
-    """`play --web`: serve the game until it is over and the host presses Ctrl-C."""
+) -> bool:
+    """`play --web`: serve the game until the host presses Ctrl-C (or the server is sent
+    TERM); whether the game was over by then."""
     table = Table(ir, catalog, names, seed, log, modules)
-    server = Server(table, board_drawing(ir, catalog, table.game))
-    threading.Thread(target=_announce, args=(server, table), daemon=True).start()
-    table.start()
+    game = table.start()
+    server = Server(table, board_drawing(ir, catalog, game))
     try:
-        server.run(host, port)
+        server.run(host, port, announce=lambda: _announce(server, table))
     except OSError as e:
         raise click.ClickException(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
     except KeyboardInterrupt:
         pass
     finally:
         table.stop()
+    return table.done
 
 
 def _announce(server: Server, table: Table) -> None:
-    server._started.wait()
-    if not server.url:
-        return
     click.echo(f"serving {table.catalog.name} at {server.url} (Ctrl-C stops the server)")
     for k, url in sorted(server.seat_urls().items()):
         click.echo(f"  P{k + 1}: {url}")

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import signal
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -90,6 +91,18 @@ class _Told:
         return index
 
 
+class _Teller(Narrator):
+    """The replay narrator, flushed before a person is asked (their page tells the turn so
+    far)."""
+
+    __slots__ = ()
+
+    def flush(self, game: Game) -> None:
+        """Write the open line and the turn's heading now."""
+        self._turn(game)
+        self._close(game)
+
+
 class Table:
     """One game with people and bots: the engine in a thread, the people's open decisions,
     the views each seat may see, and the story so far."""
@@ -121,16 +134,12 @@ class Table:
         # Called (in the game's thread) whenever the views change.
         self.on_change: Callable[[], None] = lambda: None
         self.tokens = {secrets.token_urlsafe(18): k for k, s in enumerate(seats) if s == HUMAN}
-        self.teller = Narrator(len(seats), catalog.space_slots, list(seats), self._tell)
-        inner = [
-            WebSeat(self, k) if s == HUMAN else make_bot(s, bot_seed(seed, k))
-            for k, s in enumerate(seats)
-        ]
-        players = [_Told(self, k, b) for k, b in enumerate(inner)]
-        self.game = Game(catalog, players, seed, stats=self.teller, modules=modules)
-        self.game.log = _Logged(self.game.log, log.add)
-        log.restart(self.game.log)
-        self._publish(self.game)
+        self.teller = _Teller(len(seats), catalog.space_slots, list(seats), self._tell)
+        self.modules = modules
+        # Built in the game's thread (a pack's setup may ask a person a decision already):
+        # set once it is built or a person is first asked, whichever comes first (`ready`).
+        self.game: Game | None = None
+        self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, name="clankwork-game", daemon=True)
 
     def _tell(self, text: str = "") -> None:
@@ -139,34 +148,62 @@ class Table:
 
     # -- the game's thread ----------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start the game (its bots move at once; it waits for people as they are asked)."""
+    def start(self) -> Game:
+        """Start the game in its thread (its bots move at once; it waits for people as they
+        are asked); the game, once it is set up or asks a person its first question."""
         self.thread.start()
+        self.ready.wait()
+        if self.game is None:
+            raise RuntimeError(f"the game could not be set up: {self.failed}")
+        return self.game
+
+    def _build(self) -> Game:
+        inner = [
+            WebSeat(self, k) if s == HUMAN else make_bot(s, bot_seed(self.seed, k))
+            for k, s in enumerate(self.seats)
+        ]
+        players = [_Told(self, k, b) for k, b in enumerate(inner)]
+        game = Game(self.catalog, players, self.seed, stats=self.teller, modules=self.modules)
+        # Records are written as the engine appends them: the header and setup's now.
+        game.log = _Logged(game.log, self.log.add)
+        self.log.restart(game.log)
+        with self.lock:
+            self.game = game
+            self._publish(game)
+        self.ready.set()
+        return game
 
     def _run(self) -> None:
+        game = None
         try:
-            self.game.play(after_turn=self.teller.after_turn)
-            self.teller.finish(self.game)
+            game = self._build()
+            game.play(after_turn=self.teller.after_turn)
+            self.teller.finish(game)
         except _Stop:
             return
         except Exception as e:  # an engine bug: said on every page, not a dead server
             self.failed = f"{type(e).__name__}: {e}"
+        finally:
+            self.ready.set()
         self.log.close()  # the whole game is on disk
         with self.lock:
             self.done = True
-            self._publish(self.game)
+            if self.game is not None:
+                self._publish(self.game)
             self.lock.notify_all()
         self.on_change()
 
     def wait_for(self, seat: int, game: Game, decision: Decision) -> int:
         """Put ``decision`` to the person at ``seat`` and wait for their checked answer."""
         with self.lock:
+            if self.game is None:  # asked during setup: the game is this one
+                self.game = game
             self.asked += 1
             self.pending[seat] = (self.asked, decision)
-            self.teller._turn(game)
-            self.teller._close(game)
+            self.teller.flush(game)
             self._publish(game)
             self.lock.notify_all()
+        self.ready.set()
         self.on_change()
         with self.lock:
             while seat not in self.answers and not self.stopping:
@@ -210,7 +247,7 @@ class Table:
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see now."""
         with self.lock:
-            return self.views[seat]
+            return self.views.get(seat) or {"seat": seat, "starting": True}
 
     def stop(self) -> None:
         """End the game's thread (a person's pending decision is never answered)."""
@@ -342,6 +379,7 @@ class Server:
         self.runner: web.AppRunner | None = None
         self.url = ""
         self._started = threading.Event()
+        self.announce: Callable[[], None] | None = None
         self._stopped: asyncio.Event | None = None
         table.on_change = self._changed
 
@@ -440,11 +478,18 @@ class Server:
         await self.runner.setup()
         site = web.TCPSite(self.runner, host, port)
         await site.start()
-        sockets = site._server.sockets if site._server is not None else ()  # type: ignore[union-attr]
-        bound = sockets[0].getsockname()[1] if sockets else port
+        addresses = self.runner.addresses
+        bound = addresses[0][1] if addresses else port
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{bound}"
+        if threading.current_thread() is threading.main_thread():
+            # The host's Ctrl-C, or a service manager's TERM: close the pages and stop.
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    self.loop.add_signal_handler(sig, self._stopped.set)
         self._started.set()
+        if self.announce is not None:
+            self.announce()
         try:
             await self._stopped.wait()
         finally:
@@ -452,8 +497,10 @@ class Server:
                 await ws.close()
             await self.runner.cleanup()
 
-    def run(self, host: str, port: int) -> None:
-        """Serve until `stop` (blocks; the CLI's main thread, or a test's thread)."""
+    def run(self, host: str, port: int, announce: Callable[[], None] | None = None) -> None:
+        """Serve until `stop`, a TERM or Ctrl-C (blocks: the CLI's main thread, or a test's
+        thread); ``announce`` is called once the server listens (`url` is set)."""
+        self.announce = announce
         try:
             asyncio.run(self._serve(host, port))
         finally:

@@ -117,6 +117,7 @@ _JS = r"""
   }
   function show(V) {
     last = V;
+    if (V.starting) { $("status").textContent = "the game is being set up"; return; }
     $("title").textContent = V.pack + " on " + V.board + ", seed " + V.seed;
     $("you").textContent = "you are P" + (V.seat + 1);
     var status;

@@ -7,6 +7,11 @@ import asyncio
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,9 +48,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Table, Server, Path]]:
     path = tmp_path / "web.jsonl"
     log = LiveLog(path)
     table = Table(ir, cat, SEATS, 7, log)
-    server = Server(table, board_drawing(ir, cat, table.game))
+    game = table.start()
+    server = Server(table, board_drawing(ir, cat, game))
     server.start_in_thread()
-    table.start()
     try:
         yield table, server, path
     finally:
@@ -204,3 +209,36 @@ def test_two_people_in_browsers_and_two_bots_play_the_tutorial_to_the_end(
     if keep:  # for a person to look at them: CLANKWORK_KEEP_SCREENSHOTS=FOLDER
         for p in shots.values():
             shutil.copy(p, Path(keep) / p.name)
+
+
+def test_play_web_serves_each_person_a_link_and_stops_on_term(tmp_path: Path) -> None:
+    """The command itself: it prints a link per person's seat, serves the page on
+    127.0.0.1, refuses a link no seat has, and stops cleanly on TERM (or Ctrl-C), keeping
+    the log so far."""
+    log = tmp_path / "web.jsonl"
+    args = [str(Path(sys.executable).with_name("clankwork")), "play", "content/tutorial"]
+    args += ["--seats", "human,bot,human", "--web", "--port", "0", "--log", str(log)]
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(args, cwd=root, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("serving tutorial at http://127.0.0.1:"), lines
+        links = [line.split()[1] for line in lines[1:3]]
+        assert lines[1].startswith("  P1: ") and lines[2].startswith("  P3: ")
+        assert links[0] != links[1] and "secret" in lines[3]
+        with urllib.request.urlopen(links[1], timeout=WAIT) as r:
+            assert r.status == 200 and "<title>Clankwork</title>" in r.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(links[1].rsplit("/", 1)[0] + "/guess", timeout=WAIT)
+        assert e.value.code == 403
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+    assert f"game stopped before its end; its log so far is in {log}" in out
+    header = read_log(log.read_text(), require_result=False).header
+    assert header["bots"] == ["human", "heuristic", "human"]
