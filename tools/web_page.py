@@ -183,7 +183,7 @@ _JS = r"""
       d.appendChild(el("div", "health " + (p.health - p.damage) + "/" + p.health + ", " +
         V.gold + " " + p.gold + ", skill " + p.skill + ", swords " + p.swords + ", boots " +
         p.boots + (p.artifact ? ", artifact " + p.artifact : "") +
-        (p.tokens ? ", " + p.tokens + " tokens" : "")));
+        (p.tokens ? ", " + p.tokens + (p.tokens === 1 ? " token" : " tokens") : "")));
       d.appendChild(el("div", "hand " + p.hand + ", deck " + p.deck + ", discard " +
         p.discard + (p.play.length ? "; in play: " + p.play.join(", ") : "")));
       box.appendChild(d);
