@@ -3,11 +3,16 @@
 The graph is the authoritative shape (a two-way path is two edges, a one-way path one, each
 edge keyed by the path's index in the IR); dead-end paths lead nowhere and are kept as data,
 not edges. Games never walk the graph: they read `Board.moves`, `Board.adjacent` and the
-distance tables, which are lists indexed by space number.
+distance tables, indexed by space number.
+
+The distance tables are worked out a row at a time, when a row is first read (`Distances`):
+a board of thousands of spaces is set up in a time that grows with its paths, not with the
+square of its spaces, and holds only the rows in use.
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +24,10 @@ from .hooks import Hook, hooks
 
 # Distance to a space that cannot be reached; large enough to lose every comparison.
 UNREACHABLE = 10**6
+# The most cells (rows times spaces) a table worked out row by row keeps: every row of a board
+# of up to 1,000 spaces, the rows last worked out on a larger one (a row dropped is worked
+# out again, the same, when next read).
+ROW_CELLS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,10 +281,10 @@ class Board:
         self.plain: bool = all(m.plain for ms in self.moves for m in ms)
 
         # Shortest boots over paths needing no item, and over every path (paths paid in
-        # other resources are left out: boots cannot take them).
-        self.dist: list[list[int]] = self._distances(allow_requirements=False)
-        self.dist_any: list[list[int]] = self._distances(allow_requirements=True)
-        self.dist_to_hq: list[int] = [row[self.hq] for row in self.dist]
+        # other resources are left out: boots cannot take them): ``dist[a][b]`` from a to b.
+        self.dist: Distances = Distances(self._boot_paths(allow_requirements=False))
+        self.dist_any: Distances = Distances(self._boot_paths(allow_requirements=True))
+        self.dist_to_hq: list[int] = self.dist.to(self.hq)
 
     def _join_within(self, key: int) -> None:
         """Edges for the ways declared `within` features: from every space with one of the
@@ -299,24 +308,20 @@ class Board:
                             )
                             key += 1
 
-    def _distances(self, allow_requirements: bool) -> list[list[int]]:
-        g = nx.DiGraph()
-        g.add_nodes_from(range(len(self.spaces)))
+    def _boot_paths(self, allow_requirements: bool) -> list[dict[int, int]]:
+        """From each space, the spaces one move of a way paid in boots reaches and the fewest
+        boots it costs (without the moves that need an item, unless ``allow_requirements``)."""
+        out: list[dict[int, int]] = [{} for _ in self.spaces]
         for i, moves in enumerate(self.moves):
+            row = out[i]
             for m in moves:
                 if m.requires and not allow_requirements:
                     continue
                 if m.way.paid_in != "boots":
                     continue
-                if not g.has_edge(i, m.to) or g[i][m.to]["w"] > m.boots:
-                    g.add_edge(i, m.to, w=m.boots)
-        n = len(self.spaces)
-        table = [[UNREACHABLE] * n for _ in range(n)]
-        for src, lengths in nx.all_pairs_dijkstra_path_length(g, weight="w"):
-            row = table[src]
-            for dst, d in lengths.items():
-                row[dst] = d
-        return table
+                if m.to not in row or row[m.to] > m.boots:
+                    row[m.to] = m.boots
+        return out
 
     def space(self, name: str) -> Space:
         """The space with that name."""
@@ -324,3 +329,53 @@ class Board:
 
     def __repr__(self) -> str:
         return f"<board {self.name}: {len(self.spaces)} spaces>"
+
+
+def _dijkstra(edges: list[dict[int, int]], source: int) -> list[int]:
+    """The fewest boots from ``source`` to each space along ``edges`` (UNREACHABLE where
+    none lead)."""
+    dist = [UNREACHABLE] * len(edges)
+    dist[source] = 0
+    heap = [(0, source)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in edges[u].items():
+            nd = d + w
+            if nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return dist
+
+
+class Distances(dict[int, list[int]]):
+    """Shortest boots between spaces: ``dist[a][b]`` from a to b. Row a (the distances from a
+    to every space) is worked out by Dijkstra's algorithm when first read and kept while the
+    table holds fewer than ROW_CELLS cells, the oldest row dropped first past that. Distances
+    are whole boots, so a row is the same whatever order it is worked out in."""
+
+    __slots__ = ("_edges", "_keep")
+
+    def __init__(self, edges: list[dict[int, int]]) -> None:
+        super().__init__()
+        self._edges = edges
+        self._keep = max(1, ROW_CELLS // max(1, len(edges)))
+
+    def __missing__(self, source: int) -> list[int]:
+        if not 0 <= source < len(self._edges):
+            raise IndexError(f"no space {source!r} on the board")
+        row = _dijkstra(self._edges, source)
+        if len(self) >= self._keep:
+            del self[next(iter(self))]
+        self[source] = row
+        return row
+
+    def to(self, target: int) -> list[int]:
+        """The shortest boots from every space to ``target`` (a column: ``dist[a][target]``
+        for each a), worked out at once along the paths reversed."""
+        back: list[dict[int, int]] = [{} for _ in self._edges]
+        for u, out in enumerate(self._edges):
+            for v, w in out.items():
+                back[v][u] = w
+        return _dijkstra(back, target)

@@ -51,7 +51,7 @@ from .actions import (
     allowed_here,
     best_market_item,
 )
-from .board import UNREACHABLE, Board, Move, summed_rewards
+from .board import ROW_CELLS, UNREACHABLE, Board, Move, summed_rewards
 from .catalog import CardDef
 from .decisions import Decision, Option
 from .effects.entry_toll import is_toll
@@ -674,6 +674,21 @@ def _poisson_tail(lam: float, h: int) -> float:
     return max(0.0, 1.0 - below)
 
 
+class _Rows(dict[int, list[Any]]):
+    """One of a route table's tables by target (``cost``, ``icons``, ``step``, ``walk``):
+    the rows for a target are worked out together when one of them is first read."""
+
+    __slots__ = ("routes",)
+
+    def __init__(self, routes: _Routes) -> None:
+        super().__init__()
+        self.routes = routes
+
+    def __missing__(self, t: int) -> list[Any]:
+        self.routes.add(t)
+        return dict.__getitem__(self, t)
+
+
 class _Routes:
     """Route costs to every space on one board, for one monster weight and item set.
 
@@ -686,9 +701,30 @@ class _Routes:
     resource, (resource, boots one unit counts as) pairs: 1 while the player holds some, more
     while it has to wait for a turn that brings one. Entering a space of ``tolls`` (its entry
     toll is live) counts as ``toll[space]`` more monster icons.
+
+    The rows for a target t (``cost[t]`` and the others) are worked out when first read, by
+    Dijkstra's algorithm from t along the moves reversed, and kept while the table holds
+    fewer than ROW_CELLS cells a table (every row on a board of up to 1,000 spaces); `out`
+    gives the costs from one space to every target without working out their rows.
     """
 
-    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_legs", "_ahead")
+    __slots__ = (
+        "cost",
+        "icons",
+        "step",
+        "walk",
+        "mu",
+        "_near",
+        "_legs",
+        "_ahead",
+        "_incoming",
+        "_outgoing",
+        "_out",
+        "_hq",
+        "_forest",
+        "_toll",
+        "_keep",
+    )
 
     def __init__(
         self,
@@ -700,9 +736,9 @@ class _Routes:
         tolls: dict[int, int] | None = None,
     ) -> None:
         n = len(board.spaces)
-        hq = board.hq
-        forest = [sp.exhausts for sp in board.spaces]
-        toll = [0] * n
+        self._hq = board.hq
+        self._forest = [sp.exhausts for sp in board.spaces]
+        toll = self._toll = [0] * n
         for s, k in (tolls or {}).items():
             toll[s] = k
         price = dict(paid)
@@ -723,49 +759,110 @@ class _Routes:
                     # A free move (a lift: no boots) has no footprints to pay extra for.
                     extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
                     incoming[m.to].append((a, m, boots, extra, m.monsters, m.way.exhausts))
+        self._incoming = incoming
+        self._outgoing: list[list[tuple[int, float, float, int, bool]]] | None = None
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
         self._ahead: dict[tuple[int, int, int], int] = {}
-        self.cost: list[list[float]] = []
-        self.icons: list[list[int]] = []
-        self.step: list[list[Move | None]] = []
-        for t in range(n):
-            d = [_INF] * n
-            icons = [0] * n
-            step: list[Move | None] = [None] * n
-            done = [False] * n
-            d[t] = 0.0
-            heap = [(0.0, t)]
-            while heap:
-                du, u = heapq.heappop(heap)
-                if done[u]:
-                    continue
-                done[u] = True
-                if u == hq and t != hq:
-                    continue
-                enter = FOREST_COST if forest[u] and u != t else 0.0
-                hurt = toll[u]
-                if hurt:
-                    enter += mu * hurt
-                for a, m, boots, extra, monsters, exhausts in incoming[u]:
-                    nd = du + boots + extra + mu * monsters + enter
-                    if exhausts:
-                        # A way that exhausts (a lift) ends the turn's walking, like a forest.
-                        nd += FOREST_COST
-                    if nd < d[a] - 1e-9:
-                        d[a] = nd
-                        icons[a] = icons[u] + monsters + hurt
-                        step[a] = m
-                        heapq.heappush(heap, (nd, a))
-            self.cost.append(d)
-            self.icons.append(icons)
-            self.step.append(step)
+        self._out: dict[int, list[float]] = {}
+        self._keep = max(1, ROW_CELLS // max(1, n))
+        self.cost: _Rows = _Rows(self)
+        self.icons: _Rows = _Rows(self)
+        self.step: _Rows = _Rows(self)
+        self.walk: _Rows = _Rows(self)
+
+    def add(self, t: int) -> None:
+        """Work out the rows for target t: the best route from every space to t, by
+        Dijkstra's algorithm from t along the moves reversed (of two routes that cost the
+        same, the one through the space settled first, then along the move listed first)."""
+        n = len(self._incoming)
+        if not 0 <= t < n:
+            raise IndexError(f"no space {t!r} on the board")
+        mu, hq, forest, toll, incoming = self.mu, self._hq, self._forest, self._toll, self._incoming
+        d = [_INF] * n
+        icons = [0] * n
+        step: list[Move | None] = [None] * n
+        done = [False] * n
+        d[t] = 0.0
+        heap = [(0.0, t)]
+        while heap:
+            du, u = heapq.heappop(heap)
+            if done[u]:
+                continue
+            done[u] = True
+            if u == hq and t != hq:
+                continue
+            enter = FOREST_COST if forest[u] and u != t else 0.0
+            hurt = toll[u]
+            if hurt:
+                enter += mu * hurt
+            for a, m, boots, extra, monsters, exhausts in incoming[u]:
+                nd = du + boots + extra + mu * monsters + enter
+                if exhausts:
+                    # A way that exhausts (a lift) ends the turn's walking, like a forest.
+                    nd += FOREST_COST
+                if nd < d[a] - 1e-9:
+                    d[a] = nd
+                    icons[a] = icons[u] + monsters + hurt
+                    step[a] = m
+                    heapq.heappush(heap, (nd, a))
+        tables = (self.cost, self.icons, self.step, self.walk)
+        if len(self.cost) >= self._keep:
+            oldest = next(iter(self.cost))
+            for table in tables:
+                del table[oldest]
         # The same expression the trip estimates evaluated every turn (`_best_target`).
-        self.walk = [
-            [c - mu * k for c, k in zip(row, icons, strict=True)]
-            for row, icons in zip(self.cost, self.icons, strict=True)
-        ]
+        walk = [c - mu * k for c, k in zip(d, icons, strict=True)]
+        for table, row in zip(tables, (d, icons, step, walk), strict=True):
+            dict.__setitem__(table, t, row)
+
+    def out(self, a: int) -> list[float]:
+        """``cost[t][a]`` for every target t (the costs of the best routes from a), by one
+        Dijkstra from a (remembered, like the rows): what a look at every stop around reads.
+
+        The same figures as the rows: a route's cost is a sum of boots, footprints, forests
+        and icons times mu, all multiples of a quarter, which floats add exactly in any order;
+        a forest ends the walk everywhere but at the route's end, so the cost to t is the
+        cost of a route entering t minus t's forest."""
+        row = self._out.get(a)
+        if row is not None:
+            return row
+        n = len(self._incoming)
+        if not 0 <= a < n:
+            raise IndexError(f"no space {a!r} on the board")
+        mu, hq, forest, toll = self.mu, self._hq, self._forest, self._toll
+        outgoing = self._outgoing
+        if outgoing is None:
+            outgoing = self._outgoing = [[] for _ in range(n)]
+            for u, ways_in in enumerate(self._incoming):
+                enter = (FOREST_COST if forest[u] else 0.0) + mu * toll[u]
+                for b, _m, boots, extra, monsters, exhausts in ways_in:
+                    outgoing[b].append((u, boots + extra + mu * monsters, enter, exhausts))
+        g = [_INF] * n
+        g[a] = 0.0
+        heap = [(0.0, a)]
+        while heap:
+            du, u = heapq.heappop(heap)
+            if du > g[u]:
+                continue
+            if u == hq and u != a:
+                continue
+            for v, w, enter, exhausts in outgoing[u]:
+                nd = du + w + enter
+                if exhausts:
+                    nd += FOREST_COST
+                if nd < g[v]:
+                    g[v] = nd
+                    heapq.heappush(heap, (nd, v))
+        for t in range(n):
+            if forest[t] and t != a and g[t] < _INF:
+                g[t] -= FOREST_COST
+        g[a] = 0.0
+        if len(self._out) >= self._keep:
+            del self._out[next(iter(self._out))]
+        self._out[a] = g
+        return g
 
     def legs(
         self, pos: int, board: Board, danger_zone: Sequence[bool]
@@ -795,15 +892,16 @@ class _Routes:
         key = (pos, goal)
         out = self._near.get(key)
         if out is None:
-            cost = self.cost
-            to_goal = cost[goal]
+            to_goal = self.cost[goal]
             here = to_goal[pos]
+            # ``cost[x][pos]`` for every stop x, without working out a row for each.
+            from_pos = self.out(pos)
             out = []
             for stop in stops:
                 x = stop[0]
                 if x in (pos, goal):
                     continue
-                extra = cost[x][pos] + to_goal[x] - here
+                extra = from_pos[x] + to_goal[x] - here
                 if extra <= DETOUR_MAX:
                     # The amounts the gain multiplies or adds, as floats (the same sums).
                     x, major, minor, heal, gold, draw, fruit, town = stop
@@ -1686,11 +1784,11 @@ class HeuristicBot(_Appraiser):
             if lacking.intersection(t.grants):
                 self._grant_worth[t.name] = self.ENABLE_CAP
         board = game.board
-        cost = self.routes.cost
+        from_pos = self.routes.out(p.pos)
         bv = self.boot_value
         best, best_v = None, 0.0
         for s in board.action_spaces:
-            d = cost[s][p.pos]
+            d = from_pos[s]
             if d >= _INF / 4:
                 continue
             sp = board.spaces[s]
@@ -1973,8 +2071,9 @@ class HeuristicBot(_Appraiser):
         best_c, best_cost = None, here - 1.0
         reach = 2 * self.boots_turn
         hq = board.hq if p.artifact is None else -1
+        from_pos = self.routes.out(pos)
         for c1, pairs in info.coach_pairs:
-            walk = cost[c1][pos] if c1 != pos else 0.0
+            walk = from_pos[c1] if c1 != pos else 0.0
             if walk > reach:
                 continue
             for c2, fare in pairs:
@@ -2715,9 +2814,9 @@ class HeuristicBot(_Appraiser):
             return False  # people do not wait for ever
         # Waiting only pays while somebody is still out there: two players waiting for each
         # other a step from HQ would wait for ever.
-        dist = board.dist
+        to_hq = board.dist_to_hq
         if not any(
-            q.on_clock and q is not p and (q.artifact is None or dist[q.pos][hq] > 2)
+            q.on_clock and q is not p and (q.artifact is None or to_hq[q.pos] > 2)
             for q in game.players
         ):
             return False

@@ -17,6 +17,7 @@ from . import actions
 from .assembly import label as assembly_label
 from .board import Space
 from .catalog import CardDef, Catalog, TokenDef, prepare
+from .clone import clone
 from .decisions import ACTION, DISCARD, MAY, TELEPORT, TRASH, Bot, Decision, Option
 from .effects import CONDITIONS, COUNTS, EFFECTS
 from .effects.stay_in_play import replay_held_over
@@ -1477,6 +1478,11 @@ class Game:
         from .snapshot import snapshot
 
         return snapshot(self, mid_turn=mid_turn)
+
+    def clone(self, bots: Sequence[Bot] = (), *, keep_log: bool = False) -> Game:
+        """A copy that plays on independently (see `interpreter.clone`): for search bots and
+        what-if questions. ``bots`` answer the copy's decisions."""
+        return clone(self, bots, keep_log=keep_log)
 
     def __repr__(self) -> str:
         return f"<game seed={self.seed} round={self.round} turn={self.turn}>"

@@ -3,13 +3,17 @@
 Each module of `core.MODULES` is compiled from its unchanged Python source (Cython, with type
 annotations ignored, so the compiled module keeps Python's semantics exactly) in a temporary
 folder, then moved into ``interpreter/_compiled/`` with the hash of the source it came from.
-Only the modules whose source changed since the last build are compiled again. Nothing here is
-needed to run Clankwork: without a build, the same modules run as Python.
+Only the modules whose source changed since the last build, or whose file is not the one built
+(cut short, overwritten), are compiled again. Nothing here is needed to run Clankwork: without a
+build, the same modules run as Python. This module imports none of the modules it compiles, and
+the command line imports it alone for `clankwork build-core` (tools/cli.py): a damaged build
+can never stop the command that repairs it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -197,10 +201,15 @@ def _install(folder: Path, built: dict[str, Path], hashes: dict[str, str], cytho
     folder.mkdir(parents=True, exist_ok=True)
     builds = {f: b for f, b in core.read_builds(folder).items() if (folder / f).is_file()}
     for n, path in built.items():
-        _replace(folder, path.name, path.read_bytes())
+        data = path.read_bytes()
+        _replace(folder, path.name, data)
         builds[path.name] = {
             "module": n,
             "source_sha256": hashes[n],
+            # The file's own size and hash: the finder loads only the very file built (one
+            # cut short would kill the process when mapped).
+            "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
             "cython": cython,
             "python": sys.version.split()[0],
         }

@@ -1,47 +1,57 @@
-"""The `clankwork` command line: one click group, one sub-command per tool."""
+"""The `clankwork` command line: one click group, one sub-command per tool.
+
+A tool's module is imported when its command runs (or `--help` lists the commands), not
+before: `clankwork build-core` imports none of the engine modules it compiles, so a damaged
+compiled core can never stop the command that rebuilds it (interpreter/core.py), and
+`clankwork --version` loads no engine at all.
+"""
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from . import build_core as build_core_tool
-from . import campaign as campaign_tool
-from . import campaign_record as record_tool
-from . import check as check_tool
-from . import docs as docs_tool
-from . import export as export_tool
-from . import fmt as fmt_tool
-from . import kit as kit_tool
-from . import lsp as lsp_tool
-from . import new as new_tool
-from . import play as play_tool
-from . import render as render_tool
-from . import replay as replay_tool
-from . import scenario_cmd
-from . import simulate as simulate_tool
+# Each command's name and where it is defined: (module of clankwork.tools, attribute).
+COMMANDS = {
+    "check": ("check", "check"),
+    "build": ("check", "build"),
+    "schema": ("check", "schema"),
+    "docs": ("docs", "docs"),
+    "fmt": ("fmt", "command"),
+    "render": ("render", "render"),
+    "export": ("export", "export"),
+    "kit": ("kit", "command"),
+    "simulate": ("simulate", "command"),
+    "test": ("scenario_cmd", "command"),
+    "replay": ("replay", "command"),
+    "new": ("new", "command"),
+    "play": ("play", "command"),
+    "lsp": ("lsp", "command"),
+    "campaign": ("campaign_cli", "command"),
+    "build-core": ("build_core", "command"),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Tools(click.Group):
+    """A group whose commands are imported from `COMMANDS` when first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attr = COMMANDS[cmd_name]
+            tool = importlib.import_module(f"{__package__}.{module}")
+            self.add_command(getattr(tool, attr), cmd_name)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_Tools, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="clankwork")
 def main() -> None:
     """Clankwork: write Clank!-style cards and boards, check them, draw them, play them."""
 
 
-main.add_command(check_tool.check)
-main.add_command(check_tool.build)
-main.add_command(check_tool.schema)
-main.add_command(docs_tool.docs)
-main.add_command(fmt_tool.command)
-main.add_command(render_tool.render)
-main.add_command(export_tool.export)
-main.add_command(kit_tool.command)
-main.add_command(simulate_tool.command)
-main.add_command(scenario_cmd.command)
-main.add_command(replay_tool.command)
-main.add_command(new_tool.command)
-main.add_command(play_tool.command)
-main.add_command(lsp_tool.command)
-main.add_command(campaign_tool.command)
-# `campaign record` lives in its own module (it builds on the campaign file's).
-campaign_tool.command.add_command(record_tool.command)
-main.add_command(build_core_tool.command)
+if __name__ == "__main__":
+    main()

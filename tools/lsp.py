@@ -1,30 +1,37 @@
 """`clankwork lsp`: a language server for .clank files over stdio (on pygls).
 
-Every change to a .clank file recompiles the whole pack it belongs to, with the editor's
-unsaved buffers read in place of the files on disk (through `PackReader`, so containment and
-size rules hold), runs the checks of `clankwork check`, and publishes the diagnostics of every
-file of the pack. Completion, hover and go-to-definition read the op registry and the pack's
-last compiled IR.
+A change to a .clank file recompiles the whole pack it belongs to once the editor has been
+quiet for a moment (`--debounce`), with the editor's unsaved buffers read in place of the
+files on disk (through `PackReader`, so containment and size rules hold), runs the checks of
+`clankwork check`, and publishes the diagnostics of every file of the pack. Completion, hover
+and go-to-definition read the op registry and the pack's last compiled IR.
+
+Messages are read by `lsp_framing.MessageReader` (bounded, resynchronised after a bad header)
+instead of pygls's reader; which files may be read from disk is `lsp_files`'s to say.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import os
 import re
+import sys
+import time
 import traceback
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import click
 from lsprotocol import types as lsp
 from pygls import uris
 from pygls.lsp.server import LanguageServer
-from pygls.workspace import PositionCodec
+from pygls.workspace import PositionCodec, TextDocument
 
 from clankwork.dsl.compiler import (
     DECL_KINDS,
@@ -40,6 +47,8 @@ from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, R
 from clankwork.interpreter.effects.registry import pretty_phrase
 
 from .check import compile_and_check
+from .lsp_files import inside, may_read, read_clank, too_large
+from .lsp_stdio import FdReader, serve
 from .render_cards import card_kind, card_rules
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
@@ -54,6 +63,9 @@ _SEVERITY = {
     "info": lsp.DiagnosticSeverity.Information,
 }
 _NODE_KEYS = {"op": EFFECTS, "cond": CONDITIONS, "count": COUNTS}
+
+DEFAULT_DELAY = 0.2
+"""Seconds without a change before a pack is analysed again (`clankwork lsp --debounce`)."""
 
 # Words that open a property line inside a declaration (card, token, space, path).
 PROPERTY_WORDS = property_words()
@@ -91,13 +103,6 @@ def _real(shown: str) -> str:
     return _local(os.path.join(os.getcwd(), shown))
 
 
-def _inside(path: str, root: str) -> bool:
-    try:
-        return os.path.commonpath([path, root]) == root
-    except ValueError:
-        return False
-
-
 @dataclass
 class Analysis:
     """One compile of a pack (or a lone file): its IR and diagnostics by real file path."""
@@ -114,18 +119,12 @@ def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
     overriding the files on disk, and run the checks of `clankwork check`."""
     root = find_pack(path)
     if root is None:
-        text = open_docs.get(str(path))
-        if text is None:
-            text = path.read_text("utf-8", "replace") if path.is_file() else ""
-        result = compile_text(text, str(path))
-        out = Analysis(None, result.ir, {str(path): text})
-        _place(out, result.diagnostics)
-        return out
+        return _analyse_lone(path, open_docs.get(str(path)))
     real_root = os.path.realpath(root)
     overrides = {
         Path(os.path.relpath(p, real_root)).as_posix(): t
         for p, t in open_docs.items()
-        if _inside(p, real_root)
+        if inside(p, real_root)
     }
     result = compile_and_check(root, overrides)
     out = Analysis(root, result.ir, {_real(n): t for n, t in result.sources.items()})
@@ -135,9 +134,29 @@ def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
         # without false alarms about names the pack declares elsewhere.
         text = open_docs.get(str(path))
         if text is not None:
-            _stmts, syntax = parser().parse(text, str(path))
             out.files[str(path)] = text
-            _place(out, syntax)
+            big = too_large(text, str(path))
+            _place(out, [big] if big else parser().parse(text, str(path))[1])
+    return out
+
+
+def _analyse_lone(path: Path, text: str | None) -> Analysis:
+    """Compile a file outside any pack on its own: the editor's ``text``, or when it is not
+    open the file on disk (the caller has checked that it may be read)."""
+    if text is None:
+        text, diags = read_clank(str(path))
+        if text is None:
+            out = Analysis(None, None, {str(path): ""})
+            _place(out, diags)
+            return out
+    out = Analysis(None, None, {str(path): text})
+    big = too_large(text, str(path))
+    if big is not None:
+        _place(out, [big])
+        return out
+    result = compile_text(text, str(path))
+    out.ir = result.ir
+    _place(out, result.diagnostics)
     return out
 
 
@@ -169,15 +188,22 @@ def to_range(span: Span, text: str, codec: PositionCodec) -> lsp.Range:
 
 
 class ClankServer(LanguageServer):
-    """The Clankwork language server: one analysis per pack, refreshed on every change."""
+    """The Clankwork language server: one analysis per pack, run once the editor has been
+    quiet for ``delay`` seconds after a change."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay: float = DEFAULT_DELAY) -> None:
         super().__init__("clankwork", metadata.version("clankwork"))
+        self.delay = delay
         self.analyses: dict[str, Analysis] = {}
         self.good_ir: dict[str, dict[str, Any]] = {}  # the last IR of each pack, for names
         self.published: dict[str, set[str]] = {}
+        self.pending: dict[str, asyncio.TimerHandle] = {}  # analysis key → its timer
 
     # -- documents ------------------------------------------------------------------------
+
+    def open_doc(self, uri: str) -> TextDocument | None:
+        """The document the client opened at ``uri`` (None when it has not)."""
+        return self.workspace.text_documents.get(unquote(uri))
 
     def open_docs(self) -> dict[str, str]:
         """Real path → text of every open .clank document."""
@@ -187,6 +213,46 @@ class ClankServer(LanguageServer):
             if path and path.endswith(".clank"):
                 out[_local(path)] = doc.source
         return out
+
+    def roots(self) -> list[str]:
+        """The folders whose .clank files may be read from disk: the workspace folders the
+        client named, and the pack folder of every document it has open."""
+        named = [self.workspace.root_path] if self.workspace.root_path else []
+        named += [uris.to_fs_path(f.uri) for f in self.workspace.folders.values()]
+        packs = [find_pack(Path(p)) for p in self.open_docs()]
+        return [str(r) for r in [*named, *packs] if r]
+
+    def allowed(self, uri: str) -> bool:
+        """True when the server may look at the document at ``uri``: the client opened it,
+        or it is a .clank file of the workspace (see `lsp_files`)."""
+        if self.open_doc(uri) is not None:
+            return True
+        path = uris.to_fs_path(uri)
+        return bool(path) and may_read(path, self.roots())
+
+    def text_of(self, uri: str) -> tuple[str, str] | None:
+        """(text, real path) of a document: the client's buffer when it is open, else the
+        file on disk when `readable`; None when refused or unreadable."""
+        path = uris.to_fs_path(uri)
+        if not path:
+            return None
+        doc = self.open_doc(uri)
+        if doc is not None:
+            return doc.source, _local(path)
+        if not self.allowed(uri):
+            self.report(
+                f"refused {uri}: it is neither open in the editor nor a .clank file of the "
+                "workspace, so it is not read"
+            )
+            return None
+        text, _diags = read_clank(path)
+        return (text, _local(path)) if text is not None else None
+
+    def report(self, problem: str) -> None:
+        """Tell the user about input the server refused: a line on stderr, and the editor's
+        log (where it shows the server's messages)."""
+        click.echo(f"clankwork lsp: {problem}", err=True)
+        self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Warning, problem))
 
     def uri_of(self, real: str) -> str:
         """The URI the editor uses for a real path (its own when the file is open)."""
@@ -216,11 +282,31 @@ class ClankServer(LanguageServer):
         ir = a.ir if a and a.ir is not None else self.good_ir.get(key[0])
         return a, ir
 
-    def refresh(self, uri: str) -> None:
-        """Recompile the pack of ``uri`` and publish diagnostics for every file of it."""
+    def schedule(self, uri: str) -> None:
+        """Refresh the pack of ``uri`` once no change has come for ``delay`` seconds: a
+        burst of typing costs one analysis, of the newest text."""
         key = self.key_of(uri)
-        if key is None or not key[1].name.endswith(".clank"):
+        if key is None:
             return
+        self.cancel(key[0])
+        loop = asyncio.get_running_loop()
+        self.pending[key[0]] = loop.call_later(self.delay, self.refresh, uri)
+
+    def cancel(self, key: str) -> None:
+        """Drop the pending analysis of ``key`` (a pack folder or a lone file)."""
+        timer = self.pending.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+
+    def refresh(self, uri: str) -> None:
+        """Recompile the pack of ``uri`` now and publish diagnostics for every file of it."""
+        key = self.key_of(uri)
+        if key is None:
+            return
+        self.cancel(key[0])
+        if not key[1].name.endswith(".clank") or not self.allowed(uri):
+            return
+        started = time.perf_counter()
         try:
             a = analyse(key[1], self.open_docs())
         except Exception:  # a bug in a check must not take the editor's server down
@@ -228,9 +314,21 @@ class ClankServer(LanguageServer):
                 lsp.LogMessageParams(lsp.MessageType.Error, traceback.format_exc())
             )
             return
+        # One line per analysis in the editor's log: how often and how long it compiles.
+        self.window_log_message(
+            lsp.LogMessageParams(
+                lsp.MessageType.Log,
+                f"analysed {key[0]} in {time.perf_counter() - started:.2f} s",
+            )
+        )
         self.analyses[key[0]] = a
         if a.ir is not None:
             self.good_ir[key[0]] = a.ir
+        self.publish(key[0], uri, a)
+
+    def publish(self, key: str, uri: str, a: Analysis) -> None:
+        """Publish the diagnostics of analysis ``a`` of ``key``, for every file of it, and
+        clear the files it published before and no longer has."""
         codec = self.workspace.position_codec
         now: dict[str, list[lsp.Diagnostic]] = {self.uri_of(f): [] for f in a.files}
         for real, diags in a.diagnostics.items():
@@ -240,7 +338,7 @@ class ClankServer(LanguageServer):
             )
         for d in a.unplaced:
             now.setdefault(uri, []).append(self.convert(d, "", codec, a))
-        for gone in self.published.get(key[0], set()) - set(now):
+        for gone in self.published.get(key, set()) - set(now):
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
         for target, diags in now.items():
             # The version of an open buffer, so the editor drops results for older text.
@@ -248,7 +346,7 @@ class ClankServer(LanguageServer):
             self.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(target, diags, doc.version if doc else None)
             )
-        self.published[key[0]] = set(now)
+        self.published[key] = set(now)
 
     def convert(
         self, d: Diagnostic, text: str, codec: PositionCodec, a: Analysis
@@ -278,14 +376,16 @@ class ClankServer(LanguageServer):
     # -- positions ------------------------------------------------------------------------
 
     def at_cursor(self, uri: str, pos: lsp.Position) -> tuple[str, int, int, str] | None:
-        """(line text, 1-based line, 1-based column in characters, real path) at ``pos``."""
-        doc = self.workspace.get_text_document(uri)
-        lines = doc.source.split("\n")
+        """(line text, 1-based line, 1-based column in characters, real path) at ``pos``;
+        None past the end or when the document may not be read."""
+        got = self.text_of(uri)
+        if got is None:
+            return None
+        lines = got[0].split("\n")
         if pos.line >= len(lines):
             return None
         where = self.workspace.position_codec.position_from_client_units(lines, pos)
-        path = uris.to_fs_path(uri)
-        return lines[pos.line], pos.line + 1, where.character + 1, _local(path or "")
+        return lines[pos.line], pos.line + 1, where.character + 1, got[1]
 
 
 def _zero() -> lsp.Position:
@@ -528,54 +628,61 @@ def hover_text(
     return "\n\n---\n\n".join(docs) if docs else None
 
 
-def build_server() -> ClankServer:
-    """A server with every feature registered."""
-    server = ClankServer()
+def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
+    """A server with every feature registered, analysing ``delay`` seconds after a change."""
+    server = ClankServer(delay)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: ClankServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.refresh(params.text_document.uri)
+        # Debounced too: an editor restoring a session opens many files of one pack at once.
+        ls.schedule(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    async def did_change(ls: ClankServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        # Typing sends a change per key and a big pack takes a while to compile: let the
-        # changes already received apply first, and compile only for the newest text.
-        await asyncio.sleep(0)
-        doc = ls.workspace.text_documents.get(params.text_document.uri)
-        if doc is not None and doc.version != params.text_document.version:
-            return
-        ls.refresh(params.text_document.uri)
+    def did_change(ls: ClankServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: ClankServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.refresh(params.text_document.uri)
+        if ls.open_doc(params.text_document.uri) is not None:
+            ls.refresh(params.text_document.uri)  # at once, in place of any pending one
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: ClankServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        # The file on disk counts again; a lone file's diagnostics go with its buffer.
-        key = ls.key_of(params.text_document.uri)
-        if key is not None and find_pack(key[1]) is not None:
-            ls.refresh(params.text_document.uri)
-        elif key is not None:
-            ls.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(params.text_document.uri, [])
-            )
-            ls.published.pop(key[0], None)
-            ls.analyses.pop(key[0], None)
+        # The file on disk counts again when the pack is still the workspace's; a lone
+        # file's diagnostics, and a pack's that is no longer, go with the buffer.
+        uri = params.text_document.uri
+        key = ls.key_of(uri)
+        if key is None:
+            return
+        if find_pack(key[1]) is not None and ls.allowed(uri):
+            ls.schedule(uri)
+            return
+        ls.cancel(key[0])
+        for gone in ls.published.pop(key[0], set()) | {uri}:
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
+        ls.analyses.pop(key[0], None)
+        ls.good_ir.pop(key[0], None)
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: ClankServer, _params: None) -> None:
+        for key in list(ls.pending):
+            ls.cancel(key)
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
     def completion(ls: ClankServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        _a, ir = ls.analysis_of(params.text_document.uri)
         here = ls.at_cursor(params.text_document.uri, params.position)
-        before = here[0][: here[2] - 1] if here else ""
+        if here is None:
+            return lsp.CompletionList(is_incomplete=False, items=[])
+        _a, ir = ls.analysis_of(params.text_document.uri)
+        before = here[0][: here[2] - 1]
         return lsp.CompletionList(is_incomplete=False, items=completions(before, ir))
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: ClankServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        _a, ir = ls.analysis_of(params.text_document.uri)
         here = ls.at_cursor(params.text_document.uri, params.position)
         if here is None:
             return None
+        _a, ir = ls.analysis_of(params.text_document.uri)
         text = hover_text(ir, here[3], here[0], here[1], here[2])
         if text is None:
             return None
@@ -583,9 +690,11 @@ def build_server() -> ClankServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: ClankServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        a, ir = ls.analysis_of(params.text_document.uri)
         here = ls.at_cursor(params.text_document.uri, params.position)
-        if here is None or ir is None:
+        if here is None:
+            return None
+        a, ir = ls.analysis_of(params.text_document.uri)
+        if ir is None:
             return None
         word = word_at(here[0], here[2])
         out = []
@@ -603,20 +712,49 @@ def build_server() -> ClankServer:
     def formatting(
         ls: ClankServer, params: lsp.DocumentFormattingParams
     ) -> list[lsp.TextEdit] | None:
-        # `clankwork fmt`'s layout; a buffer that does not parse is left alone (its syntax
-        # errors are already published as diagnostics).
-        doc = ls.workspace.get_text_document(params.text_document.uri)
-        formatted = format_source(doc.source, doc.path)
-        if formatted is None or formatted == doc.source:
+        # `clankwork fmt`'s layout; a buffer that does not parse, or is past the file size
+        # limit, is left alone (its diagnostics already say why).
+        got = ls.text_of(params.text_document.uri)
+        if got is None:
             return []
-        lines = doc.source.split("\n")
+        source, real = got
+        if too_large(source, real) is not None:
+            return []
+        formatted = format_source(source, real)
+        if formatted is None or formatted == source:
+            return []
+        lines = source.split("\n")
         end = lsp.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
         return [lsp.TextEdit(lsp.Range(_zero(), end), formatted)]
 
     return server
 
 
+class _OneLine(logging.Formatter):
+    """pygls's log records as one line each: its tracebacks are for its developers, and the
+    editor shows the server's stderr to users."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"clankwork lsp: {record.getMessage().splitlines()[0]}"
+
+
 @click.command("lsp")
-def command() -> None:
+@click.option(
+    "--debounce",
+    type=click.IntRange(0, 3_600_000),
+    default=int(DEFAULT_DELAY * 1000),
+    show_default=True,
+    metavar="MS",
+    help="Milliseconds without a change before a pack is analysed again.",
+)
+def command(debounce: int) -> None:
     """Run the language server on stdin/stdout (for an editor to start)."""
-    build_server().start_io()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    log = logging.getLogger("pygls")
+    log.addHandler(handler)
+    log.setLevel(logging.ERROR)
+    log.propagate = False
+    server = build_server(debounce / 1000)
+    code = serve(server.protocol, FdReader(sys.stdin.fileno()), sys.stdout.buffer, server.report)
+    sys.exit(code)

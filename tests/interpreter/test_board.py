@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import networkx as nx
 import pytest
 
+from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter import board as board_module
 from clankwork.interpreter.board import UNREACHABLE, Board
+from clankwork.interpreter.catalog import prepare
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _path(a, b, **kw):
@@ -126,3 +134,43 @@ def test_prepare_names_the_boards_when_asked_for_one_it_lacks(tutorial_ir: dict)
     for board in (1, -1, True):
         with pytest.raises(ValueError, match=rf"no board {board!r} \(its boards: 0 {name}\)"):
             prepare(tutorial_ir, board=board)
+
+
+def _all_pairs(board: Board, allow_requirements: bool) -> list[list[int]]:
+    """The distance table as it was once worked out, all pairs at setup with networkx."""
+    g = nx.DiGraph()
+    g.add_nodes_from(range(len(board.spaces)))
+    for i, moves in enumerate(board.moves):
+        for m in moves:
+            if (m.requires and not allow_requirements) or m.way.paid_in != "boots":
+                continue
+            if not g.has_edge(i, m.to) or g[i][m.to]["w"] > m.boots:
+                g.add_edge(i, m.to, w=m.boots)
+    table = [[UNREACHABLE] * len(board.spaces) for _ in board.spaces]
+    for src, lengths in nx.all_pairs_dijkstra_path_length(g, weight="w"):
+        for dst, d in lengths.items():
+            table[src][dst] = d
+    return table
+
+
+@pytest.mark.parametrize(
+    "pack", ["content/tutorial", "content/acqinc", "content/clank", "tests/fixtures/ways"]
+)
+def test_distances_are_worked_out_a_row_at_a_time_as_read(pack: str, monkeypatch) -> None:
+    """Setup works out no distance (a board of thousands of spaces would take minutes for all
+    pairs); each row read is the all-pairs figure, and past ROW_CELLS cells the oldest rows
+    are dropped and worked out again, the same, when read again."""
+    result = compile_pack(ROOT / pack)
+    assert result.ok, result.diagnostics
+    monkeypatch.setattr(board_module, "ROW_CELLS", 5 * len(result.ir["boards"][0]["spaces"]))
+    board = prepare(result.ir).board
+    assert len(board.dist) == 0 and len(board.dist_any) == 0
+    n = len(board.spaces)
+    for table, allow in ((board.dist, False), (board.dist_any, True)):
+        expected = _all_pairs(board, allow)
+        for _ in range(2):
+            assert [table[a] for a in range(n)] == expected
+            assert len(table) == 5
+    assert board.dist_to_hq == [row[board.hq] for row in _all_pairs(board, False)]
+    with pytest.raises(IndexError, match="no space"):
+        board.dist[n]

@@ -11,8 +11,16 @@ from typing import Any
 import pytest
 
 from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter import bots as bots_module
 from clankwork.interpreter.actions import BUY, END_TURN
-from clankwork.interpreter.bots import BOTS, HeuristicBot, _Routes, make_bot
+from clankwork.interpreter.bots import (
+    BOTS,
+    MU_LEVELS,
+    HeuristicBot,
+    _board_info,
+    _Routes,
+    make_bot,
+)
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import Game
@@ -200,6 +208,99 @@ def test_routes_weigh_monsters_forests_water_and_arrows(tutorial: Catalog) -> No
     for t in s.values():
         if t != board.hq:
             assert plain.step[t][gate] is None or plain.step[t][gate].to != board.hq
+
+
+@pytest.mark.parametrize(
+    "pack",
+    ["content/tutorial", "content/acqinc", "content/clank", "content/vault", "tests/fixtures/ways"],
+)
+def test_route_costs_from_one_space_are_the_rows_figures(pack: str) -> None:
+    """`_Routes.out` (one Dijkstra from a space, for a look at every stop around) gives
+    exactly ``cost[t][a]`` of the rows worked out from each target, whatever the weight, the
+    items, the prices of other resources and the tolls: forests, arrows, HQ and all."""
+    result = compile_pack(ROOT / pack)
+    assert result.ok, result.diagnostics
+    g = Game(prepare(result.ir), [make_bot("random", 0), make_bot("random", 1)], 1)
+    info = _board_info(g)
+    board = g.board
+    n = len(board.spaces)
+    prices = [frozenset((r, unit) for r in info.way_list) for unit in (1.0, 4.0)]
+    for mu in MU_LEVELS:
+        for grants in (frozenset(), info.requirements):
+            for paid in (frozenset(), *prices):
+                r = _Routes(board, grants, mu, frozenset(), paid, dict(info.toll_hurt))
+                for a in range(n):
+                    assert r.out(a) == [r.cost[t][a] for t in range(n)], (mu, grants, paid, a)
+
+
+def test_route_rows_are_worked_out_for_the_targets_read(tutorial: Catalog, monkeypatch) -> None:
+    """A route table works out nothing until a row is read, then the four rows of that
+    target together; past ROW_CELLS cells the oldest target's rows go, and come back the
+    same when read again."""
+    board = tutorial.board
+    n = len(board.spaces)
+    full = _Routes(board, frozenset(), 1.0)
+    assert len(full.cost) == 0
+    assert full.walk[board.hq][3] == full.cost[board.hq][3] - full.mu * full.icons[board.hq][3]
+    assert set(full.cost) == set(full.icons) == set(full.step) == set(full.walk) == {board.hq}
+    monkeypatch.setattr(bots_module, "ROW_CELLS", 3 * n)
+    small = _Routes(board, frozenset(), 1.0)
+    for _ in range(2):
+        for t in range(n):
+            for table in ("cost", "icons", "step", "walk"):
+                assert getattr(small, table)[t] == getattr(full, table)[t], (table, t)
+            assert len(small.cost) == len(small.walk) <= 3
+    with pytest.raises(IndexError, match="no space"):
+        small.cost[n]
+
+
+def _grid_board(width: int, depth: int) -> dict[str, Any]:
+    """A board IR of width x depth rooms joined to their neighbours, HQ in the top row:
+    monsters and 2-boot paths here and there, one-way paths down, forests, an artifact
+    every 150 rooms in the lower half."""
+    spaces, paths = [], []
+    for i in range(width * depth):
+        sp = {"name": f"R{i}", "features": [], "exhausts": i % 13 == 5, "triggers": []}
+        if i == width // 2:
+            sp["features"] = ["hq"]
+        elif i // width >= depth // 2 and i % 150 == 7:
+            sp["artifact"] = (5, 10, 15, 20)[(i // 150) % 4]
+        spaces.append({**sp, "holds": []})
+        for j, down in ((i + 1, False), (i + width, True)):
+            if (not down and j % width == 0) or j >= width * depth:
+                continue
+            paths.append(
+                {
+                    "from": f"R{i}",
+                    "to": f"R{j}",
+                    "oneway": down and i % 7 == 3,
+                    "boots": 2 if i % 5 == 1 else 1,
+                    "monsters": 1 if i % 9 == 4 else 0,
+                    "requires": [],
+                    "features": [],
+                }
+            )
+    return {"name": "grid", "spaces": spaces, "paths": paths, "groups": []}
+
+
+def test_a_board_of_a_thousand_spaces_works_out_only_the_routes_read(tutorial_ir: dict) -> None:
+    """Setting up and playing on a large board works out the distances and routes to the
+    places the bots look at (artifacts, HQ, their goals), not all pairs of spaces."""
+    ir = {**tutorial_ir, "boards": [_grid_board(40, 30)]}
+    cat = prepare(ir)
+    g = Game(cat, [make_bot("heuristic", bot_seed(3, k)) for k in range(4)], 3)
+    for _ in range(3):
+        g.round += 1
+        for seat in g.order:
+            g.take_turn(g.players[seat])
+    board = g.board
+    assert len(board.spaces) == 1200 and len(board.artifact_spaces) == 4
+    assert any(p.pos != board.hq for p in g.players)  # they set out
+    info = _board_info(g)
+    assert info.routes
+    for table in info.routes.values():
+        assert 0 < len(table.cost) <= len(board.artifact_spaces) + 1 + 2 * len(g.players)
+    assert len(board.dist) <= len(g.players)
 
 
 def test_heuristic_takes_the_artifact_it_walks_to(acqinc: Catalog) -> None:

@@ -4,9 +4,11 @@ playing exactly as the Python source does."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib.machinery
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -33,9 +35,16 @@ def _fake_build(tmp_path: Path, **files: str) -> tuple[Path, Path]:
     folder.mkdir()
     builds = {}
     for name, file in files.items():
-        (folder / file).write_bytes(b"not really a module")
+        data = b"not really a module"
+        (folder / file).write_bytes(data)
         sha = core.source_hash(source / f"{name}.py")
-        builds[file] = {"module": name, "source_sha256": sha, "cython": "3"}
+        builds[file] = {
+            "module": name,
+            "source_sha256": sha,
+            "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "cython": "3",
+        }
     (folder / core.MANIFEST).write_text(json.dumps({"builds": builds}))
     return folder, source
 
@@ -67,8 +76,9 @@ def test_a_module_is_compiled_only_while_its_source_is_the_one_built(tmp_path: P
     assert core.status(folder, source)["bots"] == "not built"
 
 
-def test_the_finder_answers_only_for_current_compiled_modules(tmp_path: Path) -> None:
+def test_the_finder_answers_only_for_current_compiled_modules(tmp_path: Path, monkeypatch) -> None:
     folder, source = _fake_build(tmp_path, game=f"game{SUFFIX}", bots=f"bots{SUFFIX}")
+    monkeypatch.setattr(core._CheckedLoader, "create", lambda self, spec: None)  # no library
     finder = core._CompiledFinder(folder, source)
     assert finder.find_spec("clankwork.interpreter.bots") is not None
     # Edited while the process runs (a language server, a notebook): the next import of it
@@ -83,6 +93,40 @@ def test_the_finder_answers_only_for_current_compiled_modules(tmp_path: Path) ->
     assert finder.find_spec("clankwork.interpreter.catalog") is None  # never compiled
     assert finder.find_spec("clankwork.interpreter.effects.game") is None
     assert finder.find_spec("game") is None
+
+
+def test_a_build_whose_file_is_not_the_one_built_is_damaged(tmp_path: Path) -> None:
+    """The manifest records each file's size and SHA-256: a file cut short (which would kill
+    the process with SIGBUS when mapped) or overwritten is "damaged", never loaded; a build
+    that recorded neither (an older build-core) is "stale", built again."""
+    folder, source = _fake_build(tmp_path, game=f"game{SUFFIX}", bots=f"bots{SUFFIX}")
+    assert core.status(folder, source)["game"] == "compiled"
+    (folder / f"game{SUFFIX}").write_bytes(b"not really")  # cut short
+    assert core.module_state("game", folder, source) == ("damaged", None)
+    (folder / f"game{SUFFIX}").write_bytes(b"not really a MODULE")  # same size, other bytes
+    assert core.module_state("game", folder, source) == ("damaged", None)
+    manifest = json.loads((folder / core.MANIFEST).read_text())
+    del manifest["builds"][f"bots{SUFFIX}"]["sha256"]
+    (folder / core.MANIFEST).write_text(json.dumps(manifest))
+    assert core.module_state("bots", folder, source) == ("stale", None)
+
+
+def test_the_finder_skips_a_module_it_cannot_use_with_one_line(tmp_path: Path, capsys) -> None:
+    """A damaged build, or one the system loader refuses (another platform's, bytes that are
+    no library): the source is imported instead, and stderr says so once a module."""
+    folder, source = _fake_build(tmp_path, game=f"game{SUFFIX}", bots=f"bots{SUFFIX}")
+    (folder / f"bots{SUFFIX}").write_bytes(b"cut")
+    finder = core._CompiledFinder(folder, source)
+    for _ in range(2):
+        assert finder.find_spec("clankwork.interpreter.game") is None
+        assert finder.find_spec("clankwork.interpreter.bots") is None
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    game, bots = lines
+    assert game.startswith("clankwork: the compiled core's game module is not used: it cannot")
+    assert game.endswith("running game.py instead. `clankwork build-core --force` builds it again.")
+    assert "bots module is not used: its file is not the one build-core made" in bots
+    assert bots.endswith("`clankwork build-core` builds it again.")
 
 
 def test_an_unreadable_manifest_means_no_build(tmp_path: Path) -> None:
@@ -233,3 +277,110 @@ def test_the_compiled_core_plays_exactly_as_the_python_source() -> None:
     assert runs["compiled"][0].endswith(": " + ", ".join(core.MODULES))
     assert runs["python"][0] == f"Python source ({core.ENV}=python)"
     assert runs["compiled"][1] == runs["python"][1]
+
+
+_IMPORTED = """
+import sys
+from clankwork.interpreter.core import MODULES, PACKAGE
+from clankwork.tools.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(sorted(m for m in MODULES if f"{PACKAGE}.{m}" in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("args", [["build-core", "--status"], ["--version"]])
+def test_build_core_imports_none_of_the_modules_it_compiles(args: list[str]) -> None:
+    """The command line imports a tool's module when its command runs: `build-core` (and
+    `--version`) load no engine module, so a damaged build never stops its own repair."""
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORTED, *args], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.fixture(scope="module")
+def one_module_core(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package whose compiled core is one module, `state` (the smallest),
+    built for real; the path to put on PYTHONPATH. The other folders are links to this
+    checkout's; the interpreter is a copy, since the core lives in it."""
+    why = _compiler_ready()
+    if why:
+        pytest.skip(why)
+    root = core.HERE.parent
+    shim = tmp_path_factory.mktemp("core") / "shim"
+    package = shim / "clankwork"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    for name in ("dsl", "tools", "content", "schemas"):
+        (package / name).symlink_to(root / name, target_is_directory=True)
+    interpreter = package / "interpreter"
+    shutil.copytree(
+        core.HERE, interpreter, ignore=shutil.ignore_patterns("_compiled", "__pycache__")
+    )
+    text = (interpreter / "core.py").read_text()
+    modules = 'MODULES = ("actions", "bots", "game", "state", "steps")'
+    assert modules in text
+    (interpreter / "core.py").write_text(text.replace(modules, 'MODULES = ("state",)'))
+    out = _clankwork(shim, "build-core")
+    assert out.returncode == 0, out.stderr
+    return shim
+
+
+def _python(shim: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Python with the copy first on its path, and the compiled core on."""
+    env = {k: v for k, v in os.environ.items() if k != core.ENV}
+    env["PYTHONPATH"] = f"{shim}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True)
+
+
+def _clankwork(shim: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return _python(shim, "-m", "clankwork.tools.cli", *args)
+
+
+_WHICH = "from clankwork.interpreter import core, state; print(core.describe(), state.__file__)"
+
+
+@pytest.mark.parametrize("damage", ["cut short", "random bytes", "refused by the loader"])
+def test_a_damaged_compiled_module_never_takes_the_tool_down(
+    one_module_core: Path, damage: str
+) -> None:
+    """A compiled module cut short (SIGBUS when mapped, before), overwritten with random
+    bytes, or intact but refused by the system loader: every command runs, on the Python
+    source, with one line on stderr; `build-core` imports none of it and builds it again."""
+    compiled = one_module_core / "clankwork" / "interpreter" / "_compiled"
+    (file,) = compiled.glob("state.*")
+    data = file.read_bytes()
+    repair = ["build-core"]
+    if damage == "cut short":
+        file.write_bytes(data[: len(data) // 20])
+    else:
+        file.write_bytes(random.Random(damage).randbytes(len(data)))
+        if damage == "refused by the loader":
+            # The manifest agrees with the file: only loading it can tell.
+            manifest = json.loads((compiled / core.MANIFEST).read_text())
+            manifest["builds"][file.name]["sha256"] = core.source_hash(file)
+            (compiled / core.MANIFEST).write_text(json.dumps(manifest))
+            repair = ["build-core", "--force"]
+    tutorial = str(core.HERE.parent / "content" / "tutorial")
+    version = _clankwork(one_module_core, "--version")
+    assert version.returncode == 0 and version.stderr == "", version.stderr
+    check = _clankwork(one_module_core, "check", tutorial)
+    assert check.returncode == 0, (check.returncode, check.stderr)
+    assert "content/tutorial:" in check.stdout
+    lines = check.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("clankwork: the compiled core's state module is not used")
+    assert lines[0].endswith(
+        f"running state.py instead. `clankwork {' '.join(repair)}` builds it again."
+    )
+    fixed = _clankwork(one_module_core, *repair)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "not used" not in fixed.stderr  # build-core never imported it
+    assert "compiled state" in fixed.stdout
+    after = _python(one_module_core, "-c", _WHICH)
+    assert after.returncode == 0 and after.stderr == "", after.stderr
+    assert after.stdout.startswith("compiled core (Cython")
+    assert after.stdout.split()[-1] == str(file)

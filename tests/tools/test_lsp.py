@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from clankwork.dsl.diagnostics import Span
+from clankwork.dsl.limits import MAX_FILE_BYTES
 from clankwork.tools.check import bundled_pack, compile_and_check
 from clankwork.tools.lsp import completions, find_pack, quoted, to_range, word_at
 
@@ -25,9 +26,9 @@ WAIT = 60.0  # seconds; a deadline on every read, never a sleep
 class Client:
     """A minimal LSP client: Content-Length framed JSON-RPC over a subprocess's pipes."""
 
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self, cwd: Path, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from clankwork.tools.cli import main; main()", "lsp"],
+            [sys.executable, "-c", "from clankwork.tools.cli import main; main()", "lsp", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -36,6 +37,7 @@ class Client:
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.next_id = 0
         self.notes: list[dict[str, Any]] = []
+        self.seen: list[bytes] = []  # every body the server wrote, as it wrote it
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -54,12 +56,17 @@ class Client:
                 if name.lower() == "content-length":
                     length = int(value)
             assert length is not None
-            self.inbox.put(json.loads(out.read(length)))
+            body = out.read(length)
+            self.seen.append(body)
+            self.inbox.put(json.loads(body))
 
     def send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def send_raw(self, data: bytes) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(data)
         self.proc.stdin.flush()
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
@@ -82,13 +89,32 @@ class Client:
         self.next_id += 1
         rid = self.next_id
         self.send({"id": rid, "method": method, "params": params or {}})
+        msg = self.response(rid)
+        assert "error" not in msg, msg
+        return msg.get("result")
+
+    def response(self, rid: int | str) -> dict[str, Any]:
+        """The server's response to request ``rid``, what came before it kept in notes."""
+        for msg in self.notes:
+            if msg.get("id") == rid and "method" not in msg:
+                self.notes.remove(msg)
+                return msg
         deadline = time.monotonic() + WAIT
         while True:
             msg = self._next(deadline)
             if msg.get("id") == rid and "method" not in msg:
-                assert "error" not in msg, msg
-                return msg.get("result")
+                return msg
             self._other(msg)
+
+    def logged(self, kind: int | None = None) -> list[str]:
+        """The window/logMessage messages received so far (of type ``kind`` if given),
+        taken out of notes."""
+        out = []
+        for msg in list(self.notes):
+            if msg.get("method") == "window/logMessage" and kind in (None, msg["params"]["type"]):
+                out.append(msg["params"]["message"])
+                self.notes.remove(msg)
+        return out
 
     def _other(self, msg: dict[str, Any]) -> None:
         if "method" in msg and "id" in msg:  # a request from the server: answer it
@@ -311,3 +337,142 @@ def test_helpers(pack: Path) -> None:
     labels = [i.label for i in completions("  play if ", None)]
     assert labels[0] in {"another TAG in play", "you have a WORDS"} or "if" not in labels[0]
     assert completions("", None)[0].label == "pack"
+
+
+def _started(cwd: Path, *args: str, root: Path | None = None) -> Client:
+    c = Client(cwd, *args)
+    c.request(
+        "initialize",
+        {
+            "processId": os.getpid(),
+            "rootUri": root.as_uri() if root else None,
+            "capabilities": {},
+        },
+    )
+    c.notify("initialized")
+    return c
+
+
+_OPTIONS = {"tabSize": 2, "insertSpaces": True}
+
+
+def _framed(body: bytes, end: bytes = b"\r\n") -> bytes:
+    return b"Content-Length: %d" % len(body) + end + end + body
+
+
+def _stopped(client: Client) -> str:
+    """Shut the server down the protocol's way; its stderr, once it has exited with 0."""
+    assert client.request("shutdown") is None
+    client.notify("exit")
+    assert client.proc.wait(timeout=WAIT) == 0
+    assert client.proc.stderr is not None
+    return client.proc.stderr.read().decode()
+
+
+def test_malformed_input_is_reported_and_skipped(tmp_path: Path) -> None:
+    """Each bad frame is logged (and answered when it shows an id); the next one is read."""
+    client = _started(tmp_path)
+    hover = {"textDocument": {"uri": "untitled:x"}, "position": {"line": 0, "character": 0}}
+    cases = [
+        # A huge length whose body shows its id: answered with ParseError, nothing allocated.
+        (
+            b'Content-Length: 99999999999999\r\n\r\n{"jsonrpc":"2.0","id":"big","method":"x"}',
+            "more than the limit of 32 MiB",
+        ),
+        (b"Content-Type: application/vscode-jsonrpc\r\n\r\n{}", "without Content-Length"),
+        (b"Content-Length: twelve\r\n\r\n{}", "Content-Length 'twelve'"),
+        (b"Content-Length: -2\r\n\r\n{}", "Content-Length '-2'"),
+        (b"hello, server\r\n", "not a header"),
+        (_framed(b"{not json"), "not JSON"),
+        (_framed(b'{"jsonrpc":"2.0","id":"bad","method":"textDocument/hover"}'), "invalid"),
+        (_framed(b"[1, 2]"), "not a JSON-RPC 2.0 message"),
+    ]
+    for n, (bad, logged) in enumerate(cases):
+        client.send_raw(bad)
+        client.next_id += 1
+        body = json.dumps({"jsonrpc": "2.0", "id": client.next_id, "method": "textDocument/hover"})
+        # Every other valid request ends its lines with a bare LF: read as well.
+        framed = _framed((body[:-1] + ', "params": ' + json.dumps(hover) + "}").encode())
+        client.send_raw(framed if n % 2 else framed.replace(b"\r\n", b"\n"))
+        assert client.response(client.next_id).get("result") is None
+        assert any(logged in m for m in client.logged(2)), (logged, client.notes)
+    assert client.response("big")["error"]["code"] == -32700
+    assert client.response("bad")["error"]["code"] == -32602
+    err = _stopped(client)
+    assert "more than the limit of 32 MiB" in err and "Traceback" not in err
+
+
+def test_oversize_buffer_gets_cw006_not_an_analysis(client: Client, pack: Path) -> None:
+    big = "# " + "x" * 98 + "\n"
+    text = big * (MAX_FILE_BYTES // len(big) + 1)
+    for path in (pack.parent / "lone.clank", pack / "not_included.clank", pack / "reserve.clank"):
+        uri = _open(client, path, text)
+        diags = client.diagnostics(uri, 1)  # of the buffer: the pack's files are published too
+        assert [d["code"] for d in diags] == ["CW006"], diags
+        assert "larger than 4 MiB, the limit for one file" in diags[0]["message"]
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    edits = client.request(
+        "textDocument/formatting",
+        {
+            "textDocument": {"uri": _open(client, pack / "big.clank", "card   " + text)},
+            "options": {"tabSize": 2, "insertSpaces": True},
+        },
+    )
+    assert edits == []
+
+
+def test_burst_of_changes_is_one_analysis(tmp_path: Path) -> None:
+    # The debounce is an hour: no analysis runs by itself during the test; saving runs the
+    # pending one at once.
+    client = _started(tmp_path, "--debounce", "3600000")
+    uri = _open(client, tmp_path / "typed.clank", "")
+    text = ""
+    for n in range(200):
+        text += f"card C{n} {{ cost 1; play: +1 gold }}\n"
+        if n == 199:
+            text = text.replace("+1 gold", "+1 goldd", 1)
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": n + 2}, "contentChanges": [{"text": text}]},
+        )
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    assert [d["code"] for d in client.diagnostics(uri, 201)] == ["CW103"]
+    _stopped(client)
+    analyses = [m for m in client.logged(4) if m.startswith("analysed ")]
+    published = [m for m in client.notes if m.get("method") == "textDocument/publishDiagnostics"]
+    assert len(analyses) == 1 and published == [], (analyses, published)
+
+
+def test_files_outside_the_workspace_are_not_read(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    pack = workspace / "tutorial"
+    shutil.copytree(bundled_pack("tutorial"), pack)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    secret = elsewhere / "secret.clank"
+    secret.write_text("card   Secret_hunter2 { cost 1 }\n")
+    profile = elsewhere / ".profile"
+    profile.write_text("export TOKEN=Secret_hunter2\n")
+    fifo = elsewhere / "pipe.clank"
+    os.mkfifo(fifo)  # opening it for reading would hang the server: it must not be opened
+    (pack / "leak.clank").symlink_to(secret)
+    messy = workspace / "messy.clank"  # never opened, but the workspace's: may be read
+    messy.write_text("card   Fine { cost 1 }\n")
+
+    client = _started(tmp_path, root=workspace)
+    at = {"position": {"line": 0, "character": 9}}
+    for path in (secret, profile, fifo, pack / "leak.clank"):
+        doc = {"textDocument": {"uri": path.as_uri()}}
+        assert client.request("textDocument/formatting", {**doc, "options": _OPTIONS}) == []
+        assert client.request("textDocument/hover", {**doc, **at}) is None
+        assert client.request("textDocument/definition", {**doc, **at}) is None
+        assert client.request("textDocument/completion", {**doc, **at})["items"] == []
+        client.notify("textDocument/didSave", doc)
+        refused = [m for m in client.logged(2) if m.startswith("refused ")]
+        assert len(refused) == 4 and path.as_uri() in refused[0], refused
+    edits = client.request(
+        "textDocument/formatting", {"textDocument": {"uri": messy.as_uri()}, "options": _OPTIONS}
+    )
+    assert edits[0]["newText"] == "card Fine { cost 1 }\n"
+    _stopped(client)
+    assert not any(b"hunter2" in body for body in client.seen)
