@@ -22,6 +22,7 @@ import math
 import operator
 import random
 import weakref
+from collections import OrderedDict
 
 try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
     from collections import _count_elements  # type: ignore[attr-defined]
@@ -630,7 +631,11 @@ class _Reading:
 
 
 # Readings by the id of the list read; the list itself is kept with it, so its id is never
-# reused by another list while the entry lives.
+# reused by another list while the entry lives. At most READINGS_KEPT of them: the lists of
+# a pack's designs are read again and again, but a list made anew (the effects of a board's
+# tables rebuilt, a decision's options) is a new entry each time, and a long run would keep
+# them all. The readings are a cache: read again, a list reads the same.
+READINGS_KEPT = 4096
 _READINGS: dict[int, tuple[Any, _Reading]] = {}
 
 
@@ -640,6 +645,8 @@ def _reading_of(nodes: Any, lines: bool = False) -> _Reading:
     if hit is not None and hit[0] is nodes:
         return hit[1]
     reading = _Reading(nodes if lines else [(None, nodes)])
+    if len(_READINGS) >= READINGS_KEPT:
+        _READINGS.clear()
     _READINGS[id(nodes)] = (nodes, reading)
     return reading
 
@@ -674,6 +681,25 @@ def _poisson_tail(lam: float, h: int) -> float:
     return max(0.0, 1.0 - below)
 
 
+class _Rows(dict):  # type: ignore[type-arg]
+    """One of a route table's tables, by target space: a row is found when first asked for
+    (`_Routes.fill`), with the same rows of the table's other tables. It points back at its
+    table weakly: a cycle would leave each table dropped to the cycle collector, which a
+    long run of games calls seldom."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: _Routes) -> None:
+        super().__init__()
+        self.owner = weakref.ref(owner)
+
+    def __missing__(self, t: int) -> Any:
+        owner = self.owner()
+        assert owner is not None, "a route table's row asked for after the table was dropped"
+        owner.fill(t)
+        return self[t]
+
+
 class _Routes:
     """Route costs to every space on one board, for one monster weight and item set.
 
@@ -686,9 +712,27 @@ class _Routes:
     resource, (resource, boots one unit counts as) pairs: 1 while the player holds some, more
     while it has to wait for a turn that brings one. Entering a space of ``tolls`` (its entry
     toll is live) counts as ``toll[space]`` more monster icons.
+
+    The routes to a target space are found the first time they are asked for (``cost[t]``...
+    fills row ``t`` of all four): most tables serve a few targets (the artifacts, HQ, the
+    goal), and a board assembled anew each game builds its tables anew too.
     """
 
-    __slots__ = ("cost", "icons", "step", "walk", "mu", "_near", "_legs", "_ahead")
+    __slots__ = (
+        "cost",
+        "icons",
+        "step",
+        "walk",
+        "mu",
+        "_near",
+        "_legs",
+        "_ahead",
+        "_incoming",
+        "_forest",
+        "_toll",
+        "_hq",
+        "__weakref__",
+    )
 
     def __init__(
         self,
@@ -700,11 +744,12 @@ class _Routes:
         tolls: dict[int, int] | None = None,
     ) -> None:
         n = len(board.spaces)
-        hq = board.hq
-        forest = [sp.exhausts for sp in board.spaces]
+        self._hq = board.hq
+        self._forest = [sp.exhausts for sp in board.spaces]
         toll = [0] * n
         for s, k in (tolls or {}).items():
             toll[s] = k
+        self._toll = toll
         price = dict(paid)
         # Each way in: (from, move, boots, the footprints' extra, icons, exhausts); a way paid
         # in another resource counts its price in boots (`paid`), or is left out.
@@ -723,49 +768,52 @@ class _Routes:
                     # A free move (a lift: no boots) has no footprints to pay extra for.
                     extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
                     incoming[m.to].append((a, m, boots, extra, m.monsters, m.way.exhausts))
+        self._incoming = incoming
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
         self._ahead: dict[tuple[int, int, int], int] = {}
-        self.cost: list[list[float]] = []
-        self.icons: list[list[int]] = []
-        self.step: list[list[Move | None]] = []
-        for t in range(n):
-            d = [_INF] * n
-            icons = [0] * n
-            step: list[Move | None] = [None] * n
-            done = [False] * n
-            d[t] = 0.0
-            heap = [(0.0, t)]
-            while heap:
-                du, u = heapq.heappop(heap)
-                if done[u]:
-                    continue
-                done[u] = True
-                if u == hq and t != hq:
-                    continue
-                enter = FOREST_COST if forest[u] and u != t else 0.0
-                hurt = toll[u]
-                if hurt:
-                    enter += mu * hurt
-                for a, m, boots, extra, monsters, exhausts in incoming[u]:
-                    nd = du + boots + extra + mu * monsters + enter
-                    if exhausts:
-                        # A way that exhausts (a lift) ends the turn's walking, like a forest.
-                        nd += FOREST_COST
-                    if nd < d[a] - 1e-9:
-                        d[a] = nd
-                        icons[a] = icons[u] + monsters + hurt
-                        step[a] = m
-                        heapq.heappush(heap, (nd, a))
-            self.cost.append(d)
-            self.icons.append(icons)
-            self.step.append(step)
-        # The same expression the trip estimates evaluated every turn (`_best_target`).
-        self.walk = [
-            [c - mu * k for c, k in zip(row, icons, strict=True)]
-            for row, icons in zip(self.cost, self.icons, strict=True)
-        ]
+        self.cost: dict[int, list[float]] = _Rows(self)
+        self.icons: dict[int, list[int]] = _Rows(self)
+        self.step: dict[int, list[Move | None]] = _Rows(self)
+        self.walk: dict[int, list[float]] = _Rows(self)
+
+    def fill(self, t: int) -> None:
+        """Find the best routes from every space to ``t`` (row ``t`` of the four tables)."""
+        n = len(self._forest)
+        hq, forest, toll, incoming, mu = self._hq, self._forest, self._toll, self._incoming, self.mu
+        d = [_INF] * n
+        icons = [0] * n
+        step: list[Move | None] = [None] * n
+        done = [False] * n
+        d[t] = 0.0
+        heap = [(0.0, t)]
+        while heap:
+            du, u = heapq.heappop(heap)
+            if done[u]:
+                continue
+            done[u] = True
+            if u == hq and t != hq:
+                continue
+            enter = FOREST_COST if forest[u] and u != t else 0.0
+            hurt = toll[u]
+            if hurt:
+                enter += mu * hurt
+            for a, m, boots, extra, monsters, exhausts in incoming[u]:
+                nd = du + boots + extra + mu * monsters + enter
+                if exhausts:
+                    # A way that exhausts (a lift) ends the turn's walking, like a forest.
+                    nd += FOREST_COST
+                if nd < d[a] - 1e-9:
+                    d[a] = nd
+                    icons[a] = icons[u] + monsters + hurt
+                    step[a] = m
+                    heapq.heappush(heap, (nd, a))
+        self.cost[t] = d
+        self.icons[t] = icons
+        self.step[t] = step
+        # The same expression the trip estimates evaluate every turn (`_best_target`).
+        self.walk[t] = [c - mu * k for c, k in zip(d, icons, strict=True)]
 
     def legs(
         self, pos: int, board: Board, danger_zone: Sequence[bool]
@@ -1119,13 +1167,25 @@ def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
     return False
 
 
-_INFO: weakref.WeakKeyDictionary[Board, _BoardInfo] = weakref.WeakKeyDictionary()
+# The tables of the boards played last, at most BOARDS_KEPT of them, the least recently used
+# dropped first. A pack plays on one board or a few, whose tables then last the whole run;
+# but a modular board is assembled anew each game (Space: 48 ships), and one board's route
+# tables grow to megabytes, so keeping every board met would grow a long run's memory with
+# the number of ships played (to ~300 MiB for Space). The tables are a cache: rebuilt, they
+# are the same, and so are the games.
+BOARDS_KEPT = 8
+_INFO: OrderedDict[Board, _BoardInfo] = OrderedDict()
 
 
 def _board_info(game: Any) -> _BoardInfo:
-    info = _INFO.get(game.board)
+    board = game.board
+    info = _INFO.get(board)
     if info is None:
-        info = _INFO[game.board] = _BoardInfo(game)
+        info = _INFO[board] = _BoardInfo(game)
+        while len(_INFO) > BOARDS_KEPT:
+            _INFO.popitem(last=False)
+    else:
+        _INFO.move_to_end(board)
     return info
 
 
