@@ -177,6 +177,8 @@ class GameStats:
 # capped games it names: bounded, so a million-game run's totals stay the size of a few games.
 RESULTS_KEPT = 1000
 CAPPED_KEPT = 100
+# Failed games the report lists with their error (it counts them all).
+FAILURES_KEPT = 100
 
 # The z of a two-sided 95 % interval.
 Z95 = 1.959963984540054
@@ -200,6 +202,7 @@ _SUMS = (
     "deaths",
     "all_knocked_out",
     "capped_count",
+    "failed",
     "turns",
     "turns_sq",
     "attacks",
@@ -254,9 +257,12 @@ class RunTotals:
     """What a run adds up over its games, folded as they come: counts, sums of squares and
     histograms of whole numbers, so its size does not grow with the number of games.
 
-    Only the records of games numbered below ``keep`` (`RESULTS_KEPT`) and the first
-    `CAPPED_KEPT` capped games are listed. ``merge`` adds a part that comes after this one in
-    game order; every figure is a whole number, so the totals are exact for any split.
+    Only the records of games numbered below ``keep`` (`RESULTS_KEPT`), the first
+    `CAPPED_KEPT` capped games and the first `FAILURES_KEPT` failed games are listed. A
+    failed game (an engine error, a broken invariant) is counted in ``failed`` and nowhere
+    else: the figures are those of the games that finished. ``merge`` adds a part that comes
+    after this one in game order; every figure is a whole number, so the totals are exact for
+    any split.
     """
 
     keep: int = RESULTS_KEPT
@@ -288,6 +294,8 @@ class RunTotals:
     round_hist: Counter[int] = field(default_factory=Counter)
     end_reasons: Counter[str] = field(default_factory=Counter)
     capped_games: list[tuple[int, int]] = field(default_factory=list)  # (game, seed), first ones
+    failed: int = 0
+    failures: list[dict[str, Any]] = field(default_factory=list)  # first ones (`add_failure`)
     records: list[dict[str, Any]] = field(default_factory=list)  # games below ``keep``
     # Arrivals by space name and walks by (from, to) names: each game's own board names them,
     # so the games of a modular board, each on its own ship, add up by room.
@@ -366,6 +374,12 @@ class RunTotals:
             record = {k: v for k, v in result.record().items() if k != "type"}
             self.records.append({"game": index, "seed": result.seed, **record})
 
+    def add_failure(self, index: int, seed: int, turn: int, error: str) -> None:
+        """Count a game that failed on turn ``turn`` with ``error`` (its type and message)."""
+        self.failed += 1
+        if len(self.failures) < FAILURES_KEPT:
+            self.failures.append({"game": index, "seed": seed, "turn": turn, "error": error})
+
     def add(self, index: int, game: Game, stats: GameStats) -> None:
         """Count one finished game (its result, its end state and its counters)."""
         result = game.result
@@ -439,6 +453,8 @@ class RunTotals:
             getattr(self, name).update(getattr(other, name))
         room = CAPPED_KEPT - len(self.capped_games)
         self.capped_games += other.capped_games[: max(room, 0)]
+        room = FAILURES_KEPT - len(self.failures)
+        self.failures += other.failures[: max(room, 0)]
         self.records += [r for r in other.records if r["game"] < self.keep]
 
 
@@ -966,6 +982,8 @@ def report(
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),
+        "failed": t.failed,
+        "failures": [dict(f) for f in t.failures],
         # Runs of the same seeds with one change each (`compare`); filled by the caller.
         "variants": [],
     }

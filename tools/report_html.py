@@ -309,6 +309,7 @@ def build_page(
         parts.append("<ul class=warnings>")
         parts += [f"<li>{_e(x)}</li>" for x in warnings]
         parts.append("</ul>")
+    parts += _failures(rep)
     parts.append("<h2>Seats</h2><div class=row>")
     parts.append(
         _figure(
@@ -408,6 +409,35 @@ def build_page(
                 )
             )
     return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
+
+
+def _failures(rep: dict[str, Any]) -> list[str]:
+    """The games that failed, each with its error and the command that replays it (nothing
+    when every game finished)."""
+    failed = rep.get("failed", 0)
+    if not failed:
+        return []
+    listed = rep["failures"]
+    rows = [
+        (
+            f["game"],
+            f.get("change", ""),
+            f["seed"],
+            f["turn"],
+            f["error"],
+            f.get("replay", ""),
+            f.get("log", ""),
+        )
+        for f in listed
+    ]
+    more = f" The first {len(listed)} are listed." if failed > len(listed) else ""
+    return [
+        "<h2>Failed games</h2>",
+        f"<p class=failures>{_e(failed)} game{'s' if failed != 1 else ''} failed (an engine "
+        f"error or a broken invariant) and {'are' if failed != 1 else 'is'} not counted in "
+        f"the figures of this page.{_e(more)}</p>",
+        _table(("game", "variant", "seed", "turn", "error", "replay", "log"), rows, 7),
+    ]
 
 
 def _attacks_and_ends(rep: dict[str, Any]) -> list[str]:
@@ -519,6 +549,7 @@ th, td { padding: 2px 8px; border-bottom: 1px solid #eee; }
 th { text-align: left; background: #f6f6f6; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .warnings { background: #fff6e0; border: 1px solid #f0d590; padding: 0.5em 2em; }
+.failures { background: #fde8e8; border: 1px solid #e8a0a0; padding: 0.5em 1em; }
 </style>
 </head>
 <body>

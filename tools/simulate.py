@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import random
+import shlex
 import signal
 import statistics
 import sys
@@ -35,6 +36,7 @@ from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.scoring import GameResult
 from clankwork.interpreter.stats import (
+    FAILURES_KEPT,
     RESULTS_KEPT,
     GameStats,
     RunTotals,
@@ -79,6 +81,15 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [rng.getrandbits(48) for _ in range(games)]
 
 
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of run ``seed`` (``game_seeds(seed, index + 1)[index]``,
+    without the list)."""
+    rng = random.Random(seed)
+    for _ in range(index):
+        rng.getrandbits(48)
+    return rng.getrandbits(48)
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """A seat's bot seed, derived from its game's seed."""
     return (game_seed * 31 + seat + 1) & ((1 << 63) - 1)
@@ -103,14 +114,90 @@ def log_name(index: int) -> str:
 
 
 class GameFailed(Exception):
-    """A game of the run raised or broke an invariant; names the game so it can be replayed."""
+    """A game of the run raised or broke an invariant; names the game so it can be replayed:
+    its number and seed, the turn it failed on and the error (its type and message)."""
 
-    def __init__(self, index: int, seed: int, message: str) -> None:
-        super().__init__(index, seed, message)
-        self.index, self.seed, self.message = index, seed, message
+    def __init__(self, index: int, seed: int, turn: int, error: str) -> None:
+        super().__init__(index, seed, turn, error)
+        self.index, self.seed, self.turn, self.error = index, seed, turn, error
+
+    @property
+    def message(self) -> str:
+        """What went wrong, on which turn."""
+        return f"turn {self.turn}: {self.error}"
 
     def __str__(self) -> str:
         return f"game {self.index} (seed {self.seed}) failed: {self.message}"
+
+
+# The exit status of a run in which a game failed (its report is printed and written all the
+# same): 1, as for any error; 2 stays the usage errors'.
+GAME_FAILED = 1
+
+
+def replay_command(
+    pack: Path | None,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    board: str | None = None,
+    rules: Sequence[str] = (),
+    modules: str | None = None,
+    check: bool = False,
+) -> list[str]:
+    """The words of the command that plays this run's games again, without ``--game``:
+    `with_game` adds the number of the one to play (and a variant's option)."""
+    words = ["clankwork", "simulate"]
+    if pack is not None:
+        words.append(str(pack))
+    names = list(bots)
+    shown = names[0] if len(set(names)) == 1 else ",".join(names)
+    words += ["-p", str(players), "--bots", shown, "--seed", str(seed)]
+    if board is not None:
+        words += ["--board", board]
+    for item in rules:
+        words += ["--rule", item]
+    if modules:
+        words += ["--modules", modules]
+    if check:
+        words.append("--check-invariants")
+    return words
+
+
+def change_option(change: Change) -> list[str]:
+    """The option that plays a variant run of this change beside the run."""
+    if change.kind == "without":
+        return ["--without", change.card]
+    if change.kind == "give":
+        return ["--give", f"{change.card}@{change.seat}"]
+    if change.kind == "cost":
+        return ["--sweep", f"cost:{change.card}={change.value}"]
+    return ["--sweep", f"{change.key}={json.dumps(change.value)}"]
+
+
+def failure_records(
+    sim: Simulation,
+    variant_runs: Sequence[tuple[Change, RunTotals]],
+    command: Sequence[str],
+    log_dir: Path | None = None,
+) -> tuple[int, list[dict[str, Any]]]:
+    """How many games of a run and of its variant runs failed, and the first
+    `FAILURES_KEPT` of them (the run's first, in game order), each with the command that
+    replays it (``command`` and ``--game N``), its variant and its log file when kept."""
+    failed = sim.totals.failed + sum(t.failed for _, t in variant_runs)
+    found: list[tuple[Change | None, dict[str, Any]]] = [(None, f) for f in sim.totals.failures]
+    found += [(c, f) for c, t in variant_runs for f in t.failures]
+    out = []
+    for change, f in found[:FAILURES_KEPT]:
+        extra = change_option(change) if change is not None else []
+        record = {**f, "replay": shlex.join([*command, "--game", str(f["game"]), *extra])}
+        if change is not None:
+            record["change"] = change.label
+        elif log_dir is not None:
+            # A variant's games write no logs: only the run's own failures have one.
+            record["log"] = str(log_dir / log_name(f["game"]))
+        out.append(record)
+    return failed, out
 
 
 class InvariantBroken(Exception):
@@ -161,7 +248,7 @@ class Runner:
         try:
             game.play(after_turn=_check_turn if spec.check else None)
         except Exception as e:
-            raise GameFailed(index, seed, f"turn {game.turn}: {type(e).__name__}: {e}") from e
+            raise GameFailed(index, seed, game.turn, f"{type(e).__name__}: {e}") from e
         finally:
             # A failed game's log is written too (without a result): it shows how it got there.
             if spec.log_dir is not None:
@@ -170,11 +257,17 @@ class Runner:
 
     def run_chunk(self, start: int, seeds: Sequence[int], keep: int = RESULTS_KEPT) -> RunTotals:
         """Play games ``start``, ``start + 1``... with these seeds and add them up (the
-        records of games numbered below ``keep`` kept)."""
+        records of games numbered below ``keep`` kept). A game that fails is counted as
+        failed, with its error, and the others are played on: one failure never costs the
+        run its report."""
         totals = RunTotals(keep=keep)
         with many_games():
             for k, seed in enumerate(seeds):
-                game, stats = self.play(start + k, seed, record=start + k < keep)
+                try:
+                    game, stats = self.play(start + k, seed, record=start + k < keep)
+                except GameFailed as e:
+                    totals.add_failure(e.index, e.seed, e.turn, e.error)
+                    continue
                 totals.add(start + k, game, stats)
         return totals
 
@@ -306,6 +399,13 @@ class Simulation:
     stop: dict[str, Any] | None = None
     # The assembly every game played on (`--modules`); None: each game drew its own.
     modules: str | None = None
+    # The one game of the run played (`--game`), or None: games 0, 1, 2...
+    only: int | None = None
+
+    @property
+    def played(self) -> int:
+        """Games played, the failed ones included (those the report counts, and the rest)."""
+        return self.totals.games + self.totals.failed
 
     def report(self) -> dict[str, Any]:
         """The report (schemas/report.schema.json)."""
@@ -339,6 +439,7 @@ def simulate(
     keep: int = RESULTS_KEPT,
     changes: Sequence[Change] = (),
     modules: str | None = None,
+    only: int | None = None,
 ) -> Simulation:
     """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``
     and on any Dask cluster (``dask``: ``"local"`` or a scheduler's ``tcp://HOST:PORT``).
@@ -346,9 +447,12 @@ def simulate(
     ``progress(n)`` is called as each chunk of ``n`` games is merged; ``check`` runs
     `check_invariants` after every turn. With ``until_ci``, chunks are played until every
     seat's win-rate interval is at most that wide on each side (``games`` is then a ceiling).
-    Chunks are folded in as they arrive, so memory does not grow with ``games``. A failing
-    game raises `GameFailed`. ``changes`` make a variant run (`report_variants`); ``catalog``
-    is then the pack's own, the changes are made to a copy.
+    Chunks are folded in as they arrive, so memory does not grow with ``games``. A game that
+    fails is counted in the totals' ``failed`` and listed in their ``failures`` (with its
+    seed, turn and error), and the run goes on. ``changes`` make a variant run
+    (`report_variants`); ``catalog`` is then the pack's own, the changes are made to a copy.
+    With ``only``, the run is game ``only`` alone (``games`` is ignored): the game a longer
+    run with this seed plays under that number, which is how one game of a run is replayed.
     """
     names = bot_names(bots if bots is not None else "heuristic", players)
     changes = tuple(changes)
@@ -367,8 +471,13 @@ def simulate(
         def stop(totals: RunTotals) -> bool:
             return seat_half_width(totals, players) <= limit
 
+    if only is not None:
+        games = 1
+        keep = max(keep, only + 1)  # the one game's record is listed, whatever its number
+        plan = iter([(0, only, [game_seed(seed, only)])])
+    else:
+        plan = chunk_plan(seed, games)
     merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
-    plan = chunk_plan(seed, games)
     played: Catalog | None = None
     if dask is not None:
         from .cluster import run_on_dask
@@ -405,7 +514,7 @@ def simulate(
             "until_ci": until_ci,
             "games_ceiling": games,
         }
-    return Simulation(merger.totals, played, seed, names, rules, ended, modules or None)
+    return Simulation(merger.totals, played, seed, names, rules, ended, modules or None, only)
 
 
 def play_variants(
@@ -420,16 +529,18 @@ def play_variants(
     catalog: Catalog | None = None,
     progress: Callable[[int], None] | None = None,
     modules: str | None = None,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[tuple[Change, RunTotals]]]:
     """Play each change on the base run's seeds (as many games as it played, with its rules
     and its assembly of a modular board, ``modules``) and compare it with the base run
-    (`stats.compare`), in the order given."""
+    (`stats.compare`), in the order given; and each change with its run's totals (whose
+    ``failed`` and ``failures`` tell the games of the variant runs that failed)."""
     out = []
+    runs: list[tuple[Change, RunTotals]] = []
     players = len(base.bots)
     for change in variants:
         sim = simulate(
             ir,
-            base.totals.games,
+            base.played,
             players,
             base.seed,
             base.bots,
@@ -442,9 +553,11 @@ def play_variants(
             dask=dask,
             changes=(change,),
             modules=modules,
+            only=base.only,
         )
+        runs.append((change, sim.totals))
         out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
-    return out
+    return out, runs
 
 
 def stream_chunks(
@@ -678,6 +791,12 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
             else f"--games {stop['games_ceiling']} reached first"
         )
         lines.append(f"stopped: {why} (widest seat interval ±{stop['seat_half_width']:.2%})")
+    if rep.get("failed"):
+        n = rep["failed"]
+        lines.append(
+            f"FAILED: {n} game{'s' if n != 1 else ''} failed and {'are' if n != 1 else 'is'} "
+            "not counted here (listed at the end)"
+        )
     lines.append("")
 
     w = rep["wins"]
@@ -843,7 +962,30 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
     lines += format_variants(rep.get("variants", []), _table)
+    lines += format_failures(rep)
     return "\n".join(lines)
+
+
+def format_failures(rep: dict[str, Any]) -> list[str]:
+    """The failed games of a report, each with its seed, turn, error, the command that
+    replays it and its log (none when every game finished)."""
+    if not rep.get("failed"):
+        return []
+    failures = rep["failures"]
+    more = rep["failed"] - len(failures)
+    lines = ["", f"failed games: {rep['failed']} (not counted above)"]
+    for f in failures:
+        variant = f" of the variant {f['change']}" if "change" in f else ""
+        lines.append(
+            f"  game {f['game']}{variant} (seed {f['seed']}), turn {f['turn']}: {f['error']}"
+        )
+        if "replay" in f:
+            lines.append(f"    replay: {f['replay']}")
+        if "log" in f:
+            lines.append(f"    log: {f['log']}")
+    if more > 0:
+        lines.append(f"  and {more} more")
+    return lines
 
 
 def setup_warnings(catalog: Catalog, players: int) -> list[str]:
@@ -1062,6 +1204,14 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Seed of the whole run (0 to 2**63-1).",
 )
 @click.option(
+    "--game",
+    "only",
+    type=click.IntRange(0, MAX_GAMES - 1),
+    metavar="N",
+    help="Play only game N of the run (from 0): the game a longer run with this --seed plays "
+    "under that number. How a failed game is replayed.",
+)
+@click.option(
     "--bots",
     default="heuristic",
     show_default=True,
@@ -1156,6 +1306,7 @@ def command(
     games: int,
     players: int,
     seed: int,
+    only: int | None,
     bots: str,
     board: str | None,
     rule_items: tuple[str, ...],
@@ -1180,6 +1331,9 @@ def command(
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
     source = click.get_current_context().get_parameter_source
+    if only is not None and (until_ci is not None or source("games").name != "DEFAULT"):
+        given = "--until-ci" if until_ci is not None else "--games"
+        raise click.BadParameter(f"--game plays one game: leave out {given}", param_hint="--game")
     if until_ci is not None and source("games").name == "DEFAULT":
         games = UNTIL_CI_GAMES  # --until-ci decides when to stop; --games only caps it
     if dask_address is not None:
@@ -1232,8 +1386,9 @@ def command(
             until_ci=until_ci,
             dask=dask_address,
             modules=modules,
+            only=only,
         )
-        played_variants = play_variants(
+        played_variants, variant_runs = play_variants(
             sim,
             ir,
             variants,
@@ -1247,16 +1402,15 @@ def command(
         )
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None
-    except GameFailed as e:
-        hint = f"; its log: {log_dir / log_name(e.index)}" if log_dir is not None else ""
-        raise click.ClickException(f"{e}{hint}") from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
     elapsed = time.perf_counter() - start
     rep = sim.report()
     rep["variants"] = played_variants
-    played = rep["games"] * (1 + len(variants))
+    again = replay_command(pack, players, names, seed, board, rule_items, modules, check)
+    rep["failed"], rep["failures"] = failure_records(sim, variant_runs, again, log_dir)
+    played = sim.played * (1 + len(variants))
     after = result_warnings(rep, within_pairs(catalog.board))
     warnings = setup_warnings(catalog, players) + after
     # The files first: a reader that stops early (`| head`) must not cost the run its report.
@@ -1289,3 +1443,11 @@ def command(
     if log_dir is not None:
         click.echo(f"wrote {played} logs to {log_dir}", err=True)
     sys.stdout.flush()
+    if rep["failed"]:
+        first = rep["failures"][0]
+        click.echo(
+            f"Error: {rep['failed']} of {played} games failed (listed in the report, not "
+            f"counted in its figures); replay the first with: {first['replay']}",
+            err=True,
+        )
+        sys.exit(GAME_FAILED)

@@ -256,12 +256,13 @@ def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> No
 
     monkeypatch.setitem(sim.BOTS, "broken", Broken)
     monkeypatch.setattr(sim, "make_bot", lambda name, seed: sim.BOTS[name](seed))
-    code, _, stderr = run("-n", "3", "-p", "2", "--bots", "broken", "--log-dir", str(tmp_path))
+    code, stdout, stderr = run("-n", "3", "-p", "2", "--bots", "broken", "--log-dir", str(tmp_path))
     assert code == 1
     seed = game_seeds(1, 1)[0]
-    assert f"game 0 (seed {seed}) failed: turn " in stderr
-    assert "RuntimeError: bot" in stderr and "answered 99" in stderr
-    assert f"its log: {tmp_path / log_name(0)}" in stderr
+    assert f"game 0 (seed {seed}), turn " in stdout
+    assert "RuntimeError: bot" in stdout and "answered 99" in stdout
+    assert f"log: {tmp_path / log_name(0)}" in stdout
+    assert "Error: 3 of 3 games failed" in stderr
     assert "Traceback" not in stderr
     with pytest.raises(LogError, match="without a result record"):
         read_log((tmp_path / log_name(0)).read_text())
