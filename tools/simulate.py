@@ -48,6 +48,7 @@ from clankwork.interpreter.stats import (
 from .check import FLAGSHIP, load_ir
 from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
+from .report_tension import format_tension
 from .report_variants import (
     Change,
     ChangeError,
@@ -951,6 +952,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         if rare:
             lines.append(f"too few players acquired or passed: {', '.join(rare)}")
 
+    lines += format_tension(rep, _table)
     lines += _components(rep)
 
     spaces = rep["heatmap"]["spaces"]
