@@ -91,10 +91,45 @@ def _leader(scores: Sequence[int]) -> int | None:
     return list(scores).index(best)
 
 
-def _sums(values: Counter[str], squares: Counter[str], key: str, x: int) -> None:
-    values[key] += x
-    squares[key] += x * x
-    values[f"{key}#n"] += 1
+def game_figures(
+    result: GameResult, trace: RoundTrace, curve: list[tuple[int, ...]] | None = None
+) -> dict[str, int]:
+    """One game's tension figures, each a whole number; a figure the game does not measure
+    is left out (``margin`` without a winner; ``decided``, ``led_for`` and ``comeback``
+    without a single winner; ``escape_race`` with fewer than two escapes)."""
+    if curve is None:
+        curve = trace.scores_by_round(result)
+    out: dict[str, int] = {}
+    leaders = [_leader(s) for s in curve]
+    changes, last = 0, None
+    for who in leaders:
+        if who is not None:
+            changes += last is not None and who != last
+            last = who
+    out["lead_changes"] = changes
+    if result.winners:
+        ranked = sorted(result.scores, reverse=True)
+        out["margin"] = ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0]
+    if len(result.winners) == 1 and curve:
+        winner = result.winners[0]
+        decided = len(curve)  # the final round, if they led alone only at the end
+        for r in range(len(curve) - 1, 0, -1):
+            if leaders[r - 1] != winner:
+                break
+            decided = r
+        out["decided"] = decided
+        out["led_for"] = len(curve) - decided + 1
+        if len(curve) >= 2:
+            mid = curve[len(curve) // 2 - 1]
+            out["comeback"] = int(any(s > mid[winner] for k, s in enumerate(mid) if k != winner))
+    escapes = [
+        trace.escaped[p] or result.rounds
+        for p, status in enumerate(result.status)
+        if status == ESCAPED
+    ]
+    if len(escapes) >= 2:
+        out["escape_race"] = max(escapes) - min(escapes)
+    return out
 
 
 @dataclass
@@ -112,38 +147,10 @@ class TensionTotals:
     def add(self, index: int, result: GameResult, trace: RoundTrace) -> None:
         """Count one finished game's trace."""
         curve = trace.scores_by_round(result)
-        f, q = self.figures, self.squares
-        leaders = [_leader(s) for s in curve]
-        changes, last = 0, None
-        for who in leaders:
-            if who is not None:
-                changes += last is not None and who != last
-                last = who
-        _sums(f, q, "lead_changes", changes)
-        if result.winners:
-            ranked = sorted(result.scores, reverse=True)
-            margin = ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0]
-            _sums(f, q, "margin", margin)
-        if len(result.winners) == 1 and curve:
-            winner = result.winners[0]
-            decided = len(curve)  # the final round, if they led alone only at the end
-            for r in range(len(curve) - 1, 0, -1):
-                if leaders[r - 1] != winner:
-                    break
-                decided = r
-            _sums(f, q, "decided", decided)
-            _sums(f, q, "led_for", len(curve) - decided + 1)
-            if len(curve) >= 2:
-                mid = curve[len(curve) // 2 - 1]
-                behind = any(s > mid[winner] for k, s in enumerate(mid) if k != winner)
-                _sums(f, q, "comeback", int(behind))
-        escapes = [
-            trace.escaped[p] or result.rounds
-            for p, status in enumerate(result.status)
-            if status == ESCAPED
-        ]
-        if len(escapes) >= 2:
-            _sums(f, q, "escape_race", max(escapes) - min(escapes))
+        for key, x in game_figures(result, trace, curve).items():
+            self.figures[key] += x
+            self.squares[key] += x * x
+            self.figures[f"{key}#n"] += 1
         noted = {r: (s, g, c) for r, s, g, c in trace.rounds}
         for r in range(1, min(result.rounds, ROUNDS_SHOWN) + 1):
             if r not in noted:
