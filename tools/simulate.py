@@ -58,6 +58,7 @@ from .report_variants import (
     give,
     rule_overrides,
     sweep,
+    variant_figures,
     without,
 )
 
@@ -583,7 +584,13 @@ def play_variants(
             only=base.only,
         )
         runs.append((change, sim.totals))
-        out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
+        out.append(
+            {
+                "change": change.record(),
+                **compare(base.totals, sim.totals, players),
+                **variant_figures(change, sim.totals, players),
+            }
+        )
     return out, runs
 
 
