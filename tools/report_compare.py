@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-# Differences the text lists when not all are asked for (the significant ones always).
+# Differences the text lists when not all are asked for: the significant ones of the game
+# itself, the clearest PER_GROUP of each group of content figures, and others up to SHOWN.
 SHOWN = 25
+PER_GROUP = 8
 
 _WHAT = {
     "seats": "",
@@ -75,9 +77,18 @@ def format_comparison(
         f"differences {ext} − {base}: the mean of the per-game differences, 95% normal "
         "interval; * the interval leaves out 0",
     ]
-    shown = rows if all_rows else significant + [r for r in rows if not r["significant"]]
+    shown = rows
     if not all_rows:
-        shown = shown[: max(SHOWN, len(significant))]
+        # Every significant change of the game itself; of the content's figures (cards,
+        # tokens, monsters, spaces, paths, ways) the clearest few of each group.
+        per_group: dict[str, int] = {}
+        shown = []
+        for r in significant:
+            per_group[r["group"]] = per_group.get(r["group"], 0) + 1
+            if r["group"] in ("seats", "game", "tension") or per_group[r["group"]] <= PER_GROUP:
+                shown.append(r)
+        quiet = [r for r in rows if not r["significant"]]
+        shown += quiet[: max(SHOWN - len(shown), 0)]
     cells = [("", ext, base, "difference")]
     cells += [
         (
