@@ -242,15 +242,23 @@ class Search:
     trail: list[Trial] = field(default_factory=list)
     _seen: dict[tuple[int, ...], Trial] = field(default_factory=dict)
 
+    @property
+    def space(self) -> int:
+        """How many sets of knob values there are."""
+        size = 1
+        for k in self.knobs:
+            size *= k.high - k.low + 1
+        return size
+
     def evaluate(self, values: dict[str, int], phase: str = "search") -> Trial:
-        """Measure the targets with the knobs at ``values`` (a run, unless measured before)."""
+        """Measure the targets with the knobs at ``values`` (a run, unless measured before:
+        then the earlier trial's figures, with no games played and nothing added to the
+        trail)."""
         key = tuple(values[k.label] for k in self.knobs)
         seen = self._seen.get(key)
-        if seen is not None:
-            trial = Trial(len(self.trail) + 1, dict(values), seen.figures, seen.met,
-                          seen.objective, seen.changed, 0, phase)  # fmt: skip
-            self.trail.append(trial)
-            return trial
+        if seen is not None:  # measured before: the same figures, no games, not in the trail
+            return Trial(seen.number, dict(values), seen.figures, seen.met, seen.objective,
+                         seen.changed, 0, phase)  # fmt: skip
         changes = tuple(k.change(values[k.label]) for k in self.knobs)
         totals = self.measure_run(changes)
         figures, objective, met = [], 0.0, True
@@ -301,7 +309,8 @@ class Search:
 
 
 def run_search(search: Search, trials: int, seed: int) -> tuple[Trial, str]:
-    """Search with Optuna's TPE sampler (seeded) for ``trials`` at most, the pack's own
+    """Search with Optuna's TPE sampler (seeded) for ``trials`` distinct trials at most (or
+    until every set of values is tried), the pack's own
     values first (when they are in the knobs' ranges); then simplify the best. Returns it
     and what stopped the search."""
     try:
@@ -321,9 +330,14 @@ def run_search(search: Search, trials: int, seed: int) -> tuple[Trial, str]:
         if result.met:
             stopped["by"] = "targets met"
             trial.study.stop()
+        elif len(search.trail) >= min(trials, search.space):
+            stopped["by"] = "trials" if len(search.trail) >= trials else "every value tried"
+            trial.study.stop()
         return result.objective
 
-    study.optimize(objective, n_trials=trials)
+    # The sampler may propose values measured before: they cost no games and do not count
+    # as trials, so it may propose more (within reason) to find new ones.
+    study.optimize(objective, n_trials=trials * 20)
     return search.simplify(search.best()), stopped["by"]
 
 
@@ -397,11 +411,10 @@ def format_tune(rep: dict[str, Any], table: Callable[..., list[str]]) -> str:
     ]
     for f, kind in zip(best["figures"], kinds, strict=True):
         lines.append(f"  {f['target']}: {_figure(f, kind)} {'met' if f['met'] else 'NOT met'}")
-    why = (
-        "a trial met every target"
-        if rep["stopped_by"] == "targets met"
-        else f"--trials {rep['trials']} reached"
-    )
+    why = {
+        "targets met": "a trial met every target",
+        "every value tried": "every set of knob values was tried",
+    }.get(rep["stopped_by"], f"--trials {rep['trials']} reached")
     lines.append(f"{len(rep['trail'])} trials, {rep['games_spent']} games played; stopped: {why}")
     return "\n".join(lines)
 

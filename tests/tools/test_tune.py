@@ -102,6 +102,7 @@ def test_a_trial_measured_before_plays_no_games() -> None:
     search.evaluate({"rule:hand_size": 6})
     again = search.evaluate({"rule:hand_size": 6})
     assert len(calls) == 1 and again.games == 0 and search.games_spent == 10
+    assert len(search.trail) == 1 and again.number == 1
 
 
 @pytest.mark.parametrize(
