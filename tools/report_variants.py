@@ -335,3 +335,26 @@ def variant_figures(change: Change, totals: RunTotals, players: int) -> dict[str
     if change.kind in ("cost", "give"):
         out["card"] = card_figures(totals, change.card, players)
     return out
+
+
+def format_ladder(rows: list[dict[str, Any]], table: Any) -> list[str]:
+    """Seat 1's share by bot strength (`simulate --ladder`), as a table."""
+    if not rows:
+        return []
+    cells = [("every seat", "games with a winner", "seat 1's share", "fair", "verdict")]
+    for r in rows:
+        ci_ = r["win_rate_ci"]
+        cells.append(
+            (
+                r["bot"],
+                str(r["games"]),
+                f"{r['win_rate']:.1%} [{ci_['low'] * 100:.1f}–{ci_['high'] * 100:.1f}]",
+                f"{r['fair']:.0%}",
+                r["verdict"].split(":")[0],
+            )
+        )
+    return [
+        "",
+        "first-player advantage by bot strength (the same seeds, every seat the same bot):",
+        *table(cells, right={1, 2, 3}),
+    ]

@@ -54,9 +54,11 @@ from .report_variants import (
     Change,
     ChangeError,
     apply_changes,
+    format_ladder,
     format_variants,
     give,
     rule_overrides,
+    seat_one,
     sweep,
     variant_figures,
     without,
@@ -594,6 +596,33 @@ def play_variants(
     return out, runs
 
 
+def play_ladder(
+    base: Simulation,
+    ir: dict[str, Any],
+    ladder: Sequence[str],
+    *,
+    board: int | str = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    catalog: Catalog | None = None,
+    progress: Callable[[int], None] | None = None,
+    modules: str | None = None,
+) -> list[dict[str, Any]]:
+    """Seat 1's share of the games with a winner when every seat plays each bot of
+    ``ladder`` in turn (the run's seeds, games and rules): whether a first-player advantage
+    is the game's or the bots' (it may grow as the bots get better)."""
+    out = []
+    players = len(base.bots)
+    for name in ladder:
+        sim = simulate(
+            ir, base.played, players, base.seed, [name] * players, board=board,
+            rules=base.rules, jobs=jobs, progress=progress, catalog=catalog, dask=dask,
+            modules=modules,
+        )  # fmt: skip
+        out.append({"bot": name, "played": sim.totals.games, **seat_one(sim.totals, players)})
+    return out
+
+
 def stream_chunks(
     submit: Callable[[int, list[int]], Future[RunTotals]],
     plan: Iterator[tuple[int, int, list[int]]],
@@ -997,6 +1026,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
     lines += format_variants(rep.get("variants", []), _table)
+    lines += format_ladder(rep.get("first_player_by_bot", []), _table)
     lines += format_comparison(rep, _table, all_cards)
     lines += format_failures(rep)
     return "\n".join(lines)
@@ -1338,6 +1368,12 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     "cost:CARD=4,5,6, of a card's cost, and report each one's change (repeatable).",
 )
 @click.option(
+    "--ladder",
+    metavar="BOT,BOT,...",
+    help="Also play the same seeds with every seat each of these bots in turn (random,greedy,"
+    "heuristic) and report seat 1's share per bot: the first-player advantage by bot strength.",
+)
+@click.option(
     "--against",
     metavar="BASE",
     help="Also play the same seeds on pack BASE (a folder, an IR file or a bundled pack's "
@@ -1364,6 +1400,7 @@ def command(
     give_cards: tuple[str, ...],
     sweeps: tuple[str, ...],
     modules: str | None,
+    ladder: str | None,
     against: str | None,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
@@ -1411,6 +1448,17 @@ def command(
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     variants = _variants(catalog, players, rules, without_cards, give_cards, sweeps)
+    rungs: list[str] = []
+    if ladder is not None:
+        rungs = list(dict.fromkeys(b.strip() for b in ladder.split(",") if b.strip()))
+        unknown = [b for b in rungs if b not in BOTS]
+        if unknown or not rungs:
+            raise click.BadParameter(
+                f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}"
+                if unknown
+                else "name one bot or more: --ladder random,greedy,heuristic",
+                param_hint="--ladder",
+            )
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
     if against is not None:
@@ -1427,7 +1475,7 @@ def command(
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
-        length = games * (1 + len(variants))
+        length = games * (1 + len(variants) + len(rungs))
         bar = click.progressbar(length=length, label="simulating", file=sys.stderr)
         bar.__enter__()
     try:
@@ -1461,6 +1509,10 @@ def command(
             progress=bar.update if bar is not None else None,
             modules=modules,
         )
+        by_bot = play_ladder(
+            sim, ir, rungs, board=catalog.board.name, jobs=jobs, dask=dask_address,
+            catalog=catalog, progress=bar.update if bar is not None else None, modules=modules,
+        )  # fmt: skip
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None
     finally:
@@ -1469,9 +1521,11 @@ def command(
     elapsed = time.perf_counter() - start
     rep = sim.report()
     rep["variants"] = played_variants
+    if rungs:
+        rep["first_player_by_bot"] = by_bot
     again = replay_command(pack, players, names, seed, board, rule_items, modules, check)
     rep["failed"], rep["failures"] = failure_records(sim, variant_runs, again, log_dir)
-    played = sim.played * (1 + len(variants))
+    played = sim.played * (1 + len(variants) + len(rungs))
     after = result_warnings(rep, within_pairs(catalog.board))
     warnings = setup_warnings(catalog, players) + after
     # The files first: a reader that stops early (`| head`) must not cost the run its report.
