@@ -119,3 +119,44 @@ def test_an_unknown_base_is_named() -> None:
     code, _, stderr = run(str(TUTORIAL), "-n", "5", "--against", "no-such-pack")
     assert code == 2
     assert "'no-such-pack': no such folder or file, and no bundled pack" in stderr
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None or shutil.which("dot") is None,
+    reason="Debian's chromium (and Graphviz) is not installed: `sh tools/quickstart.sh test` "
+    "installs it as root (apt-get install chromium)",
+)
+def test_the_comparisons_page_opens_in_chromium_without_an_error(
+    tmp_path: Path, cheap_tome: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    page = tmp_path / "against.html"
+    code, _, stderr = run(
+        str(cheap_tome), "-n", "25", "--bots", "greedy", "--against", str(TUTORIAL),
+        "--html", str(page),
+    )  # fmt: skip
+    assert code == 0, stderr
+    html = page.read_text()
+    assert "<h2>Against tutorial</h2>" in html and "<script" not in html
+    assert "Win rate by seat on both packs" in html and "Provisional scores round by" in html
+    problems: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
+        try:
+            tab = browser.new_page(viewport={"width": 1300, "height": 900})
+            tab.on("console", lambda m: problems.append(f"console {m.type}: {m.text}"))
+            tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            tab.on("request", lambda r: r.url.startswith("file:") or problems.append(r.url))
+            tab.goto(page.as_uri())
+            plots = tab.locator("svg.plot")
+            boxes = [plots.nth(k).bounding_box() for k in range(plots.count())]
+        finally:
+            browser.close()
+    assert problems == []
+    assert len(boxes) >= 6 and all(b is not None and b["width"] > 300 for b in boxes)
