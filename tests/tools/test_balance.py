@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from clankwork.tools.check import check
 from clankwork.tools.scenario_cmd import command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,3 +82,5 @@ def test_a_badly_written_block_is_a_diagnostic_at_its_line(
     code, out = run(str(pack), "-k", "nothing")
     assert code == 1 and words in out, out
     assert "balance.clank:3:" in out
+    checked = CliRunner().invoke(check, [str(pack)])  # `clankwork check` says it too
+    assert checked.exit_code == 1 and words in checked.output
