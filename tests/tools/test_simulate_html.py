@@ -72,7 +72,7 @@ def test_the_page_is_self_contained(page: Path) -> None:
         assert words in html, words
     assert "hand_size: win rate by seat" in html
     assert "Provisional scores round by round" in html and "lead changes a game" in html
-    assert "the card's own edge at each cost" in html
+    assert "own edge at each cost" in html
 
 
 def test_hostile_names_are_escaped_text(page: Path) -> None:
