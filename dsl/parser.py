@@ -19,6 +19,7 @@ TERMINAL_WORDS = {
     "STRING": "a quoted name",
     "INT": "a number",
     "SIGNED": "a signed number such as +1",
+    "PERCENT": "a percentage such as 25%",
     "LBRACE": '"{"',
     "RBRACE": '"}"',
     "LPAR": '"("',
@@ -38,7 +39,7 @@ TERMINAL_WORDS = {
 class Atom:
     """One word, number, signed number, string, arrow or link, with its span."""
 
-    kind: str  # word | number | signed | string | arrow | link
+    kind: str  # word | number | signed | string | arrow | link | percent
     value: str | int
     span: Span
 

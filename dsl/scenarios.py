@@ -1085,6 +1085,8 @@ def compile_scenarios(
             stmts, syntax = parser().parse(text, name)
             diags.extend(syntax)
             for st in stmts:
+                if st.words and st.words[0] == "balance":
+                    continue  # a balance block: dsl/balance.py compiles it
                 sc = comp.scenario(st)
                 if sc is not None:
                     out.append(sc)

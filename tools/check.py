@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from clankwork.dsl.balance import compile_balances
 from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,
@@ -106,6 +107,12 @@ def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> Compi
                 display_path(pack),
                 pack_sources=result.sources,
                 overrides=overrides,
+            )
+            result.diagnostics.extend(diags)
+            result.sources.update(sources)
+            # The files' `balance` blocks are checked too (played by `test --balance`).
+            _blocks, diags, sources = compile_balances(
+                pack, result.ir, display_path(pack), overrides=overrides
             )
             result.diagnostics.extend(diags)
             result.sources.update(sources)

@@ -23,6 +23,7 @@ COMMANDS = {
     "export": ("export", "export"),
     "kit": ("kit", "command"),
     "simulate": ("simulate", "command"),
+    "tune": ("tune", "command"),
     "test": ("scenario_cmd", "command"),
     "replay": ("replay", "command"),
     "new": ("new", "command"),

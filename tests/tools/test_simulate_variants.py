@@ -276,3 +276,20 @@ def test_a_variant_played_after_its_base_acts_on_its_own_cards(tutorial_ir: dict
     fewer = apply_changes(base, tuple(Change("without", n) for n in dragons))
     assert _board_info(Game(fewer, [make_bot("heuristic", 0)] * 2, 1)).dragon_share == 0
     assert _board_info(game).dragon_share > 0
+
+
+def test_the_ladder_gives_seat_ones_share_for_each_bot(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    args = [str(ROOT / "content" / "tutorial"), "-n", "30", "--bots", "greedy"]
+    result = CliRunner().invoke(command, [*args, "--ladder", "random,greedy", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(out.read_text())
+    Draft202012Validator(SCHEMA).validate(rep)
+    random_rung, greedy_rung = rep["first_player_by_bot"]
+    assert (random_rung["bot"], greedy_rung["bot"]) == ("random", "greedy")
+    # The greedy rung is the run itself: the same seeds, the same bots.
+    assert greedy_rung["win_rate"] == rep["wins"]["first_player"]["win_rate"]
+    assert random_rung["played"] == 30 and random_rung["games"] <= 30
+    assert "first-player advantage by bot strength" in result.stdout
+    bad = CliRunner().invoke(command, [*args, "--ladder", "random,genius"])
+    assert bad.exit_code == 2 and "unknown bot 'genius'" in bad.stderr
