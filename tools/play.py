@@ -37,6 +37,7 @@ from clankwork.interpreter.state import PlayerState
 
 from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
 from .outputs import OutputError, check_file_target, plan_write, safe_filename, write_text
+from .packs import PACK
 from .render_cards import card_rules
 from .replay import Narrator
 from .simulate import MAX_SEED, bot_names, bot_seed
@@ -495,7 +496,7 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
 
 
 @click.command("play")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "--players",
     "-p",

@@ -23,6 +23,7 @@ from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import Doing, Failure, Outcome, crash, run_scenario
 
 from .check import bundled_pack, compile_and_check, display_path
+from .packs import PACK_FOLDER
 
 
 def run_pack_scenarios(
@@ -114,7 +115,7 @@ def tracebacks(outcomes: list[Outcome]) -> str:
 
 
 @click.command("test")
-@click.argument("packs", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.argument("packs", nargs=-1, type=PACK_FOLDER)
 @click.option("-k", "name_filter", help="Run only scenarios whose name contains this text.")
 @click.option(
     "--format",
@@ -130,7 +131,7 @@ def tracebacks(outcomes: list[Outcome]) -> str:
     help="Print the traceback of a scenario the engine failed in (CW403).",
 )
 def command(packs: tuple[str, ...], name_filter: str | None, fmt: str, verbose: bool) -> None:
-    """Run the scenarios in PACKS' scenarios/ folders (default: the flagship pack).
+    """Run the scenarios in PACKS' scenarios/ folders (default: the bundled flagship pack).
 
     Exit 0 when every scenario passes, 1 when one fails or a pack has errors.
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -116,7 +117,13 @@ def test_the_extension_manifest_points_at_files_that_exist() -> None:
     for key in ("name", "displayName", "version", "publisher"):
         assert manifest[key]
     assert manifest["engines"]["vscode"]
-    assert (VSCODE / manifest["main"]).is_file()
+    # `vsce package` bundles extension.js into dist/ (esbuild), one file instead of 300.
+    assert manifest["main"] == "./dist/extension.js"
+    assert "extension.js" in manifest["scripts"]["build"].split()[1]
+    assert manifest["scripts"]["vscode:prepublish"] == "npm run build"
+    assert "esbuild" in manifest["devDependencies"]
+    ignored = (VSCODE / ".vscodeignore").read_text(encoding="utf-8").split()
+    assert "node_modules/**" in ignored and "extension.js" in ignored
     (language,) = manifest["contributes"]["languages"]
     assert ".clank" in language["extensions"]
     config = json.loads((VSCODE / language["configuration"]).read_text(encoding="utf-8"))
@@ -129,6 +136,20 @@ def test_the_extension_manifest_points_at_files_that_exist() -> None:
     assert f"onLanguage:{language['id']}" in manifest["activationEvents"]
     assert "vscode-languageclient" in manifest["dependencies"]
     assert "clankwork.executable" in manifest["contributes"]["configuration"]["properties"]
-    extension = (VSCODE / manifest["main"]).read_text(encoding="utf-8")
+    extension = (VSCODE / "extension.js").read_text(encoding="utf-8")
     assert '"lsp"' in extension and "vscode-languageclient/node" in extension
     assert not (VSCODE / "node_modules").exists()
+
+
+def test_the_extension_packages_without_warnings() -> None:
+    """What `vsce package` warns about: a repository field, a LICENSE file; the address is
+    the project's (pyproject.toml's Repository URL)."""
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    project = tomllib.loads((VSCODE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    repository = project["project"]["urls"]["Repository"]
+    assert manifest["repository"]["url"] == repository + ".git"
+    assert manifest["bugs"]["url"] == project["project"]["urls"]["Issues"]
+    assert manifest["license"] == project["project"]["license"] == "MIT"
+    license_text = (VSCODE / "LICENSE").read_text(encoding="utf-8")
+    assert license_text == (VSCODE.parents[1] / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License")
