@@ -30,6 +30,7 @@ from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
+from .check_cache import CheckCache, PackPart
 from .ir_file import is_ir_file, read_ir_file
 from .outputs import check_file_target, write_text
 
@@ -63,20 +64,30 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def compile_and_check(pack: Path, overrides: Mapping[str, str] | None = None) -> CompileResult:
+def compile_and_check(
+    pack: Path, overrides: Mapping[str, str] | None = None, cache: CheckCache | None = None
+) -> CompileResult:
     """Compile a pack and run every check on it: the IR schema and the board graph checks.
 
     The whole IR is validated against the schema: a compiler bug that breaks it is a CW301
     here, whatever the pack. `validate_ir` does that in about a second for 100,000 cards.
-    ``overrides`` (path inside the pack → text) stands for unsaved editor buffers."""
+    ``overrides`` (path inside the pack → text) stands for unsaved editor buffers. ``cache``
+    (the language server's, one per pack) keeps what the next run on the same pack may use
+    again; the diagnostics are the same with it or without."""
     with _no_cycle_collection():
-        return _compile_and_check(pack, overrides)
+        return _compile_and_check(pack, overrides, cache)
 
 
-def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> CompileResult:
-    result = compile_pack(pack, display_root=display_path(pack), overrides=overrides)
+def _compile_and_check(
+    pack: Path, overrides: Mapping[str, str] | None, cache: CheckCache | None
+) -> CompileResult:
+    part = _pack_part(pack, overrides, cache)
+    # A new result each run: the kept one is never changed.
+    compiled = part.result
+    result = CompileResult(
+        compiled.ir, [*compiled.diagnostics, *part.board], dict(compiled.sources)
+    )
     if result.ir is not None:
-        result.diagnostics.extend(check_boards(result.ir))
         if pack.is_dir():
             _scenarios, diags, sources = compile_scenarios(
                 pack,
@@ -84,11 +95,15 @@ def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> Compi
                 display_path(pack),
                 pack_sources=result.sources,
                 overrides=overrides,
+                parse=cache.parse if cache is not None else None,
+                memo=part.scenarios if cache is not None else None,
             )
             result.diagnostics.extend(diags)
             result.sources.update(sources)
         if not has_errors(result.diagnostics):
-            for where, message in validate_ir(result.ir):
+            if part.schema is None:
+                part.schema = validate_ir(result.ir)
+            for where, message in part.schema:
                 result.diagnostics.append(
                     Diagnostic(
                         "CW301",
@@ -99,6 +114,29 @@ def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> Compi
                 )
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _pack_part(
+    pack: Path, overrides: Mapping[str, str] | None, cache: CheckCache | None
+) -> PackPart:
+    """The compiled pack and its board checks: kept in ``cache`` when no file it read has
+    changed, else compiled (with ``cache``'s parser)."""
+    if cache is not None:
+        kept = cache.unchanged(pack, overrides)
+        if kept is not None:
+            cache.reuses += 1
+            return kept
+    compiled = compile_pack(
+        pack,
+        display_root=display_path(pack),
+        overrides=overrides,
+        parse=cache.parse if cache is not None else None,
+    )
+    board = check_boards(compiled.ir) if compiled.ir is not None else []
+    if cache is None:
+        return PackPart(compiled, board, str(pack))
+    cache.compiles += 1
+    return cache.keep(pack, compiled, board)
 
 
 def load_pack_or_exit(

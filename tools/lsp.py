@@ -46,10 +46,11 @@ from clankwork.dsl.phrases import leading_words
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
 from clankwork.interpreter.effects.registry import pretty_phrase
 
+from .card_text import card_kind, card_rules
 from .check import compile_and_check
+from .check_cache import CheckCache
 from .lsp_files import inside, may_read, read_clank, too_large
 from .lsp_stdio import FdReader, serve
-from .render_cards import card_kind, card_rules
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
 _WORD_AT = re.compile(r"[A-Za-z0-9_'.+\-!]+")
@@ -114,9 +115,10 @@ class Analysis:
     unplaced: list[Diagnostic] = field(default_factory=list)
 
 
-def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
+def analyse(path: Path, open_docs: Mapping[str, str], cache: CheckCache | None = None) -> Analysis:
     """Compile what ``path`` (see `_local`) belongs to, with ``open_docs`` (real path → text)
-    overriding the files on disk, and run the checks of `clankwork check`."""
+    overriding the files on disk, and run the checks of `clankwork check`; ``cache`` is
+    what the last analysis of the same pack kept (`tools.check_cache`)."""
     root = find_pack(path)
     if root is None:
         return _analyse_lone(path, open_docs.get(str(path)))
@@ -126,7 +128,7 @@ def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
         for p, t in open_docs.items()
         if inside(p, real_root)
     }
-    result = compile_and_check(root, overrides)
+    result = compile_and_check(root, overrides, cache)
     out = Analysis(root, result.ir, {_real(n): t for n, t in result.sources.items()})
     _place(out, result.diagnostics)
     if str(path) not in out.files:
@@ -198,6 +200,7 @@ class ClankServer(LanguageServer):
         self.good_ir: dict[str, dict[str, Any]] = {}  # the last IR of each pack, for names
         self.published: dict[str, set[str]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}  # analysis key → its timer
+        self.caches: dict[str, CheckCache] = {}  # what each pack's last analysis kept
 
     # -- documents ------------------------------------------------------------------------
 
@@ -308,7 +311,8 @@ class ClankServer(LanguageServer):
             return
         started = time.perf_counter()
         try:
-            a = analyse(key[1], self.open_docs())
+            cache = self.caches.setdefault(key[0], CheckCache())
+            a = analyse(key[1], self.open_docs(), cache)
         except Exception:  # a bug in a check must not take the editor's server down
             self.window_log_message(
                 lsp.LogMessageParams(lsp.MessageType.Error, traceback.format_exc())
@@ -662,6 +666,7 @@ def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
         ls.analyses.pop(key[0], None)
         ls.good_ir.pop(key[0], None)
+        ls.caches.pop(key[0], None)
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: ClankServer, _params: None) -> None:
