@@ -35,10 +35,10 @@ from clankwork.interpreter.game import BLACK, Game
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
 
+from .card_text import card_rules
 from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
 from .outputs import OutputError, check_file_target, plan_write, safe_filename, write_text
 from .packs import PACK
-from .render_cards import card_rules
 from .replay import Narrator
 from .simulate import MAX_SEED, bot_names, bot_seed
 
