@@ -263,6 +263,19 @@ class ClankServer(NameFeatures, LanguageServer):
         ir = a.ir if a and a.ir is not None else self.good_ir.get(key[0])
         return a, ir
 
+    def fresh(self, uri: str) -> None:
+        """Analyse the pack of ``uri`` now when its last analysis is not of the text the
+        editor has (a change is waiting for its analysis): for requests that edit it."""
+        key = self.key_of(uri)
+        if key is None:
+            return
+        a = self.analyses.get(key[0])
+        stale = key[0] in self.pending or a is None
+        if not stale:
+            stale = any(a.files.get(real, text) != text for real, text in self.open_docs().items())
+        if stale:
+            self.refresh(uri)
+
     def schedule(self, uri: str) -> None:
         """Refresh the pack of ``uri`` once no change has come for ``delay`` seconds: a
         burst of typing costs one analysis, of the newest text."""

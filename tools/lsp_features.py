@@ -133,6 +133,7 @@ class NameFeatures:
     text_of: Callable[[str], tuple[str, str] | None]
     uri_of: Callable[[str], str]
     open_docs: Callable[[], dict[str, str]]
+    fresh: Callable[[str], None]
 
     def known_of(self, uri: str) -> tuple[Any, Known] | None:
         """The last analysis of the document's pack, and what was worked out from it."""
@@ -215,6 +216,7 @@ class NameFeatures:
     def references_of(
         self, uri: str, line: int, col: int, real: str, declaration: bool
     ) -> list[lsp.Location]:
+        self.fresh(uri)
         index = self.index_of(uri)
         if index is None:
             return []
@@ -241,6 +243,7 @@ class NameFeatures:
         self, uri: str, line: int, col: int, real: str, new: str
     ) -> lsp.WorkspaceEdit | str:
         """The edit renaming the name under the cursor to ``new`` everywhere, or why not."""
+        self.fresh(uri)  # the edits are made on the text the client has now
         target = self.rename_target(uri, line, col, real)
         if isinstance(target, str):
             return target
@@ -262,17 +265,17 @@ class NameFeatures:
             texts.setdefault(u.real, self._text_at(u.real))
             edits.setdefault(u.real, []).append(Edit(u.real, u.span, new_text(u, new, KEYWORDS)))
         if a is not None and a.root is not None:
-            problem = self._rename_breaks(Path(a.root), texts, edits)
+            problem = self._rename_breaks(a, key[0], texts, edits)
             if problem is not None:
                 return problem
         return self.workspace_edit([e for es in edits.values() for e in es])
 
     def _rename_breaks(
-        self, root: Path, texts: dict[str, str], edits: dict[str, list[Edit]]
+        self, a: Any, key: str, texts: dict[str, str], edits: dict[str, list[Edit]]
     ) -> str | None:
-        """Why the renamed pack would be worse (an error it did not have), or None: the pack
-        is checked with the renamed texts in place of its files."""
-        real_root = os.path.realpath(root)
+        """Why the renamed pack would be worse (an error the analysis ``a`` does not have),
+        or None: the pack is checked with the renamed texts in place of its files."""
+        real_root = os.path.realpath(a.root)
         docs = self.open_docs()
         renamed = {r: apply_edits(texts[r], es) for r, es in edits.items()}
         before = {
@@ -283,8 +286,8 @@ class NameFeatures:
         after = dict(before)
         for r, t in renamed.items():
             after[Path(os.path.relpath(r, real_root)).as_posix()] = t
-        old = compile_and_check(root, before).diagnostics
-        new = compile_and_check(root, after).diagnostics
+        old = [*a.unplaced, *(d for ds in a.diagnostics.values() for d in ds)]
+        new = compile_and_check(Path(a.root), after, self.caches.get(key)).diagnostics
         counts: dict[str, int] = {}
         for d in old:
             if d.severity == "error":

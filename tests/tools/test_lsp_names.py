@@ -155,6 +155,15 @@ def test_completion_quick_fix_hover_references_rename_outline(client: Client, pa
     )
     assert clash["error"]["code"] == -32803
     assert "there is already a card named 'Stumble'" in clash["error"]["message"]
+    # A rename the pack would not compile with (a bidirectional override in a name, CW114):
+    # the server checks the renamed pack before answering, and refuses.
+    bidi = _raw(
+        client,
+        "textDocument/rename",
+        {**_at(starting.as_uri(), line, char + 6), "newName": "Cat\u202eBurglar"},
+    )
+    assert bidi["error"]["code"] == -32803
+    assert "the rename would add an error (CW114)" in bidi["error"]["message"]
     # Rename everywhere: the declaration, the open buffer, the scenarios.
     prepared = client.request("textDocument/prepareRename", _at(starting.as_uri(), line, char + 6))
     assert prepared["placeholder"] == "Burgle"
