@@ -19,12 +19,14 @@ so that message means what it says.
 from __future__ import annotations
 
 import gc
+import re
 from dataclasses import replace
 
 from .diagnostics import Diagnostic, Span
 from .parser import Atom, Effect, Parser, Stmt
 
 Parsed = tuple[list[Stmt], list[Diagnostic]]
+_SPECIAL = re.compile(r'["#{}()]')
 
 
 def chunks(text: str) -> list[tuple[int, str]]:
@@ -55,6 +57,9 @@ def _has_code(line: str) -> bool:
 def _scan(line: str, depth: int, cont: bool) -> tuple[int, bool]:
     """The bracket depth after ``line`` and whether its last token continues the
     statement; strings, comments and escapes are read as the lexer reads them."""
+    if _SPECIAL.search(line) is None:  # most lines: no bracket, string or comment
+        stripped = line.rstrip()
+        return depth, stripped.endswith((",", "->")) if stripped else cont
     i, n = 0, len(line)
     last = ""
     while i < n:
@@ -128,16 +133,22 @@ class IncrementalParser:
         # file name -> chunk text -> (first line it was parsed at, its statements, errors)
         self.kept: dict[str, dict[str, tuple[int, list[Stmt], list[Diagnostic]]]] = {}
         self.parsed_chunks = 0  # how many chunks were parsed (not found), for tests
+        self.last: dict[str, tuple[str, Parsed]] = {}  # file name -> its last text, result
 
     def parse(self, text: str, filename: str) -> Parsed:
         """The statements and syntax errors of ``text``, as `Parser.parse` gives them."""
+        last = self.last.get(filename)
+        if last is not None and last[0] == text:
+            return last[1]  # most files of a pack are the same as last time
         was_enabled = gc.isenabled()
         gc.disable()  # every statement kept stays alive: collecting would walk them all
         try:
-            return self._parse(text, filename)
+            got = self._parse(text, filename)
         finally:
             if was_enabled:
                 gc.enable()
+        self.last[filename] = (text, got)
+        return got
 
     def _parse(self, text: str, filename: str) -> Parsed:
         if text.startswith("\ufeff"):
@@ -180,6 +191,7 @@ class IncrementalParser:
     def forget(self, filename: str) -> None:
         """Drop what is kept of one file (it is closed, or gone)."""
         self.kept.pop(filename, None)
+        self.last.pop(filename, None)
 
 
 def _by_chunk(

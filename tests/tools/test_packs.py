@@ -41,6 +41,10 @@ def test_every_pack_argument_takes_a_bundled_name_and_says_its_default() -> None
                     assert "default: the bundled flagship pack" in (cmd.help or ""), name
     assert {"check", "build", "test", "simulate", "play", "kit", "render board"} <= set(found)
     assert {"render cards", "render pnp", "export tts", "campaign new"} <= set(found)
+    replay = main.get_command(click.Context(main), "replay")
+    assert replay is not None
+    (option,) = [p for p in replay.params if p.name == "pack"]
+    assert isinstance(option.type, PackArg)
 
 
 @pytest.mark.parametrize(
