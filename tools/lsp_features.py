@@ -108,7 +108,7 @@ def symbol_text(index: Index, sym: Symbol) -> str | None:
         where = ", ".join(spaces) if spaces else "no space has it"
         return f"**{sym.name}** (space feature): {where}" + tail
     if sym.kind == "resource" and decl is not None:
-        keep = "kept from turn to turn" if decl.get("keep") == "game" else "lost at turn end"
+        keep = "lost at the end of the turn" if decl.get("keep", "turn") == "turn" else "kept"
         words = ", ".join(decl.get("words", ()))
         return f"**{decl['name']}** (resource, {keep}{'; also ' + words if words else ''})" + tail
     if sym.kind == "way" and decl is not None:

@@ -151,3 +151,19 @@ def test_completion_in_a_scenario_file() -> None:
     assert top == ["scenario", "scenario …"]
     plain = [i.label for i in complete("", 0, 0, names, scenario_file=True, snippets=False)]
     assert plain == ["scenario"]
+
+
+def test_hover_on_a_name_says_what_it_is() -> None:
+    from clankwork.tools.lsp_features import symbol_text
+
+    index, _ = _index(bundled_pack("vault"))
+    moves = symbol_text(index, Symbol("resource", "special moves")) or ""
+    assert moves.startswith("**special moves** (resource, lost at the end of the turn")
+    assert "also special move" in moves
+    cave = symbol_text(index, Symbol("feature", "crystal cave")) or ""
+    assert cave.startswith("**crystal cave** (space feature): ")
+    rope = symbol_text(index, Symbol("way", "rope")) or ""
+    assert rope.startswith("**rope** (way")
+    burgle = symbol_text(index, Symbol("card", "Burgle")) or ""
+    assert burgle.startswith("**Burgle** (starting") and "Play:" in burgle
+    assert symbol_text(index, Symbol("resource", "skill")) is None  # the effect's docs say more
