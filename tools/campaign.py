@@ -81,6 +81,8 @@ from .passages import Ask, Say, read_passages, terminal_ask
 from .play import PlaySession, Quit, default_log_path
 from .simulate import bot_names, bot_seed, game_seeds
 
+from .packs import PACK_FOLDER
+
 try:
     import fcntl  # one writing command at a time on a campaign file (POSIX)
 except ImportError:  # pragma: no cover (Windows: no lock)
@@ -773,7 +775,7 @@ def command() -> None:
 
 
 @command.command("new")
-@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("pack", type=PACK_FOLDER)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("--names", default="", help="Player names, comma-separated (default: P1, P2...).")
@@ -1377,7 +1379,7 @@ def finish_game(
 
 
 @command.command("simulate")
-@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("pack", type=PACK_FOLDER)
 @click.option("--campaigns", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100), default=10, show_default=True)
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)

@@ -25,6 +25,7 @@ from clankwork.interpreter.scenario import Doing, Failure, Outcome, crash, run_s
 
 from .balance import BalanceOutcome, run_balance
 from .check import bundled_pack, compile_and_check, display_path
+from .packs import PACK_FOLDER
 
 
 def run_pack_scenarios(
@@ -142,7 +143,7 @@ def tracebacks(outcomes: list[Outcome]) -> str:
 
 
 @click.command("test")
-@click.argument("packs", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.argument("packs", nargs=-1, type=PACK_FOLDER)
 @click.option("-k", "name_filter", help="Run only scenarios whose name contains this text.")
 @click.option(
     "--format",
@@ -178,8 +179,8 @@ def command(
     balance: bool,
     jobs: int,
 ) -> None:
-    """Run the scenarios in PACKS' scenarios/ folders (default: the flagship pack), and with
-    --balance their `balance` blocks.
+    """Run the scenarios in PACKS' scenarios/ folders (default: the bundled flagship pack),
+    and with --balance their `balance` blocks.
 
     Exit 0 when every scenario passes, 1 when one fails or a pack has errors.
     """

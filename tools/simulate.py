@@ -48,6 +48,7 @@ from clankwork.interpreter.stats import (
 from .check import FLAGSHIP, load_ir
 from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
+from .packs import PACK
 from .report_compare import format_comparison
 from .report_tension import format_tension
 from .report_variants import (
@@ -1244,7 +1245,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
 
 
 @click.command("simulate")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "--games",
     "-n",

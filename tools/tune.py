@@ -39,6 +39,7 @@ from clankwork.interpreter.stats import RunTotals
 from .check import load_ir
 from .cluster import ClusterError, DaskMissing
 from .outputs import check_file_target, write_text
+from .packs import PACK
 from .report_variants import Change, ChangeError, card_figures, find_card, seat_one
 from .simulate import MAX_SEED, _check_dask, _table, bot_names, parse_rules, simulate
 
@@ -420,7 +421,7 @@ def format_tune(rep: dict[str, Any], table: Callable[..., list[str]]) -> str:
 
 
 @click.command("tune")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option("--knob", "knob_items", multiple=True, required=True,
               metavar="cost:CARD=LO..HI|rule:KEY=LO..HI",
               help="A value the search may change (repeatable).")  # fmt: skip
@@ -461,7 +462,8 @@ def command(
     dask_address: str | None,
     json_file: Path | None,
 ) -> None:
-    """Search PACK's knobs (costs, rules) for values that put its figures on target."""
+    """Search PACK's knobs (costs, rules) for values that put its figures on target
+    (default: the bundled flagship pack)."""
     if json_file is not None:
         check_file_target(json_file, named=True)
     if dask_address is not None:

@@ -331,11 +331,13 @@ def test_the_watchdog_fallback_ends_an_orphan() -> None:
         "pid = os.fork()\n"
         "if pid == 0:\n"
         "    sys.platform = 'darwin'  # no prctl: the portable way\n"
-        "    print(sim.die_with_parent(parent), flush=True)\n"
+        # One write a line: print writes the text and the new line apart, and the two
+        # processes' lines could interleave (`1909watchdog`) when stdout is unbuffered.
+        "    os.write(1, (sim.die_with_parent(parent) + '\\n').encode())\n"
         "    os.close(1); os.close(2)  # let the test read its output now\n"
         "    time.sleep(60)\n"
         "    os._exit(0)\n"
-        "print(pid, flush=True)\n"
+        "os.write(1, b'%d\\n' % pid)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     lines = out.stdout.split()
