@@ -77,11 +77,10 @@ from clankwork.interpreter.stickers import slot_kind, slots, stickers
 from .check import bundled_names, bundled_pack, load_ir
 from .livelog import LiveLog
 from .menus import HUMAN
+from .packs import PACK_FOLDER
 from .passages import Ask, Say, read_passages, terminal_ask
 from .play import PlaySession, Quit, default_log_path
 from .simulate import bot_names, bot_seed, game_seeds
-
-from .packs import PACK_FOLDER
 
 try:
     import fcntl  # one writing command at a time on a campaign file (POSIX)
