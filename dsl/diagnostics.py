@@ -141,6 +141,21 @@ CODES: dict[str, tuple[str, str]] = {
         "A card's art is not an image Clankwork can draw: not a PNG, JPEG or SVG, or an SVG "
         "that refers to another file or site, or holds a script.",
     ),
+    "CW150": (
+        "error",
+        "A results file (`campaign record --from`) is not TOML, or has a key or a block that "
+        "does not belong in it.",
+    ),
+    "CW151": (
+        "error",
+        "A results file names what the pack or the campaign does not have: a player, a card, "
+        "a sticker (or one already on), a passage, a contract, a goal, a track, a choice.",
+    ),
+    "CW152": (
+        "error",
+        "A results file's value is out of range or contradicts itself (a negative score, a "
+        "player who died with points, a [[player]] block too many).",
+    ),
     "CW201": ("error", "The board has no HQ space (or more than one)."),
     "CW202": ("error", "A space cannot be reached from HQ."),
     "CW203": ("error", "An artifact space from which HQ cannot be reached (a one-way trap)."),
@@ -162,6 +177,11 @@ CODES: dict[str, tuple[str, str]] = {
         "The engine raised an exception while running a scenario, at the statement it was "
         "carrying out: a bug in Clankwork, or a rule it cannot carry out (`clankwork test "
         "--verbose` prints the traceback).",
+    ),
+    "CW404": (
+        "error",
+        "A balance block's expectation does not hold in its games (the figure, its interval "
+        "and the bounds), or its games could not be played (`clankwork test --balance`).",
     ),
 }
 

@@ -22,6 +22,7 @@ import math
 import operator
 import random
 import weakref
+from collections import OrderedDict
 
 try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
     from collections import _count_elements  # type: ignore[attr-defined]
@@ -630,7 +631,11 @@ class _Reading:
 
 
 # Readings by the id of the list read; the list itself is kept with it, so its id is never
-# reused by another list while the entry lives.
+# reused by another list while the entry lives. At most READINGS_KEPT of them: the lists of
+# a pack's designs are read again and again, but a list made anew (the effects of a board's
+# tables rebuilt, a decision's options) is a new entry each time, and a long run would keep
+# them all. The readings are a cache: read again, a list reads the same.
+READINGS_KEPT = 4096
 _READINGS: dict[int, tuple[Any, _Reading]] = {}
 
 
@@ -640,6 +645,8 @@ def _reading_of(nodes: Any, lines: bool = False) -> _Reading:
     if hit is not None and hit[0] is nodes:
         return hit[1]
     reading = _Reading(nodes if lines else [(None, nodes)])
+    if len(_READINGS) >= READINGS_KEPT:
+        _READINGS.clear()
     _READINGS[id(nodes)] = (nodes, reading)
     return reading
 
@@ -676,16 +683,20 @@ def _poisson_tail(lam: float, h: int) -> float:
 
 class _Rows(dict[int, list[Any]]):
     """One of a route table's tables by target (``cost``, ``icons``, ``step``, ``walk``):
-    the rows for a target are worked out together when one of them is first read."""
+    the rows for a target are worked out together when one of them is first read. It points
+    back at its table weakly: a cycle would leave each table dropped to the cycle collector,
+    which a long run of games calls seldom."""
 
     __slots__ = ("routes",)
 
     def __init__(self, routes: _Routes) -> None:
         super().__init__()
-        self.routes = routes
+        self.routes = weakref.ref(routes)
 
     def __missing__(self, t: int) -> list[Any]:
-        self.routes.add(t)
+        routes = self.routes()
+        assert routes is not None, "a route table's row read after the table was dropped"
+        routes.add(t)
         return dict.__getitem__(self, t)
 
 
@@ -724,6 +735,7 @@ class _Routes:
         "_forest",
         "_toll",
         "_keep",
+        "__weakref__",
     )
 
     def __init__(
@@ -741,6 +753,7 @@ class _Routes:
         toll = self._toll = [0] * n
         for s, k in (tolls or {}).items():
             toll[s] = k
+        self._toll = toll
         price = dict(paid)
         # Each way in: (from, move, boots, the footprints' extra, icons, exhausts); a way paid
         # in another resource counts its price in boots (`paid`), or is left out.
@@ -919,6 +932,7 @@ class _BoardInfo:
 
     __slots__ = (
         "board",
+        "catalog",
         "routes",
         "plain_routes",
         "requirements",
@@ -956,6 +970,8 @@ class _BoardInfo:
     def __init__(self, game: Any) -> None:
         board = game.board
         self.board = board
+        # The pack it was made for (a variant of a pack plays on the same board).
+        self.catalog = game.catalog
         self.routes: dict[tuple[Any, ...], _Routes] = {}
         # The tables for a player whose items open no path, by monster weight.
         self.plain_routes: dict[float, _Routes] = {}
@@ -1217,13 +1233,27 @@ def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
     return False
 
 
-_INFO: weakref.WeakKeyDictionary[Board, _BoardInfo] = weakref.WeakKeyDictionary()
+# The tables of the boards played last, at most BOARDS_KEPT of them, the least recently used
+# dropped first. A pack plays on one board or a few, whose tables then last the whole run;
+# but a modular board is assembled anew each game (Space: 48 ships), and one board's route
+# tables grow to megabytes, so keeping every board met would grow a long run's memory with
+# the number of ships played (to ~300 MiB for Space). The tables are a cache: rebuilt, they
+# are the same, and so are the games. Keyed by the board and the id of the pack it is played
+# with: a variant of a pack (simulate's --without, --give, --sweep) plays on the same board
+# with other cards (the entry keeps its pack, so the id is never another pack's meanwhile).
+BOARDS_KEPT = 8
+_INFO: OrderedDict[tuple[Board, int], _BoardInfo] = OrderedDict()
 
 
 def _board_info(game: Any) -> _BoardInfo:
-    info = _INFO.get(game.board)
-    if info is None:
-        info = _INFO[game.board] = _BoardInfo(game)
+    key = (game.board, id(game.catalog))
+    info = _INFO.get(key)
+    if info is None or info.catalog is not game.catalog:
+        info = _INFO[key] = _BoardInfo(game)
+        while len(_INFO) > BOARDS_KEPT:
+            _INFO.popitem(last=False)
+    else:
+        _INFO.move_to_end(key)
     return info
 
 

@@ -158,6 +158,11 @@ class TokenDef:
         return f"<token {self.name}>"
 
 
+# Boards of a modular board's assemblies a catalog keeps built (`Catalog.board_for`): every
+# one of a board with a few dozen assemblies (Space has 48), a bounded share of one with more.
+ASSEMBLIES_KEPT = 64
+
+
 @dataclass(slots=True)
 class Catalog:
     """A pack prepared for play: card and token definitions, one board, the rules."""
@@ -244,14 +249,18 @@ class Catalog:
 
     def board_for(self, assembly: asm.Assembly | None) -> Board:
         """The board of one assembly (the catalog's own board for None or a plain board).
-        Boards are built once per assembly and shared, like the catalog."""
+        Boards are built once per assembly and shared, like the catalog: the last
+        `ASSEMBLIES_KEPT` used are kept (a board with many assemblies would otherwise keep one
+        board for every ship a long run met), the least recently used built again."""
         if self.modular is None or assembly is None:
             return self.board
         key = tuple(tuple(a) for a in assembly)
-        board = self.assembled.get(key)  # type: ignore[call-overload]
+        board = self.assembled.pop(key, None)  # type: ignore[call-overload]
         if board is None:
             board = Board(asm.assemble(self.modular, key), self.ways)
-            self.assembled[key] = board  # type: ignore[index]
+            while len(self.assembled) >= ASSEMBLIES_KEPT:
+                del self.assembled[next(iter(self.assembled))]
+        self.assembled[key] = board  # type: ignore[index]  # the most recent last
         return board
 
     def choose_assembly(self, rng: Any, text: str | None = None) -> asm.Assembly | None:

@@ -1010,6 +1010,16 @@ class Game:
             zone, chosen = options[self.decide(player, TRASH, options)].value
             zone.remove(chosen)
             self.trashed.append(chosen)
+            if zone is player.play:
+                self.unmark_left_play(player, chosen)
+
+    def unmark_left_play(self, player: PlayerState, card: CardDef) -> None:
+        """A copy of ``card`` left the play area: a mark (held over, told to stay) that now
+        names more copies than are in play goes with it, the held-over one first (it has
+        given its second turn's text already)."""
+        if player.held_over.count(card) + player.staying.count(card) > player.play.count(card):
+            marks = player.held_over if card in player.held_over else player.staying
+            marks.remove(card)
 
     def take_secret(self, player: PlayerState, size: str) -> None:
         """Take a secret of that size from the bank (nothing when it is empty) and reveal it."""
@@ -1173,8 +1183,10 @@ class Game:
         """An X on the campaign track ``track`` (the campaign marks it after the game)."""
         self.campaign_marks[track] = self.campaign_marks.get(track, 0) + 1
 
-    def queue_read(self, passage: int) -> None:
-        """A Book of Secrets passage to read after the game (the campaign reads it)."""
+    def queue_read(self, passage: int, seat: int | None = None) -> None:
+        """A Book of Secrets passage to read after the game (the campaign reads it); ``seat``:
+        the player whose action read it, who makes its choices (a campaign's game keeps it:
+        tools/campaign.py)."""
         self.reads.append(passage)
 
     def mark_goal(self, player: PlayerState, name: str) -> None:

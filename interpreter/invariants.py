@@ -56,6 +56,11 @@ def check_invariants(game: Game) -> list[str]:
             problems.append(f"player {p.seat} has a full health meter but is {p.status}")
         if min(p.skill, p.swords, p.boots, p.gold) < 0:
             problems.append(f"player {p.seat} has a negative resource")
+        # Held-over and staying marks name copies of the play area, never more than are there.
+        marked = Counter(p.held_over) + Counter(p.staying)
+        if marked - Counter(p.play):
+            names = sorted(c.name for c in marked - Counter(p.play))
+            problems.append(f"player {p.seat} has cards marked in play that are not: {names}")
     black = game.bag.count(BLACK) + game.black_aside
     if black != rules["dragon_cubes"]:
         problems.append(f"{black} black cubes, not {rules['dragon_cubes']}")

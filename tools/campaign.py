@@ -36,11 +36,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import json
 import os
+import random
+import re
 import secrets
 import stat
+import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -49,7 +54,33 @@ from typing import Any
 
 import click
 
+from clankwork.dsl.diagnostics import did_you_mean
 from clankwork.dsl.limits import MAX_DATA_BYTES
+from clankwork.dsl.stickers import apply as apply_stickers
+from clankwork.dsl.stickers import (
+    fetch_and_destroy,
+    with_contracts,
+    with_goals,
+    with_patron,
+    with_waypoints,
+)
+from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.catalog import Catalog, prepare
+from clankwork.interpreter.effects.registry import TRIGGERS, render_condition, render_effects
+from clankwork.interpreter.game import Game
+from clankwork.interpreter.intervals import mean_interval, wilson
+from clankwork.interpreter.log import to_jsonl
+from clankwork.interpreter.rules import RULES_BY_KEY
+from clankwork.interpreter.steps import STEPS
+from clankwork.interpreter.stickers import slot_kind, slots, stickers
+
+from .check import bundled_names, bundled_pack, load_ir
+from .livelog import LiveLog
+from .menus import HUMAN
+from .packs import PACK_FOLDER
+from .passages import Ask, Say, read_passages, terminal_ask
+from .play import PlaySession, Quit, default_log_path
+from .simulate import bot_names, bot_seed, game_seeds
 
 try:
     import fcntl  # one writing command at a time on a campaign file (POSIX)
@@ -372,6 +403,8 @@ class Campaign:
     goals: list[dict[str, int]] = field(default_factory=list)
     # X on each of the pack's campaign tracks, by track name.
     marks: dict[str, int] = field(default_factory=dict)
+    # `pack` is the name of a bundled pack (else a path relative to the file).
+    bundled: bool = False
 
     @property
     def next_game(self) -> int:
@@ -381,12 +414,34 @@ class Campaign:
 
 def readings(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Every passage reading of a game's event, in the order they were read: the prologue,
-    then after the game the completed contracts' passages, the epilogue, and what the
-    post-game steps read (promotions, the campaign tracks' spaces, a death, `read N`)."""
+    what a recorded game told the table to do, then after the game the completed contracts'
+    passages, the epilogue, and what the post-game steps read (promotions, the campaign
+    tracks' spaces, a death, `read N`)."""
     out = [game["prologue"]] if game.get("prologue") else []
+    # A recorded game: what the game told the table to do, and the passages reached in it.
+    out += [game["table"]] if game.get("table") else []
     out += game.get("contract_passages", ())  # files written before `reads` (same shape)
     out += [game["epilogue"]] if game.get("epilogue") else []
     out += game.get("reads", ())
+    return out
+
+
+def standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events after the first that stand, in order: each `undo` takes back the last
+    event that stood before it, whatever its kind (a game, a sticker), so undo after undo
+    goes further back. An `undo` written before undo took back any event (it names only a
+    ``game``, no ``undoes``) takes back the last game standing with that number."""
+    out: list[dict[str, Any]] = []
+    for e in events[1:]:
+        if e["type"] != "undo":
+            out.append(e)
+        elif "undoes" in e:
+            if out and out[-1]["seq"] == e["undoes"]:
+                out.pop()
+        else:
+            last = next((i for i in range(len(out) - 1, -1, -1) if out[i]["type"] == "game"), None)
+            if last is not None and out[last]["game"] == e.get("game"):
+                del out[last]
     return out
 
 
@@ -396,13 +451,11 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
     games: list[dict[str, Any]] = []
     # Stickers applied by hand, each before the game it was applied for.
     applied: list[tuple[int, str]] = []
-    for e in events[1:]:
+    for e in standing(events):
         if e["type"] == "game":
             games.append(e)
         elif e["type"] == "sticker":
             applied.append((e["before_game"], e["name"]))
-        elif e["type"] == "undo" and games and games[-1]["game"] == e["game"]:
-            games.pop()
     n = first["players"]
     c = Campaign(
         pack=first["pack"],
@@ -415,6 +468,7 @@ def fold(events: list[dict[str, Any]]) -> Campaign:
         checkmarks=[0] * n,
         status=["Associate"] * n,
         goals=[{} for _ in range(n)],
+        bundled=bool(first.get("bundled")),
     )
     played = {g["game"] for g in games}
     for g in games:
@@ -491,27 +545,86 @@ def statuses(ir: dict[str, Any]) -> list[tuple[int, str, int | None]]:
 MAX_POST_READS = 50
 
 
+@dataclass
+class Table:
+    """Who makes a campaign game's passage choices and where their text goes: ``ask[seat]``
+    asks the person at that seat (None: the seat's bot decides), ``say`` prints each passage
+    as it is read (None: nothing is printed, as in `campaign simulate`)."""
+
+    ask: list[Ask | None] = field(default_factory=list)
+    say: Say | None = None
+    # How a seat is named where a choice is told ("Ann (heuristic)").
+    names: list[str] = field(default_factory=list)
+
+    def reader(self, seat: int) -> Ask | None:
+        """The person who answers ``seat``'s choices (None: its bot)."""
+        return self.ask[seat] if seat < len(self.ask) else None
+
+    def who(self, seat: int) -> str:
+        """The seat's name, for the line that tells its choice."""
+        return self.names[seat] if seat < len(self.names) else f"P{seat + 1}"
+
+
+BOTS_ONLY = Table()
+
+
+class CampaignGame(Game):
+    """A campaign's game: it also keeps which player's action queued each passage (a
+    waypoint entered, a rule's `read N`), whose choices that player makes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.readers: dict[int, int] = {}
+        super().__init__(*args, **kwargs)
+
+    def queue_read(self, passage: int, seat: int | None = None) -> None:
+        """Queue the passage, and remember the first player who read it."""
+        super().queue_read(passage, seat)
+        if seat is not None:
+            self.readers.setdefault(passage, seat)
+
+
 def after_game(
-    ir: dict[str, Any], c: Campaign, game: dict[str, Any], g: Any, seed: int
+    ir: dict[str, Any],
+    c: Campaign,
+    game: dict[str, Any],
+    g: Any,
+    seed: int,
+    table: Table = BOTS_ONLY,
 ) -> dict[str, Any]:
     """The post-game steps of a played game ``g`` (its engine `post_game` phase has run),
     written into its event ``game``: the completed contracts' passages and the epilogue
     (step 2), the reviews' checkmarks and the promotions they make, with the entries they
     read (step 3), the X on the campaign tracks with the numbered spaces they cover (step 5),
-    then every passage the game's rules asked to read (`read N`; a death's passage last)."""
+    then every passage the game's rules asked to read (`read N`; a death's passage last).
+    Each passage's choice is made by the seat it is directed at (`Table`)."""
     n = game["game"]
     by = {k["name"]: k for k in ir.get("contracts", ())}
-    # The choices after the game are the winner's to make (a completed contract's: its
-    # completer's).
-    mvp = c.bots[game["winners"][0] if game["winners"] else 0]
+    bots = game.get("bots", c.bots)
+
+    def read(start: int, seat: int) -> dict[str, Any]:
+        return read_passages(
+            ir,
+            start,
+            seed,
+            bots[seat],
+            by=seat,
+            ask=table.reader(seat),
+            say=table.say,
+            who=table.who(seat),
+        )
+
+    # The choices after the game are the winner's to make (Most Valuable Employee); a
+    # completed contract's are its completer's, a promotion's the promoted player's, a
+    # waypoint's the player who entered it.
+    mvp = game["winners"][0] if game["winners"] else 0
     # 2. Contracts: a completed contract's passage, then the epilogue.
     done = [
-        read_passages(ir, by[name]["passage"], seed, c.bots[seat])
+        read(by[name]["passage"], seat)
         for name, seat in g.completed_contracts
         if by.get(name, {}).get("passage") is not None
     ]
     end = _arc(ir, "epilogue", n)
-    epilogue = read_passages(ir, end, seed, mvp) if end is not None else None
+    epilogue = read(end, mvp) if end is not None else None
     # 3. Employee reviews: the engine's checkmarks (scoring, winning, rows of goals, and any
     # the game's rules gave), with the passages'; each section opened is a promotion.
     marks = [list(p.checkmarks) for p in g.players]
@@ -524,13 +637,14 @@ def after_game(
     }
     promoted: set[tuple[int, str]] = set()
     # What the game's rules and waypoints asked to read (a death's passage last), each passage
-    # once a game.
-    queue = list(dict.fromkeys(g.reads))
+    # once a game, with the player who read it.
+    readers = getattr(g, "readers", {})
+    queue = [(p, readers.get(p, mvp)) for p in dict.fromkeys(g.reads)]
     out: list[dict[str, Any]] = []
     for _ in range(MAX_POST_READS):
         every = readings({**game, "contract_passages": done, "epilogue": epilogue, "reads": out})
         from_passages = sum(r["checkmarks"] for r in every)
-        new: list[int] = []
+        new: list[tuple[int, int]] = []
         for seat in range(len(g.players)):
             total = c.checkmarks[seat] + from_passages + len(marks[seat])
             for at, rank, reads in track:
@@ -538,7 +652,7 @@ def after_game(
                     promoted.add((seat, rank))
                     promotions.append([seat, rank])
                     if reads is not None:
-                        new.append(reads)
+                        new.append((reads, seat))
         # 5. The campaign tracks: an X that covers a number reads that entry at once.
         now = dict(c.marks)
         _add_marks(now, g.campaign_marks)
@@ -548,12 +662,12 @@ def after_game(
             for space in sorted(spaces):
                 if (name, space) not in covered and space <= now.get(name, 0):
                     covered.add((name, space))
-                    new.append(spaces[space])
+                    new.append((spaces[space], mvp))
         if not new and queue:
             new.append(queue.pop(0))
         if not new:
             break
-        out.extend(read_passages(ir, p, seed, mvp) for p in new)
+        out.extend(read(p, seat) for p, seat in new)
     if done:
         game["contract_passages"] = done
     if epilogue is not None:
@@ -577,19 +691,68 @@ def after_game(
 # -- the commands -------------------------------------------------------------------------------
 
 
-def _pack_ref(pack: Path, file: Path) -> str:
-    """Where the pack is, as the campaign file keeps it: relative to the file's folder."""
-    return os.path.relpath(pack.resolve(), file.resolve().parent)
+def _pack_ref(pack: Path, file: Path, name: str) -> dict[str, Any]:
+    """Where the pack is, as the campaign file keeps it: a bundled pack by its name (the
+    file then moves anywhere), any other by its path relative to the file's folder (the two
+    move together); an absolute path only when no relative one exists (another drive)."""
+    folder = pack.parent if pack.is_file() else pack
+    if name in bundled_names() and folder.resolve() == bundled_pack(name).resolve():
+        return {"pack": name, "bundled": True}
+    try:
+        return {"pack": os.path.relpath(pack.resolve(), file.resolve().parent)}
+    except ValueError:
+        return {"pack": str(pack.resolve())}
 
 
-def _pack_path(c: Campaign, file: Path) -> Path:
+def _pack_path(c: Campaign, file: Path, given: Path | None = None) -> Path:
+    """The campaign's pack: ``given`` (`--pack`), else where the file says it is (a bundled
+    name, or a path relative to the file, absolute in older files), else, for an older file
+    whose path led to a Clankwork's bundled pack, that pack now (with a warning), else an
+    error that says how to name it."""
+    if given is not None:
+        return given
+    if c.bundled and c.pack_name in bundled_names():
+        return bundled_pack(c.pack_name)
     path = (file.resolve().parent / c.pack).resolve()
-    if not (path / "pack.clank").is_file():
-        raise click.ClickException(
-            f"{file}: its pack {c.pack_name} was at {c.pack} (next to the campaign file), and "
-            f"is not there now: put the pack folder back there"
+    if (path / "pack.clank").is_file() or (path.is_file() and path.suffix in (".clank", ".json")):
+        return path
+    # A file from before bundled packs were named: its path led into a Clankwork's own
+    # content folder (a checkout's or an installed one's), so the bundled pack is meant.
+    bundled_before = Path(c.pack).name == c.pack_name and Path(c.pack).parent.name == "content"
+    if bundled_before and c.pack_name in bundled_names():
+        click.echo(
+            f"warning: {file}: its pack {c.pack_name} was at {c.pack} (next to the campaign "
+            f"file) and is not there now; using the bundled {c.pack_name} (name another "
+            "with --pack PATH)",
+            err=True,
         )
-    return path
+        return bundled_pack(c.pack_name)
+    raise click.ClickException(
+        f"{file}: its pack {c.pack_name} was at {c.pack} (next to the campaign file), and "
+        "is not there now: name it with --pack PATH, or put the pack folder back there"
+    )
+
+
+def pack_ir(c: Campaign, file: Path, given: Path | None = None) -> dict[str, Any]:
+    """The IR of the campaign's pack (`_pack_path`), checked to be the pack it was started
+    with (a `--pack` of another pack is refused, naming both)."""
+    path = _pack_path(c, file, given)
+    ir = load_ir(path, checks=True)
+    if ir["pack"]["name"] != c.pack_name:
+        raise click.ClickException(
+            f"{path} is the pack {ir['pack']['name']!r}, and {file} is a campaign of "
+            f"{c.pack_name!r}: name that pack's folder with --pack"
+        )
+    return ir
+
+
+PACK_OPTION = click.option(
+    "--pack",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="The campaign's pack, when it is not where the campaign file says (the file was "
+    "moved or copied without it): a pack folder, one of its files or an IR file.",
+)
 
 
 def _load(file: Path, holding: bool = False) -> tuple[Campaign, LogRead]:
@@ -611,21 +774,25 @@ def command() -> None:
 
 
 @command.command("new")
-@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("pack", type=PACK_FOLDER)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("--names", default="", help="Player names, comma-separated (default: P1, P2...).")
 @click.option("-s", "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
-@click.option("--bots", default="heuristic", show_default=True, help="Bot of every seat.")
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="Who plays each seat in `campaign play`: a bot, or human (a person at this "
+    "terminal); one for all or one each, comma-separated.",
+)
 def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) -> None:
     """Start a campaign of PACK in FILE (a new file)."""
-    from clankwork.tools.check import load_ir
-    from clankwork.tools.simulate import bot_names
 
     ir = load_ir(pack, checks=True)
     who = [n.strip() for n in names.split(",")] if names else [f"P{k + 1}" for k in range(players)]
     try:
-        seats = bot_names(bots, players)
+        seats = seat_bots(bots, players)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--bots") from None
     if len(who) != players:
@@ -635,7 +802,7 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
         {
             "type": "campaign",
             "format": FORMAT,
-            "pack": _pack_ref(pack, file),
+            **_pack_ref(pack, file, ir["pack"]["name"]),
             "pack_name": ir["pack"]["name"],
             "players": players,
             "names": who,
@@ -651,45 +818,126 @@ def new(pack: Path, file: Path, players: int, names: str, seed: int, bots: str) 
 @click.option(
     "--bots",
     default=None,
-    help="Bots for this game only, one for all seats or one each (default: the campaign's).",
+    help="Who plays each seat, this game only: a bot, or human (a person at this terminal); "
+    "one for all or one each (default: the campaign's).",
 )
-def play(file: Path, bots: str | None) -> None:
-    """Play the campaign's next game with its bots and append it, with the post-game steps."""
-    from clankwork.tools.check import load_ir
-    from clankwork.tools.simulate import bot_names
-
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With a person at a seat: write the game's log here [default: a new "
+    "play-PACK-seed-S.jsonl beside the campaign file].",
+)
+@PACK_OPTION
+def play(file: Path, bots: str | None, log_file: Path | None, pack: Path | None) -> None:
+    """Play the campaign's next game and append it, with the post-game steps. The seats are
+    the campaign's bots (or --bots); a `human` seat is played by a person at this terminal,
+    as `clankwork play` plays, and asked its passages' choices."""
     with writing(file):
         c, _ = _load(file, holding=True)
-        ir = load_ir(_pack_path(c, file), checks=True)
+        ir = pack_ir(c, file, pack)
         n = c.next_game
         if bots is not None:
             try:
-                c.bots = bot_names(bots, c.players)
+                c.bots = seat_bots(bots, c.players)
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint="--bots") from None
-        game = play_game(ir, c, n)
+        who = [f"{name} ({bot})" for name, bot in zip(c.names, c.bots, strict=True)]
+        if HUMAN not in c.bots:
+            # The passages are told after the game's line (a bot game is over in a moment).
+            told: list[str] = []
+            game = play_game(ir, c, n, Table(say=told.append, names=who))
+        else:
+            # With people, each passage is told as it is read, and a person's choice asked.
+            told = []
+            ask = [
+                terminal_ask(name) if b == HUMAN else None
+                for name, b in zip(c.names, c.bots, strict=True)
+            ]
+            table = Table(ask=ask, say=click.echo, names=who)
+            game = play_with_people(ir, c, n, table, file, log_file)
         append(file, [game])
         c, _ = _load(file, holding=True)
     scores = ", ".join(f"{c.names[k]} {s}" for k, s in enumerate(game["scores"]))
     won = " and ".join(c.names[w] for w in game["winners"]) or "nobody"
     click.echo(f"game {n}: {scores}; {won} won ({game['end']}, {game['rounds']} rounds)")
+    for text in told:
+        click.echo(textwrap.indent(text, "  "))
     for line in game_summary(game, c.names):
         click.echo(f"  {line}")
+
+
+def seat_bots(bots: str, players: int) -> list[str]:
+    """Who plays each seat of a campaign game: a bot's name or `human` (one name for all
+    seats, or one each); ValueError with why."""
+    names = [b.strip() for b in bots.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} seats named for {players} players")
+    for name in names:
+        if name != HUMAN:
+            bot_names(name, 1)  # a ValueError names a bot that does not exist
+    return names
+
+
+def play_with_people(
+    ir: dict[str, Any],
+    c: Campaign,
+    n: int,
+    table: Table,
+    file: Path,
+    log_file: Path | None,
+) -> dict[str, Any]:
+    """Game ``n`` with a person at each `human` seat, in the terminal (`clankwork play`'s
+    session: menus, undo, its log written as it goes); its `game` event. A person who quits
+    leaves the campaign as it was (`click.ClickException`)."""
+    setup = game_setup(ir, c, n, table)
+    folder = file.parent if str(file.parent) else Path(".")
+    path = log_file if log_file is not None else default_log_path(c.pack_name, setup.seed, folder)
+    log = LiveLog(path)
+    humans = [k for k, b in enumerate(c.bots) if b == HUMAN]
+    session = PlaySession(
+        ir,
+        setup.catalog,
+        players=c.players,
+        seat=humans[0],
+        seed=setup.seed,
+        bots=c.bots,
+        log=log,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        make_game=functools.partial(CampaignGame, goals_before=c.goals),
+    )
+    try:
+        g = session.run()
+    except (Quit, KeyboardInterrupt):
+        raise click.ClickException(
+            f"game {n} stopped before its end: the campaign is as it was (its log so far is "
+            f"in {path}); `campaign play {file}` starts it again"
+        ) from None
+    finally:
+        log.close()
+    click.echo(f"log of game {n}: {path}")
+    return finish_game(ir, c, setup, g, table)
 
 
 @command.command("sticker")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("name")
-def sticker(file: Path, name: str) -> None:
+@PACK_OPTION
+def sticker(file: Path, name: str, pack: Path | None) -> None:
     """Apply the pack's sticker NAME: it fills its rule slot for every later game."""
-    from clankwork.dsl.diagnostics import did_you_mean
-    from clankwork.interpreter.stickers import stickers
-    from clankwork.tools.check import load_ir
 
     with writing(file):
         c, _ = _load(file, holding=True)
-        ir = load_ir(_pack_path(c, file), checks=True)
+        ir = pack_ir(c, file, pack)
         known = stickers(ir)
+        if name in c.stickers:
+            raise click.ClickException(
+                f"{name!r} is already on in this campaign: a sticker is applied once "
+                f"(`campaign undo {file}` takes back the last event, a sticker too)"
+            )
         if name not in known:
             raise click.ClickException(
                 f"{c.pack_name} has no sticker named {name!r}"
@@ -703,7 +951,6 @@ def sticker(file: Path, name: str) -> None:
 
 def _trigger_text(trig: dict[str, Any]) -> str:
     """A rules trigger as its record prints it: `whenever you heal: -1 Clank!`."""
-    from clankwork.interpreter.effects.registry import TRIGGERS, render_condition
 
     text = TRIGGERS[trig["on"]].render(trig)
     if trig.get("if"):
@@ -715,9 +962,6 @@ def _trigger_text(trig: dict[str, Any]) -> str:
 def slot_text(slot: dict[str, Any], effects: list[dict[str, Any]] | None = None) -> str:
     """The rules text of a rule slot, generated like card text: where it sits (a step of a
     phase, a moment, a rule) and, filled, what it says."""
-    from clankwork.interpreter.effects.registry import render_effects
-    from clankwork.interpreter.rules import RULES_BY_KEY
-    from clankwork.interpreter.stickers import slot_kind
 
     kind = slot_kind(slot)
     if kind == "rule":
@@ -732,8 +976,6 @@ def slot_text(slot: dict[str, Any], effects: list[dict[str, Any]] | None = None)
     how = "before" if "before" in slot else "after" if "after" in slot else "covering"
     where = f"{slot['step'].split('.')[0].replace('_', ' ')}, {how} {anchor.split('.', 1)[1]}"
     if not effects and slot.get("covers"):
-        from clankwork.interpreter.steps import STEPS
-
         printed = STEPS.get(slot["covers"])
         return f"{where}: (as printed) " + (" ".join(printed.doc.split()) if printed else "")
     return f"{where}: " + (render_effects(effects) if effects else "(empty)")
@@ -742,8 +984,6 @@ def slot_text(slot: dict[str, Any], effects: list[dict[str, Any]] | None = None)
 def sticker_text(ir: dict[str, Any], st: dict[str, Any]) -> list[str]:
     """What a sticker says, generated from its IR like card text: the slot it fills and its
     new rules, a Franchise Board ability, the board or cards it changes."""
-    from clankwork.interpreter.rules import RULES_BY_KEY
-    from clankwork.interpreter.stickers import slots
 
     out = []
     if "fills" in st:
@@ -780,15 +1020,14 @@ def sticker_text(ir: dict[str, Any], st: dict[str, Any]) -> list[str]:
 
 @command.command("status")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def status(file: Path) -> None:
+@PACK_OPTION
+def status(file: Path, pack: Path | None) -> None:
     """What the campaign says now: games and scores, checkmarks and Associate Status,
     personal goals, the campaign tracks, the deck's changes, the Contracts row, the stickers
     with their rules text."""
-    from clankwork.interpreter.stickers import stickers
-    from clankwork.tools.check import load_ir
 
     c, _ = _load(file)
-    ir = load_ir(_pack_path(c, file), checks=True)
+    ir = pack_ir(c, file, pack)
     click.echo(f"campaign of {c.pack_name} ({c.pack}), {c.players} players, seed {c.seed}")
     click.echo(f"games played: {len(c.games)}; next: game {c.next_game}")
     block = ir.get("campaign") or {}
@@ -853,14 +1092,12 @@ def status(file: Path) -> None:
 
 @command.command("rules")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def rules(file: Path) -> None:
+@PACK_OPTION
+def rules(file: Path, pack: Path | None) -> None:
     """The rulebook's boxes as the campaign has them now: every rule slot of the pack, in
     order, with the rules text of the sticker on it (generated like card text)."""
-    import re
 
-    from clankwork.interpreter.stickers import slots
-
-    ir = campaign_ir(file)
+    ir = campaign_ir(file, pack)
     found = slots(ir)
 
     def order(name: str) -> tuple[int, str]:
@@ -878,10 +1115,9 @@ def rules(file: Path) -> None:
             text = slot_text(slot, slot.get("effects"))
         by = f"  ({slot['sticker']})" if slot.get("sticker") else ""
         click.echo(f"[{name}] {text}{by}")
-    from clankwork.interpreter.stickers import stickers as all_stickers
 
     c, _ = _load(file)
-    known = all_stickers(ir)
+    known = stickers(ir)
     for name in dict.fromkeys(c.stickers):
         for t in known.get(name, {}).get("abilities", ()):
             click.echo(f"[Franchise Board] {_trigger_text(t)}  ({name})")
@@ -933,10 +1169,13 @@ def game_summary(e: dict[str, Any], names: list[str]) -> list[str]:
 
 @command.command("history")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def history(file: Path) -> None:
-    """Every event of the campaign file, one a line, undone games included."""
+@PACK_OPTION
+def history(file: Path, pack: Path | None) -> None:
+    """Every event of the campaign file, one a line, undone ones included; under each game,
+    the passages read, with their text and the choice made (and by whom)."""
     log = read_settled(file).events
     names = log[0]["names"]
+    ir = _history_ir(log, file, pack)
     for e in log:
         t = e["type"]
         if t == "campaign":
@@ -948,120 +1187,81 @@ def history(file: Path) -> None:
             text += "; " + "; ".join(got) if got else ""
         elif t == "sticker":
             text = f"sticker {e['name']!r} applied before game {e['before_game']}"
+        elif e.get("what") == "sticker":
+            text = f"sticker {e['name']!r} undone"
         else:
             text = f"game {e['game']} undone"
         click.echo(f"{e['seq']:>4}  {text}")
+        if t == "game":
+            for line in passage_lines(ir, e, names):
+                click.echo(f"        {line}")
+
+
+def _history_ir(log: list[dict[str, Any]], file: Path, pack: Path | None) -> dict[str, Any] | None:
+    """The campaign's pack for `history` to print passage text from; None (with a note)
+    when it cannot be found: the history is printed without the text."""
+    c = fold(log[:1])
+    try:
+        return pack_ir(c, file, pack)
+    except (click.ClickException, SystemExit) as e:
+        message = e.format_message() if isinstance(e, click.ClickException) else str(e)
+        click.echo(f"note: passages are shown without their text: {message}", err=True)
+        return None
+
+
+def passage_lines(ir: dict[str, Any] | None, game: dict[str, Any], names: list[str]) -> list[str]:
+    """Each passage a game's event read, in order, with its text (from the pack ``ir``) and
+    the choice made, by whom: `passage 2: Your first quarter... -> Ann chose "Take the bonus"`."""
+    by_no = {p["number"]: p for p in (ir or {}).get("passages", ())}
+    out = []
+    for r in readings(game):
+        for number, choice in r["read"]:
+            ps = by_no.get(number)
+            text = f"passage {number}" + (f": {ps['text']}" if ps and ps.get("text") else "")
+            if choice is not None:
+                label = (
+                    ps["choices"][choice]["label"]
+                    if ps and choice < len(ps.get("choices", ()))
+                    else f"option {choice + 1}"
+                )
+                who = names[r["by"]] if "by" in r and r["by"] < len(names) else "the table"
+                text += f" -> {who} chose {label!r}"
+            out.append(text)
+    return out
 
 
 @command.command("undo")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def undo(file: Path) -> None:
-    """Undo the last game (by appending an `undo` event: the history is kept)."""
+@PACK_OPTION
+def undo(file: Path, pack: Path | None) -> None:
+    """Take back the last event that stands, whatever it is (a game played by bots or
+    recorded, a sticker), by appending an `undo` event: the history keeps it. Undo again to
+    go further back."""
     with writing(file):
-        c, _ = _load(file, holding=True)
-        if not c.games:
-            raise click.ClickException(f"{file}: no game to undo")
-        n = c.games[-1]["game"]
-        append(file, [{"type": "undo", "game": n}])
-    click.echo(f"undid game {n}; `campaign play {file}` plays it again")
+        log = read_log(file)
+        stand = standing(log.events)
+        if not stand:
+            raise click.ClickException(f"{file}: nothing to undo (no game or sticker yet)")
+        last = stand[-1]
+        event: dict[str, Any] = {"type": "undo", "undoes": last["seq"], "what": last["type"]}
+        if last["type"] == "game":
+            event["game"] = last["game"]
+        else:
+            event["name"] = last["name"]
+        append(file, [event])
+    click.echo(f"took back {undone_text(last)}")
+    if last["type"] == "game" and last.get("recorded"):
+        click.echo(f"  `campaign record {file}` records game {last['game']} again")
+    elif last["type"] == "game":
+        click.echo(f"  `campaign play {file}` plays it again: the same game, the same choices")
 
 
-# Passages a game's prologue or epilogue may lead to, read at most (a loop of `read`s ends).
-MAX_READS = 100
-
-
-def passage_worth(ir: dict[str, Any], number: int, seen: frozenset[int] = frozenset()) -> float:
-    """What reading passage ``number`` (and what it leads to) is worth to a player, roughly,
-    as a bot weighs a choice: its rule stickers' and Franchise Board abilities' effects as
-    the greedy bot values effects, +1 a checkmark, -1 an X on a campaign track (a track's X
-    counts against the players, as the `mark_track` effect's appraisal says), a little for
-    a card fetched or a contract opened; a choice counts its best option."""
-    from clankwork.interpreter.bots import effects_value
-    from clankwork.interpreter.stickers import stickers
-
-    ps = next((p for p in ir.get("passages", ()) if p["number"] == number), None)
-    if ps is None or number in seen or len(seen) > MAX_READS:
-        return 0.0
-    seen = seen | {number}
-    known = stickers(ir)
-    worth = 0.0
-    for d in ps["do"]:
-        if d["do"] == "sticker" and d["name"] in known:
-            st = known[d["name"]]
-            worth += effects_value(st.get("effects", []))
-            worth += sum(effects_value(t["effects"]) for t in st.get("abilities", ()))
-            # A board or card sticker: what its new lines give, at half (a space or a card
-            # is met now and then).
-            items = [e.get("item") or {} for e in st.get("edits", ())]
-            items += [sp for b in st.get("boards", ()) for sp in b["spaces"]]
-            worth += 0.5 * sum(
-                effects_value(t["effects"]) for it in items for t in it.get("triggers", ())
-            )
-        elif d["do"] == "checkmark":
-            worth += 1.0
-        elif d["do"] == "mark":
-            worth -= 1.0
-        elif d["do"] in ("fetch", "contract"):
-            worth += 0.25
-        elif d["do"] == "read":
-            worth += passage_worth(ir, d["passage"], seen)
-    if ps.get("choices"):
-        worth += max(passage_worth(ir, c["read"], seen) for c in ps["choices"])
-    return worth
-
-
-def read_passages(ir: dict[str, Any], start: int, seed: int, bot: str = "random") -> dict[str, Any]:
-    """Read passage ``start`` and every passage it leads to, the campaign's bot ``bot``
-    answering the choices (seeded: the same game, the same choices): a random bot at random,
-    any other the option worth most to it (`passage_worth`; a tie at random). What was
-    read, with the choice made, and what the passages did: stickers applied, checkmarks for
-    each player, X on each campaign track, cards fetched and destroyed, contracts opened, the
-    next game's patron and board."""
-    import random
-
-    by = {p["number"]: p for p in ir.get("passages", ())}
-    rng = random.Random(seed * 100_003 + start)
-    out: dict[str, Any] = {
-        "read": [],
-        "stickers": [],
-        "checkmarks": 0,
-        "marks": {},
-        "fetched": [],
-        "destroyed": [],
-        "contracts": [],
-    }
-    queue = [start]
-    while queue and len(out["read"]) < MAX_READS:
-        ps = by.get(queue.pop(0))
-        if ps is None:
-            continue
-        for d in ps["do"]:
-            if d["do"] == "sticker":
-                out["stickers"].append(d["name"])
-            elif d["do"] == "checkmark":
-                out["checkmarks"] += 1
-            elif d["do"] == "mark":
-                out["marks"][d["track"]] = out["marks"].get(d["track"], 0) + 1
-            elif d["do"] == "read":
-                queue.append(d["passage"])
-            elif d["do"] == "fetch":
-                out["fetched"].append(d["card"])
-            elif d["do"] == "destroy":
-                out["destroyed"].append(d["name"])
-            elif d["do"] == "contract":
-                out["contracts"].append(d["name"])
-            elif d["do"] in ("patron", "board"):
-                out[d["do"]] = d["name"]  # the last one read counts
-        choice = None
-        if ps.get("choices"):
-            options = range(len(ps["choices"]))
-            if bot != "random":
-                worth = [passage_worth(ir, c["read"]) for c in ps["choices"]]
-                options = [k for k in options if worth[k] >= max(worth) - 1e-9]
-            choice = options[rng.randrange(len(options))]
-            queue.append(ps["choices"][choice]["read"])
-        out["read"].append([ps["number"], choice])
-    return out
+def undone_text(e: dict[str, Any]) -> str:
+    """What an event taken back was, in words (for `undo` and `history`)."""
+    if e["type"] == "game":
+        how = "recorded at the table" if e.get("recorded") else "played by bots"
+        return f"game {e['game']} ({how})"
+    return f"the sticker {e['name']!r} (applied before game {e['before_game']})"
 
 
 def _arc(ir: dict[str, Any], part: str, game: int) -> int | None:
@@ -1069,16 +1269,13 @@ def _arc(ir: dict[str, Any], part: str, game: int) -> int | None:
     return next((p["number"] for p in ir.get("passages", ()) if p.get(part) == game), None)
 
 
-def campaign_ir(file: Path) -> dict[str, Any]:
+def campaign_ir(file: Path, pack: Path | None = None) -> dict[str, Any]:
     """The IR of the campaign's pack as its next game will find it, before that game's
     prologue: the stickers on, the Cardporium cards fetched, the cards destroyed, the
     Contracts row (for `render board --campaign` and `render cards --campaign`)."""
-    from clankwork.dsl.stickers import apply as apply_stickers
-    from clankwork.dsl.stickers import fetch_and_destroy, with_contracts
-    from clankwork.tools.check import load_ir
 
     c, _ = _load(file)
-    ir = load_ir(_pack_path(c, file), checks=True)
+    ir = pack_ir(c, file, pack)
     try:
         ir = fetch_and_destroy(apply_stickers(ir, c.stickers), c.fetched, c.destroyed)
     except ValueError as e:
@@ -1086,29 +1283,49 @@ def campaign_ir(file: Path) -> dict[str, Any]:
     return with_contracts(ir, c.contracts)
 
 
-def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
-    """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included)."""
-    from clankwork.dsl.stickers import apply as apply_stickers
-    from clankwork.dsl.stickers import (
-        fetch_and_destroy,
-        with_contracts,
-        with_goals,
-        with_patron,
-        with_waypoints,
-    )
-    from clankwork.interpreter.bots import make_bot
-    from clankwork.interpreter.catalog import prepare
-    from clankwork.interpreter.game import Game
-    from clankwork.interpreter.log import to_jsonl
-    from clankwork.tools.simulate import bot_seed
+@dataclass
+class GameSetup:
+    """What game ``n`` of a campaign is played with: its seed, its prologue's reading (read
+    before setup: its stickers, cards, contracts and patron are on for this game), the
+    stickers on, the patron and board, and the catalog built from all of it."""
 
+    n: int
+    seed: int
+    prologue: dict[str, Any] | None
+    stickers: list[str]
+    patron: str | None
+    board: str | None
+    catalog: Catalog
+
+    def event(self, bots: list[str]) -> dict[str, Any]:
+        """The head of the game's event: what it was played with."""
+        game: dict[str, Any] = {
+            "type": "game",
+            "game": self.n,
+            "seed": self.seed,
+            "bots": list(bots),
+            "stickers": self.stickers,
+        }
+        if self.patron is not None:
+            game["patron"] = self.patron
+        if self.board is not None:
+            game["board"] = self.board
+        if self.prologue is not None:
+            game["prologue"] = self.prologue
+        return game
+
+
+def game_setup(ir: dict[str, Any], c: Campaign, n: int, table: Table = BOTS_ONLY) -> GameSetup:
+    """Read game ``n``'s prologue (its choice is the first seat's) and build the game's
+    catalog: the campaign's stickers and the prologue's on, the Cardporium cards fetched,
+    the destroyed cards out, the Contracts row, the patron, the board, waypoints and goals."""
     seed = game_seed(c.seed, n)
-    # The prologue is read before setup: its stickers are on for this game.
     start = _arc(ir, "prologue", n)
-    # A passage's choice is made by the bot of the player it is directed at: the prologue's
-    # by the first seat's, what is read after the game by the winner's (Most Valuable
-    # Employee).
-    prologue = read_passages(ir, start, seed, c.bots[0]) if start is not None else None
+    prologue = None
+    if start is not None:
+        prologue = read_passages(
+            ir, start, seed, c.bots[0], by=0, ask=table.reader(0), say=table.say, who=table.who(0)
+        )
     on = [*c.stickers, *(prologue["stickers"] if prologue else ())]
     fetched = [*c.fetched, *(prologue["fetched"] if prologue else ())]
     destroyed = [*c.destroyed, *(prologue["destroyed"] if prologue else ())]
@@ -1122,48 +1339,65 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int) -> dict[str, Any]:
         cat = prepare(played, board if board is not None else 0)
     except ValueError as e:
         raise click.ClickException(f"game {n}: {e}") from None
-    bots = [make_bot(b, bot_seed(seed, k)) for k, b in enumerate(c.bots)]
-    g = Game(cat, bots, seed, goals_before=c.goals)
-    result = g.play()
-    # The post-game steps the rules run (contracts' end-of-game instructions, reviews,
-    # player death, and any a sticker adds); the campaign reads the passages after.
+    return GameSetup(n, seed, prologue, on, patron, board, cat)
+
+
+def play_game(ir: dict[str, Any], c: Campaign, n: int, table: Table = BOTS_ONLY) -> dict[str, Any]:
+    """Game ``n`` of the campaign, played by its bots: its `game` event (post-game included).
+    The passages' choices are the bots' unless ``table`` names a person for a seat."""
+    setup = game_setup(ir, c, n, table)
+    bots = [make_bot(b, bot_seed(setup.seed, k)) for k, b in enumerate(c.bots)]
+    g = CampaignGame(setup.catalog, bots, setup.seed, goals_before=c.goals)
+    g.play()
+    return finish_game(ir, c, setup, g, table)
+
+
+def finish_game(
+    ir: dict[str, Any], c: Campaign, setup: GameSetup, g: Game, table: Table
+) -> dict[str, Any]:
+    """A played game's event: its results, the post-game steps the rules run (contracts'
+    end-of-game instructions, reviews, player death, and any a sticker adds), then the
+    passages the campaign reads after them."""
+    result = g.result
+    assert result is not None
     g.post_game()
-    game: dict[str, Any] = {
-        "type": "game",
-        "game": n,
-        "seed": seed,
-        "bots": list(c.bots),
-        "scores": list(result.scores),
-        "winners": list(result.winners),
-        "status": [p.status for p in g.players],
-        "rounds": g.round,
-        "end": g.end_reason,
-        "log": hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16],
-        "stickers": on,
-    }
-    if patron is not None:
-        game["patron"] = patron
-    if board is not None:
-        game["board"] = board
-    if prologue is not None:
-        game["prologue"] = prologue
+    game = setup.event(c.bots)
+    game.update(
+        {
+            "scores": list(result.scores),
+            "winners": list(result.winners),
+            "status": [p.status for p in g.players],
+            "rounds": g.round,
+            "end": g.end_reason,
+            "log": hashlib.sha256(to_jsonl(g.log).encode("utf-8")).hexdigest()[:16],
+        }
+    )
     if g.completed_contracts:
         game["contracts_completed"] = [list(x) for x in g.completed_contracts]
-    return after_game(ir, c, game, g, seed)
+    return after_game(ir, c, game, g, setup.seed, table)
 
 
 @command.command("simulate")
-@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("pack", type=PACK_FOLDER)
 @click.option("--campaigns", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100), default=10, show_default=True)
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("-s", "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
 @click.option("--bots", default="heuristic", show_default=True, help="Bot of every seat.")
-def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bots: str) -> None:
+@click.option(
+    "--choices",
+    type=click.Choice(["bots", "random"]),
+    default="bots",
+    show_default=True,
+    help="Who takes the passages' choices: each seat's bot (the option worth most to it), or "
+    "a random pick, so that every branch of the arc is played and measured.",
+)
+def simulate(
+    pack: Path, campaigns: int, games: int, players: int, seed: int, bots: str, choices: str
+) -> None:
     """Bots play whole campaigns of PACK (nothing is written): how the campaign goes, game by
-    game of its arc."""
-    from clankwork.tools.check import load_ir
-    from clankwork.tools.simulate import bot_names, game_seeds
+    game of its arc, with 95% intervals over the campaigns, and what each passage choice
+    changed in the games after it."""
 
     try:
         seats = bot_names(bots, players)
@@ -1185,15 +1419,31 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
     names = [t["name"] for t in tracks(ir)]
     keys += tuple(f"track:{name}" for name in names)
     rows: list[dict[str, float]] = [dict.fromkeys(keys, 0.0) for _ in range(games)]
-    # How the bots answered each passage's choice: (passage, option) -> times.
-    choices: dict[tuple[int, int], int] = {}
+    # Sums of squares over campaigns of the figures shown with an interval.
+    squares: list[dict[str, float]] = [dict.fromkeys(ARC_INTERVALS, 0.0) for _ in range(games)]
+    # How each passage's choice was answered: (passage, option) -> times; and what followed:
+    # each campaign's mean score over the games after the choice (count, sum, squares).
+    taken: dict[tuple[int, int], int] = {}
+    after: dict[tuple[int, int], list[float]] = {}
     for cseed in game_seeds(seed, campaigns):
         events: list[dict[str, Any]] = [{**first, "seed": cseed}]
+        table = BOTS_ONLY if choices == "bots" else random_choices(cseed, players)
+        made: list[tuple[int, int, int]] = []  # (game, passage, option) of this campaign
+        means: list[float] = []
         for n in range(1, games + 1):
-            e = play_game(ir, fold(events), n)
+            e = play_game(ir, fold(events), n, table)
             events.append(e)
             every = readings(e)
             row = rows[n - 1]
+            means.append(sum(e["scores"]) / players)
+            figures = {
+                "score": means[-1],
+                "top": max(e["scores"]),
+                "rounds": e["rounds"],
+                "deaths": e["death"],
+            }
+            for key, x in figures.items():
+                squares[n - 1][key] += x * x
             row["score"] += sum(e["scores"]) / players
             row["top"] += max(e["scores"])
             row["rounds"] += e["rounds"]
@@ -1213,12 +1463,24 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
             for r in every:
                 for number, option in r["read"]:
                     if option is not None:
-                        choices[(number, option)] = choices.get((number, option), 0) + 1
+                        taken[(number, option)] = taken.get((number, option), 0) + 1
+                        made.append((n, number, option))
+        for n, number, option in made:
+            if n < games:  # the games after the choice, in this campaign
+                later = sum(means[n:]) / (games - n)
+                sums = after.setdefault((number, option), [0, 0.0, 0.0])
+                sums[0] += 1
+                sums[1] += later
+                sums[2] += later * later
     k = campaigns
-    click.echo(f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players")
+    said = "the bots" if choices == "bots" else "a random pick"
+    click.echo(
+        f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players "
+        f"(passage choices: {said}; ± a 95% interval over the campaigns)"
+    )
     heads = [f"{name} X" for name in names]
     click.echo(
-        "game  mean score  top score  rounds  deaths  "
+        "game    mean score     top score      rounds         deaths  "
         + "".join(f"{h}  " for h in heads)
         + "checkmarks/player  promotions  stickers  fetched  destroyed  contracts done"
     )
@@ -1227,23 +1489,54 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
             f"{row[f'track:{name}'] / k:>{max(6, len(h))}.2f}  "
             for name, h in zip(names, heads, strict=True)
         )
+        sq = squares[n - 1]
+        low, high = wilson(round(row["deaths"]), k)
         click.echo(
-            f"{n:>4}  {row['score'] / k:>10.1f}  {row['top'] / k:>9.1f}  "
-            f"{row['rounds'] / k:>6.1f}  {row['deaths'] / k:>6.0%}  {x}"
+            f"{n:>4}  {_pm(row['score'], sq['score'], k):>12}  "
+            f"{_pm(row['top'], sq['top'], k):>12}  "
+            f"{_pm(row['rounds'], sq['rounds'], k):>10}  "
+            f"{row['deaths'] / k:>4.0%} [{low:.0%}–{high:.0%}]  {x}"
             f"{row['checkmarks'] / k:>17.2f}  {row['promotions'] / k:>10.2f}  "
             f"{row['stickers'] / k:>8.2f}  {row['fetched'] / k:>7.2f}  "
             f"{row['destroyed'] / k:>9.2f}  {row['contracts'] / k:>14.2f}"
         )
-    if choices:
+    if taken:
         labels = {
             (p["number"], i): c["label"]
             for p in ir.get("passages", ())
             for i, c in enumerate(p.get("choices", ()))
         }
-        click.echo("choices the bots made:")
-        for (number, option), times in sorted(choices.items()):
+        click.echo(f"choices made ({said}), and the mean score of the games after them:")
+        for (number, option), times in sorted(taken.items()):
             label = labels.get((number, option), f"option {option + 1}")
-            click.echo(f"  passage {number}: {label!r} {times} of {k}")
+            n_after, total, sq = after.get((number, option), [0, 0.0, 0.0])
+            effect = (
+                f"; the {n_after} campaigns' later games: mean score {_pm(total, sq, int(n_after))}"
+                if n_after
+                else "; no game after it"
+            )
+            click.echo(f"  passage {number}: {label!r} {times} of {k}{effect}")
+
+
+# The figures of `campaign simulate` shown with their 95 % interval over the campaigns.
+ARC_INTERVALS = ("score", "top", "rounds", "deaths")
+
+
+def _pm(total: float, squares: float, n: int) -> str:
+    """A mean over ``n`` campaigns with the half-width of its 95 % normal interval."""
+    low, high = mean_interval(total, squares, n)  # type: ignore[arg-type]
+    return f"{total / n:.1f} ±{(high - low) / 2:.1f}" if n else "-"
+
+
+def random_choices(seed: int, players: int) -> Table:
+    """A table whose passage choices are random picks (seeded by the campaign): every branch
+    of an arc gets played, whatever the bots would prefer."""
+    rng = random.Random(seed * 7_919 + 17)
+
+    def pick(ps: dict[str, Any]) -> int:
+        return rng.randrange(len(ps["choices"]))
+
+    return Table(ask=[pick] * players)
 
 
 def campaign_schema() -> dict[str, Any]:
@@ -1289,6 +1582,8 @@ def campaign_schema() -> dict[str, Any]:
             "contracts": {"type": "array", "items": {"type": "string"}},
             "patron": {"type": "string"},
             "board": {"type": "string"},
+            # The seat the passages were directed at, who made their choices.
+            "by": {"type": "integer", "minimum": 0},
         },
         "required": [
             "read",
@@ -1318,6 +1613,8 @@ def campaign_schema() -> dict[str, Any]:
                     "seed": {"type": "integer", "minimum": 0},
                     "bots": {"type": "array", "items": {"type": "string"}},
                 },
+                # `pack` is a bundled pack's name (else a path relative to the file).
+                {"bundled": {"type": "boolean"}},
             ),
             event(
                 "game",
@@ -1329,7 +1626,6 @@ def campaign_schema() -> dict[str, Any]:
                     "status": {"type": "array", "items": {"type": "string"}},
                     "rounds": {"type": "integer", "minimum": 0},
                     "end": {"type": "string"},
-                    "log": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
                     "review": {
                         "type": "object",
                         "properties": {
@@ -1384,10 +1680,36 @@ def campaign_schema() -> dict[str, Any]:
                     "board": {"type": "string"},
                     # The bots that played it (`play --bots` may change them for a game).
                     "bots": {"type": "array", "items": {"type": "string"}},
+                    # A digest of a bot game's log (a recorded game has none).
+                    "log": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
+                    # A game played at the table and recorded (`campaign record`): its
+                    # players' score parts, and what the game told them to do for the
+                    # campaign (stickers, cards fetched and destroyed), as a reading.
+                    "recorded": {"const": True},
+                    "parts": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "minimum": 0},
+                        },
+                    },
+                    "table": reading,
                 },
             ),
             event("sticker", {"name": {"type": "string"}, "before_game": game_no}),
-            event("undo", {"game": game_no}),
+            # `undoes`: the event taken back (the last one standing), `what` its type, with
+            # its `game` number or sticker `name`; files from before undo took back any
+            # event have only `game` (the last game standing with that number).
+            event(
+                "undo",
+                {},
+                {
+                    "undoes": seq,
+                    "what": {"enum": ["game", "sticker"]},
+                    "game": game_no,
+                    "name": {"type": "string"},
+                },
+            ),
         ],
     }
 

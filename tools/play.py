@@ -14,11 +14,8 @@ The log file is rewritten from its start on the way, so it always holds the game
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import secrets
-import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -30,18 +27,18 @@ import click
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import CardDef, Catalog, prepare
 from clankwork.interpreter.decisions import ACTION, Decision
-from clankwork.interpreter.effects.registry import antagonist, render_effects
 from clankwork.interpreter.game import BLACK, Game
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
 
 from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
-from .outputs import OutputError, check_file_target, plan_write, safe_filename, write_text
-from .render_cards import card_rules
+from .livelog import LiveLog
+from .menus import HUMAN, card_text, option_text, question
+from .outputs import safe_filename
+from .packs import PACK
 from .replay import Narrator
 from .simulate import MAX_SEED, bot_names, bot_seed
-
-HUMAN = "human"
+from .web import Server, Table, board_drawing
 
 HELP = """\
 commands:
@@ -54,6 +51,13 @@ commands:
 # Characters of one typed line that are looked at (an answer is a number or a word).
 MAX_LINE = 1000
 
+# Clears a terminal and puts the cursor at its top (a hot seat's handover).
+CLEAR = "\x1b[2J\x1b[H"
+# Boards with at most this many spaces are drawn whole in the text map; a bigger one shows
+# where everyone is and the neighbourhood of the player asked.
+SMALL_BOARD = 30
+MAP_WIDTH = 100
+
 # A menu answer: a few digits (never thousands, never other scripts' digits).
 _NUMBER = re.compile(r"[0-9]{1,6}")
 
@@ -64,52 +68,6 @@ class Quit(Exception):
 
 class _Undo(Exception):
     """Take back the person's last choice (raised through the engine, caught by the session)."""
-
-
-class LiveLog:
-    """The game's log file, written as the game goes: one JSON line per record, at once.
-
-    The file is first created through `outputs.write_text` (a fresh file renamed into place:
-    a link planted at the path is replaced, never followed), then opened for appending
-    without following links and checked to be a regular file. Each record is one unbuffered
-    ``os.write``, so what a game has decided is on disk when the next question is asked.
-    A FIFO or a device is refused, not streamed to: an undo rewrites the file from its start.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        if plan_write(path, named=True) == "stream":
-            raise OutputError(
-                f"cannot write {path}: it is not a regular file, and the game's log is "
-                "rewritten from its start when you undo (choose a file name)"
-            )
-        check_file_target(path)
-        write_text(path, "")
-        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-        try:
-            self.fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
-        except OSError as e:
-            raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
-        if not stat.S_ISREG(os.fstat(self.fd).st_mode):
-            os.close(self.fd)
-            raise OutputError(f"cannot write {path}: not a regular file")
-
-    def restart(self, records: Sequence[dict[str, Any]]) -> None:
-        """Empty the file and write ``records`` (a game started again, after an undo)."""
-        os.ftruncate(self.fd, 0)
-        for r in records:
-            self.add(r)
-
-    def add(self, record: dict[str, Any]) -> None:
-        """Append one record."""
-        data = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.fd, view) :]
-
-    def close(self) -> None:
-        """Close the file (what was written stays)."""
-        os.close(self.fd)
 
 
 class _Records(list):  # type: ignore[type-arg]
@@ -176,14 +134,21 @@ class PlaySession:
         stdin: IO[str],
         stdout: IO[str],
         modules: str | None = None,
+        make_game: Callable[..., Game] = Game,
     ) -> None:
         self.catalog = catalog
+        # What builds the game (a campaign's game keeps more: tools/campaign.py).
+        self.make_game = make_game
         # A modular board's assembly (`--modules`); None: the seed draws the ship.
         self.modules = modules
         self.players = players
-        self.human = seat
         self.seed = seed
         self.names = [HUMAN if k == seat else bots[k] for k in range(players)]
+        # The people's seats (hot seat: several, each handed the terminal in turn); the seat
+        # being asked now, and the one asked before it.
+        self.humans = [k for k, name in enumerate(self.names) if name == HUMAN]
+        self.human = seat
+        self.last_asked: int | None = None
         self.log = log
         self.stdin = stdin
         self.stdout = stdout
@@ -193,8 +158,8 @@ class PlaySession:
         self.answers: list[tuple[int, int]] = []
         self.script: list[int] = []
         self.game: Game | None = None
-        # The turn whose whole position was last shown: later actions of it show less.
-        self.shown_turn = -1
+        # The turn whose whole position was last shown (by seat): later actions show less.
+        self.shown_turn: dict[int, int] = {}
         # True from an undo to the question it asks again.
         self.resumed = False
         self.teller: _Teller | None = None
@@ -217,7 +182,9 @@ class PlaySession:
     def _new_game(self) -> Game:
         seats = [_Seat(self, k, name, self._bot(k, name)) for k, name in enumerate(self.names)]
         self.teller = _Teller(self, self.catalog)
-        game = Game(self.catalog, seats, self.seed, stats=self.teller, modules=self.modules)
+        game = self.make_game(
+            self.catalog, seats, self.seed, stats=self.teller, modules=self.modules
+        )
         # Records are written as the engine appends them: the header now, then each decision.
         game.log = _Records(game.log, self.log.add)
         self.log.restart(game.log)
@@ -225,18 +192,20 @@ class PlaySession:
 
     def _bot(self, seat: int, name: str) -> Any:
         # Seeded as `clankwork simulate` seeds its bots; the person's seat has none.
-        return None if seat == self.human else make_bot(name, bot_seed(self.seed, seat))
+        return None if name == HUMAN else make_bot(name, bot_seed(self.seed, seat))
 
     def run(self) -> Game:
         """Play to the end; `Quit` when the person ends the game first."""
         while True:
             self.answers = []
-            self.shown_turn = -1
+            self.shown_turn = {}
             game = self.game = self._new_game()
             try:
                 game.play(after_turn=self._after_turn)
             except _Undo:
                 mine = [i for i, (k, _) in enumerate(self.answers) if k == self.human]
+                # A replay after an undo asks the same seat first: no handover for it.
+                self.last_asked = self.human
                 self.script = [index for _, index in self.answers[: mine[-1]]]
                 self.stdout.write("(undone: your last choice is asked again)\n")
                 self.resumed = True
@@ -264,6 +233,7 @@ class PlaySession:
             assert self.teller is not None
             self.teller.flush(game, drop=self.resumed)
             self.resumed = False
+            self.handover(seat.seat)
             index = self.ask(game, decision)
         if not 0 <= index < len(decision.options):
             raise RuntimeError(f"answer {index} out of range for {decision.labels}")
@@ -291,11 +261,24 @@ class PlaySession:
             raise Quit
         return line.strip()
 
+    def handover(self, seat: int) -> None:
+        """Hot seat: before another person's question, clear the screen and wait until the
+        terminal is passed to them, so no one sees another's hand."""
+        self.human = seat
+        if len(self.humans) > 1 and self.last_asked != seat:
+            self.stdout.write(CLEAR)
+            self.read(f"pass the terminal to P{seat + 1}, then press Enter> ")
+            self.stdout.write(CLEAR)
+            self.shown_turn.pop(seat, None)  # their whole position, once the screen is theirs
+        self.last_asked = seat
+
     def ask(self, game: Game, decision: Decision) -> int:
         """Show the position and the decision's menu; return the index of the option typed."""
         if decision.kind == ACTION:
-            full = game.turn != self.shown_turn
-            self.shown_turn = game.turn
+            full = game.turn != self.shown_turn.get(self.human)
+            self.shown_turn[self.human] = game.turn
+            if full:
+                self.say(text_map(game, self.human))
             self.say(position(game, self.human, self.cards, full))
         self.say(menu(game, decision, self.cards))
         n = len(decision.options)
@@ -316,6 +299,7 @@ class PlaySession:
             elif text in ("help", "h", "?"):
                 self.say(HELP)
             elif text in ("look", "l"):
+                self.say(text_map(game, self.human))
                 self.say(position(game, self.human, self.cards))
                 self.say(menu(game, decision, self.cards))
             elif text:
@@ -334,33 +318,62 @@ def _who(game: Game, p: PlayerState, human: int) -> str:
     return f"P{p.seat + 1}" + (" (you)" if p.seat == human else "")
 
 
-def card_text(card: CardDef, cards: dict[str, dict[str, Any]], dragon: str = "dragon") -> str:
-    """A card's numbers and its rules text, generated from its effect tree; ``dragon`` is
-    the pack's word for the antagonist (its attack symbol: "dragon attack")."""
-    ir = cards.get(card.name)
-    bits = []
-    if card.type == "monster" or card.fight:
-        bits.append(f"fight {card.fight}")
-    elif card.deck != "starting":
-        bits.append(f"cost {card.cost}")
-    if card.points:
-        bits.append(f"{card.points} point{'s' if card.points != 1 else ''}")
-    if card.dragon:
-        bits.append(f"{dragon} attack")
-    if card.danger:
-        bits.append("danger")
-    if card.only_in:
-        bits.append(f"only in {card.only_in}")
-    with antagonist(dragon):
-        rules = "; ".join(f"{head} {text}" for head, text in card_rules(ir)) if ir else ""
-    return ", ".join(bits) + (" - " if bits and rules else "") + rules
-
-
 def _names(cards: Sequence[CardDef]) -> str:
     if not cards:
         return "(none)"
     counts = Counter(c.name for c in cards)
     return ", ".join(f"{n} x{k}" if k > 1 else n for n, k in counts.items())
+
+
+def text_map(game: Game, seat: int, width: int = MAP_WIDTH) -> str:
+    """A compact map of where everyone is: each space with the players on it (`Stairs[P1
+    P3]`), the whole board when it is small (at most `SMALL_BOARD` spaces), else everyone's
+    space; then the spaces one and two moves from the player at ``seat``."""
+    spaces = game.board.spaces
+    here: dict[int, list[str]] = {}
+    for p in game.players:
+        mark = f"P{p.seat + 1}" + ("" if p.on_clock else "-out")
+        here.setdefault(p.pos, []).append(mark)
+
+    def named(i: int) -> str:
+        return spaces[i].name + (f"[{' '.join(here[i])}]" if i in here else "")
+
+    if len(spaces) <= SMALL_BOARD:
+        shown = [named(i) for i in range(len(spaces))]
+        head = "Map: "
+    else:
+        shown = [named(i) for i in sorted(here)]
+        head = "Where everyone is: "
+    lines = _wrap(head, shown, width)
+    me = game.players[seat]
+    ring: list[list[int]] = [[me.pos]]
+    seen = {me.pos}
+    for _ in range(2):
+        nxt = []
+        for i in ring[-1]:
+            for m in game.board.moves[i]:
+                if m.to not in seen:
+                    seen.add(m.to)
+                    nxt.append(m.to)
+        ring.append(nxt)
+    for steps, ids in ((1, ring[1]), (2, ring[2])):
+        if ids:
+            word = "move" if steps == 1 else "moves"
+            lines += _wrap(f"  {steps} {word} from P{seat + 1}: ", [named(i) for i in ids], width)
+    return "\n".join(lines)
+
+
+def _wrap(head: str, items: list[str], width: int) -> list[str]:
+    """``items`` after ``head``, two spaces apart, in lines of at most ``width`` columns."""
+    lines, line = [], head
+    pad = " " * min(len(head), 8)
+    for item in items:
+        if len(line) + len(item) + 2 > width and line.strip() not in ("", head.strip()):
+            lines.append(line.rstrip())
+            line = pad
+        line += item + "  "
+    lines.append(line.rstrip())
+    return lines
 
 
 def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool = True) -> str:
@@ -442,43 +455,13 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
     return "\n".join(lines)
 
 
-def _option_card(value: Any) -> CardDef | None:
-    if isinstance(value, CardDef):
-        return value
-    if isinstance(value, tuple) and len(value) > 1:
-        for v in value[:2]:
-            if isinstance(v, CardDef):
-                return v
-    return None
-
-
-_QUESTIONS = {
-    "choose": "choose one:",
-    "may": "do it?",
-    "discard": "discard which card?",
-    "trash": "trash which card?",
-    "teleport": "teleport where?",
-}
-
-
 def menu(game: Game, decision: Decision, cards: dict[str, dict[str, Any]]) -> str:
     """The decision as a numbered menu; options naming a card carry the card's text."""
-    if decision.kind == ACTION:
-        head = "Your action:"
-    else:
-        head = _QUESTIONS.get(decision.kind, f"{decision.kind}?")
-        if decision.kind == "may" and isinstance(decision.detail, dict):
-            head = f"{render_effects([decision.detail])}?"
-        if decision.source:
-            head = f"{decision.source}: {head}"
-        if decision.player != game.active.seat:
-            head = f"(on P{game.active.seat + 1}'s turn) {head}"
-    out = [head]
+    out = [question(game, decision)]
     width = len(str(len(decision.options)))
     for i, o in enumerate(decision.options, start=1):
-        card = _option_card(o.value)
-        text = f" - {card_text(card, cards, game.catalog.dragon_word)}" if card is not None else ""
-        out.append(f"  {i:>{width}}. {o.label}{text}")
+        text = option_text(game, o, cards)
+        out.append(f"  {i:>{width}}. {o.label}" + (f" - {text}" if text else ""))
     return "\n".join(out)
 
 
@@ -495,14 +478,14 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
 
 
 @click.command("play")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "--players",
     "-p",
-    default=2,
-    show_default=True,
+    default=None,
     type=click.IntRange(1, MAX_PLAYERS),
-    help="Players, you included (within the pack's min and max players).",
+    help="Players, people included (within the pack's min and max players) [default: 2, or "
+    "as many as --seats names].",
 )
 @click.option(
     "--seat",
@@ -511,6 +494,12 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
     show_default=True,
     type=click.IntRange(1, MAX_PLAYERS),
     help="Your seat number (1 to --players); who goes first is drawn at setup.",
+)
+@click.option(
+    "--seats",
+    help="Who plays each seat, comma-separated: human, or a bot (heuristic, greedy, random; "
+    "`bot` is --bots), e.g. human,human,bot,bot. In the terminal the people take turns at "
+    "the keyboard (hot seat); with --web each person plays from a browser.",
 )
 @click.option(
     "--seed",
@@ -537,43 +526,74 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
     help="Write the game's log here as it goes [default: play-PACK-seed-S.jsonl, new, in the "
     "current folder].",
 )
+@click.option(
+    "--web",
+    is_flag=True,
+    help="Serve the game to browsers: each person's seat gets its own link (printed).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="With --web: the address to listen on (0.0.0.0 shares the game on your network).",
+)
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="With --web: the port to listen on (0: any free one).",
+)
 def command(
     pack: Path | None,
-    players: int,
+    players: int | None,
     seat: int,
+    seats: str | None,
     seed: int | None,
     bots: str,
     modules: str | None,
     log_file: Path | None,
+    web: bool,
+    host: str,
+    port: int,
 ) -> None:
-    """Play PACK (default: the bundled flagship pack) against bots, in the terminal.
+    """Play PACK (default: the bundled flagship pack) with bots, in the terminal or (--web)
+    in browsers.
 
     Each decision is a numbered menu: type its number. `undo` takes back your last choice,
     `quit` stops (the log is kept), `help` lists the commands.
     """
-    if not 1 <= seat <= players:
-        raise click.BadParameter(f"seat {seat} of {players} players", param_hint="--seat")
     ir = load_ir(pack, FLAGSHIP)
     try:
         catalog = prepare(ir)
+        names = seat_names(seats, players, seat, bots)
         lo, hi = catalog.rules["min_players"], catalog.rules["max_players"]
-        if not lo <= players <= hi:
-            raise ValueError(f"this pack plays with {lo} to {hi} players, not {players}")
-        others = bot_names(bots, players - 1) if players > 1 else []
+        if not lo <= len(names) <= hi:
+            raise ValueError(f"this pack plays with {lo} to {hi} players, not {len(names)}")
         if modules:
             catalog.choose_assembly(None, modules)  # a ValueError names what does not fit
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
-    names = others[: seat - 1] + [HUMAN] + others[seat - 1 :]
     if seed is None:
         seed = secrets.randbelow(10**9)
     path = log_file if log_file is not None else default_log_path(catalog.name, seed)
     log = LiveLog(path)
+    if web:
+        try:
+            over = serve_web(ir, catalog, names, seed, log, modules, host, port)
+        finally:
+            log.close()
+        if not over:
+            click.echo(f"game stopped before its end; its log so far is in {path}")
+            return
+        click.echo(f"log: {path} (clankwork replay {path}{_pack_hint(pack, catalog.name)})")
+        return
+    humans = [k for k, n in enumerate(names) if n == HUMAN]
     session = PlaySession(
         ir,
         catalog,
-        players=players,
-        seat=seat - 1,
+        players=len(names),
+        seat=humans[0],
         seed=seed,
         bots=names,
         log=log,
@@ -581,9 +601,12 @@ def command(
         stdout=sys.stdout,
         modules=modules,
     )
+    people = " and ".join(f"P{k + 1}" for k in humans)
     session.say(
-        f"{catalog.name} {catalog.version} on {catalog.board.name}, seed {seed}: you are "
-        f"P{seat}; " + ", ".join(f"P{k + 1} {n}" for k, n in enumerate(names) if k != seat - 1)
+        f"{catalog.name} {catalog.version} on {catalog.board.name}, seed {seed}: "
+        + (f"you are P{humans[0] + 1}" if len(humans) == 1 else f"{people} take turns here")
+        + "; "
+        + ", ".join(f"P{k + 1} {n}" for k, n in enumerate(names) if n != HUMAN)
     )
     session.say("type the number of an option, or help")
     try:
@@ -596,6 +619,61 @@ def command(
         log.close()
     assert game.result is not None
     click.echo(f"log: {path} (clankwork replay {path}{_pack_hint(pack, catalog.name)})")
+
+
+def seat_names(seats: str | None, players: int | None, seat: int, bots: str) -> list[str]:
+    """Who plays each seat: `human` or a bot's name. From ``seats`` (`bot` meaning the
+    ``bots`` name), else the person at ``seat`` and bots in the others; ValueError with why."""
+    if seats is None:
+        n = players if players is not None else 2
+        if not 1 <= seat <= n:
+            raise ValueError(f"seat {seat} of {n} players (--seat)")
+        others = bot_names(bots, n - 1) if n > 1 else []
+        return others[: seat - 1] + [HUMAN] + others[seat - 1 :]
+    given = [s.strip().lower() for s in seats.split(",")]
+    if players is not None and players != len(given):
+        raise ValueError(f"--seats names {len(given)} seats and --players says {players}")
+    default = bots.split(",")[0].strip() if "," not in bots else "heuristic"
+    names = [default if s == "bot" else s for s in given]
+    for s in names:
+        if s != HUMAN:
+            bot_names(s, 1)  # a ValueError names the bot that does not exist
+    if HUMAN not in names:
+        raise ValueError("--seats names no human seat (write human for each person)")
+    return names
+
+
+def serve_web(
+    ir: dict[str, Any],
+    catalog: Catalog,
+    names: list[str],
+    seed: int,
+    log: LiveLog,
+    modules: str | None,
+    host: str,
+    port: int,
+) -> bool:
+    """`play --web`: serve the game until the host presses Ctrl-C (or the server is sent
+    TERM); whether the game was over by then."""
+    table = Table(ir, catalog, names, seed, log, modules)
+    game = table.start()
+    server = Server(table, board_drawing(ir, catalog, game))
+    try:
+        server.run(host, port, announce=lambda: _announce(server, table))
+    except OSError as e:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.stop()
+    return table.done
+
+
+def _announce(server: Server, table: Table) -> None:
+    click.echo(f"serving {table.catalog.name} at {server.url} (Ctrl-C stops the server)")
+    for k, url in sorted(server.seat_urls().items()):
+        click.echo(f"  P{k + 1}: {url}")
+    click.echo("each link is its seat's secret: give each person theirs")
 
 
 def _pack_hint(pack: Path | None, name: str) -> str:

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import random
+import shlex
 import signal
 import statistics
 import sys
@@ -35,6 +36,7 @@ from clankwork.interpreter.log import LogError, check_rule_overrides, to_jsonl
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.scoring import GameResult
 from clankwork.interpreter.stats import (
+    FAILURES_KEPT,
     RESULTS_KEPT,
     GameStats,
     RunTotals,
@@ -46,14 +48,20 @@ from clankwork.interpreter.stats import (
 from .check import FLAGSHIP, load_ir
 from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
+from .packs import PACK
+from .report_compare import format_comparison
+from .report_tension import format_tension
 from .report_variants import (
     Change,
     ChangeError,
     apply_changes,
+    format_ladder,
     format_variants,
     give,
     rule_overrides,
+    seat_one,
     sweep,
+    variant_figures,
     without,
 )
 
@@ -77,6 +85,15 @@ def game_seeds(seed: int, games: int) -> list[int]:
     """The seed of each game of a run: a run's games never share a seed."""
     rng = random.Random(seed)
     return [rng.getrandbits(48) for _ in range(games)]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of run ``seed`` (``game_seeds(seed, index + 1)[index]``,
+    without the list)."""
+    rng = random.Random(seed)
+    for _ in range(index):
+        rng.getrandbits(48)
+    return rng.getrandbits(48)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -103,14 +120,90 @@ def log_name(index: int) -> str:
 
 
 class GameFailed(Exception):
-    """A game of the run raised or broke an invariant; names the game so it can be replayed."""
+    """A game of the run raised or broke an invariant; names the game so it can be replayed:
+    its number and seed, the turn it failed on and the error (its type and message)."""
 
-    def __init__(self, index: int, seed: int, message: str) -> None:
-        super().__init__(index, seed, message)
-        self.index, self.seed, self.message = index, seed, message
+    def __init__(self, index: int, seed: int, turn: int, error: str) -> None:
+        super().__init__(index, seed, turn, error)
+        self.index, self.seed, self.turn, self.error = index, seed, turn, error
+
+    @property
+    def message(self) -> str:
+        """What went wrong, on which turn."""
+        return f"turn {self.turn}: {self.error}"
 
     def __str__(self) -> str:
         return f"game {self.index} (seed {self.seed}) failed: {self.message}"
+
+
+# The exit status of a run in which a game failed (its report is printed and written all the
+# same): 1, as for any error; 2 stays the usage errors'.
+GAME_FAILED = 1
+
+
+def replay_command(
+    pack: Path | None,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    board: str | None = None,
+    rules: Sequence[str] = (),
+    modules: str | None = None,
+    check: bool = False,
+) -> list[str]:
+    """The words of the command that plays this run's games again, without ``--game``:
+    `with_game` adds the number of the one to play (and a variant's option)."""
+    words = ["clankwork", "simulate"]
+    if pack is not None:
+        words.append(str(pack))
+    names = list(bots)
+    shown = names[0] if len(set(names)) == 1 else ",".join(names)
+    words += ["-p", str(players), "--bots", shown, "--seed", str(seed)]
+    if board is not None:
+        words += ["--board", board]
+    for item in rules:
+        words += ["--rule", item]
+    if modules:
+        words += ["--modules", modules]
+    if check:
+        words.append("--check-invariants")
+    return words
+
+
+def change_option(change: Change) -> list[str]:
+    """The option that plays a variant run of this change beside the run."""
+    if change.kind == "without":
+        return ["--without", change.card]
+    if change.kind == "give":
+        return ["--give", f"{change.card}@{change.seat}"]
+    if change.kind == "cost":
+        return ["--sweep", f"cost:{change.card}={change.value}"]
+    return ["--sweep", f"{change.key}={json.dumps(change.value)}"]
+
+
+def failure_records(
+    sim: Simulation,
+    variant_runs: Sequence[tuple[Change, RunTotals]],
+    command: Sequence[str],
+    log_dir: Path | None = None,
+) -> tuple[int, list[dict[str, Any]]]:
+    """How many games of a run and of its variant runs failed, and the first
+    `FAILURES_KEPT` of them (the run's first, in game order), each with the command that
+    replays it (``command`` and ``--game N``), its variant and its log file when kept."""
+    failed = sim.totals.failed + sum(t.failed for _, t in variant_runs)
+    found: list[tuple[Change | None, dict[str, Any]]] = [(None, f) for f in sim.totals.failures]
+    found += [(c, f) for c, t in variant_runs for f in t.failures]
+    out = []
+    for change, f in found[:FAILURES_KEPT]:
+        extra = change_option(change) if change is not None else []
+        record = {**f, "replay": shlex.join([*command, "--game", str(f["game"]), *extra])}
+        if change is not None:
+            record["change"] = change.label
+        elif log_dir is not None:
+            # A variant's games write no logs: only the run's own failures have one.
+            record["log"] = str(log_dir / log_name(f["game"]))
+        out.append(record)
+    return failed, out
 
 
 class InvariantBroken(Exception):
@@ -132,6 +225,10 @@ class RunSpec:
     changes: tuple[Change, ...] = ()
     # A modular board's assembly for every game (`--modules`); None: each game draws one.
     modules: str | None = None
+
+    def runner(self, catalog: Catalog | None = None) -> Runner:
+        """What plays this spec's chunks in a process (or on a Dask worker)."""
+        return Runner(self, catalog)
 
 
 class Runner:
@@ -161,7 +258,7 @@ class Runner:
         try:
             game.play(after_turn=_check_turn if spec.check else None)
         except Exception as e:
-            raise GameFailed(index, seed, f"turn {game.turn}: {type(e).__name__}: {e}") from e
+            raise GameFailed(index, seed, game.turn, f"{type(e).__name__}: {e}") from e
         finally:
             # A failed game's log is written too (without a result): it shows how it got there.
             if spec.log_dir is not None:
@@ -170,11 +267,17 @@ class Runner:
 
     def run_chunk(self, start: int, seeds: Sequence[int], keep: int = RESULTS_KEPT) -> RunTotals:
         """Play games ``start``, ``start + 1``... with these seeds and add them up (the
-        records of games numbered below ``keep`` kept)."""
+        records of games numbered below ``keep`` kept). A game that fails is counted as
+        failed, with its error, and the others are played on: one failure never costs the
+        run its report."""
         totals = RunTotals(keep=keep)
         with many_games():
             for k, seed in enumerate(seeds):
-                game, stats = self.play(start + k, seed, record=start + k < keep)
+                try:
+                    game, stats = self.play(start + k, seed, record=start + k < keep)
+                except GameFailed as e:
+                    totals.add_failure(e.index, e.seed, e.turn, e.error)
+                    continue
                 totals.add(start + k, game, stats)
         return totals
 
@@ -224,7 +327,7 @@ def _init_worker(spec: RunSpec, parent: int | None = None) -> None:
     global _WORKER
     if parent is not None:
         die_with_parent(parent)
-    _WORKER = Runner(spec)
+    _WORKER = spec.runner()
 
 
 def _run_chunk(job: tuple[int, list[int], int]) -> RunTotals:
@@ -306,6 +409,13 @@ class Simulation:
     stop: dict[str, Any] | None = None
     # The assembly every game played on (`--modules`); None: each game drew its own.
     modules: str | None = None
+    # The one game of the run played (`--game`), or None: games 0, 1, 2...
+    only: int | None = None
+
+    @property
+    def played(self) -> int:
+        """Games played, the failed ones included (those the report counts, and the rest)."""
+        return self.totals.games + self.totals.failed
 
     def report(self) -> dict[str, Any]:
         """The report (schemas/report.schema.json)."""
@@ -339,6 +449,7 @@ def simulate(
     keep: int = RESULTS_KEPT,
     changes: Sequence[Change] = (),
     modules: str | None = None,
+    only: int | None = None,
 ) -> Simulation:
     """Play a run of ``games`` games; the same arguments give the same totals for any ``jobs``
     and on any Dask cluster (``dask``: ``"local"`` or a scheduler's ``tcp://HOST:PORT``).
@@ -346,9 +457,12 @@ def simulate(
     ``progress(n)`` is called as each chunk of ``n`` games is merged; ``check`` runs
     `check_invariants` after every turn. With ``until_ci``, chunks are played until every
     seat's win-rate interval is at most that wide on each side (``games`` is then a ceiling).
-    Chunks are folded in as they arrive, so memory does not grow with ``games``. A failing
-    game raises `GameFailed`. ``changes`` make a variant run (`report_variants`); ``catalog``
-    is then the pack's own, the changes are made to a copy.
+    Chunks are folded in as they arrive, so memory does not grow with ``games``. A game that
+    fails is counted in the totals' ``failed`` and listed in their ``failures`` (with its
+    seed, turn and error), and the run goes on. ``changes`` make a variant run
+    (`report_variants`); ``catalog`` is then the pack's own, the changes are made to a copy.
+    With ``only``, the run is game ``only`` alone (``games`` is ignored): the game a longer
+    run with this seed plays under that number, which is how one game of a run is replayed.
     """
     names = bot_names(bots if bots is not None else "heuristic", players)
     changes = tuple(changes)
@@ -367,33 +481,17 @@ def simulate(
         def stop(totals: RunTotals) -> bool:
             return seat_half_width(totals, players) <= limit
 
-    merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
-    plan = chunk_plan(seed, games)
-    played: Catalog | None = None
-    if dask is not None:
-        from .cluster import run_on_dask
-
-        run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
-    elif jobs <= 1 or games <= CHUNK:
-        runner = Runner(spec, catalog)
-        played = runner.catalog
-        for index, start, seeds in plan:
-            merger.offer(index, runner.run_chunk(start, seeds, keep))
-            if merger.done:
-                break
+    if only is not None:
+        games = 1
+        keep = max(keep, only + 1)  # the one game's record is listed, whatever its number
+        plan = iter([(0, only, [game_seed(seed, only)])])
     else:
-        workers = min(jobs, -(-games // CHUNK))
-        with ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=get_context(_START_METHOD),
-            initializer=_init_worker,
-            initargs=(spec, os.getpid()),
-        ) as pool:
-
-            def submit(start: int, seeds: list[int]) -> Future[RunTotals]:
-                return pool.submit(_run_chunk, (start, seeds, keep))
-
-            stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
+        plan = chunk_plan(seed, games)
+    merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
+    runner = play_chunks(
+        spec, plan, merger, games=games, jobs=jobs, dask=dask, keep=keep, catalog=catalog
+    )
+    played = runner.catalog if runner is not None else None
     if played is None:
         played = catalog if catalog is not None else prepare(ir, board)
         if cards:
@@ -405,7 +503,49 @@ def simulate(
             "until_ci": until_ci,
             "games_ceiling": games,
         }
-    return Simulation(merger.totals, played, seed, names, rules, ended, modules or None)
+    return Simulation(merger.totals, played, seed, names, rules, ended, modules or None, only)
+
+
+def play_chunks(
+    spec: Any,
+    plan: Iterator[tuple[int, int, list[int]]],
+    merger: ChunkMerger,
+    *,
+    games: int,
+    jobs: int = 1,
+    dask: str | None = None,
+    keep: int = RESULTS_KEPT,
+    catalog: Catalog | None = None,
+) -> Any:
+    """Play ``plan``'s chunks of ``spec`` (anything with a ``runner(catalog)`` whose
+    ``run_chunk(start, seeds, keep)`` returns totals that merge) into ``merger``: here, in
+    ``jobs`` processes, or on a Dask cluster. Returns the runner when the chunks were played
+    in this process (None otherwise)."""
+    if dask is not None:
+        from .cluster import run_on_dask
+
+        run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
+        return None
+    if jobs <= 1 or games <= CHUNK:
+        runner = spec.runner(catalog)
+        for index, start, seeds in plan:
+            merger.offer(index, runner.run_chunk(start, seeds, keep))
+            if merger.done:
+                break
+        return runner
+    workers = min(jobs, -(-games // CHUNK))
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context(_START_METHOD),
+        initializer=_init_worker,
+        initargs=(spec, os.getpid()),
+    ) as pool:
+
+        def submit(start: int, seeds: list[int]) -> Future[RunTotals]:
+            return pool.submit(_run_chunk, (start, seeds, keep))
+
+        stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
+    return None
 
 
 def play_variants(
@@ -420,16 +560,18 @@ def play_variants(
     catalog: Catalog | None = None,
     progress: Callable[[int], None] | None = None,
     modules: str | None = None,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[tuple[Change, RunTotals]]]:
     """Play each change on the base run's seeds (as many games as it played, with its rules
     and its assembly of a modular board, ``modules``) and compare it with the base run
-    (`stats.compare`), in the order given."""
+    (`stats.compare`), in the order given; and each change with its run's totals (whose
+    ``failed`` and ``failures`` tell the games of the variant runs that failed)."""
     out = []
+    runs: list[tuple[Change, RunTotals]] = []
     players = len(base.bots)
     for change in variants:
         sim = simulate(
             ir,
-            base.totals.games,
+            base.played,
             players,
             base.seed,
             base.bots,
@@ -442,8 +584,43 @@ def play_variants(
             dask=dask,
             changes=(change,),
             modules=modules,
+            only=base.only,
         )
-        out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
+        runs.append((change, sim.totals))
+        out.append(
+            {
+                "change": change.record(),
+                **compare(base.totals, sim.totals, players),
+                **variant_figures(change, sim.totals, players),
+            }
+        )
+    return out, runs
+
+
+def play_ladder(
+    base: Simulation,
+    ir: dict[str, Any],
+    ladder: Sequence[str],
+    *,
+    board: int | str = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    catalog: Catalog | None = None,
+    progress: Callable[[int], None] | None = None,
+    modules: str | None = None,
+) -> list[dict[str, Any]]:
+    """Seat 1's share of the games with a winner when every seat plays each bot of
+    ``ladder`` in turn (the run's seeds, games and rules): whether a first-player advantage
+    is the game's or the bots' (it may grow as the bots get better)."""
+    out = []
+    players = len(base.bots)
+    for name in ladder:
+        sim = simulate(
+            ir, base.played, players, base.seed, [name] * players, board=board,
+            rules=base.rules, jobs=jobs, progress=progress, catalog=catalog, dask=dask,
+            modules=modules,
+        )  # fmt: skip
+        out.append({"bot": name, "played": sim.totals.games, **seat_one(sim.totals, players)})
     return out
 
 
@@ -678,6 +855,12 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
             else f"--games {stop['games_ceiling']} reached first"
         )
         lines.append(f"stopped: {why} (widest seat interval ±{stop['seat_half_width']:.2%})")
+    if rep.get("failed"):
+        n = rep["failed"]
+        lines.append(
+            f"FAILED: {n} game{'s' if n != 1 else ''} failed and {'are' if n != 1 else 'is'} "
+            "not counted here (listed at the end)"
+        )
     lines.append("")
 
     w = rep["wins"]
@@ -832,6 +1015,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         if rare:
             lines.append(f"too few players acquired or passed: {', '.join(rare)}")
 
+    lines += format_tension(rep, _table)
     lines += _components(rep)
 
     spaces = rep["heatmap"]["spaces"]
@@ -843,7 +1027,32 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
     lines += format_variants(rep.get("variants", []), _table)
+    lines += format_ladder(rep.get("first_player_by_bot", []), _table)
+    lines += format_comparison(rep, _table, all_cards)
+    lines += format_failures(rep)
     return "\n".join(lines)
+
+
+def format_failures(rep: dict[str, Any]) -> list[str]:
+    """The failed games of a report, each with its seed, turn, error, the command that
+    replays it and its log (none when every game finished)."""
+    if not rep.get("failed"):
+        return []
+    failures = rep["failures"]
+    more = rep["failed"] - len(failures)
+    lines = ["", f"failed games: {rep['failed']} (not counted above)"]
+    for f in failures:
+        variant = f" of the variant {f['change']}" if "change" in f else ""
+        lines.append(
+            f"  game {f['game']}{variant} (seed {f['seed']}), turn {f['turn']}: {f['error']}"
+        )
+        if "replay" in f:
+            lines.append(f"    replay: {f['replay']}")
+        if "log" in f:
+            lines.append(f"    log: {f['log']}")
+    if more > 0:
+        lines.append(f"  and {more} more")
+    return lines
 
 
 def setup_warnings(catalog: Catalog, players: int) -> list[str]:
@@ -1036,7 +1245,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
 
 
 @click.command("simulate")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "--games",
     "-n",
@@ -1060,6 +1269,14 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     show_default=True,
     type=click.IntRange(0, MAX_SEED),
     help="Seed of the whole run (0 to 2**63-1).",
+)
+@click.option(
+    "--game",
+    "only",
+    type=click.IntRange(0, MAX_GAMES - 1),
+    metavar="N",
+    help="Play only game N of the run (from 0): the game a longer run with this --seed plays "
+    "under that number. How a failed game is replayed.",
 )
 @click.option(
     "--bots",
@@ -1151,11 +1368,24 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Also play the same seeds with each value of a rule (values are JSON) or, as "
     "cost:CARD=4,5,6, of a card's cost, and report each one's change (repeatable).",
 )
+@click.option(
+    "--ladder",
+    metavar="BOT,BOT,...",
+    help="Also play the same seeds with every seat each of these bots in turn (random,greedy,"
+    "heuristic) and report seat 1's share per bot: the first-player advantage by bot strength.",
+)
+@click.option(
+    "--against",
+    metavar="BASE",
+    help="Also play the same seeds on pack BASE (a folder, an IR file or a bundled pack's "
+    "name) and report every figure on both with its paired difference and interval.",
+)
 def command(
     pack: Path | None,
     games: int,
     players: int,
     seed: int,
+    only: int | None,
     bots: str,
     board: str | None,
     rule_items: tuple[str, ...],
@@ -1171,6 +1401,8 @@ def command(
     give_cards: tuple[str, ...],
     sweeps: tuple[str, ...],
     modules: str | None,
+    ladder: str | None,
+    against: str | None,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
@@ -1180,6 +1412,18 @@ def command(
     if log_dir is not None:
         prepare_dir(log_dir, "log folder")
     source = click.get_current_context().get_parameter_source
+    if only is not None and (until_ci is not None or source("games").name != "DEFAULT"):
+        given = "--until-ci" if until_ci is not None else "--games"
+        raise click.BadParameter(f"--game plays one game: leave out {given}", param_hint="--game")
+    if against is not None:
+        alone = {"--until-ci": until_ci, "--game": only, "--log-dir": log_dir}
+        alone.update({"--modules": modules, "--without": without_cards, "--give": give_cards})
+        alone["--sweep"] = sweeps
+        clash = [name for name, value in alone.items() if value]
+        if clash:
+            raise click.BadParameter(
+                f"compares two whole runs: leave out {', '.join(clash)}", param_hint="--against"
+            )
     if until_ci is not None and source("games").name == "DEFAULT":
         games = UNTIL_CI_GAMES  # --until-ci decides when to stop; --games only caps it
     if dask_address is not None:
@@ -1205,14 +1449,34 @@ def command(
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     variants = _variants(catalog, players, rules, without_cards, give_cards, sweeps)
+    rungs: list[str] = []
+    if ladder is not None:
+        rungs = list(dict.fromkeys(b.strip() for b in ladder.split(",") if b.strip()))
+        unknown = [b for b in rungs if b not in BOTS]
+        if unknown or not rungs:
+            raise click.BadParameter(
+                f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}"
+                if unknown
+                else "name one bot or more: --ladder random,greedy,heuristic",
+                param_hint="--ladder",
+            )
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
+    if against is not None:
+        from .compare import against_command  # compare builds on this module's runners
+
+        against_command(
+            pack, ir, catalog, against, games=games, players=players, seed=seed, bots=names,
+            rules=rules, jobs=jobs, dask=dask_address, check=check, json_file=json_file,
+            html_file=html_file, all_rows=all_cards,
+        )  # fmt: skip
+        return
     for warning in setup_warnings(catalog, players):
         click.echo(f"warning: {warning}", err=True)
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
-        length = games * (1 + len(variants))
+        length = games * (1 + len(variants) + len(rungs))
         bar = click.progressbar(length=length, label="simulating", file=sys.stderr)
         bar.__enter__()
     try:
@@ -1232,8 +1496,9 @@ def command(
             until_ci=until_ci,
             dask=dask_address,
             modules=modules,
+            only=only,
         )
-        played_variants = play_variants(
+        played_variants, variant_runs = play_variants(
             sim,
             ir,
             variants,
@@ -1245,18 +1510,23 @@ def command(
             progress=bar.update if bar is not None else None,
             modules=modules,
         )
+        by_bot = play_ladder(
+            sim, ir, rungs, board=catalog.board.name, jobs=jobs, dask=dask_address,
+            catalog=catalog, progress=bar.update if bar is not None else None, modules=modules,
+        )  # fmt: skip
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None
-    except GameFailed as e:
-        hint = f"; its log: {log_dir / log_name(e.index)}" if log_dir is not None else ""
-        raise click.ClickException(f"{e}{hint}") from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
     elapsed = time.perf_counter() - start
     rep = sim.report()
     rep["variants"] = played_variants
-    played = rep["games"] * (1 + len(variants))
+    if rungs:
+        rep["first_player_by_bot"] = by_bot
+    again = replay_command(pack, players, names, seed, board, rule_items, modules, check)
+    rep["failed"], rep["failures"] = failure_records(sim, variant_runs, again, log_dir)
+    played = sim.played * (1 + len(variants) + len(rungs))
     after = result_warnings(rep, within_pairs(catalog.board))
     warnings = setup_warnings(catalog, players) + after
     # The files first: a reader that stops early (`| head`) must not cost the run its report.
@@ -1289,3 +1559,11 @@ def command(
     if log_dir is not None:
         click.echo(f"wrote {played} logs to {log_dir}", err=True)
     sys.stdout.flush()
+    if rep["failed"]:
+        first = rep["failures"][0]
+        click.echo(
+            f"Error: {rep['failed']} of {played} games failed (listed in the report, not "
+            f"counted in its figures); replay the first with: {first['replay']}",
+            err=True,
+        )
+        sys.exit(GAME_FAILED)

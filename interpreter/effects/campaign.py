@@ -69,7 +69,7 @@ def mark_track(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 def read(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """A Book of Secrets passage, read after the game (the campaign reads it, with what it
     does, after the post-game steps that queued it)."""
-    game.queue_read(node["n"])
+    game.queue_read(node["n"], ctx.player.seat)
 
 
 @effect(

@@ -59,6 +59,10 @@ BREAKS: dict[str, tuple[Callable[[Game], None], str]] = {
     "negative resource": (lambda g: setattr(g.players[0], "boots", -1), "negative resource"),
     "a black cube lost": (lambda g: g.bag.remove(BLACK), "black cubes"),
     "a token lost": (_lose_a_token, "token "),
+    "a mark off the play area": (
+        lambda g: g.players[0].staying.append(g.catalog.cards[0]),
+        "marked in play",
+    ),
     "rage off the track": (lambda g: setattr(g, "rage", len(g.rules["rage_track"])), "rage index"),
 }
 

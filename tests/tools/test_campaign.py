@@ -67,7 +67,7 @@ def test_games_are_played_undone_and_played_again_the_same(tmp_path: Path) -> No
     assert outs[0].startswith("game 1: ") and outs[2].startswith("game 3: ")
     before = read_log(file).events[-1]
     code, out = _run("undo", str(file))
-    assert code == 0 and "undid game 3" in out
+    assert code == 0 and "took back game 3 (played by bots)" in out
     assert fold(read_log(file).events).next_game == 3
     code, out = _run("play", str(file))
     assert out == outs[2]
@@ -256,10 +256,25 @@ def test_simulate_reports_each_game_of_the_arc() -> None:
     code, out = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")
     assert code == 0, out
     lines = out.splitlines()
-    assert lines[0] == "3 campaigns of 2 games of tutorial, 2 players"
+    assert lines[0].startswith("3 campaigns of 2 games of tutorial, 2 players (passage choices")
     assert [ln.split()[0] for ln in lines[2:]] == ["1", "2"]
     again = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")[1]
     assert again == out  # the same seed, the same campaigns
+
+
+def test_simulate_gives_intervals_and_measures_every_branch_of_a_choice() -> None:
+    """With --choices random both options of acqinc's passage 2 get played, each with the
+    mean score of the games after it; the figures come with intervals over the campaigns."""
+    acqinc = str(ROOT / "content" / "acqinc")
+    args = ("simulate", acqinc, "--campaigns", "6", "--games", "2", "--players", "2")
+    code, out = _run(*args, "--choices", "random")
+    assert code == 0, out
+    assert "(passage choices: a random pick; ± a 95% interval over the campaigns)" in out
+    game_one = out.splitlines()[2].split()
+    assert game_one[0] == "1" and game_one[2].startswith("±")
+    branches = [ln for ln in out.splitlines() if ln.startswith("  passage 2: ")]
+    assert len(branches) == 2 and all("later games: mean score" in ln for ln in branches)
+    assert _run(*args, "--choices", "random")[1] == out
 
 
 def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:
@@ -307,6 +322,7 @@ def test_prologues_and_epilogues_are_read_and_do_what_they_say(tmp_path: Path) -
     g2 = read_log(file).events[-1]
     assert "Cave-In" in g2["stickers"] and g2["stickers"][0] == g1["epilogue"]["stickers"][0]
     assert g2["epilogue"] == {
+        "by": g2["winners"][0],  # the winner's to read
         "read": [[6, None], [7, None]],
         "stickers": ["Quarterly Bonus"],
         "checkmarks": 0,
@@ -406,7 +422,39 @@ def test_a_moved_pack_is_named_not_a_traceback(tmp_path: Path) -> None:
     assert _run("new", str(pack), str(file), "--players", "2")[0] == 0
     pack.rename(tmp_path / "elsewhere")
     code, out = _run("play", str(file))
-    assert code == 1 and "was at tut" in out and "put the pack folder back" in out
+    assert code == 1 and "was at tut" in out and "name it with --pack PATH" in out
+    # Named where it is now, every command finds it; another pack is refused, named.
+    assert _run("play", str(file), "--pack", str(tmp_path / "elsewhere"))[0] == 0
+    code, out = _run("status", str(file), "--pack", str(tmp_path / "elsewhere"))
+    assert code == 0 and "games played: 1" in out
+    code, out = _run("play", str(file), "--pack", str(ROOT / "content" / "acqinc"))
+    assert code == 1 and "is the pack 'acqinc'" in out and "a campaign of 'tutorial'" in out
+    assert len(read_log(file).events) == 2
+
+
+def test_a_campaign_of_a_bundled_pack_names_it_and_moves_anywhere(tmp_path: Path) -> None:
+    file = tmp_path / "a" / "c.campaign"
+    file.parent.mkdir()
+    assert _run("new", PACK, str(file), "--players", "2")[0] == 0
+    first = read_log(file).events[0]
+    assert first["pack"] == "tutorial" and first["bundled"] is True
+    moved = tmp_path / "b" / "deeper" / "c.campaign"
+    moved.parent.mkdir(parents=True)
+    file.rename(moved)
+    code, out = _run("play", str(moved))
+    assert code == 0 and out.startswith("game 1: "), out
+
+
+def test_an_older_file_with_a_path_to_the_bundled_pack_finds_it(tmp_path: Path) -> None:
+    """Files written before bundled packs were named kept a path, often into a checkout's
+    content folder that is gone now: the bundled pack of that name is used, with a warning."""
+    file = tmp_path / "old.campaign"
+    first, _ = _two_player_start()
+    gone = "../../somewhere/else/content/tutorial"
+    create(file, {**first, "format": campaign_tool.FORMAT, "pack": gone, "pack_name": "tutorial"})
+    result = CliRunner().invoke(main, ["campaign", "status", str(file)])
+    assert result.exit_code == 0, result.output
+    assert "using the bundled tutorial" in result.output
 
 
 def test_a_patron_named_by_an_epilogue_holds_for_the_next_game_only(tmp_path: Path) -> None:
@@ -625,7 +673,7 @@ def test_bots_answer_a_passage_choice_by_what_the_options_are_worth() -> None:
     against the rebuilt shrine (a heal on one space): a weighing bot takes the bonus every
     time; a random bot takes either."""
     from clankwork.dsl.compiler import compile_pack
-    from clankwork.tools.campaign import passage_worth, read_passages
+    from clankwork.tools.passages import passage_worth, read_passages
 
     ir = compile_pack(ROOT / "content" / "acqinc").ir
     assert passage_worth(ir, 3) > passage_worth(ir, 4) > 0
@@ -795,3 +843,93 @@ def test_a_cardporium_card_is_fetched_once_however_many_passages_fetch_it(tmp_pa
     # passages fetch depends on how the games went.
     assert code == 0 and "fetched Cardporium 8, 4, 5" in out
     assert "fetched Cardporium 8, 4, 5, 8" not in out
+
+
+def test_undo_takes_back_the_last_event_a_sticker_too_and_a_game_replays_the_same(
+    tmp_path: Path,
+) -> None:
+    """The issue's table: a sticker applied by hand, then `undo`: the sticker is taken back
+    (not the game before it), and undoing the game too then playing it gives the same game."""
+    file = tmp_path / "c.campaign"
+    acqinc = str(ROOT / "content" / "acqinc")
+    assert _run("new", acqinc, str(file), "--players", "2", "--seed", "3")[0] == 0
+    for _ in range(2):
+        assert _run("play", str(file))[0] == 0
+    game2 = read_log(file).events[-1]
+    code, out = _run("sticker", str(file), "Bulk Discount")
+    assert code == 0, out
+    # Applied twice by hand: refused, nothing written.
+    before = _sha(file)
+    code, out = _run("sticker", str(file), "Bulk Discount")
+    assert code == 1 and "already on" in out and _sha(file) == before
+    code, out = _run("undo", str(file))
+    assert code == 0 and "took back the sticker 'Bulk Discount'" in out
+    c = fold(read_log(file).events)
+    assert "Bulk Discount" not in c.stickers and c.next_game == 3
+    code, out = _run("undo", str(file))
+    assert code == 0 and "took back game 2 (played by bots)" in out
+    assert fold(read_log(file).events).next_game == 2
+    assert _run("play", str(file))[0] == 0
+    again = read_log(file).events[-1]
+    assert {k: v for k, v in again.items() if k not in ("seq", "check")} == {
+        k: v for k, v in game2.items() if k not in ("seq", "check")
+    }
+    code, out = _run("history", str(file))
+    assert "sticker 'Bulk Discount' undone" in out and "game 2 undone" in out
+    # Undo goes back as far as there are events, then says there is nothing left.
+    for _ in range(2):
+        assert _run("undo", str(file))[0] == 0
+    code, out = _run("undo", str(file))
+    assert code == 1 and "nothing to undo" in out
+
+
+def test_an_undo_written_before_any_event_could_be_undone_still_takes_back_its_game() -> None:
+    first, review = _two_player_start()
+    game = {"type": "game", "scores": [1, 2], "review": review}
+    events = [
+        {**first, "seq": 1},
+        {**game, "game": 1, "seq": 2},
+        {"type": "sticker", "name": "S", "before_game": 2, "seq": 3},
+        {"type": "undo", "game": 1, "seq": 4},  # the old form: names the game only
+    ]
+    c = fold(events)
+    assert c.games == [] and c.stickers == ["S"]
+
+
+def test_a_person_plays_a_seat_of_a_campaign_game_in_the_terminal(tmp_path: Path) -> None:
+    """`campaign play --bots human,heuristic`: a person plays seat 1 with `play`'s menus (and
+    undo); the game is appended as a bot game is, naming who played it, with its log."""
+    file = _new(tmp_path)
+    log = tmp_path / "game1.jsonl"
+    args = ["play", str(file), "--bots", "human,heuristic", "--log", str(log)]
+    code, out = _run(*args[:-2], "--bots", "human,robot")
+    assert code == 2 and "robot" in out
+    result = CliRunner().invoke(main, ["campaign", *args], input="1\n5\nundo\n" + "1\n" * 3000)
+    assert result.exit_code == 0, result.output[-3000:]
+    out = result.output
+    assert "Your action:" in out and "(undone: your last choice is asked again)" in out
+    assert f"log of game 1: {log}" in out and "game 1: " in out
+    game = read_log(file).events[-1]
+    assert game["bots"] == ["human", "heuristic"] and game["game"] == 1
+    assert game["log"] == hashlib.sha256(log.read_bytes()).hexdigest()[:16]
+    assert CliRunner().invoke(main, ["replay", "--check", str(log)]).exit_code == 0
+    # A person who stops before the end leaves the campaign as it was.
+    before = _sha(file)
+    code, out = _run("play", str(file), "--bots", "human", "--log", str(tmp_path / "g2.jsonl"))
+    assert code == 1 and "game 2 stopped before its end: the campaign is as it was" in out
+    assert _sha(file) == before
+
+
+def test_a_person_s_answer_to_a_passage_is_taken_and_the_bots_later_choices_stay_the_same() -> None:
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.passages import read_passages
+
+    ir = load_ir(ROOT / "content" / "acqinc")
+    told: list[str] = []
+    people = read_passages(ir, 2, 5, "heuristic", by=1, ask=lambda ps: 1, say=told.append, who="Bo")
+    assert people["read"][:2] == [[2, 1], [4, None]] and people["by"] == 1
+    assert people["stickers"] == ["Shrine Rebuilt"]
+    assert told[0].startswith("passage 2: Your first quarter is over.")
+    assert "  1. Take the bonus" in told[0] and "  2. Reinforce the tunnels" in told[0]
+    assert told[1] == "  Bo chose 2. Reinforce the tunnels"
+    assert told[2].startswith("passage 4: The chapel is rebuilt")

@@ -349,3 +349,73 @@ def test_play_takes_a_modular_board_s_assembly(tmp_path: Path) -> None:
     assert "Mess Hall" in game.board.index and "Seed Bank" not in game.board.index
     bad = CliRunner().invoke(main, ["play", str(space), "--modules", "1=Nowhere"])
     assert bad.exit_code == 2 and "cannot take" in bad.output
+
+
+def test_hot_seat_two_people_take_turns_at_one_terminal_each_screen_theirs_alone(
+    tutorial_ir: dict, tmp_path: Path
+) -> None:
+    """`play --seats human,human,bot,bot`: before another person's question the screen is
+    cleared and the terminal handed over, so one screen never shows two people's hands; the
+    game plays to its end and its log replays."""
+    # An empty line goes to a handover's Enter, and is ignored at a menu.
+    session, out, path = _session(
+        tutorial_ir,
+        tmp_path,
+        "\n1\n" * 4000,
+        players=4,
+        seat=0,
+        seed=3,
+        bots=["human", "human", "heuristic", "heuristic"],
+    )
+    game = session.run()
+    assert game.over
+    text = out.getvalue()
+    screens = text.split("\x1b[2J\x1b[H")
+    assert len(screens) > 10 and "pass the terminal to P2, then press Enter" in text
+    for screen in screens:
+        # The text map says whose screen it is: the moves from the seat asked.
+        seats = set(re.findall(r"moves? from (P\d):", screen))
+        assert len(seats) <= 1, screen[:2000]
+    assert re.search(r"Map: [^\n]*HQ", text)
+    glog = read_log(path.read_text())
+    assert glog.header["bots"] == ["human", "human", "heuristic", "heuristic"]
+    result = CliRunner().invoke(main, ["replay", "--check", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_text_map_shows_everyone_and_the_neighbourhood(tutorial_ir: dict) -> None:
+    from clankwork.interpreter.bots import make_bot
+    from clankwork.interpreter.game import Game
+    from clankwork.tools import play as play_tool
+
+    game = Game(prepare(tutorial_ir), [make_bot("random", k) for k in range(3)], 4)
+    text = play_tool.text_map(game, 1)
+    lines = text.splitlines()
+    assert lines[0].startswith("Map: HQ[P1 P2 P3]")  # everyone starts at HQ
+    assert all(len(line) <= play_tool.MAP_WIDTH for line in lines)
+    assert "  1 move from P2: Gatehouse" in text and "2 moves from P2:" in text
+    # A big board shows only where people are (and the neighbourhood).
+    small = play_tool.SMALL_BOARD
+    try:
+        play_tool.SMALL_BOARD = 2
+        big = play_tool.text_map(game, 1)
+    finally:
+        play_tool.SMALL_BOARD = small
+    assert big.splitlines()[0] == "Where everyone is: HQ[P1 P2 P3]"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "bot,bot"], "names no human seat"),
+        (["--seats", "human,robot"], "robot"),
+        (["--seats", "human,bot", "--players", "3"], "--seats names 2 seats and --players says 3"),
+        (["--seats", "human,human,bot,bot,bot"], "plays with 2 to 4 players, not 5"),
+    ],
+)
+def test_bad_seats_are_refused_with_why(args: list[str], message: str, tmp_path: Path) -> None:
+    tutorial = str(Path(__file__).resolve().parents[2] / "content" / "tutorial")
+    log = str(tmp_path / "x.jsonl")
+    result = CliRunner().invoke(main, ["play", tutorial, *args, "--log", log])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "Traceback" not in result.output
