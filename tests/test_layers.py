@@ -1,0 +1,466 @@
+"""The layers of Clankwork, enforced: every import of dsl/, interpreter/ and tools/ is read
+(those written inside functions too) and none may run back up the layers or close a circle.
+
+From the bottom up:
+
+    records          the registries and what only reads IR: effect ops, conditions, counts,
+                     triggers, rule parameters, decisions, the IR schema, stickers, assembly;
+                     the reports' intervals
+    state            the catalog (IR made typed), the board, hooks, player and game state
+    engine           setup, the steps of a turn, actions, the game, its stats and its copy
+    snapshot         snapshot, scoring, tension, the game log, the invariant checker
+    players          bots and the scenario runner
+    language base    diagnostics, limits, the parser (and its incremental form), sources,
+                     phrases, the formatter
+    language records the declaration records, reference checks, board checks, extensions
+    compiler         the compiler that drives the records
+    scenarios        the scenario language (it states facts the scenario runner reads) and
+                     balance blocks
+    tools            the CLI and every tool
+
+A module may import from its own layer and the layers below. Besides, the language reads the
+interpreter only through its records (CONVENTIONS: dsl → IR → interpreter; the compiler reads
+the op registry): `DSL_READS` lists the interpreter modules above the records layer that dsl
+may import, each with its reason.
+
+Imports under ``if TYPE_CHECKING:`` never run, so they close no circle and may name a type of
+a layer above (an annotation); they must still keep the packages' direction (interpreter
+never imports dsl or tools, dsl never imports tools).
+
+Imports written inside functions count like the others: one that dodges a circle still closes
+it at run time.
+
+What breaks the layers today is listed, each with what would fix it: `UPWARD` (imports that run
+up) and `CIRCLES` (each set of modules that import each other). The lists only shrink: the test
+fails on anything not listed, and on a listed entry that no longer holds (delete or shrink it).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("dsl", "interpreter", "tools")
+
+# Layer of each module, bottom first. A module named by a prefix ending in "." is every
+# module under that package. A new module must be placed here (the test says so).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "records",
+        (
+            "interpreter",  # the package: it installs the compiled core's finder (core.py)
+            "interpreter.core",
+            "interpreter.effects",
+            "interpreter.effects.",
+            "interpreter.rules",
+            "interpreter.decisions",
+            "interpreter.pools",
+            "interpreter.assembly",
+            "interpreter.stickers",
+            "interpreter.schema",
+            "interpreter.intervals",
+        ),
+    ),
+    (
+        "state",
+        (
+            "interpreter.catalog",
+            "interpreter.board",
+            "interpreter.hooks",
+            "interpreter.content_actions",
+            "interpreter.state",
+        ),
+    ),
+    (
+        "engine",
+        (
+            "interpreter.setup",
+            "interpreter.steps",
+            "interpreter.actions",
+            "interpreter.clone",
+            "interpreter.game",
+            "interpreter.stats",
+        ),
+    ),
+    (
+        "snapshot",
+        (
+            "interpreter.snapshot",
+            "interpreter.scoring",
+            "interpreter.log",
+            "interpreter.invariants",
+            "interpreter.tension",
+        ),
+    ),
+    ("players", ("interpreter.bots", "interpreter.scenario")),
+    (
+        "language base",
+        (
+            "dsl",
+            "dsl.diagnostics",
+            "dsl.limits",
+            "dsl.parser",
+            "dsl.sources",
+            "dsl.phrases",
+            "dsl.formatter",
+            "dsl.art",
+            "dsl.incremental",
+        ),
+    ),
+    (
+        "language records",
+        (
+            "dsl.declarations",
+            "dsl.resolve",
+            "dsl.modules",
+            "dsl.extends",
+            "dsl.stickers",
+            "dsl.boardcheck",
+            "dsl.assembly_check",
+        ),
+    ),
+    ("compiler", ("dsl.compiler",)),
+    (
+        "scenarios",
+        (
+            "dsl.scenarios",
+            "dsl.scenario_facts",
+            "dsl.balance",
+        ),
+    ),
+    ("tools", ("tools", "tools.")),
+)
+
+# Interpreter modules above the records layer that the language may read, and why.
+DSL_READS = {
+    # The steps of setup and of a turn are records too (a pack inserts, replaces and removes
+    # them by name); the compiler checks a step's anchor against them.
+    "interpreter.steps": "the step records (STEPS, plan_names)",
+    # The facts a scenario may state are the ones the runner reads, the declared state's
+    # fields among them (state_facts).
+    "interpreter.scenario": "the facts the scenario runner reads",
+}
+
+# Imports that run up the layers today, as (importer, imported), each in files their owner is
+# restructuring (issue 25 item 1 owns the engine's), with what would fix it. The test fails on
+# an upward import not listed here, and on a listed one that is gone: delete its line then.
+UPWARD: dict[tuple[str, str], str] = {
+    # The engine (issue 25 item 1): Ctx (interpreter/state.py) is wanted by an op below the
+    # state; it belongs in a module of the records layer.
+    ("interpreter.effects.entry_toll", "interpreter.state"): "Ctx below the state",
+    # The catalog plans a pack's steps (inside a function: steps.py imports setup, which
+    # imports the catalog).
+    ("interpreter.catalog", "interpreter.steps"): "the step plan below the catalog",
+    # The game scores itself, snapshots itself (inside a function) and keeps stats that read
+    # the score and the tension trace.
+    ("interpreter.game", "interpreter.scoring"): "final scoring called from above the game",
+    ("interpreter.game", "interpreter.snapshot"): "Game.snapshot as a function of the layer",
+    ("interpreter.stats", "interpreter.scoring"): "stats fed from above the game",
+    ("interpreter.stats", "interpreter.tension"): "stats fed from above the game",
+}
+
+# Import circles today, each the exact set of modules that import each other (a strongly
+# connected component), with what would open it. The test fails on a circle not listed, and
+# on a listed one that changed (a module left it, or it opened: shrink or delete its entry).
+CIRCLES: dict[frozenset[str], str] = {
+    # The engine (issue 25 item 1): the catalog builds the board, whose spaces hold content
+    # actions and hooks, which need the effects and Ctx from state, which imports the catalog.
+    frozenset(
+        {
+            "interpreter.board",
+            "interpreter.catalog",
+            "interpreter.content_actions",
+            "interpreter.effects",
+            "interpreter.effects.entry_toll",
+            "interpreter.hooks",
+            "interpreter.setup",
+            "interpreter.state",
+            "interpreter.steps",
+        }
+    ): "Ctx and the step plan below the catalog",
+    # The engine: the game scores and snapshots itself, restore builds a Game and scoring reads
+    # the snapshot's fields.
+    frozenset(
+        {
+            "interpreter.game",
+            "interpreter.scoring",
+            "interpreter.snapshot",
+            "interpreter.stats",
+            "interpreter.tension",
+        }
+    ): "restore and the final scoring above the game",
+    # tools: commands that call each other's helpers.
+    frozenset(
+        {
+            "tools.campaign",
+            "tools.check",
+            "tools.cluster",
+            "tools.compare",
+            "tools.play",
+            "tools.render",
+            "tools.replay",
+            "tools.replay_html",
+            "tools.report_html",
+            "tools.simulate",
+            "tools.web",
+        }
+    ): "shared helpers (load_ir, bot_names, the runner) below the commands",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's target, where it is written and how."""
+
+    importer: str
+    imported: str
+    line: int
+    in_function: bool
+    type_checking: bool
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the three packages, by its name under `clankwork.`."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[_module_name(path)] = path
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _targets(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> list[str]:
+    """The modules an import statement may name (a name imported from a package may be a
+    submodule: `from . import snapshot`)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if node.level:
+        base = name.split(".") if is_package else name.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        module = ".".join([*base, *([node.module] if node.module else [])])
+    else:
+        module = node.module or ""
+    return [f"{module}.{a.name}|{module}" if module else a.name for a in node.names]
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> list[Import]:
+    """Every import of one module that names a module of the three packages."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[Import] = []
+
+    def resolve(target: str) -> str | None:
+        for cand in target.split("|"):
+            cand = cand.removeprefix("clankwork.")
+            while cand and cand not in known:
+                cand = cand.rpartition(".")[0]
+            if cand:
+                return cand
+        return None
+
+    def visit(node: ast.AST, in_function: bool, type_checking: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            func = in_function or isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+            )
+            tc = type_checking or (isinstance(child, ast.If) and _is_type_checking(child))
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                for target in _targets(child, name, path.name == "__init__.py"):
+                    got = resolve(target)
+                    if got is not None and got != name:
+                        found.append(Import(name, got, child.lineno, func, tc))
+            visit(child, func, tc)
+
+    visit(tree, False, False)
+    return found
+
+
+def layer_of(name: str) -> int | None:
+    """The index of a module's layer in LAYERS (the longest matching entry), or None."""
+    best: tuple[int, int] | None = None
+    for index, (_layer, entries) in enumerate(LAYERS):
+        for entry in entries:
+            hit = name.startswith(entry) if entry.endswith(".") else name == entry
+            if hit and (best is None or len(entry) > best[1]):
+                best = (index, len(entry))
+    return best[0] if best else None
+
+
+def _package_rank(name: str) -> int:
+    return {"interpreter": 0, "dsl": 1, "tools": 2}[name.split(".")[0]]
+
+
+def all_imports() -> list[Import]:
+    """Every import between modules of the three packages."""
+    known = modules()
+    return [imp for name, path in known.items() for imp in imports_of(name, path, known)]
+
+
+def violations(found: list[Import]) -> list[Import]:
+    """The imports that run up the layers or break the package direction."""
+    bad = []
+    for imp in found:
+        below, above = layer_of(imp.imported), layer_of(imp.importer)
+        if _package_rank(imp.imported) > _package_rank(imp.importer):
+            bad.append(imp)
+        elif imp.type_checking:
+            continue  # an annotation only
+        elif (
+            imp.importer.startswith("dsl")
+            and imp.imported.startswith("interpreter")
+            and below != 0
+            and imp.imported not in DSL_READS
+        ):
+            bad.append(imp)
+        elif below is not None and above is not None and below > above:
+            bad.append(imp)  # (an unplaced module fails its own test)
+    return bad
+
+
+def import_graph(found: list[Import]) -> nx.DiGraph:
+    """The imports that run when their module is loaded (not those under TYPE_CHECKING), as a
+    graph of modules."""
+    graph = nx.DiGraph()
+    for imp in found:
+        if not imp.type_checking:
+            graph.add_edge(imp.importer, imp.imported)
+    return graph
+
+
+def circles(graph: nx.DiGraph) -> set[frozenset[str]]:
+    """Each set of modules that import each other (directly or around a circle)."""
+    return {frozenset(c) for c in nx.strongly_connected_components(graph) if len(c) > 1}
+
+
+def _shown(imp: Import) -> str:
+    how = " (inside a function)" if imp.in_function else ""
+    return f"{imp.importer.replace('.', '/')}.py:{imp.line} imports {imp.imported}{how}"
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = sorted(name for name in modules() if layer_of(name) is None)
+    assert not missing, (
+        f"modules with no layer: {', '.join(missing)}; place each in LAYERS (tests/test_layers.py)"
+    )
+
+
+def test_every_layer_entry_names_a_module() -> None:
+    names = modules()
+    stale = [
+        entry
+        for _layer, entries in LAYERS
+        for entry in entries
+        if not any(n.startswith(entry) if entry.endswith(".") else n == entry for n in names)
+    ]
+    assert not stale, f"LAYERS names modules that are gone: {', '.join(stale)}; delete them"
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    bad = [imp for imp in violations(all_imports()) if (imp.importer, imp.imported) not in UPWARD]
+    names = [name for name, _entries in LAYERS]
+    shown = {
+        f"  {_shown(imp)}: {names[layer_of(imp.importer) or 0]} imports "
+        f"{names[layer_of(imp.imported) or 0]}"
+        for imp in bad
+    }
+    assert not bad, "imports that run up the layers:\n" + "\n".join(sorted(shown))
+
+
+def test_the_upward_imports_allowed_are_still_there() -> None:
+    """UPWARD only shrinks: a listed import that is gone or no longer runs up must leave it."""
+    now = {(imp.importer, imp.imported) for imp in violations(all_imports())}
+    gone = sorted(set(UPWARD) - now)
+    assert not gone, "fixed, so delete from UPWARD in tests/test_layers.py: " + ", ".join(
+        f"{a} -> {b}" for a, b in gone
+    )
+
+
+def test_no_import_circles() -> None:
+    found = circles(import_graph(all_imports()))
+    new = [sorted(c) for c in found - set(CIRCLES)]
+    changed = [sorted(c) for c in set(CIRCLES) - found]
+    assert not new and not changed, "\n".join(
+        [
+            *("import circle (modules that import each other): " + ", ".join(c) for c in new),
+            *("a listed circle changed: update CIRCLES: " + ", ".join(c) for c in changed),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        ("def f():\n    from clankwork.tools import check\n", 2),
+        ("from clankwork.interpreter.game import Game\n", 1),
+        ("from ..interpreter import game\n", 1),
+    ],
+)
+def test_the_reader_sees_imports_inside_functions_and_relative_ones(
+    tmp_path: Path, source: str, line: int
+) -> None:
+    """The checker itself: a wrong-way import of dsl/ is caught wherever it is written."""
+    path = tmp_path / "dsl" / "planted.py"
+    path.parent.mkdir()
+    path.write_text(source, encoding="utf-8")
+    known = {**modules(), "dsl.planted": path}
+    (imp,) = imports_of("dsl.planted", path, known)
+    assert imp.line == line
+    assert violations([imp]) == [imp]
+
+
+def _planted(tmp_path: Path, files: dict[str, str]) -> list[Import]:
+    """The imports of planted modules (name -> source) read beside the real ones."""
+    known = modules()
+    paths = {}
+    for name, source in files.items():
+        path = tmp_path / f"{name}.py"
+        path.write_text(source, encoding="utf-8")
+        paths[name] = path
+    known.update(paths)
+    return [imp for name, path in paths.items() for imp in imports_of(name, path, known)]
+
+
+def test_a_circle_closed_inside_a_function_is_a_circle(tmp_path: Path) -> None:
+    found = _planted(
+        tmp_path,
+        {
+            "tools.planted_a": "from clankwork.tools import planted_b\n",
+            "tools.planted_b": "def f():\n    from . import planted_a\n",
+        },
+    )
+    assert circles(import_graph(found)) == {frozenset({"tools.planted_a", "tools.planted_b"})}
+
+
+def test_a_type_checking_import_closes_no_circle_but_keeps_the_direction(tmp_path: Path) -> None:
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from clankwork.{} import {}\n"
+    )
+    found = _planted(
+        tmp_path,
+        {
+            "interpreter.planted_a": source.format("interpreter", "planted_b"),
+            "interpreter.planted_b": "from clankwork.interpreter import planted_a\n",
+            "interpreter.planted_c": source.format("dsl", "compiler"),
+        },
+    )
+    assert circles(import_graph(found)) == set()
+    assert [(i.importer, i.imported) for i in violations(found)] == [
+        ("interpreter.planted_c", "dsl.compiler")
+    ]
