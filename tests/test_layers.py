@@ -199,7 +199,6 @@ CIRCLES: dict[frozenset[str], str] = {
         {
             "tools.campaign",
             "tools.check",
-            "tools.cluster",
             "tools.compare",
             "tools.play",
             "tools.render",

@@ -46,7 +46,7 @@ from clankwork.interpreter.stats import (
 )
 
 from .check import FLAGSHIP, load_ir
-from .cluster import INSTALL_HINT, ClusterError, DaskMissing
+from .cluster import INSTALL_HINT, WINDOW_PER_WORKER, ClusterError, DaskMissing, run_on_dask
 from .outputs import check_file_target, prepare_dir, write_text
 from .packs import PACK
 from .report_compare import format_comparison
@@ -335,11 +335,6 @@ def _run_chunk(job: tuple[int, list[int], int]) -> RunTotals:
     return _WORKER.run_chunk(*job)
 
 
-# Chunks in flight per worker: enough to keep every worker busy while results come back, few
-# enough that out-of-order results waiting for their turn stay a handful.
-WINDOW_PER_WORKER = 3
-
-
 def chunk_plan(seed: int, games: int) -> Iterator[tuple[int, int, list[int]]]:
     """The run's chunks, ``(chunk index, first game, seeds)``, drawn as they are needed: the
     same seeds as `game_seeds`, without a list of a million seeds up front."""
@@ -522,8 +517,6 @@ def play_chunks(
     ``jobs`` processes, or on a Dask cluster. Returns the runner when the chunks were played
     in this process (None otherwise)."""
     if dask is not None:
-        from .cluster import run_on_dask
-
         run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
         return None
     if jobs <= 1 or games <= CHUNK:
