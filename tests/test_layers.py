@@ -198,7 +198,6 @@ CIRCLES: dict[frozenset[str], str] = {
     frozenset(
         {
             "tools.campaign",
-            "tools.check",
             "tools.compare",
             "tools.play",
             "tools.render",

@@ -31,6 +31,7 @@ from clankwork.dsl.diagnostics import (
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
+from .campaign_schema import campaign_schema_text
 from .check_cache import CheckCache, PackPart
 from .ir_file import is_ir_file, read_ir_file
 from .outputs import check_file_target, write_text
@@ -294,9 +295,7 @@ def schema(write: bool) -> None:
         target = target.with_name("snapshot.schema.json")
         write_text(target, snapshot.schema_text())
         click.echo(f"wrote {target}", err=True)
-        # And a campaign file's lines (tools/campaign.py).
-        from clankwork.tools.campaign import campaign_schema_text
-
+        # And a campaign file's lines (tools/campaign_schema.py).
         target = target.with_name("campaign.schema.json")
         write_text(target, campaign_schema_text())
         click.echo(f"wrote {target}", err=True)
