@@ -194,20 +194,9 @@ CIRCLES: dict[frozenset[str], str] = {
             "interpreter.tension",
         }
     ): "restore and the final scoring above the game",
-    # tools: commands that call each other's helpers.
-    frozenset(
-        {
-            "tools.campaign",
-            "tools.compare",
-            "tools.play",
-            "tools.render",
-            "tools.replay",
-            "tools.replay_html",
-            "tools.report_html",
-            "tools.simulate",
-            "tools.web",
-        }
-    ): "shared helpers (load_ir, bot_names, the runner) below the commands",
+    # tools: `simulate --against BASE` hands over to compare (inside a function), which
+    # builds on simulate's runners and report: the runners below both would open it.
+    frozenset({"tools.compare", "tools.simulate"}): "simulate's runners below compare",
 }
 
 

@@ -64,6 +64,7 @@ from .report_variants import (
     variant_figures,
     without,
 )
+from .report_words import dragon_word, end_reason
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
@@ -719,21 +720,6 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
     """A mean with the half-width of its interval: ``4.2 ±0.3``."""
     half = (ci["high"] - ci["low"]) / 2
     return f"{x:.{digits}f} ±{half:.{digits}f}"
-
-
-def dragon_word(rep: dict[str, Any]) -> str:
-    """The report's pack's word for the antagonist who attacks ("dragon" unless it names
-    one: `dragon { word boss }`)."""
-    return str(rep["pack"].get("dragon", {}).get("word", "dragon"))
-
-
-def end_reason(rep: dict[str, Any], key: str) -> str:
-    """An end reason as people read it: the engine's key ("dragon bag empty") in the pack's
-    words ("boss bag empty"); the report's keys stay the engine's."""
-    word = dragon_word(rep)
-    if word != "dragon" and key.startswith("dragon "):
-        return f"{word} {key[len('dragon ') :]}"
-    return key
 
 
 def _components(rep: dict[str, Any]) -> list[str]:
