@@ -197,8 +197,9 @@ CIRCLES: dict[frozenset[str], str] = {
         }
     ): "restore and the final scoring above the game",
     # tools: `simulate --against BASE` hands over to compare (inside a function), which
-    # builds on simulate's runners and report: the runners below both would open it.
-    frozenset({"tools.compare", "tools.simulate"}): "simulate's runners below compare",
+    # builds on simulate's runners and text report (format_report, result_warnings): those
+    # below both would open it (left while the bots issue edits simulate.py's report).
+    frozenset({"tools.compare", "tools.simulate"}): "the runners and report below both",
 }
 
 
