@@ -7,8 +7,10 @@ From the bottom up:
                      triggers, rule parameters, decisions, the IR schema, stickers, assembly;
                      the reports' intervals
     state            the catalog (IR made typed), the board, hooks, player and game state
-    engine           setup, the steps of a turn, actions, the game, its stats and its copy
-    snapshot         snapshot, scoring, tension, the game log, the invariant checker
+    snapshot         the state as plain data, and scoring (it reads only the state)
+    engine           setup, the steps of a turn, actions, the game and its copy
+    reports          what watches or replays a game: stats, tension, the game log, the
+                     invariant checker
     players          bots and the scenario runner
     language base    diagnostics, limits, the parser (and its incremental form), sources,
                      phrases, the formatter
@@ -18,10 +20,14 @@ From the bottom up:
                      balance blocks
     tools            the CLI and every tool
 
-A module may import from its own layer and the layers below. Besides, the language reads the
-interpreter only through its records (CONVENTIONS: dsl → IR → interpreter; the compiler reads
-the op registry): `DSL_READS` lists the interpreter modules above the records layer that dsl
-may import, each with its reason.
+A module may import from its own layer and the layers below. The snapshot and scoring sit
+below the engine, not above it: they read only the declared state, and the engine scores the
+game it ends (issue 25 lists scoring among the engine's concerns); restoring a game, which
+builds one, belongs above the engine (the engine branch's interpreter/restore.py).
+
+Besides, the language reads the interpreter only through its records (CONVENTIONS: dsl → IR →
+interpreter; the compiler reads the op registry): `DSL_READS` lists the interpreter modules
+above the records layer that dsl may import, each with its reason.
 
 Imports under ``if TYPE_CHECKING:`` never run, so they close no circle and may name a type of
 a layer above (an annotation); they must still keep the packages' direction (interpreter
@@ -79,6 +85,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "snapshot",
+        (
+            "interpreter.snapshot",
+            "interpreter.scoring",
+        ),
+    ),
+    (
         "engine",
         (
             "interpreter.setup",
@@ -86,17 +99,15 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.actions",
             "interpreter.clone",
             "interpreter.game",
-            "interpreter.stats",
         ),
     ),
     (
-        "snapshot",
+        "reports",
         (
-            "interpreter.snapshot",
-            "interpreter.scoring",
+            "interpreter.stats",
+            "interpreter.tension",
             "interpreter.log",
             "interpreter.invariants",
-            "interpreter.tension",
         ),
     ),
     ("players", ("interpreter.bots", "interpreter.scenario")),
@@ -158,12 +169,12 @@ UPWARD: dict[tuple[str, str], str] = {
     # The catalog plans a pack's steps (inside a function: steps.py imports setup, which
     # imports the catalog).
     ("interpreter.catalog", "interpreter.steps"): "the step plan below the catalog",
-    # The game scores itself, snapshots itself (inside a function) and keeps stats that read
-    # the score and the tension trace.
-    ("interpreter.game", "interpreter.scoring"): "final scoring called from above the game",
-    ("interpreter.game", "interpreter.snapshot"): "Game.snapshot as a function of the layer",
-    ("interpreter.stats", "interpreter.scoring"): "stats fed from above the game",
-    ("interpreter.stats", "interpreter.tension"): "stats fed from above the game",
+    # The game declares the stats it feeds as a field of its state.
+    ("interpreter.game", "interpreter.stats"): "stats fed from above the game",
+    # snapshot.py restores a game too (inside functions): it builds a Game, and reads which
+    # artifact setup adds.
+    ("interpreter.snapshot", "interpreter.game"): "restore above the game",
+    ("interpreter.snapshot", "interpreter.setup"): "restore above the game",
 }
 
 # Import circles today, each the exact set of modules that import each other (a strongly
@@ -185,8 +196,8 @@ CIRCLES: dict[frozenset[str], str] = {
             "interpreter.steps",
         }
     ): "Ctx and the step plan below the catalog",
-    # The engine: the game scores and snapshots itself, restore builds a Game and scoring reads
-    # the snapshot's fields.
+    # The engine: the game snapshots itself and keeps stats, which score it; restore (in
+    # snapshot.py) builds a Game.
     frozenset(
         {
             "interpreter.game",
@@ -195,7 +206,7 @@ CIRCLES: dict[frozenset[str], str] = {
             "interpreter.stats",
             "interpreter.tension",
         }
-    ): "restore and the final scoring above the game",
+    ): "restore and the stats above the game",
     # tools: `simulate --against BASE` hands over to compare (inside a function), which
     # builds on simulate's runners and text report (format_report, result_warnings): those
     # below both would open it (left while the bots issue edits simulate.py's report).
