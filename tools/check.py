@@ -49,7 +49,7 @@ def display_path(path: Path) -> Path:
 
 
 @contextmanager
-def _no_cycle_collection() -> Iterator[None]:
+def no_cycle_collection() -> Iterator[None]:
     """Pause Python's cycle collector while a pack is compiled and checked.
 
     Compiling allocates millions of objects that all stay alive (syntax trees, then the IR),
@@ -75,7 +75,7 @@ def compile_and_check(
     ``overrides`` (path inside the pack → text) stands for unsaved editor buffers. ``cache``
     (the language server's, one per pack) keeps what the next run on the same pack may use
     again; the diagnostics are the same with it or without."""
-    with _no_cycle_collection():
+    with no_cycle_collection():
         return _compile_and_check(pack, overrides, cache)
 
 
