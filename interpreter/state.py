@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import random
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -187,14 +188,16 @@ def state_facts() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str
     named facts (PLAYER_FACTS, GAME_FACTS in dsl/scenarios.py) come first; these give a
     scenario every field a change to the state declares."""
     hints = typing.get_type_hints(PlayerState, include_extras=True)
-    player = {
-        tuple(f.name.split("_")): shape
-        for f in dataclasses.fields(PlayerState)
-        if (shape := _fact_shape(hints[f.name])) is not None
-    }
-    game = {
-        tuple(name.split("_")): shape
-        for name, tp in GAME_STATE.items()
-        if (shape := _fact_shape(tp)) is not None
-    }
-    return player, game
+    fields = [(f.name, hints[f.name]) for f in dataclasses.fields(PlayerState)]
+    return _facts(fields), _facts(GAME_STATE.items())
+
+
+def _facts(fields: Iterable[tuple[str, Any]]) -> dict[tuple[str, ...], str]:
+    # A loop, not a comprehension with `:=`: this module is compiled by Cython
+    # (tests/interpreter/test_core.py says why that matters).
+    out = {}
+    for name, tp in fields:
+        shape = _fact_shape(tp)
+        if shape is not None:
+            out[tuple(name.split("_"))] = shape
+    return out
