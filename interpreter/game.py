@@ -11,7 +11,7 @@ import gc
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
 from . import actions
 from .assembly import label as assembly_label
@@ -24,7 +24,7 @@ from .effects.stay_in_play import replay_held_over
 from .effects.turn_modifiers import ignores_exhaustion, on_gain
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult, final_result
-from .state import DESIGNS, ESCAPED, KNOCKED_OUT, ON_CLOCK, SEAT, Ctx, Nodes, PlayerState
+from .state import ESCAPED, GAME_STATE, KNOCKED_OUT, ON_CLOCK, Ctx, PlayerState
 from .stats import GameStats
 
 # The base resources of the turn's pool (lost when the turn ends).
@@ -46,60 +46,9 @@ MAX_TRIGGER_DEPTH = 32
 class Game:
     """One game: state, rules procedures and the API the effect handlers use."""
 
-    # The game's state: every attribute a game changes, with its type (marks in state.py).
-    # interpreter/snapshot.py writes and reads it; the fingerprint and the invariant checks
-    # walk it. A new field of the game is one line here (a test fails on an attribute that is
-    # in neither STATE nor NOT_STATE); every dataclass field of PlayerState is state.
-    STATE: ClassVar[dict[str, Any]] = {
-        "round": int,
-        "turn": int,
-        "over": bool,
-        "capped": bool,
-        "end_reason": str,
-        "rules": dict[str, Any],
-        "rng": random.Random,
-        "order": list[int],
-        "active": Annotated[PlayerState, SEAT],
-        "players": list[PlayerState],
-        "row": list[CardDef],
-        "adventure_deck": list[CardDef],
-        "adventure_discard": list[CardDef],
-        "reserve": dict[CardDef, int],
-        "reserve_monsters": Annotated[list[CardDef], DESIGNS],
-        "trashed": list[CardDef],
-        "rage": int,
-        "bag": list[int],
-        "black_aside": int,
-        # Cube tokens of no player (a pack's `cube N` tokens) in the Clank! area and in the
-        # bag; both are empty in a game whose pack declares none.
-        "area_cubes": list[TokenDef],
-        "bag_tokens": list[TokenDef],
-        # The modules and sides at each position of a modular board ([position, module,
-        # side]; empty for a plain board): a snapshot restores onto the same ship.
-        "assembly": list[list[str]],
-        "stacked_draws": list[int],
-        "minor_bank": list[TokenDef],
-        "major_bank": list[TokenDef],
-        "space_tokens": list[list[TokenDef]],
-        "space_artifact": list[TokenDef | None],
-        "token_supply": dict[TokenDef, int],
-        "box": list[TokenDef],
-        # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn).
-        "used": dict[str, int],
-        "new_dragon": bool,
-        "left": list[int],
-        "counters": dict[str, int],
-        "turn_modifiers": Nodes,
-        "turn_gained": dict[str, list[int]],
-        # Contracts completed this game: [name, seat], in order.
-        "completed_contracts": list[list[Any]],
-        # A campaign game's marks for the campaign: X added to the pack's campaign tracks, by
-        # track name, and the Book of Secrets passages to read after the game, in order
-        # (tools/campaign.py reads them); each player's checkmarks and personal goals are on
-        # PlayerState.
-        "campaign_marks": dict[str, int],
-        "reads": list[int],
-    }
+    # The game's state: every attribute a game changes, with its type; declared in state.py
+    # (`GAME_STATE`, where a new field of the game is one line) beside PlayerState.
+    STATE: ClassVar[dict[str, Any]] = GAME_STATE
     # What is not state: the pack, the players' bots, setup inputs, counters, lookup tables,
     # and the log and result (a snapshot carries the log beside the state).
     NOT_STATE: ClassVar[frozenset[str]] = frozenset(

@@ -7,6 +7,11 @@ always split between supply, Clank! area, dragon bag (counted by the game) and h
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import random
+import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -105,3 +110,94 @@ class Ctx:
     def source_name(self) -> str | None:
         """The source's name, for decisions and the log."""
         return getattr(self.source, "name", None)
+
+
+# The game's state: every attribute a game changes, with its type (the marks above); it is
+# `Game.STATE`. interpreter/snapshot.py writes and reads it; the fingerprint and the
+# invariant checks walk it. A new field of the game is one line here (a test fails on an
+# attribute that is in neither STATE nor NOT_STATE); every dataclass field of PlayerState is
+# state. It is declared here, not in game.py, so that what reads the declared state without
+# playing (the scenarios' compiler, for `state_facts`) does not import the whole engine.
+GAME_STATE: dict[str, Any] = {
+    "round": int,
+    "turn": int,
+    "over": bool,
+    "capped": bool,
+    "end_reason": str,
+    "rules": dict[str, Any],
+    "rng": random.Random,
+    "order": list[int],
+    "active": Annotated[PlayerState, SEAT],
+    "players": list[PlayerState],
+    "row": list[CardDef],
+    "adventure_deck": list[CardDef],
+    "adventure_discard": list[CardDef],
+    "reserve": dict[CardDef, int],
+    "reserve_monsters": Annotated[list[CardDef], DESIGNS],
+    "trashed": list[CardDef],
+    "rage": int,
+    "bag": list[int],
+    "black_aside": int,
+    # Cube tokens of no player (a pack's `cube N` tokens) in the Clank! area and in the
+    # bag; both are empty in a game whose pack declares none.
+    "area_cubes": list[TokenDef],
+    "bag_tokens": list[TokenDef],
+    # The modules and sides at each position of a modular board ([position, module,
+    # side]; empty for a plain board): a snapshot restores onto the same ship.
+    "assembly": list[list[str]],
+    "stacked_draws": list[int],
+    "minor_bank": list[TokenDef],
+    "major_bank": list[TokenDef],
+    "space_tokens": list[list[TokenDef]],
+    "space_artifact": list[TokenDef | None],
+    "token_supply": dict[TokenDef, int],
+    "box": list[TokenDef],
+    # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn).
+    "used": dict[str, int],
+    "new_dragon": bool,
+    "left": list[int],
+    "counters": dict[str, int],
+    "turn_modifiers": Nodes,
+    "turn_gained": dict[str, list[int]],
+    # Contracts completed this game: [name, seat], in order.
+    "completed_contracts": list[list[Any]],
+    # A campaign game's marks for the campaign: X added to the pack's campaign tracks, by
+    # track name, and the Book of Secrets passages to read after the game, in order
+    # (tools/campaign.py reads them); each player's checkmarks and personal goals are on
+    # PlayerState.
+    "campaign_marks": dict[str, int],
+    "reads": list[int],
+}
+
+
+def _fact_shape(tp: Any) -> str | None:
+    """How a declared field reads as a fact: "bool", "int" (a number, or a zone's size)."""
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    if tp is bool:
+        return "bool"
+    if tp is int or typing.get_origin(tp) in (list, dict, set) or tp in (list, dict, set):
+        return "int"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def state_facts() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """Facts read straight from the declared state (`GAME_STATE`, PlayerState's fields), by
+    their words (`black_aside` is `black aside`): a number or yes/no, a zone's size. The
+    named facts (PLAYER_FACTS, GAME_FACTS in dsl/scenarios.py) come first; these give a
+    scenario every field a change to the state declares."""
+    hints = typing.get_type_hints(PlayerState, include_extras=True)
+    fields = [(f.name, hints[f.name]) for f in dataclasses.fields(PlayerState)]
+    return _facts(fields), _facts(GAME_STATE.items())
+
+
+def _facts(fields: Iterable[tuple[str, Any]]) -> dict[tuple[str, ...], str]:
+    # A loop, not a comprehension with `:=`: this module is compiled by Cython
+    # (tests/interpreter/test_core.py says why that matters).
+    out = {}
+    for name, tp in fields:
+        shape = _fact_shape(tp)
+        if shape is not None:
+            out[tuple(name.split("_"))] = shape
+    return out

@@ -5,7 +5,7 @@ From the bottom up:
 
     records          the registries and what only reads IR: effect ops, conditions, counts,
                      triggers, rule parameters, decisions, the IR schema, stickers, assembly;
-                     the reports' intervals
+                     the reports' intervals, the lazy import of networkx
     state            the catalog (IR made typed), the board, hooks, player and game state
     snapshot         the state as plain data, and scoring (it reads only the state)
     engine           setup, the steps of a turn, actions, the game and its copy
@@ -72,6 +72,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.stickers",
             "interpreter.schema",
             "interpreter.intervals",
+            "interpreter.lazy",
         ),
     ),
     (
@@ -154,9 +155,9 @@ DSL_READS = {
     # The steps of setup and of a turn are records too (a pack inserts, replaces and removes
     # them by name); the compiler checks a step's anchor against them.
     "interpreter.steps": "the step records (STEPS, plan_names)",
-    # The facts a scenario may state are the ones the runner reads, the declared state's
-    # fields among them (state_facts).
-    "interpreter.scenario": "the facts the scenario runner reads",
+    # The facts a scenario may state include the game's declared state, its fields read
+    # where they are declared (GAME_STATE, state_facts), not through the engine.
+    "interpreter.state": "the declared state's facts (state_facts)",
 }
 
 # Imports that run up the layers today, as (importer, imported), each in files their owner is

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from clankwork.tools.packs import bundled_names
+
 HEAVY = (
     "pygls",
     "lsprotocol",
@@ -55,3 +57,18 @@ def test_a_command_imports_nothing_heavy_it_does_not_use(args: list[str], tmp_pa
     loaded = json.loads(out.stdout.splitlines()[-1])
     assert "clankwork" in loaded
     assert sorted(set(HEAVY) & set(loaded)) == [], out.stderr
+
+
+@pytest.mark.parametrize("pack", bundled_names())
+def test_check_imports_neither_networkx_nor_the_game(pack: str, tmp_path: Path) -> None:
+    # Importing networkx took longer than checking a pack: the board checks walk the paths
+    # themselves, and the engine imports it only once a game sets up a board. The scenarios'
+    # compiler reads the declared state (interpreter/state.py), not the game's modules.
+    probe = PROBE.replace('{m.split(".")[0] for m in sys.modules}', "sys.modules")
+    out = subprocess.run(
+        [sys.executable, "-c", probe, "check", pack], cwd=tmp_path, capture_output=True, text=True
+    )
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    assert "clankwork.tools.check" in loaded, out.stderr
+    assert "networkx" not in loaded
+    assert not {"clankwork.interpreter.game", "clankwork.interpreter.scenario"} & set(loaded)
