@@ -20,8 +20,11 @@ seat the old bot and every seat the new one (the same seeds, best of five interl
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.abc
 import importlib.util
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -40,23 +43,45 @@ Z95 = 1.959963984540054
 
 
 def old_bots(commit: str) -> ModuleType:
-    """interpreter/bots.py at ``commit``, loaded as clankwork.interpreter._old_bots (its
-    relative imports then reach this checkout's engine)."""
-    text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:interpreter/bots.py"],
+    """interpreter/bots.py at ``commit``, with the bot_*.py modules it is split into there,
+    loaded as clankwork.interpreter._old_bots (and _old_bot_*): their imports of each other
+    are pointed at the old copies, their other relative imports reach this checkout's
+    engine."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", commit, "interpreter/"],
         check=True,
         capture_output=True,
         text=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp(prefix="old-bots-")) / "_old_bots.py"
-    path.write_text(text)
-    name = "clankwork.interpreter._old_bots"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    ).stdout.split()
+    folder = Path(tempfile.mkdtemp(prefix="old-bots-"))
+    names = []
+    for path in listed:
+        stem = Path(path).stem
+        if path.endswith(".py") and (stem == "bots" or stem.startswith("bot_")):
+            text = subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{commit}:{path}"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            text = re.sub(r"from \.(bots?\b|bot_)", r"from ._old_\1", text)
+            (folder / f"_old_{stem}.py").write_text(text)
+            names.append(f"_old_{stem}")
+    sys.meta_path.insert(0, _OldBots(folder, set(names)))
+    return importlib.import_module("clankwork.interpreter._old_bots")
+
+
+class _OldBots(importlib.abc.MetaPathFinder):
+    """Finds clankwork.interpreter._old_bot* in the folder `old_bots` wrote them to."""
+
+    def __init__(self, folder: Path, names: set[str]) -> None:
+        self.folder, self.names = folder, names
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> object:
+        prefix, _, name = fullname.rpartition(".")
+        if prefix != "clankwork.interpreter" or name not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, self.folder / f"{name}.py")
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
