@@ -523,7 +523,33 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
         parts.append("<h2>Cube tokens drawn</h2>")
         rows = [(c["name"], c["drawn"], _per_game(c)) for c in rep["cubes"]]
         parts.append(_table(("cube token", "drawn", "a game"), rows))
+    if rep.get("offers"):
+        parts += _offers_table(rep["offers"])
     return parts
+
+
+def _offers_table(offers: list[dict[str, Any]]) -> list[str]:
+    """What players could take and what they took: never offered, offered and never chosen,
+    and the share of the players offered each thing who took it."""
+    rows = [
+        (
+            o["name"],
+            o["kind"],
+            _per_game({"per_game": o["offered_per_game"], "per_game_ci": o["offered_per_game_ci"]}),
+            _per_game({"per_game": o["chosen_per_game"], "per_game_ci": o["chosen_per_game_ci"]}),
+            _pct(o["use_rate"], o["use_rate_ci"]) if o["offered_players"] else "never offered",
+        )
+        for o in offers
+    ]
+    head = ("offered and chosen", "kind", "offered a game", "chosen a game", "players who took it")
+    return [
+        "<h2>Offered and chosen</h2>",
+        "<p>How often a game each card, monster, market item, token, action, way and space "
+        "with <code>when you enter</code> lines was within a player's reach (a legal option "
+        "on a turn) and how often it was taken: offered and never chosen is what the bots "
+        "judge not worth it; never offered was never within reach.</p>",
+        _table(head, rows, 2),
+    ]
 
 
 _PAGE = """<!DOCTYPE html>

@@ -758,6 +758,51 @@ def _components(rep: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _offers(rep: dict[str, Any], all_cards: bool = False) -> list[str]:
+    """The offered-and-chosen table: for each market item, token, action, way and space
+    (and, with ``all_cards``, each card and monster), how often a game players could take it
+    and did, and the share of the players offered it who took it."""
+    shown = [o for o in rep.get("offers", ()) if all_cards or o["kind"] not in ("card", "monster")]
+    if not shown:
+        return []
+    rows = [
+        ("offered and chosen", "kind", "offered a game", "chosen a game", "players who took it")
+    ]
+    rows += [
+        (
+            o["name"],
+            o["kind"],
+            _mean_pm(o["offered_per_game"], o["offered_per_game_ci"], 2),
+            _mean_pm(o["chosen_per_game"], o["chosen_per_game_ci"], 2),
+            _pct_ci(o["use_rate"], o["use_rate_ci"]) if o["offered_players"] else "never offered",
+        )
+        for o in shown
+    ]
+    return ["", *_table(rows)]
+
+
+def offer_warnings(rep: dict[str, Any]) -> list[str]:
+    """The two warnings of the offers table, told apart: things players were offered and never
+    chose (the bots judge them not worth it, or do not understand them), and things never
+    offered (never within reach: the space never reached, the card never affordable in the
+    row). Cards are left to the "never acquired" warning, which says which is which."""
+    games = rep["games"]
+    if games < 20:
+        return []
+    out = []
+    rows = [o for o in rep.get("offers", ()) if o["kind"] not in ("card", "monster")]
+    refused = [o for o in rows if o["offered"] and not o["chosen"]]
+    if refused:
+        named = ", ".join(
+            f"{o['kind']} {o['name']} ({o['offered_per_game']:.2f} times a game)" for o in refused
+        )
+        out.append(f"offered but never chosen in {games} games: {named}")
+    unseen = [f"{o['kind']} {o['name']}" for o in rows if not o["offered"]]
+    if unseen:
+        out.append(f"never offered in {games} games (never within reach): {_some(unseen)}")
+    return out
+
+
 def _edge(d: float, ci: dict[str, float]) -> str:
     """A difference of rates in points with its interval: ``+4.1 [+1.0, +7.2]``."""
     return f"{d * 100:+.1f} [{ci['low'] * 100:+.1f}, {ci['high'] * 100:+.1f}]"
@@ -952,6 +997,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
             lines.append(f"too few players acquired or passed: {', '.join(rare)}")
 
     lines += _components(rep)
+    lines += _offers(rep, all_cards)
 
     spaces = rep["heatmap"]["spaces"]
     if spaces:
@@ -1013,7 +1059,22 @@ def result_warnings(
     out = []
     never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
     if never and games >= 20:
-        out.append(f"never acquired in {games} games: {', '.join(never)}")
+        offered = {o["name"] for o in rep.get("offers", ()) if o["kind"] == "card" and o["offered"]}
+        refused = [n for n in never if n in offered]
+        unseen = [n for n in never if n not in offered]
+        if "offers" not in rep:  # a report of an older Clankwork
+            out.append(f"never acquired in {games} games: {', '.join(never)}")
+        if refused:
+            out.append(
+                f"never acquired in {games} games: {', '.join(refused)} (affordable in the row "
+                "or the reserve on some turn, never chosen)"
+            )
+        if unseen:
+            out.append(
+                f"never acquired in {games} games: {', '.join(unseen)} (never offered: never "
+                "affordable in the row or the reserve)"
+            )
+    out += offer_warnings(rep)
     untaken = [a["name"] for a in rep["artifacts"] if a["taken"] == 0]
     if untaken and games >= 20:
         out.append(f"artifacts never taken in {games} games: {', '.join(untaken)}")
