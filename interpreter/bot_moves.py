@@ -3,15 +3,6 @@ whether to stay out one more turn."""
 
 from __future__ import annotations
 
-try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
-    from collections import _count_elements  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
-        for x in iterable:
-            mapping[x] = mapping.get(x, 0) + 1
-
-
 from collections.abc import Sequence
 from typing import Any
 

@@ -7,16 +7,6 @@ import heapq
 import math
 import weakref
 from collections import OrderedDict
-
-try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
-    from collections import _count_elements  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
-        for x in iterable:
-            mapping[x] = mapping.get(x, 0) + 1
-
-
 from collections.abc import Sequence
 from typing import Any
 
@@ -320,6 +310,7 @@ class _BoardInfo:
     monster weight and items held, the resource profile of each card, the attack rate."""
 
     __slots__ = (
+        "asks_tokens",
         "board",
         "routes",
         "plain_routes",
@@ -434,6 +425,13 @@ class _BoardInfo:
         tokens = game.catalog.tokens
         self.mugs = [t for t in tokens if t.kind == "mug"]
         self.market = [t for t in tokens if t.kind == "market"]
+        # Spaces whose entry lines ask whether the player holds a token (`when you enter if
+        # you lack "Fire Cloak": ...`), with those lines: what holding an item changes there.
+        self.asks_tokens = [
+            (sp.index, asks)
+            for sp in board.spaces
+            if (asks := [h for h in sp.on.get("enter", ()) if _asks_token(h.cond)])
+        ]
         # Spaces worth a stop: (space, major, minor, heal, gold, draw, fruit, town).
         self.rewards = _stops(board)
         self.major_spaces = [r[0] for r in self.rewards if r[1]]
@@ -591,6 +589,16 @@ def _doable(game: Any, ctx: Any, nodes: list[dict[str, Any]]) -> bool:
             if not _doable(game, ctx, lst):
                 return False
     return True
+
+
+def _asks_token(cond: Any) -> bool:
+    """Whether a line's condition asks whether the player holds a token (`you have`, `you
+    lack`), alone or inside another condition."""
+    if not isinstance(cond, dict):
+        return False
+    if cond.get("cond") in ("have", "lack"):
+        return True
+    return any(_asks_token(c) for v in cond.values() for c in (v if isinstance(v, list) else [v]))
 
 
 def _stops(board: Board) -> list[tuple[int, int, int, int, int, int, int, bool]]:

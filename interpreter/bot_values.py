@@ -4,16 +4,6 @@ questions, the unit weights, and what a card's lines give (its resource profile)
 from __future__ import annotations
 
 import operator
-
-try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
-    from collections import _count_elements  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
-        for x in iterable:
-            mapping[x] = mapping.get(x, 0) + 1
-
-
 from collections.abc import Callable, Sequence
 from typing import Any
 

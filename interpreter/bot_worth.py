@@ -3,15 +3,6 @@ item, a way and a space's entry is worth to it this turn, in points of final sco
 
 from __future__ import annotations
 
-try:  # counting into a dict at C speed (what Counter(iterable) does, without its checks)
-    from collections import _count_elements  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
-        for x in iterable:
-            mapping[x] = mapping.get(x, 0) + 1
-
-
 from collections.abc import Sequence
 from typing import Any
 
@@ -134,26 +125,69 @@ class _Worths:
         return v
 
     def _item_worth(self, game: Any, p: Any, tok: Any) -> float:
-        """What a market item's own abilities add besides its points (a once-a-game action
-        that gives a resource for a way: the boots it may save later), remembered for the
-        turn."""
-        if not (tok.hooks or tok.use or tok.actions):
-            return 0.0
+        """What a market item adds besides its printed points: its own abilities (a
+        once-a-game action that gives a resource for a way: the boots it may save later)
+        and what holding it changes (`_as_held`), remembered for the turn."""
         v = self._items.get(tok)
-        if v is None:
+        if v is not None:
+            return v
+        v = 0.0
+        if tok.hooks or tok.use or tok.actions:
             units = self._units if self._units is not None else self._make_units()
             now = {res: units.get(res) for res in self.info.way_resources}
             for res in now:
                 units[res] = 0.7 * self._way_unit(game, p, res, reach=False)
             try:
-                v = self._items[tok] = self._held(tok)
+                v = self._held(tok)
             finally:
                 for res, x in now.items():
                     if x is None:
                         units.pop(res, None)
                     else:
                         units[res] = x
+        if tok.points_per or self.info.asks_tokens:
+            v += self._as_held(game, p, tok)
+        self._items[tok] = v
         return v
+
+    def _as_held(self, game: Any, p: Any, tok: Any) -> float:
+        """What holding ``tok`` changes that its own lines do not say: its points when they
+        count something (`points 3 per companion`), counted as the player stands now with
+        the token; and the lines of the board's spaces whose condition asks about it (`when
+        you enter if you lack "Fire Cloak": take 3 damage`), each space counted by the chance
+        the player goes there (`_going`)."""
+        tokens = p.tokens
+        tokens.append(tok)  # as if held: read only, and taken back at once
+        try:
+            v = self._space_lines(game, p)
+            if tok.points_per:
+                per = tok.points_per
+                v += per["points"] * game.count_of(p, per["per"]) * self.unit("points")
+        finally:
+            tokens.pop()
+        return v - self._space_lines(game, p)
+
+    def _space_lines(self, game: Any, p: Any) -> float:
+        """The worth of the board's conditional space lines whose condition holds for ``p``
+        now, each by the chance the player goes to its space."""
+        spaces = game.board.spaces
+        v = 0.0
+        for x, hooks in self.info.asks_tokens:
+            ctx = Ctx(p, spaces[x])
+            going = self._going(game, x)
+            for h in hooks:
+                if game.holds(ctx, h.cond):
+                    v += going * self.effects(h.effects)
+        return v
+
+    def _going(self, game: Any, x: int) -> float:
+        """The chance the bot goes to space ``x`` (a rough one): its target surely, a space
+        still holding an artifact as one choice among the others, any other now and then."""
+        if x == self.target:
+            return 1.0
+        if game.space_artifact[x] is not None:
+            return 0.5
+        return 0.2
 
     def _entry_gain(self, game: Any, p: Any, x: int, hooks: Sequence[Any]) -> float:
         """What entering space ``x`` now would give through its entry triggers: each whose

@@ -28,7 +28,7 @@ from typing import Any
 
 import click
 
-from clankwork.interpreter.bots import BOTS, make_bot
+from clankwork.interpreter.bots import make_bot, parse_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.game import Game, many_games
 from clankwork.interpreter.invariants import check_invariants
@@ -103,8 +103,7 @@ def bot_names(bots: Sequence[str] | str, players: int) -> list[str]:
     if len(names) != players:
         raise ValueError(f"{len(names)} bots for {players} players")
     for n in names:
-        if n not in BOTS:
-            raise ValueError(f"unknown bot {n!r}; known: {', '.join(BOTS)}")
+        parse_bot(n)  # a ValueError names a bad one
     return names
 
 
@@ -1276,7 +1275,10 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     "--bots",
     default="heuristic",
     show_default=True,
-    help="Bot names, comma-separated: one for all seats or one each (heuristic, greedy, random).",
+    help=(
+        "Bot names, comma-separated: one for all seats or one each (heuristic, greedy, random, "
+        "search, search:N for N playouts an option: stronger and slower)."
+    ),
 )
 @click.option("--board", help="Board to play on, when the pack has several [default: first].")
 @click.option(

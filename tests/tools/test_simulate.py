@@ -185,6 +185,7 @@ def test_same_seed_same_report_for_any_jobs(tmp_path: Path) -> None:
 
 def test_spawned_workers_give_the_same_totals(tutorial_ir: dict, monkeypatch) -> None:
     # Linux forks its workers; macOS and Windows spawn them, with fresh hash seeds.
+    from clankwork.interpreter.bots import BOTS
     from clankwork.tools import simulate as sim
 
     one = sim.simulate(tutorial_ir, 50, 4, seed=2, bots="random,greedy,greedy,random")
@@ -241,6 +242,7 @@ def test_simulate_command_checks_arguments(
 
 
 def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> None:
+    from clankwork.interpreter.bots import BOTS
     from clankwork.interpreter.log import LogError, read_log
     from clankwork.tools import simulate as sim
 
@@ -254,8 +256,8 @@ def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> No
             self.asked += 1
             return 0 if self.asked < 5 else 99
 
-    monkeypatch.setitem(sim.BOTS, "broken", Broken)
-    monkeypatch.setattr(sim, "make_bot", lambda name, seed: sim.BOTS[name](seed))
+    monkeypatch.setitem(BOTS, "broken", Broken)
+    monkeypatch.setattr(sim, "make_bot", lambda name, seed: BOTS[name](seed))
     code, stdout, stderr = run("-n", "3", "-p", "2", "--bots", "broken", "--log-dir", str(tmp_path))
     assert code == 1
     seed = game_seeds(1, 1)[0]
