@@ -185,7 +185,6 @@ def test_same_seed_same_report_for_any_jobs(tmp_path: Path) -> None:
 
 def test_spawned_workers_give_the_same_totals(tutorial_ir: dict, monkeypatch) -> None:
     # Linux forks its workers; macOS and Windows spawn them, with fresh hash seeds.
-    from clankwork.interpreter.bots import BOTS
     from clankwork.tools import simulate as sim
 
     one = sim.simulate(tutorial_ir, 50, 4, seed=2, bots="random,greedy,greedy,random")
