@@ -140,6 +140,8 @@ class SearchBot:
         # Plays the hand, answers every other decision, and proposes its own pick.
         self.base = HeuristicBot(seed)
         self.playouts = 0  # playouts played so far (for the cost figures)
+        # The last search: each option's index and its playouts' rewards.
+        self.last: dict[int, list[float]] = {}
 
     def bot_state(self) -> dict[str, Any]:
         """What a saved game keeps of the bot: its RNG and its heuristic part's state."""
@@ -197,6 +199,7 @@ class SearchBot:
                 play_out(g, seat, ended=value[0] is END_TURN)
                 rewards[i].append(reward(g, seat))
         self.playouts += self.budget * len(cands)
+        self.last = rewards
         return better(rewards, pick, self.Z)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .assembly import label as assembly_label
 from .board import TUNNEL
 from .decisions import MAY
-from .effects.registry import render_effects
+from .effects.registry import render_count, render_effects
 from .scoring import GameResult
 from .state import ESCAPED
 
@@ -913,6 +913,7 @@ def report(
                 "kind": tok.kind,
                 "type": tok.type,
                 "points": tok.points,
+                **({"points_per": points_per_text(tok.points_per)} if tok.points_per else {}),
                 "taken": t.token_taken[tok.name],
                 **often(t.token_taken, t.token_taken_sq, tok.name),
                 "players": holders,
@@ -1148,6 +1149,11 @@ def _offers(t: RunTotals, catalog: Catalog, per_game: Any) -> list[dict[str, Any
             }
         )
     return out
+
+
+def points_per_text(per: dict[str, Any]) -> str:
+    """What points that count something score, as the card says it: "3 per companion"."""
+    return f"{per['points']} per {render_count(per['per'])}"
 
 
 def _artifact_points(catalog: Catalog, name: str) -> int:

@@ -23,6 +23,7 @@ COMMANDS = {
     "export": ("export", "export"),
     "kit": ("kit", "command"),
     "simulate": ("simulate", "command"),
+    "ladder": ("ladder", "command"),
     "test": ("scenario_cmd", "command"),
     "replay": ("replay", "command"),
     "new": ("new", "command"),

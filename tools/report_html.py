@@ -484,7 +484,7 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
                 t["name"],
                 t["kind"],
                 t["type"],
-                t["points"],
+                _token_points(t),
                 t["taken"],
                 _per_game(t),
                 t["players"],
@@ -526,6 +526,14 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
     if rep.get("offers"):
         parts += _offers_table(rep["offers"])
     return parts
+
+
+def _token_points(row: dict[str, Any]) -> str:
+    """A token's points as it scores them: "3", or "5 per companion"."""
+    per = row.get("points_per")
+    if not per:
+        return str(row["points"])
+    return f"{row['points']} + {per}" if row["points"] else per
 
 
 def _offers_table(offers: list[dict[str, Any]]) -> list[str]:

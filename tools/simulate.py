@@ -707,7 +707,7 @@ def _components(rep: dict[str, Any]) -> list[str]:
             (
                 t["name"],
                 t["kind"],
-                str(t["points"]),
+                _points(t),
                 str(t["taken"]),
                 _mean_pm(t["per_game"], t["per_game_ci"], 2),
                 str(t["players"]),
@@ -755,6 +755,14 @@ def _components(rep: dict[str, Any]) -> list[str]:
         ]
         lines += ["", *_table(rows)]
     return lines
+
+
+def _points(row: dict[str, Any]) -> str:
+    """A token's points as it scores them: "3", or "5 per companion" (plus what is printed)."""
+    per = row.get("points_per")
+    if not per:
+        return str(row["points"])
+    return f"{row['points']} + {per}" if row["points"] else per
 
 
 def _offers(rep: dict[str, Any], all_cards: bool = False) -> list[str]:
