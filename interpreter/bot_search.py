@@ -41,7 +41,7 @@ STEP_CAP = 400
 # outweighs a win.
 MARGIN_WEIGHT = 0.025
 # The kinds of secret a deal hides: their tokens are dealt anew among the places they lie.
-HIDDEN_KINDS = ("minor secret", "major secret")
+HIDDEN_KINDS = ("minor", "major")
 
 
 def _by_name(x: Any) -> str:
@@ -131,7 +131,7 @@ class SearchBot:
     name = "search"
     # How sure the playouts must be that another option beats the heuristic bot's pick
     # (the z of a one-sided test on the paired differences).
-    Z = 1.0
+    Z = 2.0
 
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET) -> None:
         self.seed = seed
@@ -178,7 +178,12 @@ class SearchBot:
         cands = candidates(opts, pick)
         if len(cands) < 2:
             return pick
-        return self._search(view, p.seat, opts, cands, pick)
+        choice = self._search(view, p.seat, opts, cands, pick)
+        if choice != pick:
+            # The heuristic part's plan (its target, the cards it meant to buy next) was for
+            # its own pick: it plans afresh from here, as the playouts' bots did.
+            self.base = HeuristicBot(self.seed)
+        return choice
 
     def _search(
         self, game: Any, seat: int, opts: Sequence[Option], cands: list[int], pick: int
