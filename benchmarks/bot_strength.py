@@ -1,7 +1,11 @@
 """How strong the heuristic bot is against the heuristic bot of another commit.
 
 Run: .venv/bin/python benchmarks/bot_strength.py [--old COMMIT] [--games N] [--pack acqinc]
-     [--board NAME] [--players 2] [--speed-games M]
+     [--board NAME] [--players 2] [--speed-games M] [--bot NAME] [--vs NAME]
+
+With ``--vs NAME`` the other side is this checkout's bot NAME instead of ``--old``'s bot
+(``--bot search:8 --vs heuristic``: how much the search bot adds); ``--speed-games 0`` then
+skips the speed rows, which compare the same bot name on both sides.
 
 The old bot is interpreter/bots.py as it was at ``--old`` (default: main), read with
 ``git show`` and loaded as a module inside this checkout's package, so both bots play on the
@@ -30,7 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 from clankwork.dsl.compiler import compile_pack
 from clankwork.interpreter.bots import make_bot
@@ -104,7 +108,13 @@ def main() -> None:
     ap.add_argument(
         "--players", type=int, default=2, help="players a game (the new bot in alternate seats)"
     )
-    ap.add_argument("--bot", default="heuristic", help="the bot name compared")
+    ap.add_argument("--bot", default="heuristic", help="the bot name compared (search:N too)")
+    ap.add_argument(
+        "--vs",
+        default=None,
+        help="another bot of this checkout to play against instead of --old's (search:8 "
+        "against heuristic: --bot search:8 --vs heuristic)",
+    )
     ap.add_argument("--speed-games", type=int, default=40, help="games a speed run (0: none)")
     args = ap.parse_args()
 
@@ -112,7 +122,12 @@ def main() -> None:
     if not result.ok:
         raise SystemExit(f"{args.pack}: the pack does not compile")
     cat = prepare(result.ir, args.board) if args.board else prepare(result.ir)
-    old = old_bots(args.old)
+    if args.vs:
+        vs = args.vs
+        old = SimpleNamespace(make_bot=lambda name, seed: make_bot(vs, seed))
+        args.old = f"{vs} (this checkout)"
+    else:
+        old = old_bots(args.old)
     pairs = max(1, args.games // 2)
     players = args.players
     points = 0.0
