@@ -33,7 +33,7 @@ from .decisions import Decision, Option
 from .state import ON_CLOCK
 
 # Playouts per option when no budget is named (`search`).
-DEFAULT_BUDGET = 8
+DEFAULT_BUDGET = 4
 # The most steps a playout's turn may take (a content loop caps the real game too).
 STEP_CAP = 400
 # What a point of final margin (own score less the best other) adds to a win in a playout's

@@ -1,8 +1,15 @@
-"""Bots: a heuristic player that plays the way people do, a simpler greedy one, a random one.
+"""Bots: a heuristic player that plays the way people do, a simpler greedy one, a random one,
+and a search bot; `make_bot` makes one by name.
 
-HeuristicBot ("heuristic") weighs everything in points of final score: which artifact is worth
-its trip and its risk, the route there and home, which cards to buy, when to fight, when to
-stay out one more turn. See its docstring.
+HeuristicBot ("heuristic", interpreter/bot_heuristic.py) weighs everything in points of final
+score: which artifact is worth its trip and its risk, the route there and home, which cards to
+buy, when to fight, when to stay out one more turn. See its docstring. Its parts live in one
+module each: the valuers reading the records' appraisals (bot_values), the route tables
+(bot_routes), the turn's estimates (bot_estimates), the plan (bot_targets), valuation
+(bot_worth), walking (bot_moves) and the action cascade (bot_turn).
+
+SearchBot ("search", "search:N", interpreter/bot_search.py) plays each option of an action
+decision on to the end of the game from N determinised copies, heuristic bots in every seat.
 
 GreedyBot ("greedy") plays every card first, picks an artifact worth its round trip, walks
 there and back along the board's distance tables, spends swords on monster paths, fights and
@@ -11,8 +18,8 @@ buys with what is left, and never takes damage it cannot afford.
 RandomBot ("random") picks any legal option, ending a turn a third of the time it may.
 
 All are deterministic: the heuristic and greedy bots use no randomness at all (ties go to the
-first option), the random bot its own `random.Random` seeded for its game and seat, so a game
-depends only on its seed.
+first option), the random and search bots their own `random.Random` seeded for their game and
+seat, so a game depends only on its seed.
 """
 
 from __future__ import annotations

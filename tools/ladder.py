@@ -29,7 +29,7 @@ from .check import load_ir
 from .simulate import bot_seed, game_seeds
 
 # The rungs when none are named: every bot, weakest first, the search bot at two budgets.
-RUNGS = ("random", "greedy", "heuristic", "search:2", "search:8")
+RUNGS = ("random", "greedy", "heuristic", "search:2", "search:4")
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def test_a_search_game_ends_and_its_log_replays(tutorial: Catalog) -> None:
 
 
 def test_search_bots_are_named_with_their_budget() -> None:
-    assert parse_bot("search") == ("search", 8)
+    assert parse_bot("search") == ("search", 4)
     assert parse_bot("search:32") == ("search", 32)
     assert make_bot("search:3", 1).budget == 3
     for bad, says in (
