@@ -1,7 +1,7 @@
 """What the search bot costs at each budget: CPU a game and a searched decision, playouts.
 
 Run: .venv/bin/python benchmarks/bot_search_cost.py [--pack acqinc] [--players 2]
-     [--budgets 1,2,4,8] [--games N] [--seed S]
+     [--budgets 4,8,16] [--games N] [--seed S]
 
 For each budget N, ``--games`` games with `search:N` in seat 1 (then seat 2: the seat turns)
 and heuristic bots in the others, on the same seeds; printed: the CPU seconds a game, the
@@ -45,7 +45,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pack", default="acqinc")
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--budgets", default="1,2,4,8")
+    ap.add_argument("--budgets", default="4,8,16")
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()

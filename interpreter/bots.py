@@ -45,7 +45,7 @@ from .actions import (
 )
 from .board import UNREACHABLE
 from .bot_heuristic import HeuristicBot
-from .bot_search import DEFAULT_BUDGET, SearchBot
+from .bot_search import DEFAULT_BUDGET, MIN_PLAYOUTS, SearchBot
 from .bot_values import (
     _GREEDY,
     _GREEDY_UNHURT,
@@ -341,9 +341,9 @@ def parse_bot(name: str) -> tuple[str, int | None]:
         raise ValueError(f"unknown bot {name!r}; known: {known} (search:N: N playouts an option)")
     if not colon:
         return base, (DEFAULT_BUDGET if base == SearchBot.name else None)
-    if base != "search" or not budget.isdigit() or int(budget) < 1:
+    if base != "search" or not budget.isdigit() or int(budget) < MIN_PLAYOUTS:
         raise ValueError(
             f"bad bot {name!r}: only the search bot takes a budget, a whole number of "
-            f"playouts an option of at least 1 (search:{DEFAULT_BUDGET})"
+            f"playouts an option of at least {MIN_PLAYOUTS} (search:{DEFAULT_BUDGET})"
         )
     return base, int(budget)

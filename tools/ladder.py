@@ -28,8 +28,9 @@ from clankwork.interpreter.stats import wilson
 from .check import load_ir
 from .simulate import bot_seed, game_seeds
 
-# The rungs when none are named: every bot, weakest first, the search bot at two budgets.
-RUNGS = ("random", "greedy", "heuristic", "search:2", "search:4")
+# The rungs when none are named: every bot, weakest first, the search bot at two budgets (below
+# 4 playouts an option it plays as the heuristic bot: `bot_search.MIN_PLAYOUTS`).
+RUNGS = ("random", "greedy", "heuristic", "search:4", "search:8")
 
 
 @dataclass(frozen=True)

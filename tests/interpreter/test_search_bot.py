@@ -69,7 +69,7 @@ def test_the_search_bot_decides_on_what_its_player_can_see(tutorial: Catalog) ->
     assert twin.adventure_deck != game.adventure_deck  # the twin's hidden order is not the same
     seen = []
     for g in (game, twin):
-        bot = SearchBot(7, budget=3)
+        bot = SearchBot(7, budget=4)
         q = g.players[p.seat]
         opts = legal_actions(g, q)
         pick = bot.choose_action(g, q, opts, _groups(opts))
@@ -96,7 +96,7 @@ def test_determinising_ignores_the_real_order_of_what_is_hidden(tutorial: Catalo
 def test_a_search_game_ends_and_its_log_replays(tutorial: Catalog) -> None:
     logs = []
     for _ in range(2):
-        game = Game(tutorial, [make_bot("search:1", 3), make_bot("heuristic", 4)], 21)
+        game = Game(tutorial, [make_bot("search:4", 3), make_bot("heuristic", 4)], 21)
         result = game.play()
         assert result.end_reason != "round cap"
         logs.append(game.log)
@@ -107,10 +107,11 @@ def test_a_search_game_ends_and_its_log_replays(tutorial: Catalog) -> None:
 def test_search_bots_are_named_with_their_budget() -> None:
     assert parse_bot("search") == ("search", 4)
     assert parse_bot("search:32") == ("search", 32)
-    assert make_bot("search:3", 1).budget == 3
+    assert make_bot("search:5", 1).budget == 5
     for bad, says in (
         ("searc", "unknown bot 'searc'"),
-        ("search:0", "at least 1"),
+        ("search:0", "at least 4"),
+        ("search:3", "at least 4"),
         ("heuristic:4", "only the search bot takes a budget"),
     ):
         with pytest.raises(ValueError, match=says):
@@ -118,10 +119,10 @@ def test_search_bots_are_named_with_their_budget() -> None:
 
 
 def test_the_search_bot_state_carries_on(tutorial: Catalog) -> None:
-    bot = SearchBot(5, budget=2)
+    bot = SearchBot(5, budget=6)
     bot.rng.random()
     again = SearchBot(0, budget=9)
     game = Game(tutorial, [bot, make_bot("heuristic", 1)], 2)
     again.load_bot_state(game, bot.bot_state())
-    assert again.budget == 2
+    assert again.budget == 6
     assert again.rng.random() == bot.rng.random()
