@@ -181,6 +181,26 @@ def sweep_plot(name: str, group: list[dict[str, Any]], rep: dict[str, Any], k: i
     return _figure_svg(fig, f"sweep{k}")
 
 
+def sweep_card_rows(group: list[dict[str, Any]]) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    """A card's cost sweep as a table: at each cost, how often a game the card was offered and
+    chosen, the share of the players offered it who took it, and its edge."""
+    head = ("cost", "offered a game", "chosen a game", "taken when offered", "edge")
+    rows = []
+    for v in group:
+        c = v["card"]
+        offered = c["offered_per_game"] if c["offered_players"] else "never offered"
+        rows.append(
+            (
+                v["change"]["value"],
+                offered,
+                c["chosen_per_game"],
+                _pct(c["use_rate"], c["use_rate_ci"]) if c["offered_players"] else "",
+                _pts(c["edge"], c["edge_ci"]),
+            )
+        )
+    return head, rows
+
+
 def sweep_card_plot(group: list[dict[str, Any]], k: int) -> str | None:
     """A card's cost sweep: the card's edge at each cost, its 95 % interval as a band,
     against 0, and the share of players who acquired it (None for a rule's sweep)."""
@@ -346,6 +366,7 @@ def build_page(
                         "players who acquired one.",
                     )
                 )
+                parts.append(_table(*sweep_card_rows(group)))
     parts += compare_section(rep)
     return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
 

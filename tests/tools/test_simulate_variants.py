@@ -219,6 +219,13 @@ def test_a_sweep_plays_each_value_on_the_same_seeds(tmp_path: Path) -> None:
     # Fewer cards in hand make longer games.
     assert rep["variants"][0]["rounds"]["delta"] > 0 > rep["variants"][1]["rounds"]["delta"]
     assert "hand_size=4: rounds" in result.stdout
+    # Each cost carries what the card was offered and chosen: at cost 1 it is taken more
+    # often, and by a larger share of the players offered it, than at 5.
+    cheap, dear = rep["variants"][2]["card"], rep["variants"][3]["card"]
+    assert cheap["chosen_per_game"] > dear["chosen_per_game"]
+    assert cheap["use_rate"] > dear["use_rate"]
+    assert cheap["offered_players"] and dear["offered_players"]
+    assert "offered / chosen" in result.stdout and "taken when offered" in result.stdout
 
 
 @pytest.mark.parametrize(
