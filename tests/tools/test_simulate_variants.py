@@ -300,3 +300,14 @@ def test_the_ladder_gives_seat_ones_share_for_each_bot(tmp_path: Path) -> None:
     assert "first-player advantage by bot strength" in result.stdout
     bad = CliRunner().invoke(command, [*args, "--ladder", "random,genius"])
     assert bad.exit_code == 2 and "unknown bot 'genius'" in bad.stderr
+
+
+def test_the_ladder_takes_a_search_bot_at_a_budget(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    args = [str(ROOT / "content" / "tutorial"), "-n", "2", "-p", "2", "--bots", "greedy"]
+    result = CliRunner().invoke(command, [*args, "--ladder", "search:4", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    [rung] = json.loads(out.read_text())["first_player_by_bot"]
+    assert rung["bot"] == "search:4" and rung["played"] == 2
+    bad = CliRunner().invoke(command, [*args, "--ladder", "greedy,search:1"])
+    assert bad.exit_code == 2 and "search:1" in bad.stderr and "--ladder" in bad.stderr
