@@ -27,7 +27,7 @@ from .bot_values import (
 from .catalog import CardDef
 from .decisions import Option
 from .effects.entry_toll import is_toll
-from .effects.registry import EFFECTS
+from .effects.registry import CONDITIONS, EFFECTS
 from .rules import for_players
 
 # The tails by h, then by lam in hundredths.
@@ -430,11 +430,11 @@ class _BoardInfo:
         self.market = [t for t in tokens if t.kind == "market"]
         # Spaces whose entry lines ask whether the player holds a token (`when you enter if
         # you lack "Fire Cloak": ...`), with those lines: what holding an item changes there.
-        self.asks_tokens = [
-            (sp.index, asks)
-            for sp in board.spaces
-            if (asks := [h for h in sp.on.get("enter", ()) if _asks_token(h.cond)])
-        ]
+        self.asks_tokens = []
+        for sp in board.spaces:
+            asks = [h for h in sp.on.get("enter", ()) if _asks_token(h.cond)]
+            if asks:
+                self.asks_tokens.append((sp.index, asks))
         # Spaces worth a stop: (space, major, minor, heal, gold, draw, fruit, town).
         self.rewards = _stops(board)
         self.major_spaces = [r[0] for r in self.rewards if r[1]]
@@ -595,11 +595,12 @@ def _doable(game: Any, ctx: Any, nodes: list[dict[str, Any]]) -> bool:
 
 
 def _asks_token(cond: Any) -> bool:
-    """Whether a line's condition asks whether the player holds a token (`you have`, `you
-    lack`), alone or inside another condition."""
+    """Whether a line's condition asks whether the player holds a token (a condition record
+    whose meta names a `holding` parameter: `you have`, `you lack`), alone or inside another
+    condition."""
     if not isinstance(cond, dict):
         return False
-    if cond.get("cond") in ("have", "lack"):
+    if "cond" in cond and CONDITIONS[cond["cond"]].meta.get("holding"):
         return True
     return any(_asks_token(c) for v in cond.values() for c in (v if isinstance(v, list) else [v]))
 

@@ -373,11 +373,13 @@ def test_a_cards_triggers_on_events_count_in_what_it_gives() -> None:
 
 def test_no_bot_code_names_an_op() -> None:
     """The bots value effects through the records only: no test of an op, condition or
-    count name in interpreter/bots.py (issue 7: a new op is worth something the moment it
-    is registered)."""
+    count name in interpreter/bots.py and its bot_*.py modules (issue 7: a new op is worth
+    something the moment it is registered)."""
     import re
 
-    src = (ROOT / "interpreter" / "bots.py").read_text()
+    files = [ROOT / "interpreter" / "bots.py", *sorted((ROOT / "interpreter").glob("bot_*.py"))]
+    assert len(files) > 5
+    src = "\n".join(f.read_text() for f in files)
     named = re.findall(r'\[\s*"(?:op|cond|count)"\s*\]\s*(?:==|!=|in\b)|\bop\s*(?:==|!=|in\b)', src)
     named += re.findall(r'\.get\(\s*"(?:op|cond|count)"\s*\)\s*(?:==|!=|in\b)', src)
     assert not named, named
