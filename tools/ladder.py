@@ -26,6 +26,7 @@ from clankwork.interpreter.game import Game
 from clankwork.interpreter.stats import wilson
 
 from .check import load_ir
+from .packs import PACK
 from .simulate import bot_seed, game_seeds
 
 # The rungs when none are named: every bot, weakest first, the search bot at two budgets (below
@@ -35,7 +36,8 @@ RUNGS = ("random", "greedy", "heuristic", "search:4", "search:8")
 
 @dataclass(frozen=True)
 class Rung:
-    """One step of the ladder: ``strong`` against ``weak``, over ``games`` games."""
+    """One step of the ladder: ``strong`` against ``weak``, over ``games`` games, ``decided``
+    of them with a winner (a shared win split between its winners)."""
 
     strong: str
     weak: str
@@ -43,19 +45,22 @@ class Rung:
     wins: float
     seconds: float
     players: int
+    decided: int
 
     @property
     def share(self) -> float:
-        """The stronger bot's share of the wins."""
-        return self.wins / self.games if self.games else 0.0
+        """The stronger bot's share of the games with a winner."""
+        return self.wins / self.decided if self.decided else 0.0
 
     def line(self) -> str:
         """The rung as one line of the ladder."""
-        lo, hi = wilson(round(self.wins), self.games)
+        lo, hi = wilson(round(self.wins), self.decided)
+        undecided = self.games - self.decided
         return (
             f"{self.strong:<11} vs {self.players - 1} {self.weak:<11} wins {self.share:6.1%} "
             f"[{lo:.1%}–{hi:.1%}] (no skill: {1 / self.players:.1%}), "
             f"{self.seconds / max(1, self.games):.3f} s a game, {self.games} games"
+            + (f" ({undecided} without a winner left out)" if undecided else "")
         )
 
 
@@ -66,14 +71,15 @@ def _init(ir: dict[str, Any]) -> None:
     _CATALOG[:] = [prepare(ir)]
 
 
-def _game(job: tuple[str, str, int, int, int]) -> tuple[float, float]:
-    """One game of a rung: (the stronger bot's share of the win, CPU seconds)."""
+def _game(job: tuple[str, str, int, int, int]) -> tuple[float, bool, float]:
+    """One game of a rung: (the stronger bot's share of the win, whether anyone won, CPU
+    seconds)."""
     strong, weak, players, seed, seat = job
     t0 = time.process_time()
     bots = [make_bot(strong if k == seat else weak, bot_seed(seed, k)) for k in range(players)]
     r = Game(_CATALOG[0], bots, seed, keep_log=False).play()
     win = 1.0 / len(r.winners) if seat in r.winners else 0.0
-    return win, time.process_time() - t0
+    return win, bool(r.winners), time.process_time() - t0
 
 
 def climb(
@@ -101,14 +107,15 @@ def climb(
         else:
             _init(ir)
             results = [_game(j) for j in jobs_list]
-        wins = sum(w for w, _ in results)
-        seconds = sum(t for _, t in results)
-        out.append(Rung(strong, weak, n, wins, seconds, players))
+        wins = sum(w for w, _, _ in results)
+        decided = sum(1 for _, d, _ in results if d)
+        seconds = sum(t for _, _, t in results)
+        out.append(Rung(strong, weak, n, wins, seconds, players, decided))
     return out
 
 
 @click.command("ladder")
-@click.argument("pack", required=False)
+@click.argument("pack", required=False, type=PACK)
 @click.option("--players", "-p", type=click.IntRange(2, 6), default=2, show_default=True)
 @click.option(
     "--games",
@@ -134,7 +141,7 @@ def climb(
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True)
 def command(
-    pack: str | None,
+    pack: Path | None,
     players: int,
     games: int,
     search_games: int,
@@ -144,9 +151,8 @@ def command(
 ) -> None:
     """Print PACK's strength ladder: each bot's win rate against the one below it.
 
-    PACK is a pack folder or a bundled pack's name (default: the flagship pack)."""
-    path = Path(pack) if pack is not None and Path(pack).exists() else None
-    ir = load_ir(path, pack) if path is None and pack else load_ir(path)  # exits on errors
+    PACK is a pack folder or a bundled pack's name (default: the bundled flagship pack)."""
+    ir = load_ir(pack)  # exits on errors
     names = [r.strip() for r in rungs.split(",") if r.strip()]
     if len(names) < 2:
         raise click.BadParameter("name two bots or more, weakest first", param_hint="--rungs")
