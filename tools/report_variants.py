@@ -320,7 +320,7 @@ def _sweep_tables(variants: list[dict[str, Any]], table: Any) -> list[str]:
             groups.setdefault(v["change"]["card"], []).append(v)
     lines: list[str] = []
     for card, group in groups.items():
-        head = ("a game", "by players", "offered / chosen", "taken when offered")
+        head = ("a game", "offered / chosen", "taken when offered", "by players")
         rows = [(f"cost of {card}", *head, "edge (points)", "seat 1 share")]
         for v in group:
             c, fp = v["card"], v["first_player"]
