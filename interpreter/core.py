@@ -37,8 +37,23 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "clankwork.interpreter"
-# The modules compiled: the rules (game, steps, state), the legal actions and the bots.
-MODULES = ("actions", "bots", "game", "state", "steps")
+# The modules compiled: the rules (game, steps, state), the legal actions and the bots (the
+# heuristic bot's modules: the playout policy of the search bot too).
+MODULES = (
+    "actions",
+    "bot_estimates",
+    "bot_heuristic",
+    "bot_moves",
+    "bot_routes",
+    "bot_targets",
+    "bot_turn",
+    "bot_values",
+    "bot_worth",
+    "bots",
+    "game",
+    "state",
+    "steps",
+)
 HERE = Path(__file__).resolve().parent
 COMPILED = HERE / "_compiled"
 MANIFEST = "manifest.json"

@@ -335,6 +335,8 @@ class Game:
                 raise RuntimeError(f"bot {self.bots[player.seat]!r} answered {choice!r} to action")
             if self._keep_log:
                 self._log_decision(player.seat, ACTION, choice, options[choice].label)
+        if self.stats is not None:
+            self.stats.on_options(self, player, options, choice)  # what was offered, and taken
         value = options[choice].value
         if value[0] is actions.END_TURN:
             return False

@@ -111,7 +111,22 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.invariants",
         ),
     ),
-    ("players", ("interpreter.bots", "interpreter.scenario")),
+    (
+        "players",
+        (
+            "interpreter.bots",
+            "interpreter.bot_estimates",
+            "interpreter.bot_heuristic",
+            "interpreter.bot_moves",
+            "interpreter.bot_routes",
+            "interpreter.bot_search",
+            "interpreter.bot_targets",
+            "interpreter.bot_turn",
+            "interpreter.bot_values",
+            "interpreter.bot_worth",
+            "interpreter.scenario",
+        ),
+    ),
     (
         "language base",
         (
