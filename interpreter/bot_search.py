@@ -2,17 +2,17 @@
 the one whose games went best.
 
 At an action decision (after its hand is played: the plays are the heuristic bot's) the bot
-takes every distinct option that is not playing a card, and for each one plays ``budget``
-games on from a copy of the game (`Game.clone`) in which it took that option, with heuristic
-bots in every seat, to the end of the game; the option whose games scored best for it is
-taken (the heuristic bot's own pick wins ties). Each of the ``budget`` playouts is one
-guess at what the bot cannot see, shared by every option (common random numbers: the
-options are compared on the same guesses): its own deck order, the opponents' hands and
-decks, the adventure deck, the dragon bag, the secrets' banks and the face-down tokens on
-the board, and the RNG, are dealt anew from what it can see. So it values any option by what
-it does in the game, a new action or a market item whose worth is a permission as much as a
-card: nothing in it names a component. Every other decision (a "may", a choice, a discard)
-is the heuristic bot's.
+takes every distinct option that is not playing a card, and for each one plays ``budget`` games
+on from a copy of the game (`Game.clone`) in which it took that option, with heuristic bots in
+every seat, to the end of the game; the option whose games beat the heuristic bot's own pick by
+more than two standard errors of the paired differences is taken, else that pick. Each of the
+``budget`` playouts is one guess at what the bot cannot see, shared by every option (common
+random numbers: the options are compared on the same guesses): its own deck order, the
+opponents' hands and decks, the adventure deck, the dragon bag, the secrets' banks and the
+face-down tokens on the board, and the RNG, are dealt anew from what it can see. So it values
+any option by what it does in the game, a new action or a market item whose worth is a
+permission as much as a card: nothing in it names a component. Every other decision (a "may",
+a choice, a discard) is the heuristic bot's.
 
 This is determinised Monte Carlo search, a flat version of information-set MCTS (Cowling et
 al., 2012; OpenSpiel's ismcts.py): one level of options, heuristic playouts below. The
