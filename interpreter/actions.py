@@ -16,7 +16,7 @@ replays exactly.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import TUNNEL, Board, Move, Space
 from .decisions import Option
@@ -24,9 +24,7 @@ from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .state import Ctx, PlayerState
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import GameCore as Game
 
 
 class ActionKind:

@@ -17,6 +17,7 @@ from .effects.conditions import token_words
 from .hooks import Hook, hooks
 from .pools import Resource, declared
 from .rules import default_rules
+from .steps import plan
 
 # A trigger ready to run: its condition node (or None) and its effect list.
 Trigger = tuple[dict[str, Any] | None, list[dict[str, Any]]]
@@ -158,6 +159,14 @@ class TokenDef:
         return f"<token {self.name}>"
 
 
+def implicit_artifact(value: int) -> TokenDef:
+    """An artifact token for a space whose value no declared artifact has."""
+    return TokenDef.from_ir(
+        {"name": f"Artifact {value}", "kind": "artifact", "count": 1, "points": value},
+        implicit=True,
+    )
+
+
 # Boards of a modular board's assemblies a catalog keeps built (`Catalog.board_for`): every
 # one of a board with a few dozen assemblies (Space has 48), a bounded share of one with more.
 ASSEMBLIES_KEPT = 64
@@ -246,6 +255,10 @@ class Catalog:
             max((by_side.get((c["module"], c["side"]), 0) for c in p["choices"]), default=0)
             for p in self.modular["positions"]
         )
+
+    def implicit_artifact(self, value: int) -> TokenDef:
+        """An artifact token for a space whose value no declared artifact has (setup)."""
+        return implicit_artifact(value)
 
     def board_for(self, assembly: asm.Assembly | None) -> Board:
         """The board of one assembly (the catalog's own board for None or a plain board).
@@ -343,8 +356,6 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     for h in hooks("rules", [t for t in ir.get("triggers", ()) if t.get("effects")]):
         rule_hooks.setdefault(h.event, []).append(h)
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
-    from .steps import plan  # steps imports setup, which imports this module
-
     ways = {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}
     modular = board_ir if asm.is_modular(board_ir) else None
     first = asm.first_assembly(board_ir) if modular is not None else None

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .catalog import TokenDef
+from .context import Ctx
 from .rules import for_players
-from .state import Ctx
 
-if TYPE_CHECKING:
-    from .game import Game
-
-
-def implicit_artifact(value: int) -> TokenDef:
-    """An artifact token for a space whose value no declared artifact has."""
-    return TokenDef.from_ir(
-        {"name": f"Artifact {value}", "kind": "artifact", "count": 1, "points": value},
-        implicit=True,
-    )
+# The game these steps act on (`interpreter.game.Game`): the steps are records the catalog
+# plans, below the engine, so they reach it through its API, as the effect handlers do.
+Game = Any
+TokenDef = Any
 
 
 def _take_for_space(game: Game, majors: list[TokenDef], what: str) -> TokenDef | None:
@@ -113,7 +106,7 @@ def tokens(game: Game) -> None:
         sp = board.spaces[i]
         tok = next((t for t in artifacts if t.points == sp.artifact), None)
         if tok is None:
-            tok = implicit_artifact(sp.artifact)
+            tok = cat.implicit_artifact(sp.artifact)
         else:
             artifacts.remove(tok)
         game.space_artifact[sp.index] = tok

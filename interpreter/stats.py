@@ -15,18 +15,15 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .assembly import label as assembly_label
+from .catalog import CardDef, Catalog, TokenDef
 from .decisions import MAY
 from .effects.registry import render_effects
+from .game import Game
 from .scoring import GameResult
-from .state import ESCAPED
-
-if TYPE_CHECKING:
-    from .catalog import CardDef, Catalog, TokenDef
-    from .game import Game
-    from .state import PlayerState
+from .state import ESCAPED, PlayerState
 
 REPORT_FORMAT = "clankwork-report/1"
 
