@@ -330,8 +330,8 @@ def _ops(v: Any) -> set[str]:
     return found
 
 
-def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
-    """Prepare a compiled pack for play on one of its boards (by index or name)."""
+def _board_ir(ir: dict[str, Any], board: int | str) -> dict[str, Any]:
+    """The IR of the pack's board named or numbered ``board`` (ValueError: none such)."""
     boards = ir.get("boards") or []
     if not boards:
         raise ValueError("the pack has no board to play on")
@@ -340,12 +340,16 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         if not found:
             names = ", ".join(b["name"] for b in boards)
             raise ValueError(f"the pack has no board named {board!r} (its boards: {names})")
-        board_ir = found[0]
-    elif isinstance(board, int) and not isinstance(board, bool) and 0 <= board < len(boards):
-        board_ir = boards[board]
-    else:
-        names = ", ".join(f"{i} {b['name']}" for i, b in enumerate(boards))
-        raise ValueError(f"the pack has no board {board!r} (its boards: {names})")
+        return found[0]
+    if isinstance(board, int) and not isinstance(board, bool) and 0 <= board < len(boards):
+        return boards[board]
+    names = ", ".join(f"{i} {b['name']}" for i, b in enumerate(boards))
+    raise ValueError(f"the pack has no board {board!r} (its boards: {names})")
+
+
+def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
+    """Prepare a compiled pack for play on one of its boards (by index or name)."""
+    board_ir = _board_ir(ir, board)
     rules = default_rules()
     rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]

@@ -43,6 +43,7 @@ def dragon_attack(game: GameCore, extra: int = 0) -> None:
 
 
 def area_into_bag(game: GameCore) -> None:
+    """Every cube and cube token in the Clank! area goes into the dragon bag."""
     for p in game.players:
         if p.area:
             game.bag.extend([p.seat] * p.area)
@@ -53,37 +54,19 @@ def area_into_bag(game: GameCore) -> None:
 
 
 def draw_cubes(game: GameCore, n: int) -> None:
-    health = game.rules["health"]
-    bag, rng = game.bag, game.rng
+    """Draw ``n`` cubes from the bag (cube tokens of no player among them): a player's cube
+    is a damage (off the clock: back to their supply), a black one is set aside; then the
+    `cubes drawn` and `damage` events, the tokens' `when drawn:` lines, and an empty bag
+    ends the game."""
+    bag, tokens = game.bag, game.bag_tokens  # tokens: empty in most packs
     drawn: list[PlayerState] = []  # whose cubes came out, in the order drawn
-    tokens = game.bag_tokens  # cube tokens of no player (empty in most packs)
     pulled: list[TokenDef] = []
     for _ in range(n):
         if not bag and not tokens:
             break
-        stacked = game.stacked_draws
-        if stacked and stacked[0] <= -2 and game.catalog.tokens[-2 - stacked[0]] in tokens:
-            # A scenario names a cube token to draw next (-2 - its index in the pack).
-            tok = game.catalog.tokens[-2 - stacked.pop(0)]
-            tokens.remove(tok)
-            pulled.append(tok)
-            if game.stats is not None:
-                game.stats.on_cube_token(game, tok)
-            continue
-        if stacked and stacked[0] in bag:
-            i = bag.index(stacked.pop(0))
-        elif tokens:
-            i = rng.randrange(len(bag) + len(tokens))
-            if i >= len(bag):
-                tok = tokens.pop(i - len(bag))
-                pulled.append(tok)
-                if game.stats is not None:
-                    game.stats.on_cube_token(game, tok)
-                continue
-        else:
-            i = rng.randrange(len(bag))
-        bag[i], bag[-1] = bag[-1], bag[i]
-        cube = bag.pop()
+        cube = _pull(game, pulled)
+        if cube is None:
+            continue  # a cube token
         if cube == BLACK:
             game.black_aside += 1
             continue
@@ -94,10 +77,45 @@ def draw_cubes(game: GameCore, n: int) -> None:
             p.damage += 1
             if game.stats is not None:
                 game.stats.on_hit(game, p)
-            if p.damage >= health:
+            if p.damage >= game.rules["health"]:
                 knock_out(game, p)
         else:
             p.supply += 1  # off the clock: no damage, the cube goes home
+    _after_draw(game, drawn, pulled)
+
+
+def _pull(game: GameCore, pulled: list[TokenDef]) -> int | None:
+    """Take one thing out of the bag: a cube (returned), or a cube token (added to
+    ``pulled``; None). A scenario's stacked draws come first."""
+    bag, tokens, stacked = game.bag, game.bag_tokens, game.stacked_draws
+    if stacked and stacked[0] <= -2 and game.catalog.tokens[-2 - stacked[0]] in tokens:
+        # A scenario names a cube token to draw next (-2 - its index in the pack).
+        tok = game.catalog.tokens[-2 - stacked.pop(0)]
+        tokens.remove(tok)
+        _pulled(game, tok, pulled)
+        return None
+    if stacked and stacked[0] in bag:
+        i = bag.index(stacked.pop(0))
+    elif tokens:
+        i = game.rng.randrange(len(bag) + len(tokens))
+        if i >= len(bag):
+            _pulled(game, tokens.pop(i - len(bag)), pulled)
+            return None
+    else:
+        i = game.rng.randrange(len(bag))
+    bag[i], bag[-1] = bag[-1], bag[i]
+    return bag.pop()
+
+
+def _pulled(game: GameCore, tok: TokenDef, pulled: list[TokenDef]) -> None:
+    pulled.append(tok)
+    if game.stats is not None:
+        game.stats.on_cube_token(game, tok)
+
+
+def _after_draw(game: GameCore, drawn: list[PlayerState], pulled: list[TokenDef]) -> None:
+    """What a draw sets off: events for the players hit, the tokens' lines, the end of the
+    game when the bag is empty."""
     if drawn and not game.over:
         for p in drawn:
             emit(game, "cubes drawn", p)
@@ -109,7 +127,7 @@ def draw_cubes(game: GameCore, n: int) -> None:
         game.area_cubes.append(tok)
         if tok.drawn and not game.over:
             run_triggers(game, Ctx(game.active, tok), tok.drawn)
-    if not bag and not tokens:
+    if not game.bag and not game.bag_tokens:
         # An empty bag after an attack ends the game: everyone still in is knocked out.
         for p in game.players:
             if p.on_clock:

@@ -119,7 +119,8 @@ def spend(game: GameCore, player: PlayerState, resource: str, n: int) -> None:
 
 
 def pay_gold(game: GameCore, player: PlayerState, n: int) -> None:
-    # Coins first; then gold-valued tokens, smallest first, with change in coins.
+    """Pay ``n`` gold: coins first, then gold-valued tokens, smallest first, with change
+    in coins."""
     from_coins = min(n, player.gold)
     player.gold -= from_coins
     n -= from_coins

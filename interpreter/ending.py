@@ -8,6 +8,8 @@ from .state import ON_CLOCK, GameCore
 
 
 def finish(game: GameCore, reason: str) -> None:
+    """End the game (``reason`` says why): the pack's `end_of_game` phase, then scoring;
+    the result record ends the log."""
     if not game._ending:
         game._ending = True
         # The pack's `end_of_game` phase (base rules: the `game end` event), then scoring.
@@ -22,6 +24,7 @@ def finish(game: GameCore, reason: str) -> None:
 
 
 def check_all_off(game: GameCore) -> None:
+    """End the game once nobody is on the clock."""
     if game.over:
         return
     for p in game.players:

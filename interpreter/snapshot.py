@@ -306,6 +306,11 @@ def _build(tp: Any) -> tuple[Enc, Dec]:
             (lambda c, s: [c.player.seat, encode_any(c.source)]),
             (lambda d, r, s: Ctx(r.players[d[0]], decode_any(d[1], r))),
         )
+    return _generic_codec(tp, origin, args)
+
+
+def _generic_codec(tp: Any, origin: Any, args: tuple[Any, ...]) -> tuple[Enc, Dec]:
+    """The codec of an optional value, a list, tuple, set or dict, from its items' codecs."""
     if origin in (Union, types.UnionType):
         rest = [a for a in args if a is not type(None)]
         if len(rest) != 1 or len(args) != 2:

@@ -181,6 +181,7 @@ def end_turn(game: GameCore, player: PlayerState) -> None:
 
 
 def off_clock_turn(game: GameCore) -> None:
+    """The turn of a player off the clock: the pack's `off_clock` phase."""
     run_phase(game, "off_clock", game.active)
     check_all_off(game)
 
