@@ -270,7 +270,7 @@ class Catalog:
         key = tuple(tuple(a) for a in assembly)
         board = self.assembled.pop(key, None)  # type: ignore[call-overload]
         if board is None:
-            board = Board(asm.assemble(self.modular, key), self.ways)
+            board = Board(asm.assemble(self.modular, key, share=True), self.ways)
             while len(self.assembled) >= ASSEMBLIES_KEPT:
                 del self.assembled[next(iter(self.assembled))]
         self.assembled[key] = board  # type: ignore[index]  # the most recent last
@@ -367,7 +367,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         raise ValueError(f"board {board_ir['name']!r} has no assembly: too few modules")
     assembled: dict[asm.Assembly, Board] = {}
     if first is not None:
-        board = assembled[first] = Board(asm.assemble(board_ir, first), ways)
+        board = assembled[first] = Board(asm.assemble(board_ir, first, share=True), ways)
     else:
         board = Board(board_ir, ways)
 
