@@ -11,6 +11,7 @@ from .context import Ctx
 from .decisions import DISCARD, TRASH, Option
 from .economy import gain
 from .events import count_of, emit, holds, run, run_triggers
+from .rng import shuffle
 from .state import GameCore, PlayerState
 
 
@@ -23,7 +24,7 @@ def draw(game: GameCore, player: PlayerState, n: int) -> None:
             if not player.discard:
                 return
             player.deck, player.discard = player.discard, []
-            game.rng.shuffle(player.deck)
+            shuffle(game.rng, player.deck)
             deck = player.deck
         # The top k cards, top first (the top of a deck is its end), in one slice.
         k = min(n, len(deck))
@@ -222,7 +223,7 @@ def refill_row(game: GameCore) -> bool:
                 game.stats.on_recycle(game)
             game.adventure_deck = game.adventure_discard
             game.adventure_discard = []
-            game.rng.shuffle(game.adventure_deck)
+            shuffle(game.rng, game.adventure_deck)
         card = game.adventure_deck.pop()
         if card.type == "event":
             # An event is carried out and discarded; it never joins the row.

@@ -7,6 +7,7 @@ from .context import Ctx
 from .economy import knock_out
 from .ending import finish
 from .events import emit, run_triggers
+from .rng import below
 from .state import BLACK, GameCore, PlayerState
 
 
@@ -97,12 +98,12 @@ def _pull(game: GameCore, pulled: list[TokenDef]) -> int | None:
     if stacked and stacked[0] in bag:
         i = bag.index(stacked.pop(0))
     elif tokens:
-        i = game.rng.randrange(len(bag) + len(tokens))
+        i = below(game.rng, len(bag) + len(tokens))
         if i >= len(bag):
             _pulled(game, tokens.pop(i - len(bag)), pulled)
             return None
     else:
-        i = game.rng.randrange(len(bag))
+        i = below(game.rng, len(bag))
     bag[i], bag[-1] = bag[-1], bag[i]
     return bag.pop()
 

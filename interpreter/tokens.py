@@ -5,6 +5,7 @@ from __future__ import annotations
 from .catalog import TokenDef
 from .context import Ctx
 from .events import emit, run_triggers
+from .rng import below, shuffle
 from .state import GameCore, PlayerState
 
 
@@ -139,7 +140,7 @@ def deal_face_down(game: GameCore, what: str, feature: str) -> None:
         if left and what in tok.match:
             pile.extend([tok] * left)
             game.token_supply[tok] = 0
-    game.rng.shuffle(pile)
+    shuffle(game.rng, pile)
     for sp in game.board.spaces:
         if feature in sp.features and pile:
             game.space_tokens[sp.index].append(pile.pop())
@@ -158,7 +159,7 @@ def remove_random(game: GameCore, what: str, n: int) -> None:
         ]
         if not spots:
             return
-        s, i = spots[game.rng.randrange(len(spots))]
+        s, i = spots[below(game.rng, len(spots))]
         if i is None:
             tok = game.space_artifact[s]
             game.space_artifact[s] = None
