@@ -75,9 +75,16 @@ def emit(game: GameCore, event: str, player: PlayerState | None, space: int | No
         start = seats.index(game.active.seat)
         for k in range(len(seats)):
             owner = game.players[seats[(start + k) % len(seats)]]
-            held = [*owner.play, *owner.tokens]
-            if owner.artifact is not None:
-                held.append(owner.artifact)
+            # What the owner holds that has triggers at all (most cards have none), in order:
+            # play area, tokens, artifact.
+            held = [c for c in owner.play if c.hooks]
+            if owner.tokens:
+                held += [t for t in owner.tokens if t.hooks]
+            art = owner.artifact
+            if art is not None and art.hooks:
+                held.append(art)
+            if not held:
+                continue
             for thing in dict.fromkeys(held):
                 for hook in thing.hooks:
                     if hook.event != event:
