@@ -124,7 +124,7 @@ class BuildCore(build_ext):
         files = {n: Path(self.get_ext_fullpath(n)) for n in self._built}
         if not files:
             return
-        folder = next(iter(files.values())).parent
+        folder = Path(self.get_ext_fullpath(f"{core.PACKAGE}.core")).parent
         builds = {f: b for f, b in core.read_builds(folder).items() if (folder / f).is_file()}
         for full, file in files.items():
             name = full.removeprefix(core.PACKAGE + ".")

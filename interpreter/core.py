@@ -42,7 +42,9 @@ from typing import Any
 
 PACKAGE = "clankwork.interpreter"
 # The modules compiled, under interpreter/: the engine's procedures over the state, the state
-# records, the legal actions, the steps and the bots. Extend it to compile more.
+# records and what walks them, the legal actions, the steps, the hottest effect handlers, the
+# simulation counters and the bots. Extend it to compile more (a dotted name for a module of
+# a subpackage).
 MODULES = (
     "actions",
     "asking",
@@ -50,14 +52,23 @@ MODULES = (
     "campaign_marks",
     "cards",
     "clone",
+    "context",
     "dragon",
     "economy",
+    "effects.conditions",
+    "effects.player",
+    "effects.resources",
+    "effects.structure",
+    "effects.turn_modifiers",
     "ending",
     "events",
     "game",
     "movement",
+    "rng",
     "scoring",
+    "snapshot",
     "state",
+    "stats",
     "steps",
     "tokens",
     "turn",

@@ -97,8 +97,10 @@ def command(force: bool, show: bool) -> None:
     and Python's headers) beside their sources. A module whose source changed since runs as
     Python until it is built again; CLANKWORK_CORE=python runs them all as Python."""
     if show:
-        for name, state in core.status().items():
-            click.echo(f"{name:16} {state}")
+        states = core.status()
+        width = max(map(len, states)) + 1
+        for name, state in states.items():
+            click.echo(f"{name:{width}} {state}")
         return
     try:
         done = build(force=force)
