@@ -10,9 +10,9 @@ What is compared, each side the whole game (rules, legal choices, the bots' deci
   (its `GameStats` counters, games past the first 1,000 with no log: here every game keeps
   its record, as a short run's do), ``--players 4`` heuristic bots on ``--pack``;
 - pyminion: `pyminion.game.Game.play` with four of its example bots (Big Money Ultimate,
-  Big Money Smithy, Bandit Bot, Chapel Bot) on the base set with a random kingdom, logging
-  off (``log_stdout=False``; its logger stays at WARNING). pyminion draws from the global
-  `random`, seeded per game.
+  Big Money Smithy, Bandit Bot, Chapel Bot) on the base set, a kingdom of Smithy, Bandit,
+  Chapel (what those bots buy) and seven more at random, logging off (``log_stdout=False``;
+  its logger stays at WARNING). pyminion draws from the global `random`, seeded per game.
 
 A player-turn is one player's turn (Clankwork: `GameResult.turns`, which counts each
 player's turns; pyminion: `Player.turns` summed over the players). The time is the
@@ -47,14 +47,19 @@ def pyminion_run(games: int, seed: int) -> int:
     from pyminion.bots.examples.big_money_smithy import BigMoneySmithy
     from pyminion.bots.examples.big_money_ultimate import BigMoneyUltimate
     from pyminion.bots.examples.chapel_bot import ChapelBot
-    from pyminion.expansions.base import base_set
+    from pyminion.expansions.base import bandit, base_set, chapel, smithy
     from pyminion.game import Game
 
     turns = 0
     for k in range(games):
         random.seed(seed * 100_003 + k)
         players = [BigMoneyUltimate(), BigMoneySmithy(), BanditBot(), ChapelBot()]
-        game = Game(players=players, expansions=[base_set], log_stdout=False)
+        game = Game(
+            players=players,
+            expansions=[base_set],
+            kingdom_cards=[smithy, bandit, chapel],  # what the bots buy; 7 more at random
+            log_stdout=False,
+        )
         game.play()
         turns += sum(p.turns for p in game.players)
     return turns
