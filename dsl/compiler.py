@@ -216,22 +216,29 @@ def parser() -> Parser:
     return _PARSER
 
 
+ParseFn = Callable[[str, str], tuple[list[Stmt], list[Diagnostic]]]
+"""What parses one file's text (shown file name second): `Parser.parse`, or a caller's
+parser that keeps what it parsed (the language server's `dsl.incremental`)."""
+
+
 def compile_pack(
     pack_dir: str | Path,
     display_root: str | Path | None = None,
     overrides: Mapping[str, str] | None = None,
+    parse: ParseFn | None = None,
 ) -> CompileResult:
     """Compile the pack in ``pack_dir`` (its `pack.clank` and the files it includes).
 
     Every file is read through `PackReader`: regular files inside the pack folder only,
     bounded in size and count; includes nest at most `limits.MAX_INCLUDE_DEPTH` deep.
     ``overrides`` (path inside the pack → text) replaces files' contents, for an editor's
-    unsaved buffers; see `PackReader`.
+    unsaved buffers; see `PackReader`. ``parse`` parses each file (the shared parser when
+    None); the statements it gives are not changed.
 
     A pack that `extends` a base compiles the base first (with its own reader, rooted at the
     base's folder; a base may extend another) and lays itself over it (`dsl.extends`): the
     IR is the whole pack, base and extension, with spans in the files they come from."""
-    return _compile_pack(pack_dir, display_root, overrides, [], (0, 0), check=True)
+    return _compile_pack(pack_dir, display_root, overrides, [], (0, 0), True, parse)
 
 
 def _compile_pack(
@@ -241,6 +248,7 @@ def _compile_pack(
     chain: list[tuple[Path, str, Span]],
     used: tuple[int, int],
     check: bool,
+    parse: ParseFn | None = None,
 ) -> CompileResult:
     """`compile_pack` for one pack of a chain of bases: ``chain`` holds the extensions
     being compiled above this one (for cycles), ``used`` the bytes and files they read (the
@@ -313,7 +321,8 @@ def _compile_pack(
                 None,
                 [*chain, (root, name, found.span)],
                 (reader.used_bytes, reader.used_files),
-                check=False,
+                False,
+                parse,
             )
             reader.used_bytes += sum(
                 len(t.encode("utf-8", "surrogatepass")) for t in result.sources.values()
@@ -340,7 +349,7 @@ def _compile_pack(
             if text is None:
                 return None
             files[name] = text
-            stmts, syntax = parser().parse(text, name)
+            stmts, syntax = (parse or parser().parse)(text, name)
             diags.extend(syntax)
             ordered = stmts
             if via is None:

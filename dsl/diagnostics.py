@@ -178,6 +178,11 @@ CODES: dict[str, tuple[str, str]] = {
         "carrying out: a bug in Clankwork, or a rule it cannot carry out (`clankwork test "
         "--verbose` prints the traceback).",
     ),
+    "CW404": (
+        "error",
+        "A balance block's expectation does not hold in its games (the figure, its interval "
+        "and the bounds), or its games could not be played (`clankwork test --balance`).",
+    ),
 }
 
 

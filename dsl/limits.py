@@ -86,6 +86,7 @@ RANGES: dict[str, Range] = {
     "players": Range(1, MAX_PLAYERS, "players of a scenario, and N of `with N players`"),
     "seat": Range(1, MAX_PLAYERS, "a player's seat number in a scenario"),
     "seed": Range(0, MAX_NUMBER, "a scenario's random seed"),
+    "balance games": Range(1, 100_000, "games a `balance` block plays"),
     "rage": Range(1, 30, "a rage track space in a scenario (the track has at most 30)"),
     "scenario count": Range(
         0, 1000, "a count a scenario sets (gold, damage, clank, cubes, a reserve pile...)"

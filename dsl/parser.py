@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -19,6 +23,7 @@ TERMINAL_WORDS = {
     "STRING": "a quoted name",
     "INT": "a number",
     "SIGNED": "a signed number such as +1",
+    "PERCENT": "a percentage such as 25%",
     "LBRACE": '"{"',
     "RBRACE": '"}"',
     "LPAR": '"("',
@@ -38,7 +43,7 @@ TERMINAL_WORDS = {
 class Atom:
     """One word, number, signed number, string, arrow or link, with its span."""
 
-    kind: str  # word | number | signed | string | arrow | link
+    kind: str  # word | number | signed | string | arrow | link | percent
     value: str | int
     span: Span
 
@@ -204,8 +209,35 @@ def grammar_text() -> str:
     return resources.files("clankwork.dsl").joinpath("clank.lark").read_text(encoding="utf-8")
 
 
+def tables_cache() -> str | None:
+    """The file the parser's tables are kept in between runs, or None to build them each time.
+
+    Building the LALR tables takes about 0.3 s, a third of checking a pack from the command
+    line; Lark reads them back from this file in under 10 ms. The file is a pickle, so it is
+    kept only in a folder of the user's own that nobody else may write to:
+    ``$CLANKWORK_CACHE_DIR``, else ``$XDG_CACHE_HOME/clankwork``, else ``~/.cache/clankwork``
+    (``CLANKWORK_CACHE_DIR=""`` turns the cache off). Lark checks the grammar, its own version
+    and Python's against the file's first line and rebuilds the tables when they differ."""
+    folder = os.environ.get("CLANKWORK_CACHE_DIR")
+    if folder is None:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(home, "clankwork")
+    if not folder or not os.path.isabs(folder):
+        return None
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.stat(folder)
+    except OSError:
+        return None
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    if not mine or st.st_mode & 0o022:
+        return None
+    key = f"{grammar_text()}\0{lark.__version__}\0{sys.version_info[:2]}".encode()
+    return os.path.join(folder, f"parser-{hashlib.sha256(key).hexdigest()[:16]}.lark")
+
+
 class Parser:
-    """A reusable LALR parser for the language (building the tables costs a few milliseconds)."""
+    """A reusable LALR parser for the language (its tables come from `tables_cache`)."""
 
     def __init__(self) -> None:
         self._postlex = _ParenNewlines()
@@ -214,6 +246,7 @@ class Parser:
             parser="lalr",
             postlex=self._postlex,
             maybe_placeholders=True,
+            cache=tables_cache() or False,
         )
 
     @property

@@ -150,6 +150,19 @@ def campaign_setup(ir: dict[str, Any], sc: dict[str, Any]) -> dict[str, Any]:
     return with_waypoints(with_goals(out)) if sc.get("campaign") else out
 
 
+def _trial(ir: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
+    """What a sticker's edits may change, copied, the rest shared with ``ir``: the boards,
+    and the cards and tokens its edits name (a pack of 2,000 cards was copied whole for
+    each sticker, most of the time of checking it)."""
+    named = {e["name"] for e in st.get("edits", ())}
+    return {
+        "pack": ir["pack"],
+        "cards": [copy.deepcopy(c) if c["name"] in named else c for c in ir["cards"]],
+        "tokens": [copy.deepcopy(t) if t["name"] in named else t for t in ir["tokens"]],
+        "boards": copy.deepcopy(ir["boards"]),
+    }
+
+
 def check(ir: dict[str, Any]) -> list[Diagnostic]:
     """Each sticker's edits tried on a copy of the pack: what they name must be there, and
     the board as stickered passes the board checks (a new problem is reported at the
@@ -158,7 +171,7 @@ def check(ir: dict[str, Any]) -> list[Diagnostic]:
     before: set[tuple[str, str]] | None = None
     for st in ir.get("stickers", ()):
         if st.get("edits") or st.get("boards"):
-            trial = copy.deepcopy({k: ir[k] for k in ("pack", "cards", "tokens", "boards")})
+            trial = _trial(ir, st)
             edits = [edit_from_ir(e) for e in st.get("edits", ())]
             found = apply_edits(trial, edits, ir["pack"]["name"])
             found += add_to_boards(trial, copy.deepcopy(st.get("boards", [])), ir["pack"]["name"])

@@ -654,6 +654,7 @@ class _Listing:
     and reused by every later list (the hot loop)."""
 
     __slots__ = (
+        "catalog",
         "caches",
         "least_cost",
         "least_reserve_cost",
@@ -674,6 +675,9 @@ class _Listing:
     )
 
     def __init__(self, game: Game) -> None:
+        # The pack it was made for: a variant of a pack (simulate's --without, --give,
+        # --sweep) plays on the same board with other cards, so it has a listing of its own.
+        self.catalog = game.catalog
         self.caches: dict[ActionKind, dict[Any, Option]] = {k: {} for k in ACTION_KINDS}
         # The least skill any card of the row or of a reserve pile can cost: below it,
         # neither acquiring kind is asked.
@@ -694,21 +698,26 @@ class _Listing:
         self.buy = BUY.present(game)
 
 
-_LISTINGS: weakref.WeakKeyDictionary[Board, _Listing] = weakref.WeakKeyDictionary()
+# Listings by board, then by the id of the pack they were made for (the listing keeps its
+# pack, so the id is never another pack's while the entry lives).
+_LISTINGS: weakref.WeakKeyDictionary[Board, dict[int, _Listing]] = weakref.WeakKeyDictionary()
 
-# The last board asked for, and its listing: most calls in a row are for the same board.
-_LAST: tuple[Board | None, _Listing | None] = (None, None)
+# The last board and pack asked for, and their listing: most calls in a row are for them.
+_LAST: tuple[Board | None, Any, _Listing | None] = (None, None, None)
 
 
 def _listing(game: Game) -> _Listing:
     global _LAST
-    board = game.board
-    if _LAST[0] is board:
-        return _LAST[1]  # type: ignore[return-value]
-    made = _LISTINGS.get(board)
-    if made is None:
-        made = _LISTINGS[board] = _Listing(game)
-    _LAST = (board, made)
+    board, catalog = game.board, game.catalog
+    if _LAST[0] is board and _LAST[1] is catalog:
+        return _LAST[2]  # type: ignore[return-value]
+    per_pack = _LISTINGS.get(board)
+    if per_pack is None:
+        per_pack = _LISTINGS[board] = {}
+    made = per_pack.get(id(catalog))
+    if made is None or made.catalog is not catalog:
+        made = per_pack[id(catalog)] = _Listing(game)
+    _LAST = (board, catalog, made)
     return made
 
 
@@ -749,7 +758,10 @@ def legal_actions(
     A new kind is added to `ACTION_KINDS` and here."""
     board = game.board
     here = board.spaces[p.pos]
-    made: _Listing = _LAST[1] if _LAST[0] is board else _listing(game)  # type: ignore[assignment]
+    last = _LAST
+    made: _Listing = (
+        last[2] if last[0] is board and last[1] is game.catalog else _listing(game)  # type: ignore[assignment]
+    )
     out: list[Option] = []
     if groups is None:
         groups = {}

@@ -932,6 +932,7 @@ class _BoardInfo:
 
     __slots__ = (
         "board",
+        "catalog",
         "routes",
         "plain_routes",
         "requirements",
@@ -969,6 +970,8 @@ class _BoardInfo:
     def __init__(self, game: Any) -> None:
         board = game.board
         self.board = board
+        # The pack it was made for (a variant of a pack plays on the same board).
+        self.catalog = game.catalog
         self.routes: dict[tuple[Any, ...], _Routes] = {}
         # The tables for a player whose items open no path, by monster weight.
         self.plain_routes: dict[float, _Routes] = {}
@@ -1235,20 +1238,22 @@ def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
 # but a modular board is assembled anew each game (Space: 48 ships), and one board's route
 # tables grow to megabytes, so keeping every board met would grow a long run's memory with
 # the number of ships played (to ~300 MiB for Space). The tables are a cache: rebuilt, they
-# are the same, and so are the games.
+# are the same, and so are the games. Keyed by the board and the id of the pack it is played
+# with: a variant of a pack (simulate's --without, --give, --sweep) plays on the same board
+# with other cards (the entry keeps its pack, so the id is never another pack's meanwhile).
 BOARDS_KEPT = 8
-_INFO: OrderedDict[Board, _BoardInfo] = OrderedDict()
+_INFO: OrderedDict[tuple[Board, int], _BoardInfo] = OrderedDict()
 
 
 def _board_info(game: Any) -> _BoardInfo:
-    board = game.board
-    info = _INFO.get(board)
-    if info is None:
-        info = _INFO[board] = _BoardInfo(game)
+    key = (game.board, id(game.catalog))
+    info = _INFO.get(key)
+    if info is None or info.catalog is not game.catalog:
+        info = _INFO[key] = _BoardInfo(game)
         while len(_INFO) > BOARDS_KEPT:
             _INFO.popitem(last=False)
     else:
-        _INFO.move_to_end(board)
+        _INFO.move_to_end(key)
     return info
 
 

@@ -10,7 +10,6 @@ by ``schemas/report.schema.json``.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -22,8 +21,20 @@ from .catalog import CardDef, Catalog, TokenDef
 from .decisions import MAY
 from .effects.registry import render_effects
 from .game import Game
+from .intervals import ci as _ci
+from .intervals import (
+    difference_interval,
+    half_width,
+    mean_difference_interval,
+    mean_interval,
+    wilson,
+)
+from .intervals import num as _num
+from .intervals import rate as _rate
+from .intervals import rate_ci as _rate_ci
 from .scoring import GameResult
 from .state import ESCAPED, PlayerState
+from .tension import RoundTrace, TensionTotals, tension_report
 
 REPORT_FORMAT = "clankwork-report/1"
 
@@ -52,6 +63,7 @@ class GameStats:
         "cubes",
         "actions",
         "ways",
+        "trace",
     )
 
     def __init__(self, spaces: int, players: int) -> None:
@@ -76,6 +88,7 @@ class GameStats:
         self.cubes: dict[str, int] = {}  # cube tokens drawn from the bag, by token name
         self.actions: dict[str, int] = {}  # a pack's `action` lines taken, by name
         self.ways: dict[str, int] = {}  # moves along paths and ways, by way (tunnel, ...)
+        self.trace = RoundTrace(players)  # provisional scores by round (interpreter/tension.py)
 
     @classmethod
     def for_game(cls, catalog: Catalog, players: int) -> GameStats:
@@ -111,6 +124,7 @@ class GameStats:
         turn, that is the row the turn began with. The card's `only_in` space is not asked
         for: the player could have walked there.
         """
+        self.trace.on_turn_end(game, player)
         gained = game.turn_gained.get("skill")
         skill = gained[0] if gained else 0
         if not skill:
@@ -177,9 +191,6 @@ CAPPED_KEPT = 100
 # Failed games the report lists with their error (it counts them all).
 FAILURES_KEPT = 100
 
-# The z of a two-sided 95 % interval.
-Z95 = 1.959963984540054
-
 
 def _add_lists(a: list[int], b: list[int]) -> list[int]:
     if len(a) < len(b):
@@ -211,7 +222,17 @@ _SUMS = (
     "recycles",
     "recycles_sq",
 )
-_LISTS = ("wins_seat", "wins_player", "score_sum_seat", "score_sq_seat", "games_seat")
+_LISTS = (
+    "wins_seat",
+    "wins_player",
+    "score_sum_seat",
+    "score_sq_seat",
+    "games_seat",
+    "win_shares_seat",
+)
+# A shared win is split between its winners: a seat's share of a game is counted in
+# SHARE_UNIT-ths, a whole number for any number of winners up to 8.
+SHARE_UNIT = 840
 _COUNTERS = (
     "score_hist",
     "winning_hist",
@@ -286,6 +307,8 @@ class RunTotals:
     score_sum_seat: list[int] = field(default_factory=list)
     score_sq_seat: list[int] = field(default_factory=list)
     games_seat: list[int] = field(default_factory=list)  # scores counted per seat
+    # Each seat's wins with a shared win split between its winners, in SHARE_UNIT-ths.
+    win_shares_seat: list[int] = field(default_factory=list)
     score_hist: Counter[int] = field(default_factory=Counter)  # every final score
     winning_hist: Counter[int] = field(default_factory=Counter)  # the best score of won games
     round_hist: Counter[int] = field(default_factory=Counter)
@@ -332,6 +355,8 @@ class RunTotals:
     # Moves by way ("tunnel" for a plain path, else the pack's way), with the squares.
     moves: Counter[str] = field(default_factory=Counter)
     moves_sq: Counter[str] = field(default_factory=Counter)
+    # Lead changes, comebacks, margins, the escape race (interpreter/tension.py).
+    tension: TensionTotals = field(default_factory=TensionTotals)
 
     def add_result(self, index: int, result: GameResult) -> None:
         """Count one game's result (what the engine's counters do not see)."""
@@ -343,6 +368,7 @@ class RunTotals:
         for w in result.winners:
             self.wins_seat[result.seat_of(w)] += 1
             self.wins_player[w] += 1
+            self.win_shares_seat[result.seat_of(w)] += SHARE_UNIT // len(result.winners)
         for p, s in enumerate(result.scores):
             seat = result.seat_of(p)
             self.score_sum_seat[seat] += s
@@ -382,6 +408,7 @@ class RunTotals:
         result = game.result
         assert result is not None
         self.add_result(index, result)
+        self.tension.add(index, result, stats.trace)
         names = [sp.name for sp in game.board.spaces]
         self.spaces.update({names[s]: n for s, n in enumerate(stats.entries) if n})
         self.paths.update({(names[a], names[b]): n for (a, b), n in stats.paths.items()})
@@ -448,101 +475,12 @@ class RunTotals:
             setattr(self, name, _add_lists(getattr(self, name), getattr(other, name)))
         for name in _COUNTERS:
             getattr(self, name).update(getattr(other, name))
+        self.tension.merge(other.tension)
         room = CAPPED_KEPT - len(self.capped_games)
         self.capped_games += other.capped_games[: max(room, 0)]
         room = FAILURES_KEPT - len(self.failures)
         self.failures += other.failures[: max(room, 0)]
         self.records += [r for r in other.records if r["game"] < self.keep]
-
-
-def _num(x: float) -> float | int:
-    """A figure for the report: whole numbers stay whole, others get 3 decimals."""
-    return int(x) if float(x).is_integer() else round(x, 3)
-
-
-def _rate(part: int, whole: int) -> float | int:
-    return _num(part / whole) if whole else 0
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95 % by default); (0, 1) with no trial."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    denom = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    # Exact at the ends: 0 of n cannot be below 0, n of n not above 1 (no rounding crumbs).
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return low, high
-
-
-def mean_interval(total: int, squares: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The normal 95 % interval of a mean from its count, sum and sum of squares.
-
-    Whole-number sums keep it exact for any split of the run; fewer than 2 values give the
-    mean itself (there is no spread to measure).
-    """
-    if n <= 0:
-        return 0.0, 0.0
-    mean = total / n
-    if n < 2:
-        return mean, mean
-    variance = (n * squares - total * total) / (n * (n - 1))
-    half = z * math.sqrt(max(variance, 0.0) / n)
-    return mean - half, mean + half
-
-
-def difference_interval(s1: int, n1: int, s2: int, n2: int) -> tuple[float, float]:
-    """The 95 % interval of the difference of two rates, ``s1/n1 - s2/n2``.
-
-    Newcombe's hybrid score interval, built from the two rates' Wilson intervals: the normal
-    approximation of the difference, but one that stays inside -1..1 and does not shrink to a
-    point when a rate is 0 or 1. (-1, 1) when either side counted nothing.
-    """
-    if n1 <= 0 or n2 <= 0:
-        return -1.0, 1.0
-    p1, p2 = s1 / n1, s2 / n2
-    l1, u1 = wilson(s1, n1)
-    l2, u2 = wilson(s2, n2)
-    d = p1 - p2
-    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return max(-1.0, low), min(1.0, high)
-
-
-def mean_difference_interval(
-    a: tuple[int, int, int], b: tuple[int, int, int], z: float = Z95
-) -> tuple[float, float]:
-    """The normal 95 % interval of the difference of two means, each given as (count, sum,
-    sum of squares): ``mean(a) - mean(b)``."""
-    (na, ta, qa), (nb, tb, qb) = a, b
-    if na <= 0 or nb <= 0:
-        return 0.0, 0.0
-    d = ta / na - tb / nb
-
-    def var_of_mean(n: int, t: int, q: int) -> float:
-        return max((n * q - t * t) / (n * (n - 1)), 0.0) / n if n > 1 else 0.0
-
-    half = z * math.sqrt(var_of_mean(na, ta, qa) + var_of_mean(nb, tb, qb))
-    return d - half, d + half
-
-
-def _ci(interval: tuple[float, float]) -> dict[str, float]:
-    low, high = interval
-    return {"low": round(low, 4), "high": round(high, 4)}
-
-
-def _rate_ci(part: int, whole: int) -> dict[str, float]:
-    return _ci(wilson(part, whole))
-
-
-def half_width(successes: int, trials: int) -> float:
-    """Half the width of the Wilson interval of a rate: what ``--until-ci`` compares."""
-    low, high = wilson(successes, trials)
-    return (high - low) / 2
 
 
 def _nth(hist: Counter[int], ks: Sequence[int]) -> list[int]:
@@ -666,13 +604,22 @@ def seat_half_width(totals: RunTotals, players: int) -> float:
     return max(half_width(w, totals.games) for w in wins[:players])
 
 
-def first_player(wins: int, games: int, players: int) -> dict[str, Any]:
-    """Seat 1's win rate against its fair share (1 / players), with a plain verdict."""
+def first_player(
+    share: float, decided: int, players: int, games: int | None = None
+) -> dict[str, Any]:
+    """Seat 1's share of the games that have a winner against its fair share (1 / players),
+    with a plain verdict. ``share`` is seat 1's wins with a shared win split between its
+    winners, ``decided`` the games with a winner, ``games`` all the games (the verdict says
+    how many had no winner and were left out)."""
     fair = 1 / players
-    low, high = wilson(wins, games)
-    rate = wins / games if games else 0.0
+    low, high = wilson(share, decided)
+    rate = share / decided if decided else 0.0
+    games = decided if games is None else games
+    left = games - decided
     said = f"{rate:.1%} [{low * 100:.1f}–{high * 100:.1f}] vs {fair:.0%}"
-    if players < 2 or not games:
+    said += f" of the {decided} games with a winner" if left else ""
+    said += " (shared wins split" + (f"; {left} without a winner left out)" if left else ")")
+    if players < 2 or not decided:
         verdict = "no first-player advantage to measure"
     elif low > fair:
         verdict = f"seat 1 wins more than its share: {said}"
@@ -681,9 +628,10 @@ def first_player(wins: int, games: int, players: int) -> dict[str, Any]:
     else:
         verdict = f"no clear first-player advantage: {said}"
     return {
-        "win_rate": _rate(wins, games),
+        "win_rate": _rate(share, decided),
         "win_rate_ci": _ci((low, high)),
         "fair": _num(fair),
+        "games": decided,
         "verdict": verdict,
     }
 
@@ -921,7 +869,12 @@ def report(
             "shared": t.shared,
             "baseline_win_rate": _rate(all_wins, player_games),
             "baseline_win_rate_ci": _rate_ci(all_wins, player_games),
-            "first_player": first_player(wins_seat[0] if players else 0, games, max(players, 1)),
+            "first_player": first_player(
+                pad(t.win_shares_seat)[0] / SHARE_UNIT if players else 0,
+                games - t.no_winner,
+                max(players, 1),
+                games,
+            ),
         },
         "scores": {
             "all": hist_distribution(t.score_hist),
@@ -981,6 +934,7 @@ def report(
         "results_omitted": games - len(t.records),
         "failed": t.failed,
         "failures": [dict(f) for f in t.failures],
+        "tension": tension_report(t.tension),
         # Runs of the same seeds with one change each (`compare`); filled by the caller.
         "variants": [],
     }

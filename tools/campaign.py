@@ -40,6 +40,7 @@ import functools
 import hashlib
 import json
 import os
+import random
 import re
 import secrets
 import stat
@@ -67,6 +68,7 @@ from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.effects.registry import TRIGGERS, render_condition, render_effects
 from clankwork.interpreter.game import Game
+from clankwork.interpreter.intervals import mean_interval, wilson
 from clankwork.interpreter.log import to_jsonl
 from clankwork.interpreter.rules import RULES_BY_KEY
 from clankwork.interpreter.steps import STEPS
@@ -75,6 +77,7 @@ from clankwork.interpreter.stickers import slot_kind, slots, stickers
 from .check import bundled_names, bundled_pack, load_ir
 from .livelog import LiveLog
 from .menus import HUMAN
+from .packs import PACK_FOLDER
 from .passages import Ask, Say, read_passages, terminal_ask
 from .play import PlaySession, Quit, default_log_path
 from .simulate import bot_names, bot_seed, game_seeds
@@ -771,7 +774,7 @@ def command() -> None:
 
 
 @command.command("new")
-@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("pack", type=PACK_FOLDER)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("--names", default="", help="Player names, comma-separated (default: P1, P2...).")
@@ -1375,15 +1378,26 @@ def finish_game(
 
 
 @command.command("simulate")
-@click.argument("pack", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("pack", type=PACK_FOLDER)
 @click.option("--campaigns", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100), default=10, show_default=True)
 @click.option("-p", "--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("-s", "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
 @click.option("--bots", default="heuristic", show_default=True, help="Bot of every seat.")
-def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bots: str) -> None:
+@click.option(
+    "--choices",
+    type=click.Choice(["bots", "random"]),
+    default="bots",
+    show_default=True,
+    help="Who takes the passages' choices: each seat's bot (the option worth most to it), or "
+    "a random pick, so that every branch of the arc is played and measured.",
+)
+def simulate(
+    pack: Path, campaigns: int, games: int, players: int, seed: int, bots: str, choices: str
+) -> None:
     """Bots play whole campaigns of PACK (nothing is written): how the campaign goes, game by
-    game of its arc."""
+    game of its arc, with 95% intervals over the campaigns, and what each passage choice
+    changed in the games after it."""
 
     try:
         seats = bot_names(bots, players)
@@ -1405,15 +1419,31 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
     names = [t["name"] for t in tracks(ir)]
     keys += tuple(f"track:{name}" for name in names)
     rows: list[dict[str, float]] = [dict.fromkeys(keys, 0.0) for _ in range(games)]
-    # How the bots answered each passage's choice: (passage, option) -> times.
-    choices: dict[tuple[int, int], int] = {}
+    # Sums of squares over campaigns of the figures shown with an interval.
+    squares: list[dict[str, float]] = [dict.fromkeys(ARC_INTERVALS, 0.0) for _ in range(games)]
+    # How each passage's choice was answered: (passage, option) -> times; and what followed:
+    # each campaign's mean score over the games after the choice (count, sum, squares).
+    taken: dict[tuple[int, int], int] = {}
+    after: dict[tuple[int, int], list[float]] = {}
     for cseed in game_seeds(seed, campaigns):
         events: list[dict[str, Any]] = [{**first, "seed": cseed}]
+        table = BOTS_ONLY if choices == "bots" else random_choices(cseed, players)
+        made: list[tuple[int, int, int]] = []  # (game, passage, option) of this campaign
+        means: list[float] = []
         for n in range(1, games + 1):
-            e = play_game(ir, fold(events), n)
+            e = play_game(ir, fold(events), n, table)
             events.append(e)
             every = readings(e)
             row = rows[n - 1]
+            means.append(sum(e["scores"]) / players)
+            figures = {
+                "score": means[-1],
+                "top": max(e["scores"]),
+                "rounds": e["rounds"],
+                "deaths": e["death"],
+            }
+            for key, x in figures.items():
+                squares[n - 1][key] += x * x
             row["score"] += sum(e["scores"]) / players
             row["top"] += max(e["scores"])
             row["rounds"] += e["rounds"]
@@ -1433,12 +1463,24 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
             for r in every:
                 for number, option in r["read"]:
                     if option is not None:
-                        choices[(number, option)] = choices.get((number, option), 0) + 1
+                        taken[(number, option)] = taken.get((number, option), 0) + 1
+                        made.append((n, number, option))
+        for n, number, option in made:
+            if n < games:  # the games after the choice, in this campaign
+                later = sum(means[n:]) / (games - n)
+                sums = after.setdefault((number, option), [0, 0.0, 0.0])
+                sums[0] += 1
+                sums[1] += later
+                sums[2] += later * later
     k = campaigns
-    click.echo(f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players")
+    said = "the bots" if choices == "bots" else "a random pick"
+    click.echo(
+        f"{campaigns} campaigns of {games} games of {ir['pack']['name']}, {players} players "
+        f"(passage choices: {said}; ± a 95% interval over the campaigns)"
+    )
     heads = [f"{name} X" for name in names]
     click.echo(
-        "game  mean score  top score  rounds  deaths  "
+        "game    mean score     top score      rounds         deaths  "
         + "".join(f"{h}  " for h in heads)
         + "checkmarks/player  promotions  stickers  fetched  destroyed  contracts done"
     )
@@ -1447,23 +1489,54 @@ def simulate(pack: Path, campaigns: int, games: int, players: int, seed: int, bo
             f"{row[f'track:{name}'] / k:>{max(6, len(h))}.2f}  "
             for name, h in zip(names, heads, strict=True)
         )
+        sq = squares[n - 1]
+        low, high = wilson(round(row["deaths"]), k)
         click.echo(
-            f"{n:>4}  {row['score'] / k:>10.1f}  {row['top'] / k:>9.1f}  "
-            f"{row['rounds'] / k:>6.1f}  {row['deaths'] / k:>6.0%}  {x}"
+            f"{n:>4}  {_pm(row['score'], sq['score'], k):>12}  "
+            f"{_pm(row['top'], sq['top'], k):>12}  "
+            f"{_pm(row['rounds'], sq['rounds'], k):>10}  "
+            f"{row['deaths'] / k:>4.0%} [{low:.0%}–{high:.0%}]  {x}"
             f"{row['checkmarks'] / k:>17.2f}  {row['promotions'] / k:>10.2f}  "
             f"{row['stickers'] / k:>8.2f}  {row['fetched'] / k:>7.2f}  "
             f"{row['destroyed'] / k:>9.2f}  {row['contracts'] / k:>14.2f}"
         )
-    if choices:
+    if taken:
         labels = {
             (p["number"], i): c["label"]
             for p in ir.get("passages", ())
             for i, c in enumerate(p.get("choices", ()))
         }
-        click.echo("choices the bots made:")
-        for (number, option), times in sorted(choices.items()):
+        click.echo(f"choices made ({said}), and the mean score of the games after them:")
+        for (number, option), times in sorted(taken.items()):
             label = labels.get((number, option), f"option {option + 1}")
-            click.echo(f"  passage {number}: {label!r} {times} of {k}")
+            n_after, total, sq = after.get((number, option), [0, 0.0, 0.0])
+            effect = (
+                f"; the {n_after} campaigns' later games: mean score {_pm(total, sq, int(n_after))}"
+                if n_after
+                else "; no game after it"
+            )
+            click.echo(f"  passage {number}: {label!r} {times} of {k}{effect}")
+
+
+# The figures of `campaign simulate` shown with their 95 % interval over the campaigns.
+ARC_INTERVALS = ("score", "top", "rounds", "deaths")
+
+
+def _pm(total: float, squares: float, n: int) -> str:
+    """A mean over ``n`` campaigns with the half-width of its 95 % normal interval."""
+    low, high = mean_interval(total, squares, n)  # type: ignore[arg-type]
+    return f"{total / n:.1f} ±{(high - low) / 2:.1f}" if n else "-"
+
+
+def random_choices(seed: int, players: int) -> Table:
+    """A table whose passage choices are random picks (seeded by the campaign): every branch
+    of an arc gets played, whatever the bots would prefer."""
+    rng = random.Random(seed * 7_919 + 17)
+
+    def pick(ps: dict[str, Any]) -> int:
+        return rng.randrange(len(ps["choices"]))
+
+    return Table(ask=[pick] * players)
 
 
 def campaign_schema() -> dict[str, Any]:

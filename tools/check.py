@@ -14,11 +14,11 @@ from typing import Any
 
 import click
 
+from clankwork.dsl.balance import compile_balances
 from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,
     Span,
-    did_you_mean,
     format_github,
     format_human,
     format_json,
@@ -27,37 +27,17 @@ from clankwork.dsl.diagnostics import (
     printable,
     summary_line,
 )
-from clankwork.dsl.extends import bundled_packs
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
+from .check_cache import CheckCache, PackPart
 from .ir_file import is_ir_file, read_ir_file
 from .outputs import check_file_target, write_text
 
-FLAGSHIP = "acqinc"
-
-
-def bundled_names() -> list[str]:
-    """The names of the packs shipped with Clankwork (folders of clankwork.content)."""
-    return sorted(bundled_packs())
-
-
-def bundled_pack(name: str = FLAGSHIP) -> Path:
-    """The folder of a pack shipped with Clankwork.
-
-    ``name`` must be exactly one of `bundled_names` (it may come from a replay log, which
-    anyone can write): a path, "..", another case or a near miss is refused, never looked up.
-    """
-    names = bundled_names()
-    if not isinstance(name, str) or name not in names:
-        hint = did_you_mean(name, names) if isinstance(name, str) else None
-        raise click.ClickException(
-            f"no bundled pack named {name!r}"
-            + (f" ({hint})" if hint else "")
-            + f" (bundled: {', '.join(names)}): give the pack's folder or IR file instead"
-        )
-    return Path(str(resources.files("clankwork.content"))) / name
+# The bundled packs are looked up in .packs; other tools import these names from here too.
+from .packs import FLAGSHIP, PACK, bundled_pack
+from .packs import bundled_names as bundled_names
 
 
 def display_path(path: Path) -> Path:
@@ -85,20 +65,30 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def compile_and_check(pack: Path, overrides: Mapping[str, str] | None = None) -> CompileResult:
+def compile_and_check(
+    pack: Path, overrides: Mapping[str, str] | None = None, cache: CheckCache | None = None
+) -> CompileResult:
     """Compile a pack and run every check on it: the IR schema and the board graph checks.
 
     The whole IR is validated against the schema: a compiler bug that breaks it is a CW301
     here, whatever the pack. `validate_ir` does that in about a second for 100,000 cards.
-    ``overrides`` (path inside the pack → text) stands for unsaved editor buffers."""
+    ``overrides`` (path inside the pack → text) stands for unsaved editor buffers. ``cache``
+    (the language server's, one per pack) keeps what the next run on the same pack may use
+    again; the diagnostics are the same with it or without."""
     with _no_cycle_collection():
-        return _compile_and_check(pack, overrides)
+        return _compile_and_check(pack, overrides, cache)
 
 
-def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> CompileResult:
-    result = compile_pack(pack, display_root=display_path(pack), overrides=overrides)
+def _compile_and_check(
+    pack: Path, overrides: Mapping[str, str] | None, cache: CheckCache | None
+) -> CompileResult:
+    part = _pack_part(pack, overrides, cache)
+    # A new result each run: the kept one is never changed.
+    compiled = part.result
+    result = CompileResult(
+        compiled.ir, [*compiled.diagnostics, *part.board], dict(compiled.sources)
+    )
     if result.ir is not None:
-        result.diagnostics.extend(check_boards(result.ir))
         if pack.is_dir():
             _scenarios, diags, sources = compile_scenarios(
                 pack,
@@ -106,11 +96,21 @@ def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> Compi
                 display_path(pack),
                 pack_sources=result.sources,
                 overrides=overrides,
+                parse=cache.parse if cache is not None else None,
+                memo=part.scenarios if cache is not None else None,
+            )
+            result.diagnostics.extend(diags)
+            result.sources.update(sources)
+            # The files' `balance` blocks are checked too (played by `test --balance`).
+            _blocks, diags, sources = compile_balances(
+                pack, result.ir, display_path(pack), overrides=overrides
             )
             result.diagnostics.extend(diags)
             result.sources.update(sources)
         if not has_errors(result.diagnostics):
-            for where, message in validate_ir(result.ir):
+            if part.schema is None:
+                part.schema = validate_ir(result.ir)
+            for where, message in part.schema:
                 result.diagnostics.append(
                     Diagnostic(
                         "CW301",
@@ -121,6 +121,29 @@ def _compile_and_check(pack: Path, overrides: Mapping[str, str] | None) -> Compi
                 )
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _pack_part(
+    pack: Path, overrides: Mapping[str, str] | None, cache: CheckCache | None
+) -> PackPart:
+    """The compiled pack and its board checks: kept in ``cache`` when no file it read has
+    changed, else compiled (with ``cache``'s parser)."""
+    if cache is not None:
+        kept = cache.unchanged(pack, overrides)
+        if kept is not None:
+            cache.reuses += 1
+            return kept
+    compiled = compile_pack(
+        pack,
+        display_root=display_path(pack),
+        overrides=overrides,
+        parse=cache.parse if cache is not None else None,
+    )
+    board = check_boards(compiled.ir) if compiled.ir is not None else []
+    if cache is None:
+        return PackPart(compiled, board, str(pack))
+    cache.compiles += 1
+    return cache.keep(pack, compiled, board)
 
 
 def load_pack_or_exit(
@@ -161,7 +184,7 @@ def _color(err: bool = False) -> bool:
     return stream.isatty() and "NO_COLOR" not in os.environ
 
 
-_PACKS = click.argument("packs", nargs=-1, type=click.Path(exists=True, file_okay=True))
+_PACKS = click.argument("packs", nargs=-1, type=PACK)
 
 
 @click.command()
@@ -175,12 +198,13 @@ _PACKS = click.argument("packs", nargs=-1, type=click.Path(exists=True, file_oka
     help="How to print diagnostics.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors and warnings.")
-def check(packs: tuple[str, ...], fmt: str, quiet: bool) -> None:
-    """Report every problem in PACKS (default: the bundled flagship pack).
+def check(packs: tuple[Path, ...], fmt: str, quiet: bool) -> None:
+    """Report every problem in PACKS (default: the bundled flagship pack). A pack is a
+    folder, one of its files, or the name of a bundled pack (`clankwork packs`).
 
     Exit 0 when there are no errors, 1 when there are, 2 for usage errors.
     """
-    paths = [Path(p) for p in packs] or [bundled_pack()]
+    paths = list(packs) or [bundled_pack()]
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     stats = []
@@ -222,22 +246,23 @@ def _stats(ir: dict[str, Any]) -> str:
 
 
 @click.command()
-@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write here (default stdout)."
 )
-def build(pack: str | None, output: str | None) -> None:
-    """Compile PACK to its JSON IR (validated against schemas/pack.schema.json).
+def build(pack: Path | None, output: str | None) -> None:
+    """Compile PACK (default: the bundled flagship pack) to its JSON IR (validated against
+    schemas/pack.schema.json).
 
     With -o the file is replaced only once the whole IR is written: a pack with errors or a
     failed write leaves the previous file as it was. Output problems exit 2.
     """
     if output:
         check_file_target(Path(output), named=True)  # before compiling: a big pack takes a while
-    if pack is not None and is_ir_file(Path(pack)):
-        ir = read_ir_file(Path(pack))
+    if pack is not None and is_ir_file(pack):
+        ir = read_ir_file(pack)
     else:
-        ir, _result = load_pack_or_exit(pack)
+        ir, _result = load_pack_or_exit(str(pack) if pack is not None else None)
     text = json.dumps(ir, indent=2) + "\n"
     if output:
         write_text(Path(output), text, named=True)

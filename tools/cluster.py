@@ -52,13 +52,12 @@ _RUNNERS: dict[str, Runner] = {}
 
 
 def dask_chunk(token: str, spec: RunSpec, start: int, seeds: list[int], keep: int) -> RunTotals:
-    """A Dask task: play one chunk of run ``token`` on this worker."""
-    from .simulate import Runner
-
+    """A Dask task: play one chunk of run ``token`` on this worker (``spec.runner()`` plays
+    it: a run's, or a compared pair's)."""
     runner = _RUNNERS.get(token)
     if runner is None:
         _RUNNERS.clear()  # one run at a time per worker: a finished run's catalog is dropped
-        runner = _RUNNERS[token] = Runner(spec)
+        runner = _RUNNERS[token] = spec.runner()
     return runner.run_chunk(start, seeds, keep)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .card_template import TemplateError
+from .packs import PACK
 from .pieces import Pieces
 from .raster import RasterUnavailable
 from .render import CAMPAIGN, board_svgs, pack_dir, pack_ir, raster_errors, warn
@@ -19,7 +20,7 @@ def export() -> None:
 
 
 @export.command("tts")
-@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "-o",
     "--output",
@@ -52,7 +53,7 @@ def export() -> None:
 @click.option("--modules", help="A modular board's assembly [default: the first].")
 @CAMPAIGN
 def tts_command(
-    pack: str | None,
+    pack: Path | None,
     out_dir: Path,
     dpi: int,
     base_url: str | None,
@@ -61,8 +62,9 @@ def tts_command(
     modules: str | None,
     campaign: Path | None,
 ) -> None:
-    """Write a Tabletop Simulator save of PACK: decks cut from deck sheets, the board, the
-    tokens in bags, the dragon bag with its cubes, each player's cubes and pawn.
+    """Write a Tabletop Simulator save of PACK (default: the bundled flagship pack): decks
+    cut from deck sheets, the board, the tokens in bags, the dragon bag with its cubes, each
+    player's cubes and pawn.
 
     Copy PACK.json into Tabletop Simulator's "Saves/Saved Objects" folder (or "Saves") and
     load it; images are read from the URLs it names (see --base-url)."""

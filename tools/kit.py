@@ -20,6 +20,7 @@ from clankwork.dsl.diagnostics import format_human, has_errors, summary_line
 from .card_template import TemplateError
 from .check import FLAGSHIP, bundled_pack, compile_and_check, printable
 from .outputs import check_file_target, prepare_dir, safe_filename, write_bytes, write_text
+from .packs import PACK_FOLDER
 from .pieces import DECK_NAMES, TOKEN_KINDS, Pieces, deck_groups, pack_title
 from .pnp import PAPERS, PnpOptions, build
 from .raster import RasterUnavailable
@@ -98,7 +99,7 @@ def readme(ir: dict[str, Any], files: list[str], include_sealed: bool, pdf: str,
 
 
 @click.command("kit")
-@click.argument("pack", required=False, type=click.Path(exists=True, file_okay=False))
+@click.argument("pack", required=False, type=PACK_FOLDER)
 @click.option(
     "-o",
     "--output",
@@ -119,15 +120,16 @@ def readme(ir: dict[str, Any], files: list[str], include_sealed: bool, pdf: str,
     help="Resolution of the card PNGs and deck sheets in cards/.",
 )
 def command(
-    pack: str | None,
+    pack: Path | None,
     out_dir: Path,
     paper: str,
     include_sealed: bool,
     base_url: str | None,
     dpi: int,
 ) -> None:
-    """Check and test PACK, then write a playtest kit: the print-and-play PDF, the card
-    PNGs and deck sheets, a Tabletop Simulator save, and a README with every component."""
+    """Check and test PACK (default: the bundled flagship pack), then write a playtest kit:
+    the print-and-play PDF, the card PNGs and deck sheets, a Tabletop Simulator save, and a
+    README with every component."""
     path = Path(pack) if pack else bundled_pack(FLAGSHIP)
     prepare_dir(out_dir)
     result = compile_and_check(path)

@@ -3,8 +3,11 @@
 A change to a .clank file recompiles the whole pack it belongs to once the editor has been
 quiet for a moment (`--debounce`), with the editor's unsaved buffers read in place of the
 files on disk (through `PackReader`, so containment and size rules hold), runs the checks of
-`clankwork check`, and publishes the diagnostics of every file of the pack. Completion, hover
-and go-to-definition read the op registry and the pack's last compiled IR.
+`clankwork check`, and publishes the diagnostics of every file of the pack. An analysis keeps
+what the next one may use again (`check_cache`): an edit re-parses the statements it changed
+and re-checks what depends on its file. Completion (by context), hover, definition,
+references, rename, the outline and quick fixes read the op registry, the pack's last
+compiled IR and its statements (`lsp_features`).
 
 Messages are read by `lsp_framing.MessageReader` (bounded, resynchronised after a bad header)
 instead of pygls's reader; which files may be read from disk is `lsp_files`'s to say.
@@ -13,7 +16,6 @@ instead of pygls's reader; which files may be read from disk is `lsp_files`'s to
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import os
 import re
@@ -30,26 +32,21 @@ from urllib.parse import unquote
 import click
 from lsprotocol import types as lsp
 from pygls import uris
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import PositionCodec, TextDocument
 
-from clankwork.dsl.compiler import (
-    DECL_KINDS,
-    MANIFEST,
-    compile_text,
-    parser,
-    property_words,
-)
-from clankwork.dsl.diagnostics import Diagnostic, Span
+from clankwork.dsl.compiler import MANIFEST, compile_text, parser
+from clankwork.dsl.diagnostics import Diagnostic
 from clankwork.dsl.formatter import format_source
-from clankwork.dsl.phrases import leading_words
-from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
-from clankwork.interpreter.effects.registry import pretty_phrase
+from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
 
 from .check import compile_and_check
+from .check_cache import CheckCache
+from .lsp_complete import record_doc
+from .lsp_features import Known, NameFeatures, to_range
 from .lsp_files import inside, may_read, read_clank, too_large
 from .lsp_stdio import FdReader, serve
-from .render_cards import card_kind, card_rules
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
 _WORD_AT = re.compile(r"[A-Za-z0-9_'.+\-!]+")
@@ -66,9 +63,6 @@ _NODE_KEYS = {"op": EFFECTS, "cond": CONDITIONS, "count": COUNTS}
 
 DEFAULT_DELAY = 0.2
 """Seconds without a change before a pack is analysed again (`clankwork lsp --debounce`)."""
-
-# Words that open a property line inside a declaration (card, token, space, path).
-PROPERTY_WORDS = property_words()
 
 
 def find_pack(path: Path) -> Path | None:
@@ -112,11 +106,13 @@ class Analysis:
     files: dict[str, str] = field(default_factory=dict)
     diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     unplaced: list[Diagnostic] = field(default_factory=list)
+    shown: dict[str, str] = field(default_factory=dict)  # real path → the name compiled
 
 
-def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
+def analyse(path: Path, open_docs: Mapping[str, str], cache: CheckCache | None = None) -> Analysis:
     """Compile what ``path`` (see `_local`) belongs to, with ``open_docs`` (real path → text)
-    overriding the files on disk, and run the checks of `clankwork check`."""
+    overriding the files on disk, and run the checks of `clankwork check`; ``cache`` is
+    what the last analysis of the same pack kept (`tools.check_cache`)."""
     root = find_pack(path)
     if root is None:
         return _analyse_lone(path, open_docs.get(str(path)))
@@ -126,8 +122,9 @@ def analyse(path: Path, open_docs: Mapping[str, str]) -> Analysis:
         for p, t in open_docs.items()
         if inside(p, real_root)
     }
-    result = compile_and_check(root, overrides)
+    result = compile_and_check(root, overrides, cache)
     out = Analysis(root, result.ir, {_real(n): t for n, t in result.sources.items()})
+    out.shown = {_real(n): n for n in result.sources}
     _place(out, result.diagnostics)
     if str(path) not in out.files:
         # Not included by pack.clank (nor a scenario): its syntax is all that can be checked
@@ -168,26 +165,7 @@ def _place(out: Analysis, diags: list[Diagnostic]) -> None:
             out.diagnostics.setdefault(_real(d.span.file), []).append(d)
 
 
-def _position(lines: list[str], line: int, col: int, codec: PositionCodec) -> lsp.Position:
-    """LSP position (0-based line, character in the client's units, UTF-16 by default) of a
-    1-based line and column counted in characters."""
-    i = max(line - 1, 0)
-    text = lines[i] if i < len(lines) else ""
-    prefix = text[: max(col - 1, 0)]
-    beyond = max(col - 1 - len(text), 0)  # a span may end one past the last character
-    return lsp.Position(i, codec.client_num_units(prefix) + beyond)
-
-
-def to_range(span: Span, text: str, codec: PositionCodec) -> lsp.Range:
-    """The LSP range of ``span`` in a file holding ``text``."""
-    lines = text.split("\n")  # the parser ends lines at "\n" only
-    return lsp.Range(
-        _position(lines, span.line, span.col, codec),
-        _position(lines, span.end_line, span.end_col, codec),
-    )
-
-
-class ClankServer(LanguageServer):
+class ClankServer(NameFeatures, LanguageServer):
     """The Clankwork language server: one analysis per pack, run once the editor has been
     quiet for ``delay`` seconds after a change."""
 
@@ -198,6 +176,9 @@ class ClankServer(LanguageServer):
         self.good_ir: dict[str, dict[str, Any]] = {}  # the last IR of each pack, for names
         self.published: dict[str, set[str]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}  # analysis key → its timer
+        self.caches: dict[str, CheckCache] = {}  # what each pack's last analysis kept
+        self.known: dict[str, Known] = {}  # what features worked out from the last analysis
+        self._bundled_texts: dict[str, list[str]] | None = None
 
     # -- documents ------------------------------------------------------------------------
 
@@ -282,6 +263,19 @@ class ClankServer(LanguageServer):
         ir = a.ir if a and a.ir is not None else self.good_ir.get(key[0])
         return a, ir
 
+    def fresh(self, uri: str) -> None:
+        """Analyse the pack of ``uri`` now when its last analysis is not of the text the
+        editor has (a change is waiting for its analysis): for requests that edit it."""
+        key = self.key_of(uri)
+        if key is None:
+            return
+        a = self.analyses.get(key[0])
+        stale = key[0] in self.pending or a is None
+        if not stale:
+            stale = any(a.files.get(real, text) != text for real, text in self.open_docs().items())
+        if stale:
+            self.refresh(uri)
+
     def schedule(self, uri: str) -> None:
         """Refresh the pack of ``uri`` once no change has come for ``delay`` seconds: a
         burst of typing costs one analysis, of the newest text."""
@@ -308,7 +302,8 @@ class ClankServer(LanguageServer):
             return
         started = time.perf_counter()
         try:
-            a = analyse(key[1], self.open_docs())
+            cache = self.caches.setdefault(key[0], CheckCache())
+            a = analyse(key[1], self.open_docs(), cache)
         except Exception:  # a bug in a check must not take the editor's server down
             self.window_log_message(
                 lsp.LogMessageParams(lsp.MessageType.Error, traceback.format_exc())
@@ -322,6 +317,7 @@ class ClankServer(LanguageServer):
             )
         )
         self.analyses[key[0]] = a
+        self.forget_known(key[0])
         if a.ir is not None:
             self.good_ir[key[0]] = a.ir
         self.publish(key[0], uri, a)
@@ -372,6 +368,12 @@ class ClankServer(LanguageServer):
             source="clankwork",
             related_information=related or None,
         )
+
+    def snippets(self) -> bool:
+        """True when the client takes snippets in completion items."""
+        doc = self.client_capabilities.text_document
+        item = doc.completion.completion_item if doc and doc.completion else None
+        return bool(item and item.snippet_support)
 
     # -- positions ------------------------------------------------------------------------
 
@@ -453,45 +455,6 @@ def node_at(ir: dict[str, Any], real: str, line: int, col: int) -> dict[str, Any
     return best
 
 
-def declarations(ir: dict[str, Any]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    """Card, token, space and feature names of a pack: name → [(kind, declaration)]."""
-    out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for card in ir.get("cards", []):
-        out.setdefault(card["name"], []).append(("card", card))
-    for tok in ir.get("tokens", []):
-        out.setdefault(tok["name"], []).append(("token", tok))
-    for board in ir.get("boards", []):
-        for space in board.get("spaces", []):
-            out.setdefault(space["name"], []).append(("space", space))
-            for feat in space.get("features", []):
-                if not any(k == "feature" for k, _ in out.get(feat, [])):
-                    out.setdefault(feat, []).append(("feature", {"name": feat}))
-    return out
-
-
-def card_text(card: dict[str, Any]) -> str:
-    """A card's generated rules text, as markdown for a hover."""
-    head = f"**{card['name']}** ({card_kind(card)}"
-    if "cost" in card:
-        head += f", cost {card['cost']}"
-    if card.get("fight"):
-        head += f", fight {card['fight']}"
-    if card.get("points"):
-        head += f", {card['points']} point{'s' if card['points'] != 1 else ''}"
-    head += ")"
-    rules = [f"{h} {t}" for h, t in card_rules(card)]
-    return "\n\n".join([head, *rules])
-
-
-def record_doc(record: Record) -> str:
-    """A registry record as markdown: its phrases, doc and examples."""
-    phrases = ", ".join(f"`{pretty_phrase(p)}`" for p in record.phrases)
-    parts = [f"**{record.family} `{record.name}`**: {phrases}", inspect.cleandoc(record.doc)]
-    if record.examples:
-        parts.append("Example: " + ", ".join(f"`{e}`" for e in record.examples))
-    return "\n\n".join(parts)
-
-
 def _lead(pattern: str) -> str:
     """The literal words a phrase pattern starts with (`draw {n:int}` → `draw`)."""
     out = []
@@ -502,102 +465,11 @@ def _lead(pattern: str) -> str:
     return " ".join(out)
 
 
-def registry_items(registry: Registry, kind: lsp.CompletionItemKind) -> list[lsp.CompletionItem]:
-    """One completion item per phrase of every record, documented by the record."""
-    items = []
-    for record in registry:
-        if record.structural:
-            continue
-        doc = lsp.MarkupContent(lsp.MarkupKind.Markdown, record_doc(record))
-        for pattern in record.phrases:
-            label = pretty_phrase(pattern)
-            insert = _lead(pattern) or label
-            if registry is EFFECTS and record.examples:
-                insert = record.examples[0]
-            items.append(
-                lsp.CompletionItem(
-                    label=label,
-                    kind=kind,
-                    detail=f"{record.family} {record.name}",
-                    documentation=doc,
-                    insert_text=insert,
-                    filter_text=label,
-                )
-            )
-    return items
-
-
-def completions(line_before: str, ir: dict[str, Any] | None) -> list[lsp.CompletionItem]:
-    """Completion items for a cursor after ``line_before``: after `if` conditions come first,
-    after `per` counts, at the start of a line declaration kinds and property words; names
-    from the pack are always offered."""
-    words = re.findall(r"[A-Za-z_']+", line_before.lower())
-    in_string = line_before.count('"') % 2 == 1
-    partial = not line_before or not line_before[-1].isspace()
-    previous = words[-2] if partial and len(words) >= 2 else (words[-1] if words else "")
-    if partial and len(words) == 1 and line_before.strip() == words[0]:
-        previous = ""
-    order = ["effect", "word", "declaration", "property", "condition", "count", "name"]
-    if previous == "if":
-        order = ["condition", "name", "effect", "word", "count", "property", "declaration"]
-    elif previous == "per":
-        order = ["count", "name", "effect", "word", "condition", "property", "declaration"]
-    elif not line_before.strip() or (partial and len(line_before.split()) <= 1):
-        order = ["declaration", "property", "effect", "word", "condition", "count", "name"]
-    if in_string:
-        order = ["name", *[o for o in order if o != "name"]]
-    groups: dict[str, list[lsp.CompletionItem]] = {
-        "effect": registry_items(EFFECTS, lsp.CompletionItemKind.Function),
-        "condition": registry_items(CONDITIONS, lsp.CompletionItemKind.Operator),
-        "count": registry_items(COUNTS, lsp.CompletionItemKind.Unit),
-        "word": [
-            lsp.CompletionItem(w, kind=lsp.CompletionItemKind.Keyword, detail="effect word")
-            for w in sorted(leading_words(EFFECTS))
-        ],
-        "declaration": [
-            lsp.CompletionItem(k, kind=lsp.CompletionItemKind.Class, detail="declaration")
-            for k in DECL_KINDS
-        ],
-        "property": [
-            lsp.CompletionItem(p, kind=lsp.CompletionItemKind.Property, detail="property")
-            for p in PROPERTY_WORDS
-        ],
-        "name": [],
-    }
-    name_kinds = {
-        "card": lsp.CompletionItemKind.Class,
-        "token": lsp.CompletionItemKind.Constant,
-        "space": lsp.CompletionItemKind.Field,
-        "feature": lsp.CompletionItemKind.EnumMember,
-    }
-    for name, decls in sorted((declarations(ir) if ir else {}).items()):
-        kind, decl = decls[0]
-        doc = card_text(decl) if kind == "card" else None
-        groups["name"].append(
-            lsp.CompletionItem(
-                label=name,
-                kind=name_kinds[kind],
-                detail=" / ".join(k for k, _ in decls),
-                documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
-                insert_text=name if in_string else quoted(name),
-            )
-        )
-    items = []
-    seen: set[tuple[str, str]] = set()
-    for rank, group in enumerate(order):
-        for n, item in enumerate(groups[group]):
-            if (item.label, group) in seen:
-                continue
-            seen.add((item.label, group))
-            item.sort_text = f"{rank}{n:05d}"
-            items.append(item)
-    return items
-
-
 def hover_text(
     ir: dict[str, Any] | None, real: str, line_text: str, line: int, col: int
 ) -> str | None:
-    """Markdown for a hover: an effect's docs and card text, or a name's declaration."""
+    """Markdown for a hover on an effect: the registry's docs and the card text (a name
+    under the cursor is `NameFeatures.hover_name`'s)."""
     if ir is not None:
         node = node_at(ir, real, line, col)
         if node is not None:
@@ -612,13 +484,6 @@ def hover_text(
     word = word_at(line_text, col)
     if word is None:
         return None
-    if ir is not None:
-        decls = declarations(ir).get(word)
-        if decls:
-            kind, decl = decls[0]
-            if kind == "card":
-                return card_text(decl)
-            return f"**{word}** ({' / '.join(k for k, _ in decls)})"
     docs = [
         record_doc(r)
         for reg in (EFFECTS, CONDITIONS, COUNTS)
@@ -626,6 +491,13 @@ def hover_text(
         if not r.structural and any(_lead(p).split()[:1] == [word.lower()] for p in r.phrases)
     ]
     return "\n\n---\n\n".join(docs) if docs else None
+
+
+class Refused(JsonRpcException):
+    """A request the server answers with why it will not do it (the protocol's
+    RequestFailed): a rename that would clash, a name the game gives."""
+
+    CODE = -32803
 
 
 def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
@@ -662,6 +534,8 @@ def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
         ls.analyses.pop(key[0], None)
         ls.good_ir.pop(key[0], None)
+        ls.caches.pop(key[0], None)
+        ls.forget_known(key[0])
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: ClankServer, _params: None) -> None:
@@ -670,20 +544,22 @@ def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
     def completion(ls: ClankServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        here = ls.at_cursor(params.text_document.uri, params.position)
-        if here is None:
+        if ls.at_cursor(params.text_document.uri, params.position) is None:
             return lsp.CompletionList(is_incomplete=False, items=[])
-        _a, ir = ls.analysis_of(params.text_document.uri)
-        before = here[0][: here[2] - 1]
-        return lsp.CompletionList(is_incomplete=False, items=completions(before, ir))
+        items = ls.complete_at(params.text_document.uri, params.position, ls.snippets())
+        return lsp.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: ClankServer, params: lsp.HoverParams) -> lsp.Hover | None:
         here = ls.at_cursor(params.text_document.uri, params.position)
         if here is None:
             return None
-        _a, ir = ls.analysis_of(params.text_document.uri)
-        text = hover_text(ir, here[3], here[0], here[1], here[2])
+        uri = params.text_document.uri
+        # A name first: `trash a Burgle` shows the card, not the effect around it.
+        text = ls.hover_name(uri, here[1], here[2], here[3])
+        if text is None:
+            _a, ir = ls.analysis_of(uri)
+            text = hover_text(ir, here[3], here[0], here[1], here[2])
         if text is None:
             return None
         return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text))
@@ -693,20 +569,62 @@ def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
         here = ls.at_cursor(params.text_document.uri, params.position)
         if here is None:
             return None
-        a, ir = ls.analysis_of(params.text_document.uri)
-        if ir is None:
+        return ls.definition_of(params.text_document.uri, here[1], here[2], here[3]) or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: ClankServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+        here = ls.at_cursor(params.text_document.uri, params.position)
+        if here is None:
             return None
-        word = word_at(here[0], here[2])
-        out = []
-        for kind, decl in declarations(ir).get(word or "", []):
-            at = decl.get("at")
-            if kind == "feature" or not at:
-                continue
-            real = _real(at["file"])
-            text = a.files.get(real, "") if a else ""
-            codec = ls.workspace.position_codec
-            out.append(lsp.Location(ls.uri_of(real), to_range(Span.from_ir(at), text, codec)))
-        return out or None
+        found = ls.references_of(
+            params.text_document.uri,
+            here[1],
+            here[2],
+            here[3],
+            params.context.include_declaration,
+        )
+        return found or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(
+        ls: ClankServer, params: lsp.PrepareRenameParams
+    ) -> lsp.PrepareRenamePlaceholder | None:
+        here = ls.at_cursor(params.text_document.uri, params.position)
+        if here is None:
+            return None
+        target = ls.rename_target(params.text_document.uri, here[1], here[2], here[3])
+        if isinstance(target, str):
+            raise Refused(target)
+        use, name = target
+        text = ls.text_of(params.text_document.uri)
+        codec = ls.workspace.position_codec
+        return lsp.PrepareRenamePlaceholder(
+            to_range(use.span, text[0] if text else "", codec), name
+        )
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+    def rename(ls: ClankServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        here = ls.at_cursor(params.text_document.uri, params.position)
+        if here is None:
+            return None
+        got = ls.rename_edits(params.text_document.uri, here[1], here[2], here[3], params.new_name)
+        if isinstance(got, str):
+            # RequestFailed: the editor shows the message, nothing is changed.
+            raise Refused(got)
+        return got
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(
+        ls: ClankServer, params: lsp.DocumentSymbolParams
+    ) -> list[lsp.DocumentSymbol]:
+        return ls.outline(params.text_document.uri)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: ClankServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return ls.code_actions(params.text_document.uri, params.context.diagnostics)
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     def formatting(
@@ -730,6 +648,11 @@ def build_server(delay: float = DEFAULT_DELAY) -> ClankServer:
     return server
 
 
+def _not_refused(record: logging.LogRecord) -> bool:
+    """A refused request is an answer, not a problem of the server's: not logged."""
+    return not (record.exc_info and isinstance(record.exc_info[1], Refused))
+
+
 class _OneLine(logging.Formatter):
     """pygls's log records as one line each: its tracebacks are for its developers, and the
     editor shows the server's stderr to users."""
@@ -751,6 +674,7 @@ def command(debounce: int) -> None:
     """Run the language server on stdin/stdout (for an editor to start)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_OneLine())
+    handler.addFilter(_not_refused)
     log = logging.getLogger("pygls")
     log.addHandler(handler)
     log.setLevel(logging.ERROR)

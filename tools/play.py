@@ -35,6 +35,7 @@ from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
 from .livelog import LiveLog
 from .menus import HUMAN, card_text, option_text, question
 from .outputs import safe_filename
+from .packs import PACK
 from .replay import Narrator
 from .simulate import MAX_SEED, bot_names, bot_seed
 from .web import Server, Table, board_drawing
@@ -477,7 +478,7 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
 
 
 @click.command("play")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "--players",
     "-p",

@@ -19,6 +19,7 @@ from .card_template import TemplateError, default_template_bytes
 from .check import FLAGSHIP, bundled_pack, load_ir
 from .ir_file import is_ir_file
 from .outputs import check_file_target, prepare_dir, safe_filename, write_bytes
+from .packs import PACK
 from .pieces import Pieces
 from .pnp import PAPERS, PnpOptions, build
 from .raster import RasterUnavailable
@@ -54,7 +55,7 @@ def pick_board(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
     )
 
 
-def _pack_arg(value: str | None) -> Path | None:
+def _pack_arg(value: str | Path | None) -> Path | None:
     return Path(value) if value else None
 
 
@@ -66,7 +67,7 @@ CAMPAIGN = click.option(
 )
 
 
-def pack_ir(pack: str | None, campaign: Path | None) -> dict[str, Any]:
+def pack_ir(pack: str | Path | None, campaign: Path | None) -> dict[str, Any]:
     """The IR of PACK (the flagship when None), or of the pack as ``campaign`` has it now."""
     if campaign is None:
         return load_ir(_pack_arg(pack))
@@ -77,7 +78,7 @@ def pack_ir(pack: str | None, campaign: Path | None) -> dict[str, Any]:
     return campaign_ir(campaign)
 
 
-def pack_dir(pack: str | None, campaign: Path | None = None) -> Path | None:
+def pack_dir(pack: str | Path | None, campaign: Path | None = None) -> Path | None:
     """The folder a pack's templates and art are read from: the pack folder (a file's
     folder), the bundled pack's; None for an IR file or a campaign."""
     if campaign is not None:
@@ -146,7 +147,7 @@ def assembled_board(board: dict[str, Any], modules: str | None) -> dict[str, Any
 
 
 @render.command("board")
-@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.argument("pack", required=False, type=PACK)
 @click.option("--board", "board_name", help="Which board, when the pack has several.")
 @click.option(
     "-o",
@@ -178,7 +179,7 @@ def assembled_board(board: dict[str, Any], modules: str | None) -> dict[str, Any
 )
 @CAMPAIGN
 def board_command(
-    pack: str | None,
+    pack: Path | None,
     board_name: str | None,
     output: Path | None,
     fmt: str | None,
@@ -187,8 +188,8 @@ def board_command(
     campaign: Path | None,
     modules: str | None,
 ) -> None:
-    """Draw a board of PACK (default: the bundled tutorial) with Graphviz, legend included.
-    A modular board is drawn assembled, one outline per module."""
+    """Draw a board of PACK (default: the bundled flagship pack) with Graphviz, legend
+    included. A modular board is drawn assembled, one outline per module."""
     if output is not None:
         check_file_target(output, named=True)
     ir = pack_ir(pack, campaign)
@@ -236,7 +237,7 @@ def board_command(
 
 
 @render.command("cards")
-@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "-o",
     "--output",
@@ -277,7 +278,7 @@ def board_command(
 )
 @CAMPAIGN
 def cards_command(
-    pack: str | None,
+    pack: Path | None,
     out_dir: Path,
     sheet: bool,
     copies: bool,
@@ -316,7 +317,7 @@ def cards_command(
 
 
 @render.command("pnp")
-@click.argument("pack", required=False, type=click.Path(exists=True))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "-o",
     "--output",
@@ -345,7 +346,7 @@ def cards_command(
 @click.option("--modules", help="A modular board's assembly [default: the first].")
 @CAMPAIGN
 def pnp_command(
-    pack: str | None,
+    pack: Path | None,
     output: Path,
     paper: str,
     bleed: float,
@@ -355,8 +356,9 @@ def pnp_command(
     modules: str | None,
     campaign: Path | None,
 ) -> None:
-    """Write a print-and-play PDF of PACK: cards with backs for double-sided printing,
-    bleed and crop marks, token sheets, the board across pages."""
+    """Write a print-and-play PDF of PACK (default: the bundled flagship pack): cards with
+    backs for double-sided printing, bleed and crop marks, token sheets, the board across
+    pages."""
     check_file_target(output, named=True)
     ir = pack_ir(pack, campaign)
     pieces = Pieces(ir, pack_dir(pack, campaign))

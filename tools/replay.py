@@ -26,6 +26,7 @@ from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
 from clankwork.interpreter.stats import GameStats
 
 from .check import bundled_names
+from .packs import PACK
 from .simulate import load_pack
 
 
@@ -383,8 +384,9 @@ def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
 @click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--pack",
-    type=click.Path(exists=True, path_type=Path),
-    help="The pack to replay on (folder or IR .json) [default: the bundled pack the log names].",
+    type=PACK,
+    help="The pack to replay on (folder, IR .json or a bundled pack's name) [default: the "
+    "bundled pack the log names].",
 )
 @click.option(
     "--check",

@@ -15,106 +15,34 @@ its policy forbids loading anything: it opens offline, from a file.
 
 from __future__ import annotations
 
-import html
-import io
 import json
-import re
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import matplotlib
-from matplotlib.figure import Figure
 
 from .outputs import write_text
+from .plots import (
+    LABEL_CHARS,
+    SEAT_COLOURS,
+    inline_svg,
+)
+from .plots import RC as _RC
+from .plots import errors as _errors
+from .plots import esc as _e
+from .plots import figure as _figure
+from .plots import figure_svg as _figure_svg
+from .plots import label as _label
+from .plots import new_figure as _new_figure
+from .plots import pct as _pct
+from .plots import pts as _pts
+from .plots import table as _table
 from .simulate import dragon_word, end_reason
+from .workbench_html import compare_section, tension_section
 
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
-# What matplotlib's and Graphviz's drawings are made of; anything else (script, style,
-# foreignObject, image, metadata...) is dropped.
-_SVG_TAGS = {
-    "svg", "g", "title", "path", "polygon", "polyline", "ellipse", "circle", "rect", "line",
-    "text", "tspan", "a", "defs", "clipPath", "use", "linearGradient", "radialGradient", "stop",
-}  # fmt: skip
-# A label longer than this is cut (with an ellipsis) so that plots keep their shape.
-LABEL_CHARS = 36
 # Cards in the card-strength plot: the best and the worst this many (all when fewer).
 CARDS_PLOTTED = 15
-SEAT_COLOURS = ["#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#555"]
-_RC = {
-    "svg.fonttype": "none",  # text stays text: small, and searchable in the page
-    "text.parse_math": False,  # a name's "$" is a dollar sign, not mathtext
-    "font.size": 9,
-    "font.family": "DejaVu Sans",
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.color": "#e4e4e4",
-    "axes.axisbelow": True,
-}
-
-
-def _label(text: str, chars: int = LABEL_CHARS) -> str:
-    return text if len(text) <= chars else text[: chars - 1] + "…"
-
-
-def _local(name: str) -> str:
-    return name.rsplit("}", 1)[-1]
-
-
-def inline_svg(svg: bytes | str, css_class: str) -> str:
-    """An SVG drawing as inline markup with only drawing left in it.
-
-    Elements outside `_SVG_TAGS` go with their content, as do ``on*`` attributes, links that
-    leave the drawing (an ``href`` not starting with ``#``) and ``url(...)`` references that
-    are not to the drawing's own ids; the size is left to the page's style.
-    """
-    ET.register_namespace("", SVG_NS)
-    ET.register_namespace("xlink", XLINK_NS)
-    root = ET.fromstring(svg.encode("utf-8") if isinstance(svg, str) else svg)
-
-    def scrub(el: ET.Element) -> None:
-        for child in list(el):
-            if _local(child.tag) not in _SVG_TAGS:
-                el.remove(child)
-            else:
-                scrub(child)
-        for key in list(el.attrib):
-            name = _local(key).lower()
-            value = el.attrib[key]
-            leaves = name == "href" and not value.startswith("#")
-            if name.startswith("on") or leaves or re.search(r"url\((?!#)", value):
-                del el.attrib[key]
-
-    scrub(root)
-    for key in ("width", "height"):
-        root.attrib.pop(key, None)
-    root.set("class", css_class)
-    return ET.tostring(root, encoding="unicode")
-
-
-def _figure_svg(fig: Figure, salt: str) -> str:
-    """The figure as inline SVG; ``salt`` makes its ids its own within the page."""
-    buf = io.StringIO()
-    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):
-        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    return inline_svg(buf.getvalue(), "plot")
-
-
-def _new_figure(width: float, height: float) -> Figure:
-    with matplotlib.rc_context(_RC):
-        return Figure(figsize=(width, height), layout="constrained")
-
-
-def _errors(
-    values: Sequence[float], cis: Sequence[dict[str, float]], scale: float = 1.0
-) -> list[list[float]]:
-    """Asymmetric error bars (below, above) from intervals in the values' units, scaled."""
-    below = [max(0.0, (v - c["low"]) * scale) for v, c in zip(values, cis, strict=True)]
-    above = [max(0.0, (c["high"] - v) * scale) for v, c in zip(values, cis, strict=True)]
-    return [below, above]
 
 
 def seat_plot(rep: dict[str, Any]) -> str:
@@ -253,37 +181,36 @@ def sweep_plot(name: str, group: list[dict[str, Any]], rep: dict[str, Any], k: i
     return _figure_svg(fig, f"sweep{k}")
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _pct(x: float, ci: dict[str, float] | None = None) -> str:
-    if ci is None:
-        return f"{x:.1%}"
-    return f"{x:.1%} [{ci['low'] * 100:.1f}–{ci['high'] * 100:.1f}]"
-
-
-def _pts(d: float, ci: dict[str, float]) -> str:
-    return f"{d * 100:+.1f} [{ci['low'] * 100:+.1f}, {ci['high'] * 100:+.1f}]"
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[object]], numeric_from: int = 1) -> str:
-    """An HTML table; every cell is escaped text."""
-    out = ["<table><thead><tr>"]
-    out += [f"<th>{_e(h)}</th>" for h in head]
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        cells = [
-            f'<td class="{"num" if i >= numeric_from else "name"}">{_e(c)}</td>'
-            for i, c in enumerate(row)
-        ]
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def _figure(svg: str, caption: str) -> str:
-    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+def sweep_card_plot(group: list[dict[str, Any]], k: int) -> str | None:
+    """A card's cost sweep: the card's edge at each cost, its 95 % interval as a band,
+    against 0, and the share of players who acquired it (None for a rule's sweep)."""
+    if not all("card" in v for v in group):
+        return None
+    xs = [v["change"]["value"] for v in group]
+    cards = [v["card"] for v in group]
+    fig = _new_figure(7.6, 2.9)
+    with matplotlib.rc_context(_RC):
+        left, right = fig.subplots(1, 2)
+        left.fill_between(
+            xs, [c["edge_ci"]["low"] * 100 for c in cards],
+            [c["edge_ci"]["high"] * 100 for c in cards], color="#2e933c", alpha=0.2, linewidth=0,
+        )  # fmt: skip
+        left.plot(xs, [c["edge"] * 100 for c in cards], color="#2e933c", marker="o", markersize=3)
+        left.axhline(0, color="#444", linewidth=1)
+        left.set_ylabel("edge (points)")
+        left.set_title(_label(f"{cards[0]['name']}: its edge", 2 * LABEL_CHARS))
+        rates = [c["players_rate"] for c in cards]
+        cis = [c["players_rate_ci"] for c in cards]
+        right.errorbar(
+            xs, [r * 100 for r in rates], yerr=_errors(rates, cis, 100), color="#1b6ca8",
+            marker="o", capsize=3,
+        )  # fmt: skip
+        right.set_ylabel("players who acquired one (%)")
+        right.set_title(_label(f"{cards[0]['name']}: bought by", 2 * LABEL_CHARS))
+        for ax in (left, right):
+            ax.set_xlabel("cost")
+            ax.set_xticks(xs)
+    return _figure_svg(fig, f"sweepcard{k}")
 
 
 def build_page(
@@ -342,6 +269,7 @@ def build_page(
         )
     )
     parts.append("</div>")
+    parts += tension_section(rep)
     parts += _attacks_and_ends(rep)
     cards = card_plot(rep)
     parts.append("<h2>Card strength</h2>")
@@ -408,6 +336,17 @@ def build_page(
                     "game length with 95% intervals (dashed: the run without the sweep).",
                 )
             )
+            card = sweep_card_plot(group, k)
+            if card is not None:
+                parts.append(
+                    _figure(
+                        card,
+                        f"{name}: the card's own edge at each cost (acquirers' win rate minus "
+                        "passers', in points) with its 95% interval as a band, and the share of "
+                        "players who acquired one.",
+                    )
+                )
+    parts += compare_section(rep)
     return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
 
 

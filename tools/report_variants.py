@@ -17,6 +17,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from clankwork.interpreter.catalog import CardDef, Catalog
+from clankwork.interpreter.intervals import (
+    ci,
+    difference_interval,
+    mean_interval,
+    num,
+    rate,
+    rate_ci,
+)
+from clankwork.interpreter.stats import SHARE_UNIT, RunTotals, first_player
 from clankwork.interpreter.steps import Planned, Step
 
 if TYPE_CHECKING:
@@ -195,6 +204,43 @@ def _with_give(setup: tuple[Planned, ...], name: str, seat: int) -> tuple[Planne
     return (*setup[:at], planned, *setup[at:])
 
 
+def card_figures(totals: RunTotals, name: str, players: int) -> dict[str, Any]:
+    """A card's own figures in a run: copies acquired (and a game), the player-games that
+    took one and their win rate, those that passed it, and its edge with its interval (as
+    the report's card table has them)."""
+    t = totals
+    takers, won = t.acquirers[name], t.acquirer_wins[name]
+    passed, passed_won = t.passers[name], t.passer_wins[name]
+    edge = won / takers - passed_won / passed if takers and passed else 0
+    # Copies acquired a game: its squares are not kept per card, so the interval is that of
+    # the player-games' rate of taking one (the share of player-games that acquired it).
+    return {
+        "name": name,
+        "acquired": t.acquired[name],
+        "per_game": rate(t.acquired[name], t.games),
+        "players": takers,
+        "players_rate": rate(takers, t.games * players),
+        "players_rate_ci": rate_ci(takers, t.games * players),
+        "win_rate": rate(won, takers),
+        "win_rate_ci": rate_ci(won, takers),
+        "passed": passed,
+        "edge": num(edge),
+        "edge_ci": ci(difference_interval(won, takers, passed_won, passed)),
+        "first_round": rate(t.first_round_sum[name], takers),
+        "first_round_ci": ci(
+            mean_interval(t.first_round_sum[name], t.first_round_sq[name], takers)
+        ),
+    }
+
+
+def seat_one(totals: RunTotals, players: int) -> dict[str, Any]:
+    """Seat 1's share of the games with a winner in a run (`stats.first_player`)."""
+    shares = totals.win_shares_seat + [0] * (players - len(totals.win_shares_seat))
+    return first_player(
+        shares[0] / SHARE_UNIT, totals.games - totals.no_winner, max(players, 1), totals.games
+    )
+
+
 def _points(x: float) -> str:
     return f"{x * 100:+.1f}"
 
@@ -239,4 +285,76 @@ def format_variants(variants: list[dict[str, Any]], table: Any) -> list[str]:
         lines += table(rows)
         if given is not None:
             lines.append(f"* the seat given {v['change']['card']}")
+        if "card" in v:
+            lines.append(_card_line(v["card"]))
+    lines += _sweep_tables(variants, table)
     return lines
+
+
+def _card_line(c: dict[str, Any]) -> str:
+    """A variant's card in a line: how much it was bought and its edge."""
+    ci_ = c["players_rate_ci"]
+    return (
+        f"{c['name']}: acquired {c['per_game']:.2f} a game, by {c['players_rate']:.1%} "
+        f"[{ci_['low'] * 100:.1f}–{ci_['high'] * 100:.1f}] of players; edge "
+        f"{_delta_rate(c['edge'], c['edge_ci'])}"
+    )
+
+
+def _sweep_tables(variants: list[dict[str, Any]], table: Any) -> list[str]:
+    """Each cost sweep as one table: the card's own figures and seat 1's share at each
+    value."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for v in variants:
+        if v["change"]["kind"] == "cost" and "card" in v:
+            groups.setdefault(v["change"]["card"], []).append(v)
+    lines: list[str] = []
+    for card, group in groups.items():
+        rows = [(f"cost of {card}", "a game", "by players", "edge (points)", "seat 1 share")]
+        for v in group:
+            c, fp = v["card"], v["first_player"]
+            pc, fc = c["players_rate_ci"], fp["win_rate_ci"]
+            rows.append(
+                (
+                    str(v["change"]["value"]),
+                    f"{c['per_game']:.2f}",
+                    f"{c['players_rate']:.1%} [{pc['low'] * 100:.1f}–{pc['high'] * 100:.1f}]",
+                    _delta_rate(c["edge"], c["edge_ci"]),
+                    f"{fp['win_rate']:.1%} [{fc['low'] * 100:.1f}–{fc['high'] * 100:.1f}]",
+                )
+            )
+        lines += ["", f"sweep of {card}'s cost: the card's own figures at each value", *table(rows)]
+    return lines
+
+
+def variant_figures(change: Change, totals: RunTotals, players: int) -> dict[str, Any]:
+    """What a variant run adds to its comparison: seat 1's share of the games with a winner,
+    and the changed card's own figures (a card's cost swept, a card given; not a card taken
+    out, which nobody can acquire)."""
+    out: dict[str, Any] = {"first_player": seat_one(totals, players)}
+    if change.kind in ("cost", "give"):
+        out["card"] = card_figures(totals, change.card, players)
+    return out
+
+
+def format_ladder(rows: list[dict[str, Any]], table: Any) -> list[str]:
+    """Seat 1's share by bot strength (`simulate --ladder`), as a table."""
+    if not rows:
+        return []
+    cells = [("every seat", "games with a winner", "seat 1's share", "fair", "verdict")]
+    for r in rows:
+        ci_ = r["win_rate_ci"]
+        cells.append(
+            (
+                r["bot"],
+                str(r["games"]),
+                f"{r['win_rate']:.1%} [{ci_['low'] * 100:.1f}–{ci_['high'] * 100:.1f}]",
+                f"{r['fair']:.0%}",
+                r["verdict"].split(":")[0],
+            )
+        )
+    return [
+        "",
+        "first-player advantage by bot strength (the same seeds, every seat the same bot):",
+        *table(cells, right={1, 2, 3}),
+    ]

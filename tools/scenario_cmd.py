@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from clankwork.dsl.balance import compile_balances
 from clankwork.dsl.diagnostics import (
     Diagnostic,
     Span,
@@ -22,7 +23,9 @@ from clankwork.dsl.stickers import campaign_key, campaign_setup
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.scenario import Doing, Failure, Outcome, crash, run_scenario
 
+from .balance import BalanceOutcome, run_balance
 from .check import bundled_pack, compile_and_check, display_path
+from .packs import PACK_FOLDER
 
 
 def run_pack_scenarios(
@@ -100,6 +103,32 @@ def failure_diagnostics(outcomes: list[Outcome]) -> list[Diagnostic]:
     return out
 
 
+def pack_balances(
+    pack: Path, play: bool, name_filter: str | None = None, jobs: int = 1
+) -> tuple[list[BalanceOutcome], list[Diagnostic], dict[str, str], int]:
+    """A pack's `balance` blocks, checked, and played when ``play``: their outcomes, their
+    compile errors, the files read, and how many were left unplayed."""
+    result = compile_and_check(pack)
+    if result.ir is None or has_errors(result.diagnostics):
+        return [], [], {}, 0  # the scenarios' run reports the pack's errors
+    blocks, diags, sources = compile_balances(pack, result.ir, display_path(pack))
+    if has_errors(diags):
+        return [], diags, sources, 0
+    chosen = [b for b in blocks if not name_filter or name_filter.lower() in b["name"].lower()]
+    if not play:
+        return [], [], sources, len(chosen)
+    return [run_balance(result.ir, b, jobs) for b in chosen], [], sources, 0
+
+
+def balance_diagnostics(outcomes: list[BalanceOutcome]) -> list[Diagnostic]:
+    """Balance expectations that do not hold, at their lines (CW404)."""
+    return [
+        Diagnostic("CW404", f"balance {o.name!r}: {message}", Span.from_ir(at))
+        for o in outcomes
+        for message, at in o.failures
+    ]
+
+
 def tracebacks(outcomes: list[Outcome]) -> str:
     """The tracebacks of the scenarios the engine failed in (what `--verbose` adds)."""
     parts = []
@@ -114,7 +143,7 @@ def tracebacks(outcomes: list[Outcome]) -> str:
 
 
 @click.command("test")
-@click.argument("packs", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.argument("packs", nargs=-1, type=PACK_FOLDER)
 @click.option("-k", "name_filter", help="Run only scenarios whose name contains this text.")
 @click.option(
     "--format",
@@ -129,15 +158,36 @@ def tracebacks(outcomes: list[Outcome]) -> str:
     is_flag=True,
     help="Print the traceback of a scenario the engine failed in (CW403).",
 )
-def command(packs: tuple[str, ...], name_filter: str | None, fmt: str, verbose: bool) -> None:
-    """Run the scenarios in PACKS' scenarios/ folders (default: the flagship pack).
+@click.option(
+    "--balance",
+    is_flag=True,
+    help="Also play the packs' `balance` blocks (bot games: slower) and check their expectations.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 256),
+    help="Processes to play a balance block's games in (the results do not depend on it).",
+)
+def command(
+    packs: tuple[str, ...],
+    name_filter: str | None,
+    fmt: str,
+    verbose: bool,
+    balance: bool,
+    jobs: int,
+) -> None:
+    """Run the scenarios in PACKS' scenarios/ folders (default: the bundled flagship pack),
+    and with --balance their `balance` blocks.
 
     Exit 0 when every scenario passes, 1 when one fails or a pack has errors.
     """
     paths = [Path(p) for p in packs] or [bundled_pack()]
     all_diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    total = passed = 0
+    total = passed = unplayed = 0
     lines = []
     traces = []
     for path in paths:
@@ -150,6 +200,15 @@ def command(packs: tuple[str, ...], name_filter: str | None, fmt: str, verbose: 
             total += 1
             passed += o.ok
             lines.append(f"{'ok  ' if o.ok else 'FAIL'}  {o.name}")
+        played, bdiags, bsrcs, skipped = pack_balances(path, balance, name_filter, jobs)
+        sources.update(bsrcs)
+        all_diags.extend(bdiags)
+        all_diags.extend(balance_diagnostics(played))
+        unplayed += skipped
+        for b in played:
+            total += 1
+            passed += b.ok
+            lines.append(f"{'ok  ' if b.ok else 'FAIL'}  balance: {b.name} ({b.games} games)")
     # A traceback quotes the pack (names, messages): shown escaped, line by line.
     trace = "\n".join(printable(line) for t in traces if t for line in t.splitlines())
     if fmt == "json":
@@ -168,6 +227,9 @@ def command(packs: tuple[str, ...], name_filter: str | None, fmt: str, verbose: 
             click.echo(trace)
             click.echo()
         noun = "scenario" if total == 1 else "scenarios"
+        if unplayed:
+            click.echo(f"{unplayed} balance block{'s' if unplayed != 1 else ''} not played "
+                       "(--balance plays them)")  # fmt: skip
         click.echo(f"{total} {noun}: {passed} passed, {total - passed} failed")
     if verbose and trace and fmt != "human":
         # Beside a machine-read document, not in it.

@@ -48,14 +48,20 @@ from clankwork.interpreter.stats import (
 from .check import FLAGSHIP, load_ir
 from .cluster import INSTALL_HINT, ClusterError, DaskMissing
 from .outputs import check_file_target, prepare_dir, write_text
+from .packs import PACK
+from .report_compare import format_comparison
+from .report_tension import format_tension
 from .report_variants import (
     Change,
     ChangeError,
     apply_changes,
+    format_ladder,
     format_variants,
     give,
     rule_overrides,
+    seat_one,
     sweep,
+    variant_figures,
     without,
 )
 
@@ -220,6 +226,10 @@ class RunSpec:
     # A modular board's assembly for every game (`--modules`); None: each game draws one.
     modules: str | None = None
 
+    def runner(self, catalog: Catalog | None = None) -> Runner:
+        """What plays this spec's chunks in a process (or on a Dask worker)."""
+        return Runner(self, catalog)
+
 
 class Runner:
     """Plays games of one spec in this process (the catalog is prepared once)."""
@@ -317,7 +327,7 @@ def _init_worker(spec: RunSpec, parent: int | None = None) -> None:
     global _WORKER
     if parent is not None:
         die_with_parent(parent)
-    _WORKER = Runner(spec)
+    _WORKER = spec.runner()
 
 
 def _run_chunk(job: tuple[int, list[int], int]) -> RunTotals:
@@ -478,31 +488,10 @@ def simulate(
     else:
         plan = chunk_plan(seed, games)
     merger = ChunkMerger(RunTotals(keep=keep), progress, stop)
-    played: Catalog | None = None
-    if dask is not None:
-        from .cluster import run_on_dask
-
-        run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
-    elif jobs <= 1 or games <= CHUNK:
-        runner = Runner(spec, catalog)
-        played = runner.catalog
-        for index, start, seeds in plan:
-            merger.offer(index, runner.run_chunk(start, seeds, keep))
-            if merger.done:
-                break
-    else:
-        workers = min(jobs, -(-games // CHUNK))
-        with ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=get_context(_START_METHOD),
-            initializer=_init_worker,
-            initargs=(spec, os.getpid()),
-        ) as pool:
-
-            def submit(start: int, seeds: list[int]) -> Future[RunTotals]:
-                return pool.submit(_run_chunk, (start, seeds, keep))
-
-            stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
+    runner = play_chunks(
+        spec, plan, merger, games=games, jobs=jobs, dask=dask, keep=keep, catalog=catalog
+    )
+    played = runner.catalog if runner is not None else None
     if played is None:
         played = catalog if catalog is not None else prepare(ir, board)
         if cards:
@@ -515,6 +504,48 @@ def simulate(
             "games_ceiling": games,
         }
     return Simulation(merger.totals, played, seed, names, rules, ended, modules or None, only)
+
+
+def play_chunks(
+    spec: Any,
+    plan: Iterator[tuple[int, int, list[int]]],
+    merger: ChunkMerger,
+    *,
+    games: int,
+    jobs: int = 1,
+    dask: str | None = None,
+    keep: int = RESULTS_KEPT,
+    catalog: Catalog | None = None,
+) -> Any:
+    """Play ``plan``'s chunks of ``spec`` (anything with a ``runner(catalog)`` whose
+    ``run_chunk(start, seeds, keep)`` returns totals that merge) into ``merger``: here, in
+    ``jobs`` processes, or on a Dask cluster. Returns the runner when the chunks were played
+    in this process (None otherwise)."""
+    if dask is not None:
+        from .cluster import run_on_dask
+
+        run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
+        return None
+    if jobs <= 1 or games <= CHUNK:
+        runner = spec.runner(catalog)
+        for index, start, seeds in plan:
+            merger.offer(index, runner.run_chunk(start, seeds, keep))
+            if merger.done:
+                break
+        return runner
+    workers = min(jobs, -(-games // CHUNK))
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context(_START_METHOD),
+        initializer=_init_worker,
+        initargs=(spec, os.getpid()),
+    ) as pool:
+
+        def submit(start: int, seeds: list[int]) -> Future[RunTotals]:
+            return pool.submit(_run_chunk, (start, seeds, keep))
+
+        stream_chunks(submit, plan, merger, workers * WINDOW_PER_WORKER)
+    return None
 
 
 def play_variants(
@@ -556,8 +587,41 @@ def play_variants(
             only=base.only,
         )
         runs.append((change, sim.totals))
-        out.append({"change": change.record(), **compare(base.totals, sim.totals, players)})
+        out.append(
+            {
+                "change": change.record(),
+                **compare(base.totals, sim.totals, players),
+                **variant_figures(change, sim.totals, players),
+            }
+        )
     return out, runs
+
+
+def play_ladder(
+    base: Simulation,
+    ir: dict[str, Any],
+    ladder: Sequence[str],
+    *,
+    board: int | str = 0,
+    jobs: int = 1,
+    dask: str | None = None,
+    catalog: Catalog | None = None,
+    progress: Callable[[int], None] | None = None,
+    modules: str | None = None,
+) -> list[dict[str, Any]]:
+    """Seat 1's share of the games with a winner when every seat plays each bot of
+    ``ladder`` in turn (the run's seeds, games and rules): whether a first-player advantage
+    is the game's or the bots' (it may grow as the bots get better)."""
+    out = []
+    players = len(base.bots)
+    for name in ladder:
+        sim = simulate(
+            ir, base.played, players, base.seed, [name] * players, board=board,
+            rules=base.rules, jobs=jobs, progress=progress, catalog=catalog, dask=dask,
+            modules=modules,
+        )  # fmt: skip
+        out.append({"bot": name, "played": sim.totals.games, **seat_one(sim.totals, players)})
+    return out
 
 
 def stream_chunks(
@@ -951,6 +1015,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         if rare:
             lines.append(f"too few players acquired or passed: {', '.join(rare)}")
 
+    lines += format_tension(rep, _table)
     lines += _components(rep)
 
     spaces = rep["heatmap"]["spaces"]
@@ -962,6 +1027,8 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
         lines.append(f"busiest spaces: {busiest}")
         lines.append(f"never entered: {', '.join(never) if never else 'none'}")
     lines += format_variants(rep.get("variants", []), _table)
+    lines += format_ladder(rep.get("first_player_by_bot", []), _table)
+    lines += format_comparison(rep, _table, all_cards)
     lines += format_failures(rep)
     return "\n".join(lines)
 
@@ -1178,7 +1245,7 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
 
 
 @click.command("simulate")
-@click.argument("pack", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("pack", required=False, type=PACK)
 @click.option(
     "--games",
     "-n",
@@ -1301,6 +1368,18 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     help="Also play the same seeds with each value of a rule (values are JSON) or, as "
     "cost:CARD=4,5,6, of a card's cost, and report each one's change (repeatable).",
 )
+@click.option(
+    "--ladder",
+    metavar="BOT,BOT,...",
+    help="Also play the same seeds with every seat each of these bots in turn (random,greedy,"
+    "heuristic) and report seat 1's share per bot: the first-player advantage by bot strength.",
+)
+@click.option(
+    "--against",
+    metavar="BASE",
+    help="Also play the same seeds on pack BASE (a folder, an IR file or a bundled pack's "
+    "name) and report every figure on both with its paired difference and interval.",
+)
 def command(
     pack: Path | None,
     games: int,
@@ -1322,6 +1401,8 @@ def command(
     give_cards: tuple[str, ...],
     sweeps: tuple[str, ...],
     modules: str | None,
+    ladder: str | None,
+    against: str | None,
 ) -> None:
     """Play bot games of PACK (default: the bundled flagship pack) and report on them."""
     # Where the results go is checked first: a bad path fails now, not after the games.
@@ -1334,6 +1415,15 @@ def command(
     if only is not None and (until_ci is not None or source("games").name != "DEFAULT"):
         given = "--until-ci" if until_ci is not None else "--games"
         raise click.BadParameter(f"--game plays one game: leave out {given}", param_hint="--game")
+    if against is not None:
+        alone = {"--until-ci": until_ci, "--game": only, "--log-dir": log_dir}
+        alone.update({"--modules": modules, "--without": without_cards, "--give": give_cards})
+        alone["--sweep"] = sweeps
+        clash = [name for name, value in alone.items() if value]
+        if clash:
+            raise click.BadParameter(
+                f"compares two whole runs: leave out {', '.join(clash)}", param_hint="--against"
+            )
     if until_ci is not None and source("games").name == "DEFAULT":
         games = UNTIL_CI_GAMES  # --until-ci decides when to stop; --games only caps it
     if dask_address is not None:
@@ -1359,14 +1449,34 @@ def command(
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     variants = _variants(catalog, players, rules, without_cards, give_cards, sweeps)
+    rungs: list[str] = []
+    if ladder is not None:
+        rungs = list(dict.fromkeys(b.strip() for b in ladder.split(",") if b.strip()))
+        unknown = [b for b in rungs if b not in BOTS]
+        if unknown or not rungs:
+            raise click.BadParameter(
+                f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}"
+                if unknown
+                else "name one bot or more: --ladder random,greedy,heuristic",
+                param_hint="--ladder",
+            )
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
+    if against is not None:
+        from .compare import against_command  # compare builds on this module's runners
+
+        against_command(
+            pack, ir, catalog, against, games=games, players=players, seed=seed, bots=names,
+            rules=rules, jobs=jobs, dask=dask_address, check=check, json_file=json_file,
+            html_file=html_file, all_rows=all_cards,
+        )  # fmt: skip
+        return
     for warning in setup_warnings(catalog, players):
         click.echo(f"warning: {warning}", err=True)
     start = time.perf_counter()
     bar: Any = None
     if sys.stderr.isatty():
-        length = games * (1 + len(variants))
+        length = games * (1 + len(variants) + len(rungs))
         bar = click.progressbar(length=length, label="simulating", file=sys.stderr)
         bar.__enter__()
     try:
@@ -1400,6 +1510,10 @@ def command(
             progress=bar.update if bar is not None else None,
             modules=modules,
         )
+        by_bot = play_ladder(
+            sim, ir, rungs, board=catalog.board.name, jobs=jobs, dask=dask_address,
+            catalog=catalog, progress=bar.update if bar is not None else None, modules=modules,
+        )  # fmt: skip
     except (DaskMissing, ClusterError) as e:
         raise click.ClickException(str(e)) from None
     finally:
@@ -1408,9 +1522,11 @@ def command(
     elapsed = time.perf_counter() - start
     rep = sim.report()
     rep["variants"] = played_variants
+    if rungs:
+        rep["first_player_by_bot"] = by_bot
     again = replay_command(pack, players, names, seed, board, rule_items, modules, check)
     rep["failed"], rep["failures"] = failure_records(sim, variant_runs, again, log_dir)
-    played = sim.played * (1 + len(variants))
+    played = sim.played * (1 + len(variants) + len(rungs))
     after = result_warnings(rep, within_pairs(catalog.board))
     warnings = setup_warnings(catalog, players) + after
     # The files first: a reader that stops early (`| head`) must not cost the run its report.

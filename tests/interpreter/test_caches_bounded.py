@@ -67,7 +67,7 @@ def test_the_bots_keep_the_tables_of_the_last_boards(monkeypatch: pytest.MonkeyP
     infos = [_board_info(g) for g in games]
     assert len(bots._INFO) == 2
     assert _board_info(games[-1]) is infos[-1]
-    assert list(bots._INFO) == [games[-2].board, games[-1].board]
+    assert [board for board, _ in bots._INFO] == [games[-2].board, games[-1].board]
 
 
 def test_a_dropped_route_table_is_freed_at_once() -> None:

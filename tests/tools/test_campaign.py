@@ -256,10 +256,25 @@ def test_simulate_reports_each_game_of_the_arc() -> None:
     code, out = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")
     assert code == 0, out
     lines = out.splitlines()
-    assert lines[0] == "3 campaigns of 2 games of tutorial, 2 players"
+    assert lines[0].startswith("3 campaigns of 2 games of tutorial, 2 players (passage choices")
     assert [ln.split()[0] for ln in lines[2:]] == ["1", "2"]
     again = _run("simulate", PACK, "--campaigns", "3", "--games", "2", "--players", "2")[1]
     assert again == out  # the same seed, the same campaigns
+
+
+def test_simulate_gives_intervals_and_measures_every_branch_of_a_choice() -> None:
+    """With --choices random both options of acqinc's passage 2 get played, each with the
+    mean score of the games after it; the figures come with intervals over the campaigns."""
+    acqinc = str(ROOT / "content" / "acqinc")
+    args = ("simulate", acqinc, "--campaigns", "6", "--games", "2", "--players", "2")
+    code, out = _run(*args, "--choices", "random")
+    assert code == 0, out
+    assert "(passage choices: a random pick; ± a 95% interval over the campaigns)" in out
+    game_one = out.splitlines()[2].split()
+    assert game_one[0] == "1" and game_one[2].startswith("±")
+    branches = [ln for ln in out.splitlines() if ln.startswith("  passage 2: ")]
+    assert len(branches) == 2 and all("later games: mean score" in ln for ln in branches)
+    assert _run(*args, "--choices", "random")[1] == out
 
 
 def test_a_sticker_applies_to_every_later_game(tmp_path: Path) -> None:

@@ -169,9 +169,12 @@ def test_check_catches_compiled_ir_that_breaks_the_schema(
     from clankwork.tools import check as check_module
 
     def broken(
-        pack: Path, display_root: Path | None = None, overrides: dict[str, str] | None = None
+        pack: Path,
+        display_root: Path | None = None,
+        overrides: dict[str, str] | None = None,
+        parse: compiler.ParseFn | None = None,
     ) -> compiler.CompileResult:
-        result = compiler.compile_pack(pack, display_root=display_root, overrides=overrides)
+        result = compiler.compile_pack(pack, display_root, overrides, parse)
         effect = next(c for c in result.ir["cards"] if c["triggers"])["triggers"][0]["effects"][0]
         effect["amout"] = 3
         result.ir["cards"][-1]["copies"] = 0

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -116,7 +121,13 @@ def test_the_extension_manifest_points_at_files_that_exist() -> None:
     for key in ("name", "displayName", "version", "publisher"):
         assert manifest[key]
     assert manifest["engines"]["vscode"]
-    assert (VSCODE / manifest["main"]).is_file()
+    # `vsce package` bundles extension.js into dist/ (esbuild), one file instead of 300.
+    assert manifest["main"] == "./dist/extension.js"
+    assert "extension.js" in manifest["scripts"]["build"].split()[1]
+    assert manifest["scripts"]["vscode:prepublish"] == "npm run build"
+    assert "esbuild" in manifest["devDependencies"]
+    ignored = (VSCODE / ".vscodeignore").read_text(encoding="utf-8").split()
+    assert "node_modules/**" in ignored and "extension.js" in ignored
     (language,) = manifest["contributes"]["languages"]
     assert ".clank" in language["extensions"]
     config = json.loads((VSCODE / language["configuration"]).read_text(encoding="utf-8"))
@@ -129,6 +140,135 @@ def test_the_extension_manifest_points_at_files_that_exist() -> None:
     assert f"onLanguage:{language['id']}" in manifest["activationEvents"]
     assert "vscode-languageclient" in manifest["dependencies"]
     assert "clankwork.executable" in manifest["contributes"]["configuration"]["properties"]
-    extension = (VSCODE / manifest["main"]).read_text(encoding="utf-8")
+    extension = (VSCODE / "extension.js").read_text(encoding="utf-8")
     assert '"lsp"' in extension and "vscode-languageclient/node" in extension
     assert not (VSCODE / "node_modules").exists()
+
+
+def test_the_extension_packages_without_warnings() -> None:
+    """What `vsce package` warns about: a repository field, a LICENSE file; the address is
+    the project's (pyproject.toml's Repository URL)."""
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    project = tomllib.loads((VSCODE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    repository = project["project"]["urls"]["Repository"]
+    assert manifest["repository"]["url"] == repository + ".git"
+    assert manifest["bugs"]["url"] == project["project"]["urls"]["Issues"]
+    assert manifest["license"] == project["project"]["license"] == "MIT"
+    license_text = (VSCODE / "LICENSE").read_text(encoding="utf-8")
+    assert license_text == (VSCODE.parents[1] / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License")
+
+
+EDITORS = Path(__file__).resolve().parents[2] / "editors"
+NVIM_PROBE = """
+local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 100)
+local out = { "filetype " .. vim.bo.filetype, "diagnostics " .. tostring(ok) }
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(out, "line " .. (d.lnum + 1) .. ": " .. (d.message:gsub("\\n.*", "")))
+end
+local last = vim.api.nvim_buf_line_count(0)
+local params = { textDocument = vim.lsp.util.make_text_document_params(),
+                 position = { line = last - 1, character = 32 } }
+for _, r in pairs(vim.lsp.buf_request_sync(0, "textDocument/completion", params, 30000) or {}) do
+  for _, it in ipairs(r.result and (r.result.items or r.result) or {}) do
+    table.insert(out, "item " .. it.label)
+  end
+end
+vim.fn.writefile(out, vim.env.CLANK_OUT)
+vim.cmd("qa!")
+"""
+EMACS_PROBE = """
+(load (getenv "CLANK_MODE"))
+(find-file (getenv "CLANK_FILE"))
+;; eglot-ensure connects from the command loop, which batch mode has not: connect as it would.
+(unless (eglot-current-server) (apply #'eglot--connect (eglot--guess-contact)))
+(let ((deadline (+ (float-time) 60)))
+  (while (and (< (float-time) deadline) (null (flymake-diagnostics)))
+    (accept-process-output nil 0.2)))
+(let ((lines (list (format "mode %s" major-mode))))
+  (dolist (d (flymake-diagnostics))
+    (push (format "line %d: %s" (line-number-at-pos (flymake-diagnostic-beg d))
+                  (car (split-string (flymake-diagnostic-text d) "\\n")))
+          lines))
+  (with-temp-file (getenv "CLANK_OUT")
+    (insert (mapconcat #'identity (nreverse lines) "\\n") "\\n")))
+(kill-emacs 0)
+"""
+
+
+def _editor_pack(tmp_path: Path) -> Path:
+    """A tutorial copy with an unknown effect and a half-typed `+2 sk` on its last line."""
+    from clankwork.tools.check import bundled_pack
+
+    pack = tmp_path / "tutorial"
+    shutil.copytree(bundled_pack("tutorial"), pack)
+    path = pack / "adventure.clank"
+    text = path.read_text().replace("+2 gold, +1 boots", "+2 goldd, +1 boots", 1)
+    path.write_text(text + "card Quick { cost 1; play: +2 sk }\n")
+    return path
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    bin_dir = str(Path(sys.executable).parent)  # where this environment's clankwork is
+    return {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"], **extra}
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed")
+def test_the_neovim_recipe_starts_the_server(tmp_path: Path) -> None:
+    path = _editor_pack(tmp_path)
+    probe = tmp_path / "probe.lua"
+    probe.write_text(NVIM_PROBE)
+    out = tmp_path / "out.txt"
+    subprocess.run(
+        ["nvim", "--headless", "-u", str(EDITORS / "neovim" / "clankwork.lua"),
+         "+edit " + str(path), "+luafile " + str(probe)],
+        env=_env(tmp_path, CLANK_OUT=str(out)),
+        cwd=tmp_path,
+        timeout=180,
+        capture_output=True,
+        check=False,
+    )  # fmt: skip
+    lines = out.read_text().splitlines()
+    assert lines[:2] == ["filetype clank", "diagnostics true"], lines
+    assert any("unknown effect `+2 goldd`" in ln for ln in lines)
+    assert [ln for ln in lines if ln.startswith("item ")] == ["item skill", "item skills"]
+
+
+@pytest.mark.skipif(shutil.which("emacs") is None, reason="Emacs is not installed")
+def test_the_emacs_recipe_starts_the_server(tmp_path: Path) -> None:
+    has_eglot = subprocess.run(
+        ["emacs", "--batch", "--eval", "(progn (require 'eglot) (kill-emacs 0))"],
+        capture_output=True,
+        check=False,
+    )
+    if has_eglot.returncode != 0:
+        pytest.skip("eglot is not installed (Emacs 29 has it; elpa-eglot on Debian)")
+    path = _editor_pack(tmp_path)
+    probe = tmp_path / "probe.el"
+    probe.write_text(EMACS_PROBE)
+    out = tmp_path / "out.txt"
+    env = _env(
+        tmp_path,
+        CLANK_OUT=str(out),
+        CLANK_FILE=str(path),
+        CLANK_MODE=str(EDITORS / "emacs" / "clank-mode.el"),
+    )
+    subprocess.run(
+        ["emacs", "--batch", "-l", str(probe)],
+        env=env,
+        cwd=tmp_path,
+        timeout=180,
+        capture_output=True,
+        check=False,
+    )
+    lines = out.read_text().splitlines()
+    assert lines[0] == "mode clank-mode"
+    assert any("[CW103]: unknown effect `+2 goldd`" in ln for ln in lines), lines
+
+
+def test_the_helix_recipe_names_the_server() -> None:
+    config = tomllib.loads((EDITORS / "helix" / "languages.toml").read_text(encoding="utf-8"))
+    assert config["language-server"]["clankwork"] == {"command": "clankwork", "args": ["lsp"]}
+    (language,) = config["language"]
+    assert language["file-types"] == ["clank"] and language["roots"] == ["pack.clank"]
+    assert language["language-servers"] == ["clankwork"]

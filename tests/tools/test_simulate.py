@@ -331,11 +331,13 @@ def test_the_watchdog_fallback_ends_an_orphan() -> None:
         "pid = os.fork()\n"
         "if pid == 0:\n"
         "    sys.platform = 'darwin'  # no prctl: the portable way\n"
-        "    print(sim.die_with_parent(parent), flush=True)\n"
+        # One write a line: print writes the text and the new line apart, and the two
+        # processes' lines could interleave (`1909watchdog`) when stdout is unbuffered.
+        "    os.write(1, (sim.die_with_parent(parent) + '\\n').encode())\n"
         "    os.close(1); os.close(2)  # let the test read its output now\n"
         "    time.sleep(60)\n"
         "    os._exit(0)\n"
-        "print(pid, flush=True)\n"
+        "os.write(1, b'%d\\n' % pid)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     lines = out.stdout.split()
@@ -462,9 +464,37 @@ def test_first_player_verdict_is_plain() -> None:
 
     more = first_player(44, 100, 4)
     assert more["verdict"].startswith("seat 1 wins more than its share: 44.0% [")
-    assert more["verdict"].endswith("vs 25%")
+    assert more["verdict"].endswith("vs 25% (shared wins split)")
     assert first_player(26, 100, 4)["verdict"].startswith("no clear first-player advantage")
     assert first_player(5, 100, 4)["verdict"].startswith("seat 1 wins less than its share")
+
+
+def test_the_fair_share_is_taken_over_the_games_with_a_winner() -> None:
+    """Random bots in acqinc leave 179 of 1,000 games without a winner: seat 1's 205 wins are
+    its fair quarter of the 821 that have one, not less than its share of all 1,000."""
+    from clankwork.interpreter.stats import first_player
+
+    fp = first_player(205, 821, 4, 1000)
+    assert fp["verdict"].startswith("no clear first-player advantage: 25.0% [")
+    assert "of the 821 games with a winner" in fp["verdict"]
+    assert "179 without a winner left out" in fp["verdict"]
+    assert fp["games"] == 821 and fp["win_rate"] == 0.25
+
+
+def test_a_shared_win_is_split_between_its_winners() -> None:
+    from clankwork.interpreter.scoring import GameResult
+    from clankwork.interpreter.stats import SHARE_UNIT, RunTotals
+
+    t = RunTotals()
+    for winners in ((0,), (0, 1)):
+        result = GameResult(
+            seed=1, pack="p", bots=("greedy",) * 2, order=(0, 1), scores=(5, 5),
+            winners=winners, status=("escaped",) * 2, zeroed=(False, False), rounds=3,
+            turns=6, end_reason="all off the clock", capped=False, state="0" * 16,
+        )  # fmt: skip
+        t.add_result(0, result)
+    assert t.wins_seat == [2, 1]  # each winner's win, as the seat table counts them
+    assert t.win_shares_seat == [SHARE_UNIT + SHARE_UNIT // 2, SHARE_UNIT // 2]
 
 
 def _part(index: int, games: int = 25) -> object:

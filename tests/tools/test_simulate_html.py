@@ -65,11 +65,14 @@ def test_the_page_is_self_contained(page: Path) -> None:
     urls = set(re.findall(r"https?://[^\s\"'<>]+", html))
     assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
     assert not re.search(r"url\((?!#)", html) and "@import" not in html
-    # The plots: seats, two histograms, cards, the board, a variant and two sweeps.
-    assert html.count('class="plot"') == 7 and html.count('class="board"') == 1
+    # The plots: seats, two histograms, tension (two), cards, the board, a variant, two sweeps
+    # and the swept card's edge.
+    assert html.count('class="plot"') == 10 and html.count('class="board"') == 1
     for words in ("Win rate by seat", "Final scores", "Game length", "Card strength"):
         assert words in html, words
     assert "hand_size: win rate by seat" in html
+    assert "Provisional scores round by round" in html and "lead changes a game" in html
+    assert "own edge at each cost" in html
 
 
 def test_hostile_names_are_escaped_text(page: Path) -> None:
@@ -108,7 +111,7 @@ def test_the_page_opens_in_headless_chromium_without_an_error(page: Path, browse
     tab.goto(page.as_uri())
     assert problems == []
     # Every plot is drawn at a readable size, and the hostile names are text on the page.
-    boxes = [tab.locator("svg.plot").nth(k).bounding_box() for k in range(7)]
+    boxes = [tab.locator("svg.plot").nth(k).bounding_box() for k in range(10)]
     assert all(b is not None and b["width"] > 300 and b["height"] > 150 for b in boxes)
     assert CARD in (tab.text_content("body") or "")
     assert tab.locator("img").count() == 0

@@ -250,3 +250,46 @@ def test_variants_play_on_the_runs_assembly(tmp_path: Path) -> None:
     [variant] = json.loads((tmp_path / "r.json").read_text())["variants"]
     assert variant["rounds"]["delta"] == 0
     assert all(s["win_rate_delta"] == 0 for s in variant["by_seat"])
+
+
+def test_a_variant_played_after_its_base_acts_on_its_own_cards(tutorial_ir: dict) -> None:
+    # A variant shares its base's board; what the engine and the bots work out once per board
+    # (which cards are cheap enough to offer, the deck's dragon share) is its own all the same.
+    from clankwork.interpreter import actions
+    from clankwork.interpreter.bots import _board_info
+    from clankwork.tools.report_variants import Change
+
+    base = prepare(tutorial_ir)
+    game = Game(base, [make_bot("heuristic", k) for k in range(2)], 1)
+    game.begin_turn(game.active)
+    actions.legal_actions(game, game.active)  # the base's listing is made first
+    card = game.row[0]
+    assert card.cost > 0
+    variant = apply_changes(base, (Change("cost", card.name, value=0),))
+    assert variant.board is base.board
+    other = Game(variant, [make_bot("heuristic", k) for k in range(2)], 1)
+    other.begin_turn(other.active)
+    other.active.skill = 0
+    labels = [o.label for o in actions.legal_actions(other, other.active)]
+    assert f"acquire {card.name}" in labels
+    dragons = [c.name for c in base.cards if c.deck == "adventure" and c.dragon]
+    fewer = apply_changes(base, tuple(Change("without", n) for n in dragons))
+    assert _board_info(Game(fewer, [make_bot("heuristic", 0)] * 2, 1)).dragon_share == 0
+    assert _board_info(game).dragon_share > 0
+
+
+def test_the_ladder_gives_seat_ones_share_for_each_bot(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    args = [str(ROOT / "content" / "tutorial"), "-n", "30", "--bots", "greedy"]
+    result = CliRunner().invoke(command, [*args, "--ladder", "random,greedy", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(out.read_text())
+    Draft202012Validator(SCHEMA).validate(rep)
+    random_rung, greedy_rung = rep["first_player_by_bot"]
+    assert (random_rung["bot"], greedy_rung["bot"]) == ("random", "greedy")
+    # The greedy rung is the run itself: the same seeds, the same bots.
+    assert greedy_rung["win_rate"] == rep["wins"]["first_player"]["win_rate"]
+    assert random_rung["played"] == 30 and random_rung["games"] <= 30
+    assert "first-player advantage by bot strength" in result.stdout
+    bad = CliRunner().invoke(command, [*args, "--ladder", "random,genius"])
+    assert bad.exit_code == 2 and "unknown bot 'genius'" in bad.stderr

@@ -1,0 +1,104 @@
+"""`compile_and_check` with a cache (the language server's) says what it says without one,
+and compiles the pack again only when a file it read has changed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from clankwork.dsl.diagnostics import Diagnostic
+from clankwork.tools.check import bundled_pack, compile_and_check
+from clankwork.tools.check_cache import CheckCache
+
+
+def _same(pack: Path, cache: CheckCache, overrides: dict[str, str] | None = None) -> list:
+    """The diagnostics with the cache, checked against a run without one."""
+    got = compile_and_check(pack, overrides, cache)
+    want = compile_and_check(pack, overrides)
+    assert got.diagnostics == want.diagnostics
+    assert got.sources == want.sources
+    assert got.ir == want.ir
+    return got.diagnostics
+
+
+def _codes(diags: list[Diagnostic]) -> list[str]:
+    return [d.code for d in diags if d.severity == "error"]
+
+
+def test_edits_of_scenarios_and_pack_files(tmp_path: Path) -> None:
+    pack = tmp_path / "acqinc"
+    shutil.copytree(bundled_pack("acqinc"), pack)
+    cache = CheckCache()
+    assert _codes(_same(pack, cache)) == []
+    assert (cache.compiles, cache.reuses) == (1, 0)
+    _same(pack, cache)
+    assert (cache.compiles, cache.reuses) == (1, 1)
+
+    # A scenario edited in the editor: the compiled pack is used again.
+    scenario = sorted((pack / "scenarios").glob("*.clank"))[0]
+    rel = scenario.relative_to(pack).as_posix()
+    text = scenario.read_text()
+    broken = text + '\nscenario "X" { play Nobody }\n'
+    assert "CW107" in _codes(_same(pack, cache, {rel: broken}))
+    assert (cache.compiles, cache.reuses) == (1, 2)
+
+    # A pack file edited in the editor, then the same text saved: compiled once, then kept.
+    cards = "adventure.clank"
+    typo = (pack / cards).read_text().replace("+2 gold", "+2 goldd", 1)
+    assert "CW103" in _codes(_same(pack, cache, {cards: typo}))
+    assert cache.compiles == 2
+    (pack / cards).write_text(typo)
+    assert "CW103" in _codes(_same(pack, cache))
+    assert cache.compiles == 2  # the disk now says what the buffer said
+
+    # Changed on disk behind the editor's back, or made a link: compiled again.
+    (pack / cards).write_text(typo.replace("+2 goldd", "+2 gold"))
+    assert _codes(_same(pack, cache)) == []
+    assert cache.compiles == 3
+    outside = tmp_path / "elsewhere.clank"
+    outside.write_text((pack / cards).read_text())
+    (pack / cards).unlink()
+    os.symlink(outside, pack / cards)
+    assert "CW005" in _codes(_same(pack, cache))
+    assert cache.compiles == 4
+    _same(pack, cache)
+    assert cache.compiles == 5  # a compile that refused a file is never kept
+
+
+def test_a_base_pack_changed_on_disk_is_compiled_again(tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    shutil.copytree(bundled_pack("tutorial"), base)
+    ext = tmp_path / "ext"
+    ext.mkdir()
+    (ext / "pack.clank").write_text(
+        'pack ext { version "0.1"; extends "../base" }\ninclude "more.clank"\n'
+    )
+    (ext / "more.clank").write_text("card Extra { cost 2; play: +1 skill }\n")
+    cache = CheckCache()
+    assert _codes(_same(ext, cache)) == []
+    _same(ext, cache)
+    assert (cache.compiles, cache.reuses) == (1, 1)
+    reserve = base / "reserve.clank"
+    reserve.write_text(reserve.read_text() + "\ncard Oops { cost 1; play: +1 goldd }\n")
+    assert "CW103" in _codes(_same(ext, cache))
+    assert cache.compiles == 2
+
+
+def test_trying_the_stickers_leaves_the_pack_as_it_was() -> None:
+    """The sticker check copies only what each sticker edits (a pack of 2,000 cards was
+    copied whole for each of its stickers); the pack it tries them on is never changed."""
+    import copy
+    import json
+
+    from clankwork.dsl import stickers
+
+    result = compile_and_check(bundled_pack("acqinc"))
+    ir = result.ir
+    assert ir is not None
+    edited = [s for s in ir["stickers"] if s.get("edits")]
+    assert any(e["kind"] in ("card", "monster") for s in edited for e in s["edits"])
+    before = json.dumps(ir, sort_keys=True)
+    found = stickers.check(ir)
+    assert json.dumps(ir, sort_keys=True) == before
+    assert found == stickers.check(copy.deepcopy(ir))
