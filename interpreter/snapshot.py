@@ -407,10 +407,9 @@ class _Fields:
         self.read = attrgetter(*self.names)
         # The generator fields (`random.Random`), which the fingerprint hashes as words.
         self.randoms = tuple(name for name, tp in fields if tp is random.Random)
+        encoders = ((name, _codec(tp)[0]) for name, tp in fields)
         self.coded = tuple(
-            (name, enc)
-            for name, tp in fields
-            if (enc := _codec(tp)[0]) is not _ident and name not in self.randoms
+            (name, enc) for name, enc in encoders if enc is not _ident and name not in self.randoms
         )
 
     def values(self, obj: Any) -> dict[str, Any]:
@@ -594,14 +593,15 @@ def _zone_walker(tp: Any) -> Callable[[Any, list[tuple[Any, int]]], None] | None
             out.append((v, 1))
 
     elif tp is PlayerState:
-        inner = [(name, w) for name, t in player_fields() if (w := _zone_walker(t)) is not None]
+        walkers = ((name, _zone_walker(t)) for name, t in player_fields())
+        inner = [(name, w) for name, w in walkers if w is not None]
 
         def walk(v: Any, out: list[tuple[Any, int]]) -> None:
             for name, w in inner:
                 w(getattr(v, name), out)
 
     elif origin in (Union, types.UnionType):
-        parts = [w for a in args if (w := _zone_walker(a)) is not None]
+        parts = [w for w in map(_zone_walker, args) if w is not None]
         if parts:
 
             def walk(v: Any, out: list[tuple[Any, int]]) -> None:

@@ -34,7 +34,9 @@ def _fake_build(tmp_path: Path, *names: str) -> Path:
     folder = tmp_path / "interpreter"
     folder.mkdir()
     for name in core.MODULES:
-        shutil.copyfile(core.source_file(name), core.source_file(name, folder))
+        copy = core.source_file(name, folder)
+        copy.parent.mkdir(parents=True, exist_ok=True)  # a module of a subpackage
+        shutil.copyfile(core.source_file(name), copy)
     builds = {}
     for name in names:
         file = folder / f"{name}{SUFFIX}"
