@@ -91,10 +91,11 @@ def build(force: bool = False, root: Path = ROOT) -> list[str]:
 @click.option("--force", is_flag=True, help="Compile every module, current or not.")
 @click.option("--status", "show", is_flag=True, help="Say which modules are built; build nothing.")
 def command(force: bool, show: bool) -> None:
-    """Build the compiled core again in place (pip builds it when it installs Clankwork).
+    """Compile the simulation core with Cython again, in place (pip builds it when it
+    installs Clankwork).
 
-    Compiles the engine's and the bots' hot modules with Cython (needs Cython, a C compiler
-    and Python's headers) beside their sources. A module whose source changed since runs as
+    Compiles the engine's and the bots' hot modules (needs Cython, a C compiler and
+    Python's headers) beside their sources. A module whose source changed since runs as
     Python until it is built again; CLANKWORK_CORE=python runs them all as Python."""
     if show:
         states = core.status()
