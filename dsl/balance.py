@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .compiler import parser
+from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import RANGES, range_problem
 from .parser import Atom, Stmt
@@ -273,9 +273,11 @@ def compile_balances(
     pack_ir: dict[str, Any],
     display_root: str | Path | None = None,
     overrides: Mapping[str, str] | None = None,
+    parse: ParseFn | None = None,
 ) -> tuple[list[dict[str, Any]], list[Diagnostic], dict[str, str]]:
     """The `balance` blocks of a pack's `scenarios/*.clank` files, their diagnostics and the
-    files read (read like `compile_scenarios` reads them: regular files in the pack only)."""
+    files read (read like `compile_scenarios` reads them: regular files in the pack only).
+    ``parse`` parses a whole file (`Parser.parse` or one that keeps what it parsed)."""
     shown = Path(display_root) if display_root is not None else Path(pack_dir)
     out: list[dict[str, Any]] = []
     diags: list[Diagnostic] = []
@@ -294,7 +296,8 @@ def compile_balances(
             if text is None:
                 continue
             name = (shown / named).as_posix()
-            stmts, _syntax = parser().parse(text, name)  # the scenarios' compiler reports syntax
+            # The scenarios' compiler reports the syntax errors.
+            stmts, _syntax = (parse or parser().parse)(text, name)
             blocks = [st for st in stmts if st.words and st.words[0] == KEYWORD]
             if blocks:
                 sources[name] = text

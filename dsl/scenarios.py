@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clankwork.interpreter.scenario import state_facts
+from clankwork.interpreter.state import state_facts
 
 from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors

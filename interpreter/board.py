@@ -16,11 +16,10 @@ import heapq
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from .content_actions import content_actions
 from .effects.entry_toll import tolled_spaces
 from .hooks import Hook, hooks
+from .lazy import networkx
 
 # Distance to a space that cannot be reached; large enough to lose every comparison.
 UNREACHABLE = 10**6
@@ -212,7 +211,7 @@ class Board:
     def _read_paths(self, board_ir: dict[str, Any]) -> None:
         """The graph of spaces and paths (a two-way path is two edges), the dead ends and
         the paths' triggers."""
-        self.graph = nx.MultiDiGraph(name=self.name)
+        self.graph = networkx().MultiDiGraph(name=self.name)
         for s in self.spaces:
             self.graph.add_node(s.name, index=s.index, features=s.features)
         self.dead_ends: list[dict[str, Any]] = []

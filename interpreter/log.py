@@ -25,7 +25,7 @@ from typing import Any
 from .catalog import Catalog, prepare
 from .decisions import Decision
 from .game import LOG_FORMATS_READ, Game
-from .rules import MAX_PLAYERS, RULES_BY_KEY, rules_schema
+from .rules import MAX_PLAYERS, RULES_BY_KEY, rule_value_problem
 from .stats import GameStats
 
 
@@ -225,36 +225,6 @@ def check_rule_overrides(rules: dict[str, Any], line: int | None = None) -> None
         problem = rule_value_problem(key, value)
         if problem:
             raise LogError(f"rule {key}: {problem}", line)
-
-
-def rule_value_problem(key: str, value: Any) -> str | None:
-    """What is wrong with ``value`` for rule parameter ``key`` (shape, then its documented
-    range `RuleParam.low`..`RuleParam.high`, and `max_len` values for a list); None if fine."""
-    from jsonschema import Draft202012Validator
-
-    param = RULES_BY_KEY.get(key)
-    if param is None:
-        return f"no rule parameter is called {key!r}"
-    shape = rules_schema()["properties"][key]
-    # The shape first; the range below says it in the designer's words.
-    ranges = ("minimum", "maximum", "maxItems")
-    errors = Draft202012Validator(shape).iter_errors(value)
-    err = next((e for e in errors if e.validator not in ranges), None)
-    if err is not None:
-        return err.message
-    span = f"from {param.low} to {param.high}"
-    if param.shape == "int":
-        values = [value]
-    elif param.shape == "ints":
-        if len(value) > param.max_len:
-            return f"{len(value)} values; at most {param.max_len}"
-        values = list(value)
-    else:
-        values = list(value.values())
-    for v in values:
-        if not param.low <= v <= param.high:
-            return f"{v} is out of range: {param.words} goes {span}"
-    return None
 
 
 class _ReplayBot:

@@ -136,3 +136,33 @@ def rules_schema() -> dict[str, Any]:
         "required": [p.key for p in RULE_PARAMS],
         "additionalProperties": False,
     }
+
+
+def rule_value_problem(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for rule parameter ``key`` (shape, then its documented
+    range `RuleParam.low`..`RuleParam.high`, and `max_len` values for a list); None if fine."""
+    from jsonschema import Draft202012Validator
+
+    param = RULES_BY_KEY.get(key)
+    if param is None:
+        return f"no rule parameter is called {key!r}"
+    shape = rules_schema()["properties"][key]
+    # The shape first; the range below says it in the designer's words.
+    ranges = ("minimum", "maximum", "maxItems")
+    errors = Draft202012Validator(shape).iter_errors(value)
+    err = next((e for e in errors if e.validator not in ranges), None)
+    if err is not None:
+        return err.message
+    span = f"from {param.low} to {param.high}"
+    if param.shape == "int":
+        values = [value]
+    elif param.shape == "ints":
+        if len(value) > param.max_len:
+            return f"{len(value)} values; at most {param.max_len}"
+        values = list(value)
+    else:
+        values = list(value.values())
+    for v in values:
+        if not param.low <= v <= param.high:
+            return f"{v} is out of range: {param.words} goes {span}"
+    return None

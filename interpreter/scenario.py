@@ -8,10 +8,7 @@ script where they stand: just before the next decision the game asks for, or at 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import functools
 import traceback
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +18,7 @@ from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
 from .scoring import score_player
-from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState
+from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState, state_facts
 
 
 @dataclass
@@ -307,37 +304,6 @@ def _show(v: Any) -> str:
     if v is None:
         return "none"
     return str(v)
-
-
-def _fact_shape(tp: Any) -> str | None:
-    """How a declared field reads as a fact: "bool", "int" (a number, or a zone's size)."""
-    while typing.get_origin(tp) is typing.Annotated:
-        tp = typing.get_args(tp)[0]
-    if tp is bool:
-        return "bool"
-    if tp is int or typing.get_origin(tp) in (list, dict, set) or tp in (list, dict, set):
-        return "int"
-    return None
-
-
-@functools.lru_cache(maxsize=1)
-def state_facts() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
-    """Facts read straight from the declared state (`Game.STATE`, PlayerState's fields), by
-    their words (`black_aside` is `black aside`): a number or yes/no, a zone's size. The
-    named facts (PLAYER_FACTS, GAME_FACTS in dsl/scenarios.py) come first; these give a
-    scenario every field a change to the state declares."""
-    hints = typing.get_type_hints(PlayerState, include_extras=True)
-    player = {
-        tuple(f.name.split("_")): shape
-        for f in dataclasses.fields(PlayerState)
-        if (shape := _fact_shape(hints[f.name])) is not None
-    }
-    game = {
-        tuple(name.split("_")): shape
-        for name, tp in Game.STATE.items()
-        if (shape := _fact_shape(tp)) is not None
-    }
-    return player, game
 
 
 def _state_value(obj: Any, fact: str) -> Any:

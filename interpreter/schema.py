@@ -552,20 +552,29 @@ def resource_errors(ir: dict[str, Any]) -> list[tuple[str, str]]:
     known = set(RESOURCES) | {r.get("name") for r in ir.get("resources", ()) if isinstance(r, dict)}
     out: list[tuple[str, str]] = []
 
-    def walk(node: Any, path: str) -> None:
+    # The JSON path is the keys walked so far, joined only for an error: formatting it at
+    # every node was most of the time of checking a big pack's IR.
+    at: list[str] = []
+
+    def walk(node: Any) -> None:
         if isinstance(node, dict):
             res = node.get("resource") if "op" in node else None
             if isinstance(res, str) and res not in known:
-                out.append((f"{path}/resource", f"{res!r} is not a resource of the pack"))
-            for k, v in node.items():
-                if isinstance(v, (dict, list)):
-                    walk(v, f"{path}/{k}")
+                out.append(("/".join([*at, "resource"]), f"{res!r} is not a resource of the pack"))
+            items: Any = node.items()
         elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk(v, f"{path}/{i}")
+            items = enumerate(node)
+        else:
+            return
+        for k, v in items:
+            if isinstance(v, (dict, list)):
+                at.append(str(k))
+                walk(v)
+                at.pop()
 
     for key in ("cards", "tokens", "boards"):
-        walk(ir.get(key), key)
+        at[:] = [key]
+        walk(ir.get(key))
     ways = {w.get("name") for w in ir.get("ways", ()) if isinstance(w, dict)}
     for b, board in enumerate(ir.get("boards", ())):
         for k, p in enumerate(board.get("paths", ()) if isinstance(board, dict) else ()):

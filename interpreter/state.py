@@ -13,9 +13,11 @@ always split between supply, Clank! area, dragon bag (counted by the game) and h
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from typing import Annotated, Any, ClassVar, get_type_hints
+from typing import Annotated, Any, ClassVar, get_args, get_origin, get_type_hints
 
 from .board import Board
 from .catalog import CardDef, Catalog, TokenDef
@@ -244,3 +246,36 @@ class GameCore(GameState):
         )
     )
     __slots__ = tuple(sorted(NOT_STATE))
+
+
+def _fact_shape(tp: Any) -> str | None:
+    """How a declared field reads as a fact: "bool", "int" (a number, or a zone's size)."""
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
+    if tp is bool:
+        return "bool"
+    if tp is int or get_origin(tp) in (list, dict, set) or tp in (list, dict, set):
+        return "int"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def state_facts() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """Facts read straight from the declared state (`GameState`, PlayerState's fields), by
+    their words (`black_aside` is `black aside`): a number or yes/no, a zone's size. The
+    named facts (PLAYER_FACTS, GAME_FACTS in dsl/scenarios.py) come first; these give a
+    scenario every field a change to the state declares. Here, not in the engine, so that
+    what reads the declared state without playing (the scenarios' compiler) does not import
+    the engine."""
+    return _facts(declared(PlayerState).items()), _facts(GameState.STATE.items())
+
+
+def _facts(declared_fields: Iterable[tuple[str, Any]]) -> dict[tuple[str, ...], str]:
+    # A loop, not a comprehension with `:=`: this module is compiled by Cython
+    # (tests/interpreter/test_core.py says why that matters).
+    out = {}
+    for name, tp in declared_fields:
+        shape = _fact_shape(tp)
+        if shape is not None:
+            out[tuple(name.split("_"))] = shape
+    return out

@@ -12,9 +12,8 @@ module's file, naming the first assembly that breaks it and how many others do:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
-
-import networkx as nx
 
 from clankwork.dsl.diagnostics import Diagnostic, Span
 from clankwork.dsl.limits import MAX_ASSEMBLIES
@@ -25,16 +24,38 @@ def _span(at: dict[str, Any] | None) -> Span | None:
     return Span.from_ir(at) if at else None
 
 
-def _graph(flat: dict[str, Any]) -> nx.DiGraph:
+def reach(edges: Iterable[tuple[str, str]], start: str) -> tuple[set[str], set[str]]:
+    """The spaces reachable from ``start`` along ``edges`` (from, to) and those that reach
+    it, ``start`` in both. A walk, not networkx: importing networkx took longer than checking
+    a pack, and a check needs nothing else from it."""
+    ahead: dict[str, list[str]] = {}
+    behind: dict[str, list[str]] = {}
+    for a, b in edges:
+        ahead.setdefault(a, []).append(b)
+        behind.setdefault(b, []).append(a)
+    return _walk(ahead, start), _walk(behind, start)
+
+
+def _walk(step: dict[str, list[str]], start: str) -> set[str]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nxt in step.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _graph(flat: dict[str, Any]) -> list[tuple[str, str]]:
     names = {s["name"] for s in flat["spaces"]}
-    g = nx.DiGraph()
-    g.add_nodes_from(names)
+    g = []
     for p in flat["paths"]:
         if p.get("to") is None or p["from"] not in names or p["to"] not in names:
             continue
-        g.add_edge(p["from"], p["to"])
+        g.append((p["from"], p["to"]))
         if not p["oneway"]:
-            g.add_edge(p["to"], p["from"])
+            g.append((p["to"], p["from"]))
     return g
 
 
@@ -55,8 +76,7 @@ def check_assemblies(board: dict[str, Any]) -> list[Diagnostic]:
             continue
         g = _graph(flat)
         hq = hqs[0]["name"]
-        there = nx.descendants(g, hq) | {hq}
-        back = nx.ancestors(g, hq) | {hq}
+        there, back = reach(g, hq)
         for space in flat["spaces"]:
             room = space["name"]
             if room not in there:

@@ -1,15 +1,13 @@
-"""Board checks on the networkx graph: HQ, reachability, one-way traps, dead ends."""
+"""Board checks on the paths' graph: HQ, reachability, one-way traps, dead ends."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx
-
 from clankwork.dsl.diagnostics import Diagnostic, Span
 from clankwork.interpreter.assembly import is_modular
 
-from .assembly_check import check_assemblies
+from .assembly_check import check_assemblies, reach
 
 
 def _span(at: dict[str, Any] | None) -> Span | None:
@@ -53,9 +51,7 @@ def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
         if p["from"].lower() in names and (p["to"] is None or p["to"].lower() in names)
     ]
     canon = {s["name"].lower(): s["name"] for s in board["spaces"]}
-    g = nx.MultiDiGraph()
-    for space in board["spaces"]:
-        g.add_node(space["name"])
+    g: list[tuple[str, str]] = []
     for p in usable:
         if p["to"] is None:
             diags.append(
@@ -68,9 +64,9 @@ def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
             )
             continue
         a, b = canon[p["from"].lower()], canon[p["to"].lower()]
-        g.add_edge(a, b)
+        g.append((a, b))
         if not p["oneway"]:
-            g.add_edge(b, a)
+            g.append((b, a))
     hqs = [s for s in board["spaces"] if "hq" in s["features"]]
     if len(hqs) != 1:
         diags.append(
@@ -84,7 +80,7 @@ def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
         )
         return diags
     hq = hqs[0]["name"]
-    reachable = nx.descendants(g, hq) | {hq}
+    reachable, back = reach(g, hq)
     for space in board["spaces"]:
         if space["name"] not in reachable:
             diags.append(
@@ -95,7 +91,6 @@ def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
                     hint="add a path to it, or check the direction of its one-way paths",
                 )
             )
-    back = nx.ancestors(g, hq) | {hq}
     for space in board["spaces"]:
         if "artifact" in space and space["name"] in reachable and space["name"] not in back:
             diags.append(

@@ -31,7 +31,7 @@ from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
 from .boardcheck import check_boards
-from .check_cache import CheckCache, PackPart
+from .check_cache import CheckCache, LastParse, PackPart
 from .ir_file import is_ir_file, read_ir_file
 from .outputs import check_file_target, write_text
 
@@ -49,7 +49,7 @@ def display_path(path: Path) -> Path:
 
 
 @contextmanager
-def _no_cycle_collection() -> Iterator[None]:
+def no_cycle_collection() -> Iterator[None]:
     """Pause Python's cycle collector while a pack is compiled and checked.
 
     Compiling allocates millions of objects that all stay alive (syntax trees, then the IR),
@@ -75,7 +75,7 @@ def compile_and_check(
     ``overrides`` (path inside the pack → text) stands for unsaved editor buffers. ``cache``
     (the language server's, one per pack) keeps what the next run on the same pack may use
     again; the diagnostics are the same with it or without."""
-    with _no_cycle_collection():
+    with no_cycle_collection():
         return _compile_and_check(pack, overrides, cache)
 
 
@@ -90,20 +90,22 @@ def _compile_and_check(
     )
     if result.ir is not None:
         if pack.is_dir():
+            # Without a cache, one parse of each scenario file serves both compilers below.
+            whole = cache.whole if cache is not None else LastParse()
             _scenarios, diags, sources = compile_scenarios(
                 pack,
                 result.ir,
                 display_path(pack),
                 pack_sources=result.sources,
                 overrides=overrides,
-                parse=cache.parse if cache is not None else None,
+                parse=cache.parse if cache is not None else whole.parse,
                 memo=part.scenarios if cache is not None else None,
             )
             result.diagnostics.extend(diags)
             result.sources.update(sources)
             # The files' `balance` blocks are checked too (played by `test --balance`).
             _blocks, diags, sources = compile_balances(
-                pack, result.ir, display_path(pack), overrides=overrides
+                pack, result.ir, display_path(pack), overrides=overrides, parse=whole.parse
             )
             result.diagnostics.extend(diags)
             result.sources.update(sources)

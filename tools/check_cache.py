@@ -5,6 +5,7 @@ board checks, scenarios, the IR schema) this keeps what the edit cannot have cha
 
 - every file's statements (`dsl.incremental`): an edited file re-parses only the
   statements whose text changed;
+- each scenario file's whole parse (`LastParse`), which its balance blocks are read from;
 - the compiled pack and its board checks, while no file it read has changed: an edit of a
   scenario file compiles that file's scenarios and nothing else;
 - each scenario file's scenarios, by its text, for the compiled pack they were checked
@@ -28,6 +29,7 @@ from typing import Any
 from clankwork.dsl.compiler import CompileResult, parser
 from clankwork.dsl.diagnostics import Diagnostic
 from clankwork.dsl.incremental import IncrementalParser
+from clankwork.dsl.parser import Stmt
 from clankwork.dsl.scenarios import ScenarioFile
 
 _READER_CODES = ("CW004", "CW005", "CW006", "CW007")
@@ -44,11 +46,32 @@ class PackPart:
     schema: list[tuple[str, str]] | None = None  # validate_ir's answer, once asked
 
 
+class LastParse:
+    """`Parser.parse` of whole files, keeping each file's last text and what it gave.
+
+    A run of `compile_and_check` reads each scenario file twice (its scenarios, then its
+    balance blocks), and an edit elsewhere leaves them as they were: parsing them again was
+    most of the time of checking a pack from the command line or after an edit of a big
+    file. Callers read the statements and never change them."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[str, tuple[list[Stmt], list[Diagnostic]]]] = {}
+
+    def parse(self, text: str, filename: str) -> tuple[list[Stmt], list[Diagnostic]]:
+        """What `Parser.parse` gives for ``text``, parsed again only when it changed."""
+        kept = self.last.get(filename)
+        if kept is None or kept[0] != text:
+            kept = (text, parser().parse(text, filename))
+            self.last[filename] = kept
+        return kept[1]
+
+
 class CheckCache:
     """Kept between runs of `compile_and_check` on one pack; counts what it saved."""
 
     def __init__(self) -> None:
         self.parser = IncrementalParser(parser())
+        self.whole = LastParse()  # the scenario files' balance blocks
         self.part: PackPart | None = None
         self.compiles = 0  # runs that compiled the pack
         self.reuses = 0  # runs that found it unchanged

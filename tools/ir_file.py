@@ -19,7 +19,7 @@ import click
 
 from clankwork.dsl.limits import MAX_DIGITS, MAX_IR_BYTES, MAX_NESTING
 from clankwork.dsl.sources import show_size
-from clankwork.interpreter.log import rule_value_problem
+from clankwork.interpreter.rules import rule_value_problem
 from clankwork.interpreter.schema import validate_ir
 
 # How deep an IR document may nest: effects within effects (at most MAX_NESTING in the

@@ -41,7 +41,7 @@ from clankwork.dsl.diagnostics import Diagnostic
 from clankwork.dsl.formatter import format_source
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS
 
-from .check import compile_and_check
+from .check import compile_and_check, no_cycle_collection
 from .check_cache import CheckCache
 from .lsp_complete import record_doc
 from .lsp_features import Known, NameFeatures, to_range
@@ -300,6 +300,13 @@ class ClankServer(NameFeatures, LanguageServer):
         self.cancel(key[0])
         if not key[1].name.endswith(".clank") or not self.allowed(uri):
             return
+        # The cycle collector waits until the diagnostics are sent: after compiling a big
+        # pack its first pass walks every object the caches keep (0.1 s for 2,000 cards),
+        # time the editor would otherwise wait for them.
+        with no_cycle_collection():
+            self._refresh(key, uri)
+
+    def _refresh(self, key: tuple[str, Path], uri: str) -> None:
         started = time.perf_counter()
         try:
             cache = self.caches.setdefault(key[0], CheckCache())

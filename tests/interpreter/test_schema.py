@@ -15,6 +15,7 @@ from clankwork.interpreter.schema import (
     fast_validator,
     pack_schema,
     reference_errors,
+    resource_errors,
     schema_text,
     validate_ir,
 )
@@ -168,3 +169,15 @@ def test_validate_ir_reports_a_defect_deep_in_a_big_document(acqinc_ir: dict) ->
     assert validate_ir(ir) == []
     ir["cards"][-1]["copies"] = 0
     assert validate_ir(ir) == [("cards/499/copies", "0 is less than the minimum of 1")]
+
+
+def test_resource_errors_name_the_whole_path(tutorial_ir: dict) -> None:
+    ir = copy.deepcopy(tutorial_ir)
+    ir["cards"][0]["triggers"][0]["effects"][0]["resource"] = "mana"
+    ir["ways"] = [{"name": "river", "paid_in": "pearls"}]
+    ir["boards"][0]["paths"][2]["way"] = "canal"
+    assert resource_errors(ir) == [
+        ("cards/0/triggers/0/effects/0/resource", "'mana' is not a resource of the pack"),
+        ("boards/0/paths/2/way", "'canal' is not a way of the pack"),
+        ("ways/0/paid_in", "'pearls' is not a resource of the pack"),
+    ]

@@ -6,8 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from clankwork.dsl.diagnostics import Diagnostic
+from clankwork.dsl.parser import Parser
 from clankwork.tools.check import bundled_pack, compile_and_check
 from clankwork.tools.check_cache import CheckCache
 
@@ -102,3 +106,40 @@ def test_trying_the_stickers_leaves_the_pack_as_it_was() -> None:
     found = stickers.check(ir)
     assert json.dumps(ir, sort_keys=True) == before
     assert found == stickers.check(copy.deepcopy(ir))
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the files `Parser.parse` is asked to parse from now on, in order."""
+    asked: list[str] = []
+    real = Parser.parse
+
+    def counting(self: Parser, text: str, filename: str) -> Any:
+        asked.append(filename)
+        return real(self, text, filename)
+
+    monkeypatch.setattr(Parser, "parse", counting)
+    return asked
+
+
+def test_a_check_parses_each_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The scenario files give their scenarios and their balance blocks from one parse.
+    asked = _parses(monkeypatch)
+    pack = bundled_pack("tutorial")
+    result = compile_and_check(pack)
+    assert any(s.endswith("scenarios/balance.clank") for s in result.sources)
+    assert sorted(asked) == sorted(set(asked)) and len(asked) == len(result.sources)
+
+
+def test_an_edit_of_a_pack_file_parses_no_scenario_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pack = tmp_path / "tutorial"
+    shutil.copytree(bundled_pack("tutorial"), pack)
+    cache = CheckCache()
+    _same(pack, cache)
+    asked = _parses(monkeypatch)
+    cards = "adventure.clank"
+    text = "# a new first line\n" + (pack / cards).read_text()
+    got = compile_and_check(pack, {cards: text}, cache)
+    assert not any("/scenarios/" in name for name in asked), asked
+    assert got.diagnostics == compile_and_check(pack, {cards: text}).diagnostics

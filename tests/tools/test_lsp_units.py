@@ -3,12 +3,14 @@ quick fixes, on the bundled packs and small packs written here."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 
 from clankwork.dsl.compiler import parser
 from clankwork.dsl.diagnostics import Diagnostic
+from clankwork.tools import lsp as lsp_server
 from clankwork.tools.check import bundled_pack, compile_and_check
 from clankwork.tools.lsp_actions import apply_edits, fixes
 from clankwork.tools.lsp_complete import complete, pack_names
@@ -167,3 +169,25 @@ def test_hover_on_a_name_says_what_it_is() -> None:
     burgle = symbol_text(index, Symbol("card", "Burgle")) or ""
     assert burgle.startswith("**Burgle** (starting") and "Play:" in burgle
     assert symbol_text(index, Symbol("resource", "skill")) is None  # the effect's docs say more
+
+
+def test_the_cycle_collector_waits_until_the_diagnostics_are_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After a big pack's analysis its first pass walks everything the caches keep: the
+    # editor gets the diagnostics first.
+    server = lsp_server.ClankServer()
+    enabled: list[bool] = []
+
+    def analyse(*args: object) -> lsp_server.Analysis:
+        enabled.append(gc.isenabled())
+        return lsp_server.Analysis(None, None)
+
+    monkeypatch.setattr(lsp_server, "analyse", analyse)
+    monkeypatch.setattr(server, "allowed", lambda uri: True)
+    monkeypatch.setattr(server, "open_docs", dict)
+    monkeypatch.setattr(server, "window_log_message", lambda params: None)
+    monkeypatch.setattr(server, "publish", lambda *args: enabled.append(gc.isenabled()))
+    assert gc.isenabled()
+    server.refresh((tmp_path / "cards.clank").as_uri())
+    assert enabled == [False, False] and gc.isenabled()
