@@ -1,7 +1,11 @@
 """How strong the heuristic bot is against the heuristic bot of another commit.
 
 Run: .venv/bin/python benchmarks/bot_strength.py [--old COMMIT] [--games N] [--pack acqinc]
-     [--board NAME] [--players 2] [--speed-games M]
+     [--board NAME] [--players 2] [--speed-games M] [--bot NAME] [--vs NAME]
+
+With ``--vs NAME`` the other side is this checkout's bot NAME instead of ``--old``'s bot
+(``--bot search:8 --vs heuristic``: how much the search bot adds); ``--speed-games 0`` then
+skips the speed rows, which compare the same bot name on both sides.
 
 The old bot is interpreter/bots.py as it was at ``--old`` (default: main), read with
 ``git show`` and loaded as a module inside this checkout's package, so both bots play on the
@@ -20,14 +24,17 @@ seat the old bot and every seat the new one (the same seeds, best of five interl
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.abc
 import importlib.util
 import math
+import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 from clankwork.dsl.compiler import compile_pack
 from clankwork.interpreter.bots import make_bot
@@ -40,23 +47,45 @@ Z95 = 1.959963984540054
 
 
 def old_bots(commit: str) -> ModuleType:
-    """interpreter/bots.py at ``commit``, loaded as clankwork.interpreter._old_bots (its
-    relative imports then reach this checkout's engine)."""
-    text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:interpreter/bots.py"],
+    """interpreter/bots.py at ``commit``, with the bot_*.py modules it is split into there,
+    loaded as clankwork.interpreter._old_bots (and _old_bot_*): their imports of each other
+    are pointed at the old copies, their other relative imports reach this checkout's
+    engine."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", commit, "interpreter/"],
         check=True,
         capture_output=True,
         text=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp(prefix="old-bots-")) / "_old_bots.py"
-    path.write_text(text)
-    name = "clankwork.interpreter._old_bots"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    ).stdout.split()
+    folder = Path(tempfile.mkdtemp(prefix="old-bots-"))
+    names = []
+    for path in listed:
+        stem = Path(path).stem
+        if path.endswith(".py") and (stem == "bots" or stem.startswith("bot_")):
+            text = subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{commit}:{path}"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            text = re.sub(r"from \.(bots?\b|bot_)", r"from ._old_\1", text)
+            (folder / f"_old_{stem}.py").write_text(text)
+            names.append(f"_old_{stem}")
+    sys.meta_path.insert(0, _OldBots(folder, set(names)))
+    return importlib.import_module("clankwork.interpreter._old_bots")
+
+
+class _OldBots(importlib.abc.MetaPathFinder):
+    """Finds clankwork.interpreter._old_bot* in the folder `old_bots` wrote them to."""
+
+    def __init__(self, folder: Path, names: set[str]) -> None:
+        self.folder, self.names = folder, names
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> object:
+        prefix, _, name = fullname.rpartition(".")
+        if prefix != "clankwork.interpreter" or name not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, self.folder / f"{name}.py")
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -79,7 +108,13 @@ def main() -> None:
     ap.add_argument(
         "--players", type=int, default=2, help="players a game (the new bot in alternate seats)"
     )
-    ap.add_argument("--bot", default="heuristic", help="the bot name compared")
+    ap.add_argument("--bot", default="heuristic", help="the bot name compared (search:N too)")
+    ap.add_argument(
+        "--vs",
+        default=None,
+        help="another bot of this checkout to play against instead of --old's (search:8 "
+        "against heuristic: --bot search:8 --vs heuristic)",
+    )
     ap.add_argument("--speed-games", type=int, default=40, help="games a speed run (0: none)")
     args = ap.parse_args()
 
@@ -87,7 +122,12 @@ def main() -> None:
     if not result.ok:
         raise SystemExit(f"{args.pack}: the pack does not compile")
     cat = prepare(result.ir, args.board) if args.board else prepare(result.ir)
-    old = old_bots(args.old)
+    if args.vs:
+        vs = args.vs
+        old = SimpleNamespace(make_bot=lambda name, seed: make_bot(vs, seed))
+        args.old = f"{vs} (this checkout)"
+    else:
+        old = old_bots(args.old)
     pairs = max(1, args.games // 2)
     players = args.players
     points = 0.0

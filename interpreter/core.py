@@ -43,11 +43,19 @@ from typing import Any
 PACKAGE = "clankwork.interpreter"
 # The modules compiled, under interpreter/: the engine's procedures over the state, the state
 # records and what walks them, the legal actions, the steps, the hottest effect handlers, the
-# simulation counters and the bots. Extend it to compile more (a dotted name for a module of
-# a subpackage).
+# simulation counters and the bots (the heuristic bot's modules: the playout policy of the
+# search bot too). Extend it to compile more (a dotted name for a module of a subpackage).
 MODULES = (
     "actions",
     "asking",
+    "bot_estimates",
+    "bot_heuristic",
+    "bot_moves",
+    "bot_routes",
+    "bot_targets",
+    "bot_turn",
+    "bot_values",
+    "bot_worth",
     "bots",
     "campaign_marks",
     "cards",

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .assembly import label as assembly_label
+from .board import TUNNEL
 from .catalog import CardDef, Catalog, TokenDef
-from .decisions import MAY
-from .effects.registry import render_effects
+from .decisions import MAY, Option
+from .effects.registry import render_count, render_effects
 from .game import Game
 from .intervals import ci as _ci
 from .intervals import (
@@ -63,6 +64,11 @@ class GameStats:
         "cubes",
         "actions",
         "ways",
+        "offers",
+        "chosen",
+        "offered_by",
+        "chosen_by",
+        "_turn_offers",
         "trace",
     )
 
@@ -88,6 +94,14 @@ class GameStats:
         self.cubes: dict[str, int] = {}  # cube tokens drawn from the bag, by token name
         self.actions: dict[str, int] = {}  # a pack's `action` lines taken, by name
         self.ways: dict[str, int] = {}  # moves along paths and ways, by way (tunnel, ...)
+        # What players could take and what they took, by (kind, name) (`offer_keys`): the
+        # player-turns each thing was offered on, and the times it was chosen; the things each
+        # seat was offered at least once, and chose at least once; this turn's offers.
+        self.offers: dict[tuple[str, str], int] = {}
+        self.chosen: dict[tuple[str, str], int] = {}
+        self.offered_by: list[set[tuple[str, str]]] = [set() for _ in range(players)]
+        self.chosen_by: list[set[tuple[str, str]]] = [set() for _ in range(players)]
+        self._turn_offers: set[tuple[str, str]] = set()
         self.trace = RoundTrace(players)  # provisional scores by round (interpreter/tension.py)
 
     @classmethod
@@ -116,6 +130,22 @@ class GameStats:
         if card.name not in first:
             first[card.name] = game.round
 
+    def on_options(
+        self, game: Game, player: PlayerState, options: Sequence[Option], choice: int
+    ) -> None:
+        """The active player is offered ``options`` (an action decision) and takes the one at
+        ``choice``. An offer counts once a turn however many decisions list it (a bot that
+        names its plays first is shown the list only between plays)."""
+        turn = self._turn_offers
+        for o in options:
+            turn.update(offer_keys(game, o.value))
+        taken = offer_keys(game, options[choice].value)
+        if taken:
+            chosen = self.chosen
+            for key in taken:
+                chosen[key] = chosen.get(key, 0) + 1
+            self.chosen_by[player.seat].update(taken)
+
     def on_turn_end(self, game: Game, player: PlayerState) -> None:
         """The active player ends a turn (before the end-of-turn steps refill the row).
 
@@ -124,6 +154,12 @@ class GameStats:
         turn, that is the row the turn began with. The card's `only_in` space is not asked
         for: the player could have walked there.
         """
+        if self._turn_offers:
+            offers = self.offers
+            for key in self._turn_offers:
+                offers[key] = offers.get(key, 0) + 1
+            self.offered_by[player.seat].update(self._turn_offers)
+            self._turn_offers = set()
         self.trace.on_turn_end(game, player)
         gained = game.turn_gained.get("skill")
         skill = gained[0] if gained else 0
@@ -182,6 +218,42 @@ class GameStats:
     def on_hit(self, game: Game, player: PlayerState) -> None:
         """A drawn cube of a player on the clock deals them one damage."""
         self.damage[player.seat] += 1
+
+
+# The kinds of things the report counts offers of, in the order it lists them.
+OFFER_KINDS = ("card", "monster", "market", "token", "action", "way", "space")
+
+
+def offer_keys(game: Game, value: tuple[Any, ...]) -> tuple[tuple[str, str], ...]:
+    """What an action option offers, as (kind, name) pairs: the card it acquires ("card") or
+    the monster it fights, the market item it buys, the token it uses, the pack's action it
+    takes, the declared way it moves by (a coach is the way "coach") and the space it enters
+    when that space has `when you enter` lines. Playing a card, taking an artifact and ending
+    the turn offer none of these."""
+    kind = value[0]
+    verb = kind.verb
+    if verb == "acquire":
+        return (("card", value[1].name),)
+    if verb == "move":
+        m = value[1]
+        out = [] if m.way is TUNNEL else [("way", m.way.name)]
+        sp = game.board.spaces[m.to]
+        if sp.on.get("enter"):
+            out.append(("space", sp.name))
+        return tuple(out)
+    if verb == "act":
+        a = value[1]
+        return (("action", a.name or a.label),)
+    if verb == "buy":
+        return (("market", value[2].name),)
+    if verb == "use":
+        return (("token", value[1].name),)
+    if verb == "fight":
+        return (("monster", value[1].name),)
+    if verb == "coach":
+        sp = game.board.spaces[value[1]]
+        return (("way", "coach"), ("space", sp.name)) if sp.on.get("enter") else (("way", "coach"),)
+    return ()
 
 
 # Games whose per-game record the report lists (the first ones of the run, in game order), and
@@ -267,6 +339,12 @@ _COUNTERS = (
     "cubes_sq",
     "moves",
     "moves_sq",
+    "offers",
+    "offers_sq",
+    "chosen",
+    "chosen_sq",
+    "offer_players",
+    "chooser_players",
 )
 
 
@@ -355,6 +433,15 @@ class RunTotals:
     # Moves by way ("tunnel" for a plain path, else the pack's way), with the squares.
     moves: Counter[str] = field(default_factory=Counter)
     moves_sq: Counter[str] = field(default_factory=Counter)
+    # What players were offered and chose, by (kind, name) (`GameStats.on_options`): the
+    # player-turns offered and the times chosen, with the squares of their per-game counts;
+    # the player-games offered it at least once, and those of them that chose it.
+    offers: Counter[tuple[str, str]] = field(default_factory=Counter)
+    offers_sq: Counter[tuple[str, str]] = field(default_factory=Counter)
+    chosen: Counter[tuple[str, str]] = field(default_factory=Counter)
+    chosen_sq: Counter[tuple[str, str]] = field(default_factory=Counter)
+    offer_players: Counter[tuple[str, str]] = field(default_factory=Counter)
+    chooser_players: Counter[tuple[str, str]] = field(default_factory=Counter)
     # Lead changes, comebacks, margins, the escape race (interpreter/tension.py).
     tension: TensionTotals = field(default_factory=TensionTotals)
 
@@ -434,6 +521,13 @@ class RunTotals:
         self.cubes_sq.update({k: v * v for k, v in stats.cubes.items()})
         self.moves.update(stats.ways)
         self.moves_sq.update({k: v * v for k, v in stats.ways.items()})
+        self.offers.update(stats.offers)
+        self.offers_sq.update({k: v * v for k, v in stats.offers.items()})
+        self.chosen.update(stats.chosen)
+        self.chosen_sq.update({k: v * v for k, v in stats.chosen.items()})
+        for offered, chose in zip(stats.offered_by, stats.chosen_by, strict=True):
+            self.offer_players.update(offered)
+            self.chooser_players.update(offered & chose)
         taken: Counter[str] = Counter()
         for seat, got in enumerate(stats.tokens):
             taken.update(got)
@@ -763,6 +857,7 @@ def report(
                 "kind": tok.kind,
                 "type": tok.type,
                 "points": tok.points,
+                **({"points_per": points_per_text(tok.points_per)} if tok.points_per else {}),
                 "taken": t.token_taken[tok.name],
                 **often(t.token_taken, t.token_taken_sq, tok.name),
                 "players": holders,
@@ -771,6 +866,7 @@ def report(
                 "win_rate_ci": _rate_ci(won, holders),
             }
         )
+    offers = _offers(t, catalog, per_game)
     # Answers to spaces' decisions, by space in board order, then the commonest first.
     order = {sp.name: sp.index for sp in catalog.board.spaces}
     space_choices = [
@@ -929,6 +1025,7 @@ def report(
         "actions": actions,
         "moves": moves,
         "cubes": cubes,
+        "offers": offers,
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),
@@ -938,6 +1035,75 @@ def report(
         # Runs of the same seeds with one change each (`compare`); filled by the caller.
         "variants": [],
     }
+
+
+def offer_names(catalog: Catalog) -> list[tuple[str, str]]:
+    """Everything the pack declares that a player may be offered (see `offer_keys`), by kind
+    in `OFFER_KINDS` order: what the report lists even when nobody was ever offered it."""
+    out: dict[tuple[str, str], None] = {}
+    for c in catalog.cards:
+        if c.deck in ("adventure", "reserve") and c.type == "acquire":
+            out["card", c.name] = None
+    for c in catalog.cards:
+        if c.deck in ("adventure", "reserve") and c.type == "monster":
+            out["monster", c.name] = None
+    for tok in catalog.tokens:
+        if tok.kind == "market":
+            out["market", tok.name] = None
+    for tok in catalog.tokens:
+        if tok.use:
+            out["token", tok.name] = None
+    board = catalog.board
+    for sp in board.spaces:
+        for a in sp.actions:
+            out["action", a.name or a.label] = None
+    for tok in catalog.tokens:
+        for a in tok.actions:
+            out["action", a.name or a.label] = None
+    for name in catalog.ways:
+        out["way", name] = None
+    if board.coach_spaces:
+        out["way", "coach"] = None
+    for sp in board.spaces:
+        if sp.on.get("enter"):
+            out["space", sp.name] = None
+    return list(out)
+
+
+def _offers(t: RunTotals, catalog: Catalog, per_game: Any) -> list[dict[str, Any]]:
+    """The report's offers table: for each thing declared or counted, how often a game it was
+    offered and chosen, and the share of the player-games offered it that chose it."""
+    keys = dict.fromkeys(offer_names(catalog))
+    rank = {k: i for i, k in enumerate(OFFER_KINDS)}
+    # Things of a board the catalog's own board lacks (a modular board's other modules).
+    keys.update(dict.fromkeys(sorted(set(t.offers) - set(keys), key=lambda k: (rank[k[0]], k))))
+    out = []
+    for key in sorted(keys, key=lambda k: rank[k[0]]):  # stable: declared order within a kind
+        offered = per_game(t.offers[key], t.offers_sq[key])
+        chosen = per_game(t.chosen[key], t.chosen_sq[key])
+        players, choosers = t.offer_players[key], t.chooser_players[key]
+        out.append(
+            {
+                "kind": key[0],
+                "name": key[1],
+                "offered": offered["total"],
+                "offered_per_game": offered["per_game"],
+                "offered_per_game_ci": offered["per_game_ci"],
+                "offered_players": players,
+                "chosen": chosen["total"],
+                "chosen_per_game": chosen["per_game"],
+                "chosen_per_game_ci": chosen["per_game_ci"],
+                "chooser_players": choosers,
+                "use_rate": _rate(choosers, players),
+                "use_rate_ci": _rate_ci(choosers, players),
+            }
+        )
+    return out
+
+
+def points_per_text(per: dict[str, Any]) -> str:
+    """What points that count something score, as the card says it: "3 per companion"."""
+    return f"{per['points']} per {render_count(per['per'])}"
 
 
 def _artifact_points(catalog: Catalog, name: str) -> int:

@@ -140,6 +140,8 @@ def step(game: GameCore, player: PlayerState) -> bool:
             raise RuntimeError(f"bot {game.bots[player.seat]!r} answered {choice!r} to action")
         if game._keep_log:
             log_decision(game, player.seat, ACTION, choice, options[choice].label)
+    if game.stats is not None:
+        game.stats.on_options(game, player, options, choice)  # what was offered, and taken
     value = options[choice].value
     if value[0] is actions.END_TURN:
         return False

@@ -24,6 +24,7 @@ COMMANDS = {
     "kit": ("kit", "command", "Check and test a pack, then write a playtest kit."),
     "simulate": ("simulate", "command", "Play bot games of a pack and report on them."),
     "tune": ("tune", "command", "Search costs and rules for values on target."),
+    "ladder": ("ladder", "command", "Print how much skill matters: each bot against the next."),
     "test": ("scenario_cmd", "command", "Run the scenarios (and balance blocks) of packs."),
     "replay": ("replay", "command", "Replay game logs turn by turn, or check them."),
     "new": ("new", "command", "Create a new pack folder."),

@@ -181,6 +181,26 @@ def sweep_plot(name: str, group: list[dict[str, Any]], rep: dict[str, Any], k: i
     return _figure_svg(fig, f"sweep{k}")
 
 
+def sweep_card_rows(group: list[dict[str, Any]]) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    """A card's cost sweep as a table: at each cost, how often a game the card was offered and
+    chosen, the share of the players offered it who took it, and its edge."""
+    head = ("cost", "offered a game", "chosen a game", "taken when offered", "edge")
+    rows = []
+    for v in group:
+        c = v["card"]
+        offered = c["offered_per_game"] if c["offered_players"] else "never offered"
+        rows.append(
+            (
+                v["change"]["value"],
+                offered,
+                c["chosen_per_game"],
+                _pct(c["use_rate"], c["use_rate_ci"]) if c["offered_players"] else "",
+                _pts(c["edge"], c["edge_ci"]),
+            )
+        )
+    return head, rows
+
+
 def sweep_card_plot(group: list[dict[str, Any]], k: int) -> str | None:
     """A card's cost sweep: the card's edge at each cost, its 95 % interval as a band,
     against 0, and the share of players who acquired it (None for a rule's sweep)."""
@@ -346,6 +366,7 @@ def build_page(
                         "players who acquired one.",
                     )
                 )
+                parts.append(_table(*sweep_card_rows(group)))
     parts += compare_section(rep)
     return _PAGE.replace("<!--TITLE-->", _e(title)).replace("<!--BODY-->", "\n".join(parts))
 
@@ -423,7 +444,7 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
                 t["name"],
                 t["kind"],
                 t["type"],
-                t["points"],
+                _token_points(t),
                 t["taken"],
                 _per_game(t),
                 t["players"],
@@ -462,7 +483,41 @@ def _component_tables(rep: dict[str, Any]) -> list[str]:
         parts.append("<h2>Cube tokens drawn</h2>")
         rows = [(c["name"], c["drawn"], _per_game(c)) for c in rep["cubes"]]
         parts.append(_table(("cube token", "drawn", "a game"), rows))
+    if rep.get("offers"):
+        parts += _offers_table(rep["offers"])
     return parts
+
+
+def _token_points(row: dict[str, Any]) -> str:
+    """A token's points as it scores them: "3", or "5 per companion"."""
+    per = row.get("points_per")
+    if not per:
+        return str(row["points"])
+    return f"{row['points']} + {per}" if row["points"] else per
+
+
+def _offers_table(offers: list[dict[str, Any]]) -> list[str]:
+    """What players could take and what they took: never offered, offered and never chosen,
+    and the share of the players offered each thing who took it."""
+    rows = [
+        (
+            o["name"],
+            o["kind"],
+            _per_game({"per_game": o["offered_per_game"], "per_game_ci": o["offered_per_game_ci"]}),
+            _per_game({"per_game": o["chosen_per_game"], "per_game_ci": o["chosen_per_game_ci"]}),
+            _pct(o["use_rate"], o["use_rate_ci"]) if o["offered_players"] else "never offered",
+        )
+        for o in offers
+    ]
+    head = ("offered and chosen", "kind", "offered a game", "chosen a game", "players who took it")
+    return [
+        "<h2>Offered and chosen</h2>",
+        "<p>How often a game each card, monster, market item, token, action, way and space "
+        "with <code>when you enter</code> lines was within a player's reach (a legal option "
+        "on a turn) and how often it was taken: offered and never chosen is what the bots "
+        "judge not worth it; never offered was never within reach.</p>",
+        _table(head, rows, 2),
+    ]
 
 
 _PAGE = """<!DOCTYPE html>

@@ -207,8 +207,11 @@ def _with_give(setup: tuple[Planned, ...], name: str, seat: int) -> tuple[Planne
 def card_figures(totals: RunTotals, name: str, players: int) -> dict[str, Any]:
     """A card's own figures in a run: copies acquired (and a game), the player-games that
     took one and their win rate, those that passed it, and its edge with its interval (as
-    the report's card table has them)."""
+    the report's card table has them); and as the report's offers table has it, the
+    player-turns a game it was offered (in the row or reserve with the skill for it) and the
+    times a game it was chosen, and the share of the player-games offered it that took it."""
     t = totals
+    key = ("card", name)
     takers, won = t.acquirers[name], t.acquirer_wins[name]
     passed, passed_won = t.passers[name], t.passer_wins[name]
     edge = won / takers - passed_won / passed if takers and passed else 0
@@ -230,6 +233,13 @@ def card_figures(totals: RunTotals, name: str, players: int) -> dict[str, Any]:
         "first_round_ci": ci(
             mean_interval(t.first_round_sum[name], t.first_round_sq[name], takers)
         ),
+        "offered_per_game": rate(t.offers[key], t.games),
+        "offered_per_game_ci": ci(mean_interval(t.offers[key], t.offers_sq[key], t.games)),
+        "chosen_per_game": rate(t.chosen[key], t.games),
+        "chosen_per_game_ci": ci(mean_interval(t.chosen[key], t.chosen_sq[key], t.games)),
+        "offered_players": t.offer_players[key],
+        "use_rate": rate(t.chooser_players[key], t.offer_players[key]),
+        "use_rate_ci": rate_ci(t.chooser_players[key], t.offer_players[key]),
     }
 
 
@@ -310,14 +320,19 @@ def _sweep_tables(variants: list[dict[str, Any]], table: Any) -> list[str]:
             groups.setdefault(v["change"]["card"], []).append(v)
     lines: list[str] = []
     for card, group in groups.items():
-        rows = [(f"cost of {card}", "a game", "by players", "edge (points)", "seat 1 share")]
+        head = ("a game", "offered / chosen", "taken when offered", "by players")
+        rows = [(f"cost of {card}", *head, "edge (points)", "seat 1 share")]
         for v in group:
             c, fp = v["card"], v["first_player"]
-            pc, fc = c["players_rate_ci"], fp["win_rate_ci"]
+            pc, fc, uc = c["players_rate_ci"], fp["win_rate_ci"], c["use_rate_ci"]
             rows.append(
                 (
                     str(v["change"]["value"]),
                     f"{c['per_game']:.2f}",
+                    f"{c['offered_per_game']:.2f} / {c['chosen_per_game']:.2f}",
+                    f"{c['use_rate']:.1%} [{uc['low'] * 100:.1f}–{uc['high'] * 100:.1f}]"
+                    if c["offered_players"]
+                    else "never offered",
                     f"{c['players_rate']:.1%} [{pc['low'] * 100:.1f}–{pc['high'] * 100:.1f}]",
                     _delta_rate(c["edge"], c["edge_ci"]),
                     f"{fp['win_rate']:.1%} [{fc['low'] * 100:.1f}–{fc['high'] * 100:.1f}]",

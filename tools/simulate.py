@@ -28,7 +28,7 @@ from typing import Any
 
 import click
 
-from clankwork.interpreter.bots import BOTS, make_bot
+from clankwork.interpreter.bots import make_bot, parse_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.game import Game, many_games
 from clankwork.interpreter.invariants import check_invariants
@@ -109,8 +109,7 @@ def bot_names(bots: Sequence[str] | str, players: int) -> list[str]:
     if len(names) != players:
         raise ValueError(f"{len(names)} bots for {players} players")
     for n in names:
-        if n not in BOTS:
-            raise ValueError(f"unknown bot {n!r}; known: {', '.join(BOTS)}")
+        parse_bot(n)  # a ValueError names a bad one
     return names
 
 
@@ -772,7 +771,7 @@ def _components(rep: dict[str, Any]) -> list[str]:
             (
                 t["name"],
                 t["kind"],
-                str(t["points"]),
+                _points(t),
                 str(t["taken"]),
                 _mean_pm(t["per_game"], t["per_game_ci"], 2),
                 str(t["players"]),
@@ -820,6 +819,59 @@ def _components(rep: dict[str, Any]) -> list[str]:
         ]
         lines += ["", *_table(rows)]
     return lines
+
+
+def _points(row: dict[str, Any]) -> str:
+    """A token's points as it scores them: "3", or "5 per companion" (plus what is printed)."""
+    per = row.get("points_per")
+    if not per:
+        return str(row["points"])
+    return f"{row['points']} + {per}" if row["points"] else per
+
+
+def _offers(rep: dict[str, Any], all_cards: bool = False) -> list[str]:
+    """The offered-and-chosen table: for each market item, token, action, way and space
+    (and, with ``all_cards``, each card and monster), how often a game players could take it
+    and did, and the share of the players offered it who took it."""
+    shown = [o for o in rep.get("offers", ()) if all_cards or o["kind"] not in ("card", "monster")]
+    if not shown:
+        return []
+    rows = [
+        ("offered and chosen", "kind", "offered a game", "chosen a game", "players who took it")
+    ]
+    rows += [
+        (
+            o["name"],
+            o["kind"],
+            _mean_pm(o["offered_per_game"], o["offered_per_game_ci"], 2),
+            _mean_pm(o["chosen_per_game"], o["chosen_per_game_ci"], 2),
+            _pct_ci(o["use_rate"], o["use_rate_ci"]) if o["offered_players"] else "never offered",
+        )
+        for o in shown
+    ]
+    return ["", *_table(rows)]
+
+
+def offer_warnings(rep: dict[str, Any]) -> list[str]:
+    """The two warnings of the offers table, told apart: things players were offered and never
+    chose (the bots judge them not worth it, or do not understand them), and things never
+    offered (never within reach: the space never reached, the card never affordable in the
+    row). Cards are left to the "never acquired" warning, which says which is which."""
+    games = rep["games"]
+    if games < 20:
+        return []
+    out = []
+    rows = [o for o in rep.get("offers", ()) if o["kind"] not in ("card", "monster")]
+    refused = [o for o in rows if o["offered"] and not o["chosen"]]
+    if refused:
+        named = ", ".join(
+            f"{o['kind']} {o['name']} ({o['offered_per_game']:.2f} times a game)" for o in refused
+        )
+        out.append(f"offered but never chosen in {games} games: {named}")
+    unseen = [f"{o['kind']} {o['name']}" for o in rows if not o["offered"]]
+    if unseen:
+        out.append(f"never offered in {games} games (never within reach): {_some(unseen)}")
+    return out
 
 
 def _edge(d: float, ci: dict[str, float]) -> str:
@@ -1017,6 +1069,7 @@ def format_report(rep: dict[str, Any], top: int = 10, all_cards: bool = False) -
 
     lines += format_tension(rep, _table)
     lines += _components(rep)
+    lines += _offers(rep, all_cards)
 
     spaces = rep["heatmap"]["spaces"]
     if spaces:
@@ -1080,7 +1133,22 @@ def result_warnings(
     out = []
     never = [c["name"] for c in rep["cards"] if c["acquired"] == 0]
     if never and games >= 20:
-        out.append(f"never acquired in {games} games: {', '.join(never)}")
+        offered = {o["name"] for o in rep.get("offers", ()) if o["kind"] == "card" and o["offered"]}
+        refused = [n for n in never if n in offered]
+        unseen = [n for n in never if n not in offered]
+        if "offers" not in rep:  # a report of an older Clankwork
+            out.append(f"never acquired in {games} games: {', '.join(never)}")
+        if refused:
+            out.append(
+                f"never acquired in {games} games: {', '.join(refused)} (affordable in the row "
+                "or the reserve on some turn, never chosen)"
+            )
+        if unseen:
+            out.append(
+                f"never acquired in {games} games: {', '.join(unseen)} (never offered: never "
+                "affordable in the row or the reserve)"
+            )
+    out += offer_warnings(rep)
     untaken = [a["name"] for a in rep["artifacts"] if a["taken"] == 0]
     if untaken and games >= 20:
         out.append(f"artifacts never taken in {games} games: {', '.join(untaken)}")
@@ -1282,7 +1350,10 @@ def parse_rules(items: Sequence[str]) -> dict[str, Any]:
     "--bots",
     default="heuristic",
     show_default=True,
-    help="Bot names, comma-separated: one for all seats or one each (heuristic, greedy, random).",
+    help=(
+        "Bot names, comma-separated: one for all seats or one each (heuristic, greedy, random, "
+        "search, search:N for N playouts an option: stronger and slower)."
+    ),
 )
 @click.option("--board", help="Board to play on, when the pack has several [default: first].")
 @click.option(
@@ -1452,14 +1523,16 @@ def command(
     rungs: list[str] = []
     if ladder is not None:
         rungs = list(dict.fromkeys(b.strip() for b in ladder.split(",") if b.strip()))
-        unknown = [b for b in rungs if b not in BOTS]
-        if unknown or not rungs:
+        if not rungs:
             raise click.BadParameter(
-                f"unknown bot {unknown[0]!r}; known: {', '.join(BOTS)}"
-                if unknown
-                else "name one bot or more: --ladder random,greedy,heuristic",
+                "name one bot or more: --ladder random,greedy,heuristic,search:4",
                 param_hint="--ladder",
             )
+        for rung in rungs:
+            try:
+                parse_bot(rung)  # a ValueError names a bad one and the known bots
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--ladder") from None
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, MAX_JOBS)
     if against is not None:

@@ -69,6 +69,8 @@ def token_words(token: dict[str, Any]) -> frozenset[str]:
 @condition(
     "have",
     appraise=lambda n, v: _EVEN,
+    # The parameter naming a token the player holds or not: what holding one changes (bots).
+    meta={"holding": "what"},
     phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
     params={"what": {"type": "string"}},
     render=lambda n: f"you have {_article(n['what'])}",

@@ -23,6 +23,8 @@ def _article(noun: str) -> str:
 @condition(
     "lack",
     appraise=lambda n, v: _EVEN,
+    # The parameter naming a token the player holds or not: what holding one changes (bots).
+    meta={"holding": "what"},
     phrases=(
         "you do not have a|an|any {what:words}",
         "you do not have {what:words}",

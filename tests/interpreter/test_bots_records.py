@@ -13,7 +13,9 @@ import pytest
 
 from clankwork.dsl.compiler import compile_pack
 from clankwork.interpreter.actions import BUY, END_TURN, legal_actions
-from clankwork.interpreter.bots import HeuristicBot, _board_info, _Routes, make_bot
+from clankwork.interpreter.bot_routes import _board_info, _Routes
+from clankwork.interpreter.bot_values import _UNKNOWN_UNIT
+from clankwork.interpreter.bots import HeuristicBot, make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.effects.registry import EFFECTS, Valuer
@@ -234,7 +236,6 @@ def test_a_card_that_gives_a_way_resource_is_worth_most_of_a_boot_while_ways_hel
 ) -> None:
     """A card's profile counts a special move as a little of anything (an unknown unit);
     the bot values it at most of a boot while a rope shortens its trip."""
-    from clankwork.interpreter.bots import _UNKNOWN_UNIT
 
     g, bot = _game(ropes)
     p = g.players[0]

@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 
 from clankwork.dsl.compiler import compile_pack
-from clankwork.interpreter import bots, catalog
+from clankwork.interpreter import bot_routes, bot_values, catalog
 from clankwork.interpreter.assembly import assemblies
-from clankwork.interpreter.bots import _board_info, _reading_of, _Routes, make_bot
+from clankwork.interpreter.bot_routes import _board_info, _Routes
+from clankwork.interpreter.bot_values import _reading_of
+from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.log import to_jsonl
@@ -59,15 +61,15 @@ def test_a_catalog_keeps_the_boards_of_the_last_assemblies(monkeypatch: pytest.M
 
 
 def test_the_bots_keep_the_tables_of_the_last_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bots, "BOARDS_KEPT", 2)
-    monkeypatch.setattr(bots, "_INFO", OrderedDict())
+    monkeypatch.setattr(bot_routes, "BOARDS_KEPT", 2)
+    monkeypatch.setattr(bot_routes, "_INFO", OrderedDict())
     cat = _space()
     games = [_game(cat, s) for s in range(1, 9)]
     assert len({id(g.board) for g in games}) > 2  # the seeds draw different ships
     infos = [_board_info(g) for g in games]
-    assert len(bots._INFO) == 2
+    assert len(bot_routes._INFO) == 2
     assert _board_info(games[-1]) is infos[-1]
-    assert [board for board, _ in bots._INFO] == [games[-2].board, games[-1].board]
+    assert [board for board, _ in bot_routes._INFO] == [games[-2].board, games[-1].board]
 
 
 def test_a_dropped_route_table_is_freed_at_once() -> None:
@@ -85,12 +87,12 @@ def test_a_dropped_route_table_is_freed_at_once() -> None:
 
 
 def test_readings_of_new_lists_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bots, "READINGS_KEPT", 5)
-    monkeypatch.setattr(bots, "_READINGS", {})
+    monkeypatch.setattr(bot_values, "READINGS_KEPT", 5)
+    monkeypatch.setattr(bot_values, "_READINGS", {})
     first = _reading_of([{"op": "gain", "resource": "skill", "amount": 2}])
     for k in range(20):
         _reading_of([{"op": "gain", "resource": "boots", "amount": k + 1}])
-        assert len(bots._READINGS) <= 5
+        assert len(bot_values._READINGS) <= 5
     again = _reading_of([{"op": "gain", "resource": "skill", "amount": 2}])
     assert (again.profile, again.terms) == (first.profile, first.terms)
 
@@ -108,8 +110,8 @@ def test_caches_kept_or_dropped_give_the_same_games(monkeypatch: pytest.MonkeyPa
     kept = logs()
     # Everything dropped as soon as it can be: every board, table and reading made again.
     monkeypatch.setattr(catalog, "ASSEMBLIES_KEPT", 1)
-    monkeypatch.setattr(bots, "BOARDS_KEPT", 1)
-    monkeypatch.setattr(bots, "READINGS_KEPT", 1)
-    monkeypatch.setattr(bots, "_INFO", OrderedDict())
-    monkeypatch.setattr(bots, "_READINGS", {})
+    monkeypatch.setattr(bot_routes, "BOARDS_KEPT", 1)
+    monkeypatch.setattr(bot_values, "READINGS_KEPT", 1)
+    monkeypatch.setattr(bot_routes, "_INFO", OrderedDict())
+    monkeypatch.setattr(bot_values, "_READINGS", {})
     assert logs() == kept

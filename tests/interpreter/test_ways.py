@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from clankwork.dsl.compiler import compile_pack
 from clankwork.interpreter import actions
 from clankwork.interpreter.actions import ACT, ACTION_KINDS, ActionKind, kinds_legal
-from clankwork.interpreter.bots import _groups, make_bot
+from clankwork.interpreter.bot_routes import _groups
+from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.schema import reference_errors

@@ -241,6 +241,7 @@ def test_simulate_command_checks_arguments(
 
 
 def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> None:
+    from clankwork.interpreter.bots import BOTS
     from clankwork.interpreter.log import LogError, read_log
     from clankwork.tools import simulate as sim
 
@@ -254,8 +255,8 @@ def test_a_failing_game_is_named_with_its_log(tmp_path: Path, monkeypatch) -> No
             self.asked += 1
             return 0 if self.asked < 5 else 99
 
-    monkeypatch.setitem(sim.BOTS, "broken", Broken)
-    monkeypatch.setattr(sim, "make_bot", lambda name, seed: sim.BOTS[name](seed))
+    monkeypatch.setitem(BOTS, "broken", Broken)
+    monkeypatch.setattr(sim, "make_bot", lambda name, seed: BOTS[name](seed))
     code, stdout, stderr = run("-n", "3", "-p", "2", "--bots", "broken", "--log-dir", str(tmp_path))
     assert code == 1
     seed = game_seeds(1, 1)[0]

@@ -219,6 +219,13 @@ def test_a_sweep_plays_each_value_on_the_same_seeds(tmp_path: Path) -> None:
     # Fewer cards in hand make longer games.
     assert rep["variants"][0]["rounds"]["delta"] > 0 > rep["variants"][1]["rounds"]["delta"]
     assert "hand_size=4: rounds" in result.stdout
+    # Each cost carries what the card was offered and chosen: at cost 1 it is taken more
+    # often, and by a larger share of the players offered it, than at 5.
+    cheap, dear = rep["variants"][2]["card"], rep["variants"][3]["card"]
+    assert cheap["chosen_per_game"] > dear["chosen_per_game"]
+    assert cheap["use_rate"] > dear["use_rate"]
+    assert cheap["offered_players"] and dear["offered_players"]
+    assert "offered / chosen" in result.stdout and "taken when offered" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -256,7 +263,7 @@ def test_a_variant_played_after_its_base_acts_on_its_own_cards(tutorial_ir: dict
     # A variant shares its base's board; what the engine and the bots work out once per board
     # (which cards are cheap enough to offer, the deck's dragon share) is its own all the same.
     from clankwork.interpreter import actions
-    from clankwork.interpreter.bots import _board_info
+    from clankwork.interpreter.bot_routes import _board_info
     from clankwork.tools.report_variants import Change
 
     base = prepare(tutorial_ir)
@@ -293,3 +300,14 @@ def test_the_ladder_gives_seat_ones_share_for_each_bot(tmp_path: Path) -> None:
     assert "first-player advantage by bot strength" in result.stdout
     bad = CliRunner().invoke(command, [*args, "--ladder", "random,genius"])
     assert bad.exit_code == 2 and "unknown bot 'genius'" in bad.stderr
+
+
+def test_the_ladder_takes_a_search_bot_at_a_budget(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    args = [str(ROOT / "content" / "tutorial"), "-n", "2", "-p", "2", "--bots", "greedy"]
+    result = CliRunner().invoke(command, [*args, "--ladder", "search:4", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    [rung] = json.loads(out.read_text())["first_player_by_bot"]
+    assert rung["bot"] == "search:4" and rung["played"] == 2
+    bad = CliRunner().invoke(command, [*args, "--ladder", "greedy,search:1"])
+    assert bad.exit_code == 2 and "search:1" in bad.stderr and "--ladder" in bad.stderr
