@@ -25,7 +25,8 @@ from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.core import describe
 from clankwork.interpreter.game import Game
-from clankwork.interpreter.snapshot import fingerprint, restore, snapshot
+from clankwork.interpreter.restore import restore
+from clankwork.interpreter.snapshot import fingerprint, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 

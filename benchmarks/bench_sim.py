@@ -22,9 +22,17 @@ the noise. Peak memory is each worker's peak resident set (getrusage), the most 
 of that row reached: what one ``--jobs`` worker of `clankwork simulate` needs.
 
 Each side runs its compiled core (interpreter/core.py) when it has one: this checkout's if
-`clankwork build-core` built it and it is current, and the old commit's, compiled here for the
-run, when this side runs compiled and the commit has a core to build. The header says which
-core each side ran. ``CLANKWORK_CORE=python`` runs both sides as Python.
+it is built and current (the install builds it; `clankwork build-core` after an edit), and
+the old commit's, built here for the run when this side runs compiled, the way that commit
+builds it: ``setup.py build_ext --inplace`` for a commit that builds its core at install time,
+its own ``tools/build_core.build()`` for one of the earlier ``build-core`` command (called as a
+function: on some of those commits ``python -m clankwork.tools.cli`` ran nothing). The header
+says which core each side's workers reported running (read from the modules they imported),
+and the run stops when one side ran compiled and the other Python, unless
+``--cores-may-differ``. ``CLANKWORK_CORE=python`` runs both sides as Python.
+
+Before quoting a ratio, check the bench against itself: ``--old HEAD`` on a clean checkout
+must read about 1.00 (an A/A run).
 
 The old commit is read with ``git archive`` into a temporary directory (the repository and
 its worktrees are left alone) and imported as ``clankwork`` through a directory of links
@@ -48,6 +56,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # The top-level folders that install as the clankwork.* packages (pyproject package-dir).
 PACKAGES = ("dsl", "interpreter", "tools", "content", "schemas")
+# What builds a commit's compiled core at install time, beside its packages.
+BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
 SEED = 1
 WARM_UP = 3
 
@@ -113,11 +123,20 @@ def worker(pack: Path, bots: str, games: int, players: int) -> dict[str, float]:
 
 
 def _old_tree(commit: str, into: Path) -> Path:
-    """``commit``'s packages under ``into``, and the directory to put on PYTHONPATH."""
+    """``commit``'s packages under ``into``, and the directory to put on PYTHONPATH. The
+    build files (setup.py, pyproject.toml, README.md) come along when the commit has them:
+    its core is built in ``into/src``."""
     src = into / "src"
     src.mkdir()
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", commit],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    extra = [f for f in BUILD_FILES if f in listed]
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", commit, *PACKAGES],
+        ["git", "-C", str(ROOT), "archive", commit, *PACKAGES, *extra],
         check=True,
         capture_output=True,
     ).stdout
@@ -130,23 +149,39 @@ def _old_tree(commit: str, into: Path) -> Path:
     return shim.parent
 
 
+# A commit of the earlier `build-core` (a sys.meta_path finder and interpreter/_compiled/):
+# its build function, called directly.
+_OLD_BUILD = (
+    "from clankwork.tools.build_core import build; print(build(force=True, say=lambda m: None))"
+)
+_DESCRIBE = "from clankwork.interpreter.core import describe; print(describe())"
+
+
 def _build_old_core(path: Path) -> str:
-    """Compile the old checkout's core too when this one runs compiled, so both sides run
-    alike; what happened, in words."""
+    """Build the old checkout's core too when this one runs compiled, so both sides run
+    alike, the way that commit builds it; what the old side then runs, in words (as its
+    own `describe` says)."""
     from clankwork.interpreter import core
 
     if not core.describe().startswith("compiled"):
         return "not built (this checkout runs Python)"
-    if not (path / "clankwork" / "interpreter" / "core.py").is_file():
+    src = path.parent / "src"
+    if not (src / "interpreter" / "core.py").is_file():
         return "none (the commit predates the compiled core)"
     env = {**os.environ, "PYTHONPATH": f"{path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    run = subprocess.run(
-        [sys.executable, "-m", "clankwork.tools.cli", "build-core"],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    return "built" if run.returncode == 0 else f"failed: {run.stderr.strip()[-300:]}"
+    env.pop("CLANKWORK_CORE", None)
+    if (src / "setup.py").is_file():
+        cmd = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
+        run = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True)
+    else:
+        cmd = [sys.executable, "-c", _OLD_BUILD]
+        run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        return f"failed: {run.stderr.strip()[-300:]}"
+    said = subprocess.run(
+        [sys.executable, "-c", _DESCRIBE], env=env, capture_output=True, text=True
+    ).stdout.strip()
+    return f"built; it runs: {said}"
 
 
 def _spawn(side: dict[str, object], bots: str, args: argparse.Namespace) -> dict[str, float]:
@@ -187,6 +222,11 @@ def main() -> None:
     ap.add_argument("--pack", default="acqinc", help="a bundled pack under content/")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--bots", default="random,heuristic", help="rows: bot names, commas")
+    ap.add_argument(
+        "--cores-may-differ",
+        action="store_true",
+        help="quote the figures even when one side ran compiled and the other Python",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -224,9 +264,16 @@ def main() -> None:
         f"new = this checkout ({_commit('HEAD')}{' + changes' if _dirty() else ''}); "
         f"Python {sys.version.split()[0]}"
     )
+    cores = {name: {r["core"] for b in rows for r in got[b, name]} for name in sides}
     for name in sides:
-        print(f"{name} core: {got[rows[0], name][0]['core']}")
+        print(f"{name} core: {' / '.join(sorted(cores[name]))}")
     print(f"(the old checkout's compiled core: {old_build})")
+    kinds = {name: {c.startswith("compiled") for c in cores[name]} for name in sides}
+    if kinds["old"] != kinds["new"] and not args.cores_may_differ:
+        raise SystemExit(
+            "one side ran compiled and the other Python: the ratios would compare the builds, "
+            "not the commits (--cores-may-differ to print them anyway)"
+        )
     head = (
         f"{'player-turns per CPU-second':<30}{'old':>10}{'new':>10}{'new/old':>9}"
         f"{'spread old':>12}{'spread new':>12}{'turns/game':>12}"

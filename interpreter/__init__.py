@@ -1,6 +1,6 @@
 """Clankwork interpreter."""
 
-from .core import install as _install_core
+from .core import guard as _guard
 
-# The compiled core, when it is built and current (core.py); the Python source otherwise.
-_install_core()
+# The compiled core where it is built and current (core.py); the Python source otherwise.
+_guard()

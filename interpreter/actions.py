@@ -16,7 +16,7 @@ replays exactly.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import TUNNEL, Board, Move, Space
 from .decisions import Option
@@ -24,9 +24,7 @@ from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .state import Ctx, PlayerState
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import GameCore as Game
 
 
 class ActionKind:
@@ -755,7 +753,7 @@ def legal_actions(
     (a range: a kind's options are listed together); a kind with none is left out.
 
     This is the engine's hottest function, so the guard each kind's ``legal`` starts with is
-    repeated here where it is cheap (a kind with nothing to offer is not called), and kinds a
+    repeated here where it is cheap (a kind with nothing to offer is not asked), and kinds a
     board can never offer are skipped; the options are exactly those of asking every record.
     A new kind is added to `ACTION_KINDS` and here."""
     board = game.board
@@ -769,68 +767,54 @@ def legal_actions(
         groups = {}
     n = 0  # the options listed so far
     if p.hand:
-        PLAY.legal(game, p, here, made.c_play, out)
-        if len(out) > n:
-            groups[PLAY] = range(n, len(out))
-            n = len(out)
+        n = _ask(PLAY, game, p, here, made.c_play, out, groups, n)
     if game.space_artifact[p.pos] is not None:
-        TAKE.legal(game, p, here, made.c_take, out)
-        if len(out) > n:
-            groups[TAKE] = range(n, len(out))
-            n = len(out)
+        n = _ask(TAKE, game, p, here, made.c_take, out, groups, n)
     if p.tokens:
-        USE.legal(game, p, here, made.c_use, out)
-        if len(out) > n:
-            groups[USE] = range(n, len(out))
-            n = len(out)
+        n = _ask(USE, game, p, here, made.c_use, out, groups, n)
     if made.act:
-        ACT.legal(game, p, here, made.c_act, out)
-        if len(out) > n:
-            groups[ACT] = range(n, len(out))
-            n = len(out)
+        n = _ask(ACT, game, p, here, made.c_act, out, groups, n)
     if not p.escaping:
         if (p.boots and not p.exhausted) or not board.plain:
-            MOVE.legal(game, p, here, made.c_move, out)
-            if len(out) > n:
-                groups[MOVE] = range(n, len(out))
-                n = len(out)
+            n = _ask(MOVE, game, p, here, made.c_move, out, groups, n)
         if made.coach and here.coach is not None:
-            COACH.legal(game, p, here, made.c_coach, out)
-            if len(out) > n:
-                groups[COACH] = range(n, len(out))
-                n = len(out)
+            n = _ask(COACH, game, p, here, made.c_coach, out, groups, n)
     if p.swords:
-        FIGHT.legal(game, p, here, made.c_fight, out)
-        if len(out) > n:
-            groups[FIGHT] = range(n, len(out))
-            n = len(out)
+        n = _ask(FIGHT, game, p, here, made.c_fight, out, groups, n)
         if game.reserve_monsters:
-            FIGHT_RESERVE.legal(game, p, here, made.c_fight_reserve, out)
-            if len(out) > n:
-                groups[FIGHT_RESERVE] = range(n, len(out))
-                n = len(out)
+            n = _ask(FIGHT_RESERVE, game, p, here, made.c_fight_reserve, out, groups, n)
     skill = p.skill
     if game.turn_modifiers:
         skill += largest_discount(game)  # a discount this turn may bring a card in reach
     if skill >= made.least_cost:
-        ACQUIRE.legal(game, p, here, made.c_acquire, out)
-        if len(out) > n:
-            groups[ACQUIRE] = range(n, len(out))
-            n = len(out)
+        n = _ask(ACQUIRE, game, p, here, made.c_acquire, out, groups, n)
     if skill >= made.least_reserve_cost:
-        ACQUIRE_RESERVE.legal(game, p, here, made.c_acquire_reserve, out)
-        if len(out) > n:
-            groups[ACQUIRE_RESERVE] = range(n, len(out))
-            n = len(out)
+        n = _ask(ACQUIRE_RESERVE, game, p, here, made.c_acquire_reserve, out, groups, n)
     if made.buy and "town" in here.features:
-        BUY.legal(game, p, here, made.c_buy, out)
-        if len(out) > n:
-            groups[BUY] = range(n, len(out))
-            n = len(out)
+        n = _ask(BUY, game, p, here, made.c_buy, out, groups, n)
     if not p.hand:
         out.append(END)
         groups[END_TURN] = range(n, n + 1)
     return out
+
+
+def _ask(
+    kind: ActionKind,
+    game: Game,
+    p: PlayerState,
+    here: Space,
+    cache: dict[Any, Option],
+    out: list[Option],
+    groups: dict[ActionKind, range],
+    n: int,
+) -> int:
+    """Append ``kind``'s options to ``out`` and note their indexes in ``groups``; how many
+    options are listed now."""
+    kind.legal(game, p, here, cache, out)
+    k = len(out)
+    if k > n:
+        groups[kind] = range(n, k)
+    return k
 
 
 def kinds_legal(game: Game, p: PlayerState) -> list[Option]:

@@ -189,22 +189,29 @@ def point_space(board_ir: dict[str, Any], module: str, side: str, point: str) ->
     return None
 
 
-def assemble(board_ir: dict[str, Any], assembly: Sequence[Sequence[str]]) -> dict[str, Any]:
+def assemble(
+    board_ir: dict[str, Any], assembly: Sequence[Sequence[str]], *, share: bool = False
+) -> dict[str, Any]:
     """The plain board IR of one assembly: the board's own spaces and paths, those of the
     sides placed, and a path for each join (joins whose points are missing are left out;
-    `clankwork check` reports them). Each placed side is a group of kind ``module``."""
+    `clankwork check` reports them). Each placed side is a group of kind ``module``.
+
+    The spaces and paths are copies; with ``share`` only their top level is (what they hold
+    is the board IR's own: for a `Board`, which reads and never changes it, a new ship costs
+    no deep copy)."""
+    copy_item = dict if share else copy.deepcopy
     placed = {(m, s) for _p, m, s in assembly}
     at_pos = {p: (m, s) for p, m, s in assembly}
 
     def kept(item: dict[str, Any]) -> bool:
         return "module" not in item or (item["module"], item["side"]) in placed
 
-    spaces = [copy.deepcopy(s) for s in board_ir["spaces"] if kept(s)]
+    spaces = [copy_item(s) for s in board_ir["spaces"] if kept(s)]
     for s in spaces:
         if "module" in s:
             # The renderer draws a group as a cluster: one outline per placed module.
             s["group"] = side_label(board_ir, s["module"], s["side"])
-    paths = [copy.deepcopy(p) for p in board_ir["paths"] if kept(p)]
+    paths = [copy_item(p) for p in board_ir["paths"] if kept(p)]
     for j in board_ir.get("joins", ()):
         ends = []
         for (pos, point), end_at in ((j["from"], j.get("from_at")), (j["to"], j.get("to_at"))):
@@ -213,10 +220,12 @@ def assemble(board_ir: dict[str, Any], assembly: Sequence[Sequence[str]]) -> dic
             ends.append((space, end_at))
         if None in (ends[0][0], ends[1][0]):
             continue
-        path = {k: copy.deepcopy(v) for k, v in j.items() if k not in ("from", "to")}
+        path = {
+            k: v if share else copy.deepcopy(v) for k, v in j.items() if k not in ("from", "to")
+        }
         path["from"], path["to"] = ends[0][0], ends[1][0]
         paths.append(path)
-    groups = [copy.deepcopy(g) for g in board_ir.get("groups", ())]
+    groups = [copy_item(g) for g in board_ir.get("groups", ())]
     mods = {m["name"]: m for m in board_ir.get("modules", ())}
     for pos, module, side in assembly:
         m = mods.get(module)

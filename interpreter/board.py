@@ -169,6 +169,20 @@ class Board:
         self.name: str = board_ir["name"]
         # The pack's declared ways by name; a path naming none is a tunnel.
         self.ways: dict[str, Way] = dict(ways or {})
+        self._read_spaces(board_ir)
+        hqs = [s.index for s in self.spaces if s.hq]
+        if len(hqs) != 1:
+            raise ValueError(f"board {self.name!r} needs exactly one HQ space, has {len(hqs)}")
+        self.hq: int = hqs[0]
+
+        self._read_paths(board_ir)
+        self._join_within(len(board_ir["paths"]))
+
+        self._make_moves()
+        self._make_tables()
+
+    def _read_spaces(self, board_ir: dict[str, Any]) -> None:
+        """The spaces, in the IR's order, and their indexes by name."""
         self.spaces: list[Space] = []
         self.index: dict[str, int] = {}
         for i, s in enumerate(board_ir["spaces"]):
@@ -193,11 +207,10 @@ class Board:
                 )
             )
             self.index[s["name"]] = i
-        hqs = [s.index for s in self.spaces if s.hq]
-        if len(hqs) != 1:
-            raise ValueError(f"board {self.name!r} needs exactly one HQ space, has {len(hqs)}")
-        self.hq: int = hqs[0]
 
+    def _read_paths(self, board_ir: dict[str, Any]) -> None:
+        """The graph of spaces and paths (a two-way path is two edges), the dead ends and
+        the paths' triggers."""
         self.graph = networkx().MultiDiGraph(name=self.name)
         for s in self.spaces:
             self.graph.add_node(s.name, index=s.index, features=s.features)
@@ -233,8 +246,9 @@ class Board:
             if not attrs["oneway"]:
                 self.graph.add_edge(p["to"], p["from"], key=k, **attrs)
 
-        self._join_within(len(board_ir["paths"]))
-
+    def _make_moves(self) -> None:
+        """Each space's moves out (by path, then destination), and the spaces a teleport
+        reaches from it."""
         n = len(self.spaces)
         self.moves: list[tuple[Move, ...]] = []
         adjacent: list[dict[int, None]] = [{} for _ in range(n)]
@@ -257,6 +271,10 @@ class Board:
                     adjacent[j][s.index] = None
             self.moves.append(tuple(out))
         self.adjacent: list[tuple[int, ...]] = [tuple(sorted(a)) for a in adjacent]
+
+    def _make_tables(self) -> None:
+        """What the hot loop and the bots look up: spaces by feature, the events spaces
+        watch, shortest distances."""
         self.coach_spaces: tuple[int, ...] = tuple(
             s.index for s in self.spaces if s.coach is not None
         )

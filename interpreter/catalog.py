@@ -17,6 +17,7 @@ from .effects.conditions import token_words
 from .hooks import Hook, hooks
 from .pools import Resource, declared
 from .rules import default_rules
+from .steps import plan
 
 # A trigger ready to run: its condition node (or None) and its effect list.
 Trigger = tuple[dict[str, Any] | None, list[dict[str, Any]]]
@@ -158,6 +159,14 @@ class TokenDef:
         return f"<token {self.name}>"
 
 
+def implicit_artifact(value: int) -> TokenDef:
+    """An artifact token for a space whose value no declared artifact has."""
+    return TokenDef.from_ir(
+        {"name": f"Artifact {value}", "kind": "artifact", "count": 1, "points": value},
+        implicit=True,
+    )
+
+
 # Boards of a modular board's assemblies a catalog keeps built (`Catalog.board_for`): every
 # one of a board with a few dozen assemblies (Space has 48), a bounded share of one with more.
 ASSEMBLIES_KEPT = 64
@@ -247,6 +256,10 @@ class Catalog:
             for p in self.modular["positions"]
         )
 
+    def implicit_artifact(self, value: int) -> TokenDef:
+        """An artifact token for a space whose value no declared artifact has (setup)."""
+        return implicit_artifact(value)
+
     def board_for(self, assembly: asm.Assembly | None) -> Board:
         """The board of one assembly (the catalog's own board for None or a plain board).
         Boards are built once per assembly and shared, like the catalog: the last
@@ -257,7 +270,7 @@ class Catalog:
         key = tuple(tuple(a) for a in assembly)
         board = self.assembled.pop(key, None)  # type: ignore[call-overload]
         if board is None:
-            board = Board(asm.assemble(self.modular, key), self.ways)
+            board = Board(asm.assemble(self.modular, key, share=True), self.ways)
             while len(self.assembled) >= ASSEMBLIES_KEPT:
                 del self.assembled[next(iter(self.assembled))]
         self.assembled[key] = board  # type: ignore[index]  # the most recent last
@@ -317,8 +330,8 @@ def _ops(v: Any) -> set[str]:
     return found
 
 
-def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
-    """Prepare a compiled pack for play on one of its boards (by index or name)."""
+def _board_ir(ir: dict[str, Any], board: int | str) -> dict[str, Any]:
+    """The IR of the pack's board named or numbered ``board`` (ValueError: none such)."""
     boards = ir.get("boards") or []
     if not boards:
         raise ValueError("the pack has no board to play on")
@@ -327,12 +340,16 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         if not found:
             names = ", ".join(b["name"] for b in boards)
             raise ValueError(f"the pack has no board named {board!r} (its boards: {names})")
-        board_ir = found[0]
-    elif isinstance(board, int) and not isinstance(board, bool) and 0 <= board < len(boards):
-        board_ir = boards[board]
-    else:
-        names = ", ".join(f"{i} {b['name']}" for i, b in enumerate(boards))
-        raise ValueError(f"the pack has no board {board!r} (its boards: {names})")
+        return found[0]
+    if isinstance(board, int) and not isinstance(board, bool) and 0 <= board < len(boards):
+        return boards[board]
+    names = ", ".join(f"{i} {b['name']}" for i, b in enumerate(boards))
+    raise ValueError(f"the pack has no board {board!r} (its boards: {names})")
+
+
+def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
+    """Prepare a compiled pack for play on one of its boards (by index or name)."""
+    board_ir = _board_ir(ir, board)
     rules = default_rules()
     rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]
@@ -343,8 +360,6 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     for h in hooks("rules", [t for t in ir.get("triggers", ()) if t.get("effects")]):
         rule_hooks.setdefault(h.event, []).append(h)
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
-    from .steps import plan  # steps imports setup, which imports this module
-
     ways = {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}
     modular = board_ir if asm.is_modular(board_ir) else None
     first = asm.first_assembly(board_ir) if modular is not None else None
@@ -352,7 +367,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         raise ValueError(f"board {board_ir['name']!r} has no assembly: too few modules")
     assembled: dict[asm.Assembly, Board] = {}
     if first is not None:
-        board = assembled[first] = Board(asm.assemble(board_ir, first), ways)
+        board = assembled[first] = Board(asm.assemble(board_ir, first, share=True), ways)
     else:
         board = Board(board_ir, ways)
 

@@ -21,15 +21,12 @@ import random
 import types
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from .board import Move
 from .catalog import CardDef, TokenDef
-from .state import SEAT, Ctx, PlayerState
-
-if TYPE_CHECKING:
-    from .decisions import Bot
-    from .game import Game
+from .decisions import Bot
+from .state import SEAT, Ctx, GameCore, PlayerState
 
 # A copier takes a value and the copy's players (by seat) and returns the value to put in the
 # copy. None as a copier: the value is shared (immutable, or never changed by play).
@@ -120,7 +117,7 @@ def _copy_player(p: PlayerState, players: Sequence[PlayerState]) -> PlayerState:
 
 
 @lru_cache(maxsize=8)
-def _game_plan(cls: type[Game]) -> tuple[tuple[str, Copier], ...]:
+def _game_plan(cls: type[GameCore]) -> tuple[tuple[str, Copier], ...]:
     return tuple((name, _copier(tp)) for name, tp in cls.STATE.items())
 
 
@@ -145,7 +142,7 @@ SHARED_NOT_STATE = (
 )
 
 
-def clone(game: Game, bots: Sequence[Bot] = (), *, keep_log: bool = False) -> Game:
+def clone(game: GameCore, bots: Sequence[Bot] = (), *, keep_log: bool = False) -> GameCore:
     """A copy of ``game`` that plays on independently, with ``bots`` answering its decisions.
 
     Playing the copy never changes ``game``, and a copy played by bots in the same state as

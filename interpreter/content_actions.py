@@ -8,12 +8,10 @@ effects. How often each player used it lives in `PlayerState.used` (plain data).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .effects.registry import EFFECTS, render_effects
-
-if TYPE_CHECKING:
-    from .state import PlayerState
+from .context import Ctx
+from .effects.registry import EFFECTS, render_condition, render_effects
 
 LIMITS = ("turn", "game", "module")
 
@@ -56,7 +54,7 @@ class ContentAction:
             cond=a.get("if"),
         )
 
-    def use_key(self, game: Any, p: PlayerState, source: Any) -> str:
+    def use_key(self, game: Any, p: Any, source: Any) -> str:
         """Where the use is kept in `PlayerState.used`: the action's own key, or for a
         `once per module` action its name and the module of the space it is taken on."""
         if self.limit != "module":
@@ -66,10 +64,8 @@ class ContentAction:
             space = game.board.spaces[p.pos]
         return f"{self.name or self.key}@{space.module or ''}"
 
-    def open_to(self, game: Any, p: PlayerState, source: Any) -> bool:
+    def open_to(self, game: Any, p: Any, source: Any) -> bool:
         """Whether ``p`` may take it now: its limit allows and its price can be paid."""
-        from .state import Ctx  # state imports the catalog, which imports this module
-
         if self.limit is not None:
             last = p.used.get(self.use_key(game, p, source))
             if last is not None and (self.limit != "turn" or last == game.turn):
@@ -84,10 +80,8 @@ class ContentAction:
                     return False
         return True
 
-    def take(self, game: Any, p: PlayerState, source: Any) -> None:
+    def take(self, game: Any, p: Any, source: Any) -> None:
         """Record the use, pay the price, run the effects."""
-        from .state import Ctx
-
         p.used[self.use_key(game, p, source)] = game.turn
         if game.stats is not None:
             game.stats.on_act(game, p, self.name or self.label)
@@ -110,8 +104,6 @@ def render_action(a: dict[str, Any]) -> str:
     if a.get("limit"):
         head += f", once per {a['limit']}"
     if a.get("if"):
-        from .effects.registry import render_condition
-
         head += f", if {render_condition(a['if'])}"
     body = render_effects(list(a.get("effects", ())))
     if a.get("cost"):

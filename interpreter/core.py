@@ -1,28 +1,31 @@
-"""The compiled core: the engine's and the heuristic bot's hottest modules compiled with Cython,
-used in place of their Python source when they are built and current.
+"""The compiled core: the engine's and the bots' hot modules, compiled with Cython when the
+package is installed, used in place of their Python source while each is current.
 
-The modules in `MODULES` are the whole cost of a game (the rules, the legal actions, the bot),
-and they are plain Python: `clankwork build-core` (`tools/build_core.py`) compiles each one,
-unchanged, into an extension module in ``interpreter/_compiled/``, and records in
-``_compiled/manifest.json`` the SHA-256 of the source it compiled and the SHA-256 and size of
-the file it built. Games play 1.2 to 1.45 times as fast (it depends on the Python build), with
-the same results: the same source, the same seeds, the same logs byte for byte.
+`MODULES` lists the modules compiled (setup.py reads it; add a module here to compile it).
+``pip install`` builds each one from its unchanged source into an extension module beside it
+(``interpreter/game.cpython-311-x86_64-linux-gnu.so`` next to ``game.py``), where Python's own
+import system finds it first; an editable install builds them in the checkout. Without Cython
+or a C compiler the package installs as pure Python, and plays the same games: the same
+source, the same seeds, the same logs byte for byte. ``clankwork build-core`` builds them again
+in place (after an edit, a pull, a checkout).
 
-`install` (run when `clankwork.interpreter` is imported) puts a finder first on
-``sys.meta_path`` that answers for those modules only, and only when the recorded hash is
-that of the ``.py`` file as it is when imported. An edited, pulled or checked-out source is
-never shadowed by an old build: it is imported as Python until the core is built again.
-Setting ``CLANKWORK_CORE=python`` imports them all from source.
+The build records, in ``_core.json`` beside the modules, the SHA-256 of the source each module
+was compiled from and the size, modification time and SHA-256 of the file it built. When
+``clankwork.interpreter`` is imported, `guard` checks each built module against that record,
+and a module that cannot be used runs from its ``.py`` source instead, with one line on stderr
+saying why and what rebuilds it:
 
-A compiled module can never take the tool down. Its file is checked against the size and
-SHA-256 the build recorded before the system loader maps it (a file cut short would kill the
-process with SIGBUS when mapped; one overwritten or corrupted could crash it later), and
-loaded by the finder itself, so that one the system refuses (built for another platform, say)
-is skipped too: either way the Python source runs and one line on stderr says so and how to
-repair it. `clankwork build-core` never imports the modules it compiles (the command line
-imports a tool's module only when its command runs), so it always works to repair them. A
-build that recorded no hash of its file (an older build-core) is "stale": run as Python until
-built again.
+- "stale": its ``.py`` changed since the build (an edit, a pull); an edited source is never
+  shadowed by an old build;
+- "damaged": the file is not the one built (cut short, which would kill the process with
+  SIGBUS when the system maps it, or overwritten);
+- "unrecorded": a built file the record does not name;
+- "refused": the system loader cannot load it (built for another platform, say).
+
+``CLANKWORK_CORE=python`` runs every module from its source, silently. Nothing is hooked into
+the import system: the source of a module that must not run compiled is registered in
+`sys.modules` (loaded lazily, on first use) before anything imports it. A compiled function's
+traceback names its ``.py`` file and line (the build writes the source's path into it).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.machinery
+import importlib.util
 import json
 import os
 import sys
@@ -37,10 +41,13 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "clankwork.interpreter"
-# The modules compiled: the rules (game, steps, state), the legal actions and the bots (the
-# heuristic bot's modules: the playout policy of the search bot too).
+# The modules compiled, under interpreter/: the engine's procedures over the state, the state
+# records and what walks them, the legal actions, the steps, the hottest effect handlers, the
+# simulation counters and the bots (the heuristic bot's modules: the playout policy of the
+# search bot too). Extend it to compile more (a dotted name for a module of a subpackage).
 MODULES = (
     "actions",
+    "asking",
     "bot_estimates",
     "bot_heuristic",
     "bot_moves",
@@ -50,14 +57,37 @@ MODULES = (
     "bot_values",
     "bot_worth",
     "bots",
+    "campaign_marks",
+    "cards",
+    "clone",
+    "context",
+    "dragon",
+    "economy",
+    "effects.conditions",
+    "effects.player",
+    "effects.resources",
+    "effects.structure",
+    "effects.turn_modifiers",
+    "ending",
+    "events",
     "game",
+    "movement",
+    "rng",
+    "scoring",
+    "snapshot",
     "state",
+    "stats",
     "steps",
+    "tokens",
+    "turn",
 )
 HERE = Path(__file__).resolve().parent
-COMPILED = HERE / "_compiled"
-MANIFEST = "manifest.json"
+MANIFEST = "_core.json"
 ENV = "CLANKWORK_CORE"
+
+# What `guard` decided, by module: "compiled", "python" (CLANKWORK_CORE=python), "not built",
+# or why the build is not used ("stale", "damaged", "unrecorded", "refused").
+DECIDED: dict[str, str] = {}
 
 
 def source_hash(path: Path) -> str:
@@ -68,71 +98,87 @@ def source_hash(path: Path) -> str:
         return ""
 
 
-def read_manifest(folder: Path = COMPILED) -> dict[str, Any]:
-    """The build's manifest, or an empty one (no build, or one this code cannot read)."""
+def source_file(name: str, folder: Path = HERE) -> Path:
+    """The ``.py`` file of a module of `MODULES`."""
+    return folder.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def built_files(name: str, folder: Path = HERE) -> list[Path]:
+    """The extension files of a module this Python would import (whatever their state)."""
+    base = folder.joinpath(*name.split("."))
+    return [
+        f for s in importlib.machinery.EXTENSION_SUFFIXES if (f := Path(f"{base}{s}")).is_file()
+    ]
+
+
+def read_builds(folder: Path = HERE) -> dict[str, dict[str, Any]]:
+    """The record's builds: extension file (relative to ``folder``) -> {"module",
+    "source_sha256", "size", "mtime_ns", "sha256", "cython"...}; empty when there is no record
+    or it cannot be read."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
-
-
-def read_builds(folder: Path) -> dict[str, dict[str, Any]]:
-    """The manifest's builds: extension file name -> {"module", "source_sha256", "sha256",
-    "size"...}. A module may have one build for each Python that shares the folder (their
-    file names differ)."""
-    builds = read_manifest(folder).get("builds")
+    builds = data.get("builds") if isinstance(data, dict) else None
     if not isinstance(builds, dict):
         return {}
     return {f: b for f, b in builds.items() if isinstance(f, str) and isinstance(b, dict)}
 
 
-def intact(file: Path, entry: dict[str, Any]) -> bool | None:
-    """Whether an extension file is the one the build recorded (its size, then its SHA-256):
-    None when the build recorded neither (an older build-core)."""
-    size, sha = entry.get("size"), entry.get("sha256")
-    if not isinstance(size, int) or not isinstance(sha, str):
-        return None
+def record(file: Path, name: str, source_sha256: str, **extra: Any) -> dict[str, Any]:
+    """The record of an extension file just built from a source with that hash."""
+    data = file.read_bytes()
+    return {
+        "module": name,
+        "source_sha256": source_sha256,
+        "size": len(data),
+        "mtime_ns": file.stat().st_mtime_ns,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        **extra,
+    }
+
+
+def intact(file: Path, entry: dict[str, Any]) -> bool:
+    """Whether an extension file is the one the build recorded: its size first (a file cut
+    short), then its SHA-256 unless its modification time is the recorded one."""
     try:
-        if file.stat().st_size != size:
-            return False
+        st = file.stat()
     except OSError:
         return False
-    return source_hash(file) == sha
+    if st.st_size != entry.get("size"):
+        return False
+    if st.st_mtime_ns == entry.get("mtime_ns"):
+        return True
+    return source_hash(file) == entry.get("sha256")
 
 
-def module_state(
-    name: str, folder: Path = COMPILED, source: Path = HERE
-) -> tuple[str, Path | None]:
-    """One module's state and, when "compiled", its extension file: "compiled" (built for this
-    Python from the source as it is now, and the file the build made), "stale" (built from
-    another version of the source, or by a build-core that recorded no hash of its file),
-    "damaged" (the file is not the one built: cut short, overwritten), "other python" (built
-    only for another interpreter) or "not built"."""
+def module_state(name: str, folder: Path = HERE) -> tuple[str, Path | None]:
+    """One module's build and, when "compiled", its file: "compiled" (built from the source
+    as it is now, and the very file built), "stale" (built from another version of the
+    source), "damaged" (the file is not the one built), "unrecorded" (a file the record does
+    not name) or "not built" (no file this Python would import)."""
+    files = built_files(name, folder)
+    if not files:
+        return "not built", None
     builds = read_builds(folder)
-    mine = [name + s for s in importlib.machinery.EXTENSION_SUFFIXES]
-    for file in mine:
-        entry = builds.get(file)
-        if entry is not None and entry.get("module") == name and (folder / file).is_file():
-            if entry.get("source_sha256") != (source_hash(source / f"{name}.py") or None):
-                return "stale", None
-            checked = intact(folder / file, entry)
-            if checked is None:
-                return "stale", None
-            if not checked:
-                return "damaged", None
-            return "compiled", folder / file
-    if any(b.get("module") == name and (folder / f).is_file() for f, b in builds.items()):
-        return "other python", None
-    return "not built", None
+    file = files[0]
+    entry = builds.get(file.relative_to(folder).as_posix())
+    if entry is None or entry.get("module") != name:
+        return "unrecorded", None
+    if entry.get("source_sha256") != (source_hash(source_file(name, folder)) or None):
+        return "stale", None
+    if not intact(file, entry):
+        return "damaged", None
+    return "compiled", file
 
 
-def status(folder: Path = COMPILED, source: Path = HERE) -> dict[str, str]:
-    """Each module of `MODULES` and its state (see `module_state`)."""
-    return {name: module_state(name, folder, source)[0] for name in MODULES}
+def status(folder: Path = HERE) -> dict[str, str]:
+    """Each module of `MODULES` and its build's state (see `module_state`)."""
+    return {name: module_state(name, folder)[0] for name in MODULES}
 
 
 def enabled() -> bool:
+    """False when ``CLANKWORK_CORE=python`` asks for the Python source."""
     return os.environ.get(ENV, "").strip().lower() != "python"
 
 
@@ -142,113 +188,116 @@ def _say(line: str) -> None:
         print(f"clankwork: {line}", file=sys.stderr, flush=True)
 
 
-class _CheckedLoader(importlib.machinery.ExtensionFileLoader):
-    """The extension loader of a compiled module whose file the finder has checked. The
-    finder creates the module (the system loads the library) before it answers, so that a
-    library the system refuses is skipped for the source rather than failing the import."""
+def _loads(file: Path) -> str | None:
+    """Why the system loader refuses a library (None: it loads). Loaded as a plain shared
+    library, not as a module: the import that follows maps the same one."""
+    import ctypes  # only when a compiled module is there to check
 
-    def __init__(self, fullname: str, path: str) -> None:
+    try:
+        ctypes.CDLL(str(file))
+    except OSError as e:
+        return str(e).strip() or type(e).__name__
+    return None
+
+
+_WHY = {
+    "stale": ("its source changed since it was built", "clankwork build-core"),
+    "damaged": ("its file is not the one the build made (cut short or overwritten)", None),
+    "unrecorded": ("the build's record does not name its file", None),
+}
+
+
+class _SourceInstead(importlib.machinery.SourceFileLoader):
+    """Loads a module's ``.py`` source in place of its compiled build, saying why on stderr
+    when it is first used (a process that never uses it, like `build-core`, says nothing)."""
+
+    def __init__(self, fullname: str, path: str, why: str | None) -> None:
         super().__init__(fullname, path)
-        self.created: Any = None
+        self.why = why
 
-    def create(self, spec: Any) -> None:
-        """Load the library and create the module (raises what the system loader raises)."""
-        self.created = super().create_module(spec)
-
-    def create_module(self, spec: Any) -> Any:
-        """The module `create` made."""
-        if self.created is None:
-            self.create(spec)
-        module, self.created = self.created, None
-        return module
+    def exec_module(self, module: Any) -> None:
+        if self.why:
+            _say(self.why)
+        super().exec_module(module)
 
 
-class _CompiledFinder:
-    """Finds `MODULES` in ``_compiled/`` when each is current (see the module docstring). The
-    source and the built file are hashed at each import asked for (five of each at most a
-    process), so a module edited while a process runs is imported from its source. A module
-    whose build cannot be used (damaged, or refused by the system loader) is imported from
-    its source, with one line on stderr saying so."""
-
-    def __init__(self, folder: Path, source: Path) -> None:
-        self.folder = folder
-        self.source = source
-        self.warned: set[str] = set()
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        package, _, name = fullname.rpartition(".")
-        if package != PACKAGE or name not in MODULES:
-            return None
-        state, file = module_state(name, self.folder, self.source)
-        if state == "damaged":
-            why = "its file is not the one build-core made (cut short or overwritten)"
-            self._skip(name, why, "clankwork build-core")
-        if file is None:
-            return None
-        loader = _CheckedLoader(fullname, str(file))
-        spec = importlib.machinery.ModuleSpec(fullname, loader, origin=str(file))
-        try:
-            loader.create(spec)
-        except Exception as e:  # the system loader refused it: another platform, say
-            why = f"it cannot be loaded ({str(e).strip() or type(e).__name__})"
-            self._skip(name, why, "clankwork build-core --force")
-            return None
-        return spec
-
-    def _skip(self, name: str, why: str, repair: str) -> None:
-        if name in self.warned:
-            return
-        self.warned.add(name)
-        _say(
-            f"the compiled core's {name} module is not used: {why}; running {name}.py "
-            f"instead. `{repair}` builds it again."
-        )
+def _use_source(name: str, folder: Path, why: str | None = None) -> None:
+    """Register the module's ``.py`` source in `sys.modules`, loaded on first use, so the
+    compiled file beside it is never imported in this process."""
+    fullname = f"{PACKAGE}.{name}"
+    if fullname in sys.modules:
+        return
+    path = source_file(name, folder)
+    loader = _SourceInstead(fullname, str(path), why)
+    spec = importlib.util.spec_from_file_location(
+        fullname, path, loader=importlib.util.LazyLoader(loader)
+    )
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[fullname] = module
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
 
 
-def install() -> None:
-    """Put the finder first on ``sys.meta_path`` (once), unless ``CLANKWORK_CORE=python``."""
+def guard(folder: Path = HERE) -> dict[str, str]:
+    """Decide, once a process, which modules run compiled: each built module that is not
+    current (or every one, with ``CLANKWORK_CORE=python``) runs from its source, with one
+    line on stderr, when it is first used, for a build that cannot be used. What was
+    decided, by module."""
     value = os.environ.get(ENV, "").strip().lower()
     if value not in ("", "python", "compiled"):
-        import warnings
-
-        warnings.warn(
+        _say(
             f"{ENV}={value!r} means nothing: 'python' runs the Python source, 'compiled' (or "
-            "unset) the compiled core where it is built",
-            stacklevel=2,
+            "unset) the compiled core where it is built"
         )
-    if not enabled() or any(isinstance(f, _CompiledFinder) for f in sys.meta_path):
-        return
-    if not (COMPILED / MANIFEST).is_file():
-        return  # nothing built: import as always
-    sys.meta_path.insert(0, _CompiledFinder(COMPILED, HERE))
+    for name in MODULES:
+        state, file = module_state(name, folder)
+        if state == "not built":
+            DECIDED[name] = state
+            continue
+        if not enabled():
+            DECIDED[name] = "python"
+            _use_source(name, folder)
+            continue
+        if file is not None:
+            refused = _loads(file)
+            if refused is None:
+                DECIDED[name] = "compiled"
+                continue
+            state = "refused"
+            why, repair = f"the system cannot load it ({refused})", "clankwork build-core --force"
+        else:
+            why, repair = _WHY[state]
+        DECIDED[name] = state
+        _use_source(
+            name,
+            folder,
+            f"the compiled core's {name} module is not used: {why}; running {name}.py "
+            f"instead. `{repair or 'clankwork build-core --force'}` builds it again.",
+        )
+    return dict(DECIDED)
 
 
 def describe() -> str:
-    """One line saying which core this process runs, and why, for benchmarks and `build-core`."""
+    """One line saying which core this process runs, and why, for benchmarks and `build-core`:
+    read from the modules as imported (a compiled one's file is not a ``.py``)."""
     import importlib
 
     loaded = {
-        name: getattr(importlib.import_module(f"{PACKAGE}.{name}"), "__file__", None)
+        name: getattr(importlib.import_module(f"{PACKAGE}.{name}"), "__file__", None) or ""
         for name in MODULES
     }
-    compiled = sorted(n for n, f in loaded.items() if f and not f.endswith(".py"))
+    compiled = sorted(n for n, f in loaded.items() if not f.endswith(".py"))
     if compiled:
-        files = {Path(f).name for n, f in loaded.items() if n in compiled and f}
-        builds = read_builds(COMPILED)
-        versions = {str(b.get("cython", "?")) for f, b in builds.items() if f in files}
-        cython = ", ".join(sorted(versions)) or "?"
-        line = f"compiled core (Cython {cython}): {', '.join(compiled)}"
+        versions = {str(b.get("cython", "?")) for b in read_builds(HERE).values()}
+        line = f"compiled core (Cython {', '.join(sorted(versions)) or '?'}): {', '.join(compiled)}"
         rest = sorted(set(MODULES) - set(compiled))
         return line + (f"; Python source: {', '.join(rest)}" if rest else "")
     if not enabled():
         return f"Python source ({ENV}=python)"
-    state = status()
-    stale = sorted(n for n, s in state.items() if s != "compiled" and s != "not built")
-    if stale:
+    unused = sorted(n for n, s in DECIDED.items() if s not in ("not built", "python"))
+    if unused:
         return (
-            f"Python source (the compiled core is out of date for {', '.join(stale)}: "
-            "run `clankwork build-core`)"
+            f"Python source (the compiled core is not used for {', '.join(unused)}: run "
+            "`clankwork build-core`)"
         )
-    if all(s == "not built" for s in state.values()):
-        return "Python source (no compiled core: `clankwork build-core` builds it)"
-    return "Python source"
+    return "Python source (no compiled core: `clankwork build-core` builds it)"

@@ -7,15 +7,11 @@ Cards and tokens are found by walking the declared state (`interpreter.snapshot.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from .catalog import CardDef
-from .game import BLACK
+from .game import BLACK, Game
 from .snapshot import components
 from .state import KNOCKED_OUT
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 def check_invariants(game: Game) -> list[str]:

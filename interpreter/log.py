@@ -131,20 +131,7 @@ def read_log(text: str, *, require_result: bool = True) -> GameLog:
         if not raw.strip():
             continue
         last = number
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise LogError(f"not valid JSON ({e.msg}, column {e.colno})", number) from None
-        except RecursionError:
-            raise LogError("a record nested too deeply to read", number) from None
-        except ValueError as e:  # a number of thousands of digits
-            raise LogError(f"not a readable record ({e})", number) from None
-        try:
-            problem = _schema_error(record)
-        except RecursionError:
-            problem = "a record nested too deeply to check"
-        if problem:
-            raise LogError(problem, number)
+        record = _record(raw, number)
         kind = record["type"]
         if header is None:
             if kind != "header":
@@ -177,6 +164,25 @@ def read_log(text: str, *, require_result: bool = True) -> GameLog:
             f"the log ends at line {last} without a result record (cut short?)", last or None
         )
     return GameLog(header, decisions, result, 1, lines, result_line)
+
+
+def _record(raw: str, number: int) -> dict[str, Any]:
+    """One line of a log read as a record and checked against the log schema."""
+    try:
+        record = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise LogError(f"not valid JSON ({e.msg}, column {e.colno})", number) from None
+    except RecursionError:
+        raise LogError("a record nested too deeply to read", number) from None
+    except ValueError as e:  # a number of thousands of digits
+        raise LogError(f"not a readable record ({e})", number) from None
+    try:
+        problem = _schema_error(record)
+    except RecursionError:
+        problem = "a record nested too deeply to check"
+    if problem:
+        raise LogError(problem, number)
+    return record
 
 
 def _check_header(header: dict[str, Any], line: int) -> None:

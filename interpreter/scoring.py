@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import snapshot
-from .state import ESCAPED, KNOCKED_OUT, PlayerState
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import ESCAPED, KNOCKED_OUT, GameCore, PlayerState
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +69,7 @@ class GameResult:
         }
 
 
-def score_player(game: Game, p: PlayerState) -> tuple[int, dict[str, int]]:
+def score_player(game: GameCore, p: PlayerState) -> tuple[int, dict[str, int]]:
     """A player's score and its parts (all zero when the rules give them nothing)."""
     parts = {"artifact": 0, "tokens": 0, "gold": 0, "cards": 0}
     if p.artifact is None:
@@ -86,13 +83,13 @@ def score_player(game: Game, p: PlayerState) -> tuple[int, dict[str, int]]:
     return sum(parts.values()), parts
 
 
-def _per(game: Game, p: PlayerState, per: dict[str, Any] | None) -> int:
+def _per(game: GameCore, p: PlayerState, per: dict[str, Any] | None) -> int:
     if not per:
         return 0
     return per["points"] * game.count_of(p, per["per"])
 
 
-def fingerprint(game: Game) -> str:
+def fingerprint(game: GameCore) -> str:
     """A digest of the whole game state: equal states give equal digests.
 
     It is the digest of the snapshot's state (interpreter/snapshot.py), so every declared
@@ -101,7 +98,7 @@ def fingerprint(game: Game) -> str:
     return snapshot.fingerprint(game)
 
 
-def final_result(game: Game, digest: bool = True) -> GameResult:
+def final_result(game: GameCore, digest: bool = True) -> GameResult:
     """Score every player and name the winners (ties go to the most valuable artifact).
     Without ``digest`` the final state is not digested (``state`` is empty): for a game whose
     log and record nobody reads."""

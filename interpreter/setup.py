@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .catalog import TokenDef
+from .context import Ctx
+from .rng import below, shuffle
 from .rules import for_players
-from .state import Ctx
 
-if TYPE_CHECKING:
-    from .game import Game
-
-
-def implicit_artifact(value: int) -> TokenDef:
-    """An artifact token for a space whose value no declared artifact has."""
-    return TokenDef.from_ir(
-        {"name": f"Artifact {value}", "kind": "artifact", "count": 1, "points": value},
-        implicit=True,
-    )
+# The game these steps act on (`interpreter.game.Game`): the steps are records the catalog
+# plans, below the engine, so they reach it through its API, as the effect handlers do.
+Game = Any
+TokenDef = Any
 
 
 def _take_for_space(game: Game, majors: list[TokenDef], what: str) -> TokenDef | None:
@@ -39,7 +33,7 @@ def first_player(game: Game) -> None:
     first player (a scenario may name one; the draw still happens, so the seed deals the
     same), and the seating order from them."""
     n = len(game.players)
-    first = game.rng.randrange(n)
+    first = below(game.rng, n)
     if game.first_player is not None:
         first = game.first_player
     game.order = [(first + k) % n for k in range(n)]
@@ -49,7 +43,7 @@ def first_player(game: Game) -> None:
 def bank(game: Game) -> None:
     """Setup 4: the minor secrets shuffled face down into the bank."""
     game.minor_bank = list(game.catalog.token_copies.get("minor", ()))
-    game.rng.shuffle(game.minor_bank)
+    shuffle(game.rng, game.minor_bank)
 
 
 def dragon(game: Game) -> None:
@@ -72,7 +66,7 @@ def reserve_and_row(game: Game) -> None:
         else:
             game.reserve[c] = c.copies
     game.adventure_deck = list(game.catalog.deck_copies.get("adventure", ()))
-    rng.shuffle(game.adventure_deck)
+    shuffle(rng, game.adventure_deck)
     # Cards a scenario stacks on top, listed top first (the top of a pile is its end).
     for card in reversed(game.stacked_adventure):
         if card in game.adventure_deck:
@@ -87,7 +81,7 @@ def reserve_and_row(game: Game) -> None:
             game.row.append(card)
     if aside:
         game.adventure_deck.extend(aside)
-        rng.shuffle(game.adventure_deck)
+        shuffle(rng, game.adventure_deck)
 
 
 def tokens(game: Game) -> None:
@@ -99,7 +93,7 @@ def tokens(game: Game) -> None:
         if t.kind in ("market", "mug", "other", "fruit", "cube"):
             game.token_supply[t] = t.count
     majors = list(cat.token_copies.get("major", ()))
-    game.rng.shuffle(majors)
+    shuffle(game.rng, majors)
     for sp in board.holding:
         here = game.space_tokens[sp.index]
         for what, k in sp.holds:
@@ -113,7 +107,7 @@ def tokens(game: Game) -> None:
         sp = board.spaces[i]
         tok = next((t for t in artifacts if t.points == sp.artifact), None)
         if tok is None:
-            tok = implicit_artifact(sp.artifact)
+            tok = cat.implicit_artifact(sp.artifact)
         else:
             artifacts.remove(tok)
         game.space_artifact[sp.index] = tok
@@ -131,7 +125,7 @@ def players(game: Game) -> None:
         p.supply = rules["player_cubes"]
         p.pos = game.board.hq
         p.deck = list(starting)
-        game.rng.shuffle(p.deck)
+        shuffle(game.rng, p.deck)
         game.clank(p, clank[k] if k < len(clank) else 0)
 
 

@@ -30,19 +30,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from .board import Board, Move, Way
-from .catalog import CardDef, Catalog, TokenDef, prepare
+from .catalog import CardDef, Catalog, TokenDef, implicit_artifact
 from .content_actions import ContentAction
 from .hooks import Hook
-from .setup import implicit_artifact
-from .state import DESIGNS, IR, REF, SEAT, Ctx, PlayerState
-
-if TYPE_CHECKING:
-    from .decisions import Bot
-    from .game import Game
-    from .scoring import GameResult
+from .state import DESIGNS, IR, REF, SEAT, Ctx, GameCore, GameState, PlayerState
 
 FORMAT = "clankwork-snapshot/1"
 # Where in the game a snapshot was taken: after a turn ended, or between two actions of one.
@@ -250,7 +244,7 @@ def decode_any(d: Any, r: _Reader) -> Any:
     return {k: decode_any(x, r) for k, x in d.items()}
 
 
-def load_attributes(obj: Any, game: Game, state: dict[str, Any]) -> None:
+def load_attributes(obj: Any, game: GameCore, state: dict[str, Any]) -> None:
     """Set the attributes `encode_any` wrote of ``obj`` (a bot), for a restored ``game``."""
     reader = _Reader(game.catalog, game.players)
     for k, v in state.items():
@@ -312,6 +306,11 @@ def _build(tp: Any) -> tuple[Enc, Dec]:
             (lambda c, s: [c.player.seat, encode_any(c.source)]),
             (lambda d, r, s: Ctx(r.players[d[0]], decode_any(d[1], r))),
         )
+    return _generic_codec(tp, origin, args)
+
+
+def _generic_codec(tp: Any, origin: Any, args: tuple[Any, ...]) -> tuple[Enc, Dec]:
+    """The codec of an optional value, a list, tuple, set or dict, from its items' codecs."""
     if origin in (Union, types.UnionType):
         rest = [a for a in args if a is not type(None)]
         if len(rest) != 1 or len(args) != 2:
@@ -408,10 +407,9 @@ class _Fields:
         self.read = attrgetter(*self.names)
         # The generator fields (`random.Random`), which the fingerprint hashes as words.
         self.randoms = tuple(name for name, tp in fields if tp is random.Random)
+        encoders = ((name, _codec(tp)[0]) for name, tp in fields)
         self.coded = tuple(
-            (name, enc)
-            for name, tp in fields
-            if (enc := _codec(tp)[0]) is not _ident and name not in self.randoms
+            (name, enc) for name, enc in encoders if enc is not _ident and name not in self.randoms
         )
 
     def values(self, obj: Any) -> dict[str, Any]:
@@ -449,7 +447,7 @@ def _player_codec() -> tuple[Enc, Dec]:
     return enc, dec
 
 
-def game_fields(game: Game | type[Game]) -> tuple[tuple[str, Any], ...]:
+def game_fields(game: GameCore | type[GameCore]) -> tuple[tuple[str, Any], ...]:
     """The game's declared state: (attribute, type) pairs in declaration order."""
     return tuple(game.STATE.items())
 
@@ -458,16 +456,16 @@ def game_fields(game: Game | type[Game]) -> tuple[tuple[str, Any], ...]:
 
 
 @lru_cache(maxsize=8)
-def _state_codecs(cls: type[Game]) -> tuple[tuple[str, Enc, Dec], ...]:
+def _state_codecs(cls: type[GameCore]) -> tuple[tuple[str, Enc, Dec], ...]:
     return tuple((name, *_codec(tp)) for name, tp in cls.STATE.items())
 
 
 @lru_cache(maxsize=8)
-def _state_fields(cls: type[Game]) -> _Fields:
+def _state_fields(cls: type[GameCore]) -> _Fields:
     return _Fields(tuple(cls.STATE.items()))
 
 
-def encode_state(game: Game) -> dict[str, Any]:
+def encode_state(game: GameCore) -> dict[str, Any]:
     """The declared state of the game as JSON data (the snapshot's ``state``)."""
     return _state_fields(type(game)).encode(game)
 
@@ -527,7 +525,7 @@ def pack_identity(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def snapshot(game: Game, *, mid_turn: bool = False, log: bool = True) -> dict[str, Any]:
+def snapshot(game: GameCore, *, mid_turn: bool = False, log: bool = True) -> dict[str, Any]:
     """The game as plain JSON data, to be written with `json.dumps` and read by `restore`.
 
     Take it after a turn (from ``Game.play``'s ``after_turn``), or with ``mid_turn`` between
@@ -555,7 +553,7 @@ def snapshot(game: Game, *, mid_turn: bool = False, log: bool = True) -> dict[st
     }
 
 
-def fingerprint(game: Game) -> str:
+def fingerprint(game: GameCore) -> str:
     """A digest of the whole declared state (the snapshot's ``state``, RNG included, log not):
     equal states give equal digests."""
     digest = hashlib.sha256()
@@ -573,128 +571,6 @@ def fingerprint(game: Game) -> str:
 # The text `json.dumps(state, separators=(",", ":"))` gives, made faster: one encoder for
 # every call, and no check for cycles (the encoded state is plain lists and dicts).
 _COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-
-
-def _check_pack(catalog: Catalog, data: dict[str, Any]) -> None:
-    want, have = data["pack"], pack_identity(catalog)
-    for key in ("name", "version", "board"):
-        if want[key] != have[key]:
-            raise ValueError(
-                f"the snapshot is of pack {want['name']} {want['version']} on board "
-                f"{want['board']!r}; this is {have['name']} {have['version']} on board "
-                f"{have['board']!r} ({key} differs)"
-            )
-    differs: list[str] = []
-    for kind in ("cards", "tokens"):
-        what = kind[:-1]
-        for name, d in want[kind].items():
-            if name not in have[kind]:
-                differs.append(f"{what} {name!r} is not in this pack")
-            elif have[kind][name] != d:
-                differs.append(f"{what} {name!r} differs")
-        differs += [f"{what} {n!r} is new" for n in have[kind] if n not in want[kind]]
-    differs += [f"the board's {k} differ" for k in ("spaces", "paths") if want[k] != have[k]]
-    if want["rules"] != have["rules"]:
-        differs.append("the pack's rules differ")
-    if differs:
-        more = f" (and {len(differs) - 5} more)" if len(differs) > 5 else ""
-        raise ValueError(
-            f"the snapshot's pack {want['name']} {want['version']} is not this one: "
-            + "; ".join(differs[:5])
-            + more
-        )
-
-
-def restore(pack: Catalog | dict[str, Any], data: dict[str, Any], bots: Sequence[Bot]) -> Game:
-    """A game in the state `snapshot` wrote, played by ``bots`` (each bot of the kind named in
-    the snapshot takes up that seat's carried state). ValueError when the pack differs."""
-    from .game import Game
-    from .scoring import final_result
-
-    if data.get("format") != FORMAT:
-        raise ValueError(f"not a snapshot of format {FORMAT} (format {data.get('format')!r})")
-    catalog = pack if isinstance(pack, Catalog) else prepare(pack, data["pack"]["board"])
-    _check_pack(catalog, data)
-    state = data["state"]
-    n = len(state["players"])
-    if n != len(bots):
-        raise ValueError(f"the snapshot has {n} players; {len(bots)} bots were given")
-    players = [PlayerState(i) for i in range(n)]
-    # The ship the game was played on (a modular board's assembly), before anything that
-    # reads the board.
-    assembly = tuple(tuple(a) for a in state.get("assembly") or ())
-    if catalog.modular is not None and not assembly:
-        raise ValueError("the snapshot records no assembly, but the pack's board is modular")
-    try:
-        board = catalog.board_for(assembly or None)  # type: ignore[arg-type]
-    except (KeyError, ValueError) as e:
-        raise ValueError(f"the snapshot's assembly does not fit the pack's board: {e}") from None
-    reader = _Reader(catalog, players, board)
-    codecs = _state_codecs(Game)
-    rules = next(dec for name, _, dec in codecs if name == "rules")(state["rules"], reader, None)
-    # The engine builds what is not state (tables, setup); the state is then written over it.
-    game = Game(catalog, bots, data["seed"], rules=rules, modules=assembly or None)
-    game.players = players
-    for name, _, dec in codecs:
-        setattr(game, name, dec(state[name], reader, None))
-    game.log = json.loads(json.dumps(data["log"])) or game.log[:1]
-    game.result = final_result(game) if game.over else None
-    for bot, carried in zip(game.bots, data["bots"], strict=True):
-        # A bot of another kind in that seat starts afresh.
-        load = getattr(bot, "load_bot_state", None)
-        same = getattr(bot, "name", type(bot).__name__) == carried["name"]
-        if carried["state"] is not None and load is not None and same:
-            load(game, carried["state"])
-    return game
-
-
-def play_on(
-    game: Game, *, mid_turn: bool = False, after_turn: Callable[[Game], None] | None = None
-) -> GameResult:
-    """Play a restored game to its end: the rest of the turn (``mid_turn``), of the round,
-    then `Game.play`."""
-    from .game import MAX_STEPS
-
-    if game.over:
-        assert game.result is not None
-        return game.result
-    n = len(game.players)
-    if mid_turn:
-        # The tail of `Game.take_turn`.
-        player, steps = game.active, 0
-        while game.step(player):
-            steps += 1
-            if steps >= MAX_STEPS:
-                game.capped = True
-                game._finish("turn cap")
-                break
-        if not game.over:
-            game.end_turn(player)
-        if after_turn is not None:
-            after_turn(game)
-    # Every seat takes a turn each round, so the turns taken say where the round is.
-    done = game.turn - (game.round - 1) * n
-    if not game.over and game.round > 0:
-        if not 1 <= done <= n:
-            raise ValueError(f"turn {game.turn} is not in round {game.round} of {n} turns")
-        for seat in game.order[done:]:
-            game.take_turn(game.players[seat])
-            if after_turn is not None:
-                after_turn(game)
-            if game.over:
-                break
-    return game.play(after_turn=after_turn)
-
-
-def resume(
-    pack: Catalog | dict[str, Any],
-    data: dict[str, Any],
-    bots: Sequence[Bot],
-    after_turn: Callable[[Game], None] | None = None,
-) -> tuple[Game, GameResult]:
-    """Restore a snapshot and play it to the end."""
-    game = restore(pack, data, bots)
-    return game, play_on(game, mid_turn=data["at"] == BETWEEN_ACTIONS, after_turn=after_turn)
 
 
 # -- components in zones (the invariant checks) -----------------------------------------------
@@ -717,14 +593,15 @@ def _zone_walker(tp: Any) -> Callable[[Any, list[tuple[Any, int]]], None] | None
             out.append((v, 1))
 
     elif tp is PlayerState:
-        inner = [(name, w) for name, t in player_fields() if (w := _zone_walker(t)) is not None]
+        walkers = ((name, _zone_walker(t)) for name, t in player_fields())
+        inner = [(name, w) for name, w in walkers if w is not None]
 
         def walk(v: Any, out: list[tuple[Any, int]]) -> None:
             for name, w in inner:
                 w(getattr(v, name), out)
 
     elif origin in (Union, types.UnionType):
-        parts = [w for a in args if (w := _zone_walker(a)) is not None]
+        parts = [w for w in map(_zone_walker, args) if w is not None]
         if parts:
 
             def walk(v: Any, out: list[tuple[Any, int]]) -> None:
@@ -749,7 +626,7 @@ def _zone_walker(tp: Any) -> Callable[[Any, list[tuple[Any, int]]], None] | None
     return walk
 
 
-def components(game: Game) -> Iterator[tuple[str, Any, int]]:
+def components(game: GameCore) -> Iterator[tuple[str, Any, int]]:
     """Every card and token in a zone of the declared state: (field, component, copies)."""
     for name, tp in game.STATE.items():
         walk = _zone_walker(tp)
@@ -823,8 +700,6 @@ def _closed(props: dict[str, Any]) -> dict[str, Any]:
 
 def snapshot_schema() -> dict[str, Any]:
     """The JSON Schema of a snapshot (``schemas/snapshot.schema.json``), from the declaration."""
-    from .game import Game
-
     digests = {"type": "object", "additionalProperties": {"type": "string"}}
     pack = _closed(
         {
@@ -851,7 +726,7 @@ def snapshot_schema() -> dict[str, Any]:
                 "pack": pack,
                 "seed": {"type": "integer"},
                 "at": {"enum": [BETWEEN_TURNS, BETWEEN_ACTIONS]},
-                "state": _closed({k: _type_schema(t) for k, t in Game.STATE.items()}),
+                "state": _closed({k: _type_schema(t) for k, t in GameState.STATE.items()}),
                 "bots": {"type": "array", "items": bot},
                 "log": {"type": "array", "items": {"type": "object"}},
             }

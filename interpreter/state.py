@@ -1,4 +1,10 @@
-"""Per-player state and the effect context.
+"""The game state as declared, typed records: `GameState` and a `PlayerState` per seat.
+
+Every field a game changes is declared here with its type; interpreter/snapshot.py writes
+and reads the state by walking these declarations, and so do the fingerprint, the invariant
+checks, the scenario facts and `interpreter.clone`. The engine's procedures are modules of
+functions over this state (turn, events, cards, tokens, movement, dragon, economy...), bound
+together by the `interpreter.game.Game` facade.
 
 Cards are `CardDef` references (all copies of a design share one object); zones are plain
 lists with the top of a deck at the end. Cube counts are numbers: a player's 30 cubes are
@@ -7,17 +13,18 @@ always split between supply, Clank! area, dragon bag (counted by the game) and h
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
-import typing
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from dataclasses import dataclass, field, fields
+from typing import Annotated, Any, ClassVar, get_args, get_origin, get_type_hints
 
-from .catalog import CardDef, TokenDef
+from .board import Board
+from .catalog import CardDef, Catalog, TokenDef
+from .context import Ctx
 
 ON_CLOCK = "on"
+BLACK = -1  # a dragon cube in the bag; player cubes are the player's seat number
 ESCAPED = "escaped"
 KNOCKED_OUT = "knocked out"
 
@@ -93,110 +100,181 @@ class PlayerState:
         return f"<player {self.seat} {self.status}>"
 
 
-class Ctx:
-    """Who an effect acts for and what caused it (a card, a token, or None)."""
+@dataclass(eq=False, repr=False, slots=True, init=False)
+class GameState:
+    """Everything a game changes, as declared fields with their types (marks above).
 
-    __slots__ = ("player", "source")
+    A new field of the game is one line here: the snapshot writes and reads it, the
+    fingerprint digests it, the invariant checks count what it holds and `Game.clone` copies
+    it, each by its declared type. The order of the fields is the order they are written
+    (and digested) in."""
 
-    def __init__(self, player: PlayerState, source: Any = None) -> None:
-        self.player = player
-        self.source = source
-
-    def for_player(self, player: PlayerState) -> Ctx:
-        """The same source acting for another player (for "each player")."""
-        return Ctx(player, self.source)
-
-    @property
-    def source_name(self) -> str | None:
-        """The source's name, for decisions and the log."""
-        return getattr(self.source, "name", None)
-
-
-# The game's state: every attribute a game changes, with its type (the marks above); it is
-# `Game.STATE`. interpreter/snapshot.py writes and reads it; the fingerprint and the
-# invariant checks walk it. A new field of the game is one line here (a test fails on an
-# attribute that is in neither STATE nor NOT_STATE); every dataclass field of PlayerState is
-# state. It is declared here, not in game.py, so that what reads the declared state without
-# playing (the scenarios' compiler, for `state_facts`) does not import the whole engine.
-GAME_STATE: dict[str, Any] = {
-    "round": int,
-    "turn": int,
-    "over": bool,
-    "capped": bool,
-    "end_reason": str,
-    "rules": dict[str, Any],
-    "rng": random.Random,
-    "order": list[int],
-    "active": Annotated[PlayerState, SEAT],
-    "players": list[PlayerState],
-    "row": list[CardDef],
-    "adventure_deck": list[CardDef],
-    "adventure_discard": list[CardDef],
-    "reserve": dict[CardDef, int],
-    "reserve_monsters": Annotated[list[CardDef], DESIGNS],
-    "trashed": list[CardDef],
-    "rage": int,
-    "bag": list[int],
-    "black_aside": int,
-    # Cube tokens of no player (a pack's `cube N` tokens) in the Clank! area and in the
-    # bag; both are empty in a game whose pack declares none.
-    "area_cubes": list[TokenDef],
-    "bag_tokens": list[TokenDef],
-    # The modules and sides at each position of a modular board ([position, module,
-    # side]; empty for a plain board): a snapshot restores onto the same ship.
-    "assembly": list[list[str]],
-    "stacked_draws": list[int],
-    "minor_bank": list[TokenDef],
-    "major_bank": list[TokenDef],
-    "space_tokens": list[list[TokenDef]],
-    "space_artifact": list[TokenDef | None],
-    "token_supply": dict[TokenDef, int],
-    "box": list[TokenDef],
-    # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn).
-    "used": dict[str, int],
-    "new_dragon": bool,
-    "left": list[int],
-    "counters": dict[str, int],
-    "turn_modifiers": Nodes,
-    "turn_gained": dict[str, list[int]],
+    round: int
+    turn: int
+    over: bool
+    capped: bool
+    end_reason: str
+    rules: dict[str, Any]
+    rng: random.Random
+    order: list[int]
+    active: Annotated[PlayerState, SEAT]
+    players: list[PlayerState]
+    row: list[CardDef]
+    adventure_deck: list[CardDef]
+    adventure_discard: list[CardDef]
+    reserve: dict[CardDef, int]
+    reserve_monsters: Annotated[list[CardDef], DESIGNS]
+    trashed: list[CardDef]
+    # The rage marker: an index into rules["rage_track"].
+    rage: int
+    # The dragon bag: BLACK (-1) for a dragon cube, else the seat of the player whose it is.
+    bag: list[int]
+    black_aside: int
+    # Cube tokens of no player (a pack's `cube N` tokens) in the Clank! area and in the bag;
+    # both are empty in a game whose pack declares none.
+    area_cubes: list[TokenDef]
+    bag_tokens: list[TokenDef]
+    # The modules and sides at each position of a modular board ([position, module, side];
+    # empty for a plain board): a snapshot restores onto the same ship.
+    assembly: list[list[str]]
+    # Cubes a scenario stacks on top of the bag: drawn first, in this order (a player's seat,
+    # BLACK, or -2 - k for the pack's k-th token, a cube token).
+    stacked_draws: list[int]
+    minor_bank: list[TokenDef]
+    major_bank: list[TokenDef]
+    # Tokens a space holds (placed at setup by `holds`; the top of each is its end), and the
+    # artifact on an artifact space.
+    space_tokens: list[list[TokenDef]]
+    space_artifact: list[TokenDef | None]
+    token_supply: dict[TokenDef, int]
+    box: list[TokenDef]
+    # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn last fired).
+    used: dict[str, int]
+    # The end-of-turn refill added a card with the dragon symbol (for the attack step).
+    new_dragon: bool
+    # Seats in the order they went off the clock.
+    left: list[int]
+    # The pack's counters by name.
+    counters: dict[str, int]
+    # "This turn" effects of the active player and what they gained (effects/turn_modifiers).
+    turn_modifiers: Nodes
+    turn_gained: dict[str, list[int]]
     # Contracts completed this game: [name, seat], in order.
-    "completed_contracts": list[list[Any]],
+    completed_contracts: list[list[Any]]
     # A campaign game's marks for the campaign: X added to the pack's campaign tracks, by
     # track name, and the Book of Secrets passages to read after the game, in order
     # (tools/campaign.py reads them); each player's checkmarks and personal goals are on
     # PlayerState.
-    "campaign_marks": dict[str, int],
-    "reads": list[int],
-}
+    campaign_marks: dict[str, int]
+    reads: list[int]
+
+    # The declared fields and their types, in order (set below, from the annotations).
+    STATE: ClassVar[dict[str, Any]] = {}
+
+
+def declared(cls: type) -> dict[str, Any]:
+    """A dataclass's fields and their declared types (marks included), in order."""
+    hints = get_type_hints(cls, include_extras=True)
+    return {f.name: hints[f.name] for f in fields(cls)}
+
+
+GameState.STATE = declared(GameState)
+
+
+class GameCore(GameState):
+    """A running game: its declared state, and what is not state (the pack, the players'
+    bots, setup inputs, lookup tables made from the pack, the log and the result). The
+    engine's modules are functions over this; `interpreter.game.Game` binds them as methods.
+
+    What is not state is not written by a snapshot nor copied by `Game.clone` (shared, or
+    made again): each name is in `NOT_STATE`, a test fails on an attribute in neither."""
+
+    catalog: Catalog
+    board: Board
+    bots: list[Any]  # decisions.Bot
+    _play_firsts: list[Any]  # each seat's `play_first`, looked up once (most bots: None)
+    _actors: list[Any]  # each seat's `choose_action`
+    seed: int
+    first_player: int | None
+    stacked_adventure: list[CardDef]
+    goals_before: list[dict[str, int]]
+    stats: Any  # stats.GameStats or None: counters for simulations
+    # The registries' handler tables (a dict lookup per node rather than the registry's).
+    _effect: dict[str, Any]
+    _condition: dict[str, Any]
+    _count: dict[str, Any]
+    log: list[dict[str, Any]]
+    result: Any  # scoring.GameResult once the game is over
+    # The pack's trigger tables: rules hooks by event, events held things watch, events
+    # something watches, and those with the events a space watches.
+    _rule_on: dict[str, Any]
+    _held: frozenset[str]
+    _watched: frozenset[str]
+    _emits: frozenset[str]
+    _track_gains: bool
+    # The trigger depth and the game-end guard: back to 0 and False whenever a decision is
+    # asked between actions.
+    _depth: int
+    _ending: bool
+    _keep_log: bool
+
+    NOT_STATE: ClassVar[frozenset[str]] = frozenset(
+        (
+            "catalog",
+            "board",
+            "bots",
+            "_play_firsts",
+            "_actors",
+            "seed",
+            "first_player",
+            "stacked_adventure",
+            "goals_before",
+            "stats",
+            "_effect",
+            "_condition",
+            "_count",
+            "log",
+            "result",
+            "_rule_on",
+            "_held",
+            "_watched",
+            "_emits",
+            "_track_gains",
+            "_depth",
+            "_ending",
+            "_keep_log",
+        )
+    )
+    __slots__ = tuple(sorted(NOT_STATE))
 
 
 def _fact_shape(tp: Any) -> str | None:
     """How a declared field reads as a fact: "bool", "int" (a number, or a zone's size)."""
-    while typing.get_origin(tp) is typing.Annotated:
-        tp = typing.get_args(tp)[0]
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
     if tp is bool:
         return "bool"
-    if tp is int or typing.get_origin(tp) in (list, dict, set) or tp in (list, dict, set):
+    if tp is int or get_origin(tp) in (list, dict, set) or tp in (list, dict, set):
         return "int"
     return None
 
 
 @functools.lru_cache(maxsize=1)
 def state_facts() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
-    """Facts read straight from the declared state (`GAME_STATE`, PlayerState's fields), by
+    """Facts read straight from the declared state (`GameState`, PlayerState's fields), by
     their words (`black_aside` is `black aside`): a number or yes/no, a zone's size. The
     named facts (PLAYER_FACTS, GAME_FACTS in dsl/scenarios.py) come first; these give a
-    scenario every field a change to the state declares."""
-    hints = typing.get_type_hints(PlayerState, include_extras=True)
-    fields = [(f.name, hints[f.name]) for f in dataclasses.fields(PlayerState)]
-    return _facts(fields), _facts(GAME_STATE.items())
+    scenario every field a change to the state declares. Here, not in the engine, so that
+    what reads the declared state without playing (the scenarios' compiler) does not import
+    the engine."""
+    return _facts(declared(PlayerState).items()), _facts(GameState.STATE.items())
 
 
-def _facts(fields: Iterable[tuple[str, Any]]) -> dict[tuple[str, ...], str]:
+def _facts(declared_fields: Iterable[tuple[str, Any]]) -> dict[tuple[str, ...], str]:
     # A loop, not a comprehension with `:=`: this module is compiled by Cython
     # (tests/interpreter/test_core.py says why that matters).
     out = {}
-    for name, tp in fields:
+    for name, tp in declared_fields:
         shape = _fact_shape(tp)
         if shape is not None:
             out[tuple(name.split("_"))] = shape

@@ -14,12 +14,14 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .assembly import label as assembly_label
 from .board import TUNNEL
-from .decisions import MAY
+from .catalog import CardDef, Catalog, TokenDef
+from .decisions import MAY, Option
 from .effects.registry import render_count, render_effects
+from .game import Game
 from .intervals import ci as _ci
 from .intervals import (
     difference_interval,
@@ -32,14 +34,8 @@ from .intervals import num as _num
 from .intervals import rate as _rate
 from .intervals import rate_ci as _rate_ci
 from .scoring import GameResult
-from .state import ESCAPED
+from .state import ESCAPED, PlayerState
 from .tension import RoundTrace, TensionTotals, tension_report
-
-if TYPE_CHECKING:
-    from .catalog import CardDef, Catalog, TokenDef
-    from .decisions import Option
-    from .game import Game
-    from .state import PlayerState
 
 REPORT_FORMAT = "clankwork-report/1"
 

@@ -30,14 +30,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import setup
 from .rules import for_players
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .state import PlayerState
+# The game and player the steps act on (`interpreter.game.Game`, `state.PlayerState`): the
+# steps are records the catalog plans, below the engine, so they reach the game through its
+# API, as the effect handlers do.
+Game = Any
+PlayerState = Any
 
 PHASES = ("setup", "turn", "end_of_turn", "off_clock", "end_of_game", "post_game")
 

@@ -38,9 +38,18 @@ if [ ! -x .venv/bin/python ]; then
   fi
 fi
 
+# The compiled core is built when clankwork is installed (setup.py): it needs a C compiler and
+# Python's headers, installed first; without them the install is pure Python, same games.
+if ! .venv/bin/python -c 'import shutil, sys, sysconfig, os
+cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+h = os.path.join(sysconfig.get_paths()["include"], "Python.h")
+sys.exit(not (shutil.which(cc) and os.path.isfile(h)))'; then
+  apt_install gcc python3-dev || true
+fi
+
 # Reinstall only when the project metadata changed since the last install.
 stamp=.venv/.clankwork-installed
-want=$(cat pyproject.toml | cksum)
+want=$(cat pyproject.toml setup.py | cksum)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing clankwork and its test tools into .venv"
   # pip's output (and the build backend's warnings) goes to a log, shown only if it fails.
@@ -63,16 +72,9 @@ if ! .venv/bin/python -c 'import cairocffi' >/dev/null 2>&1 || ! fc-list 2>/dev/
   apt_install libcairo2 fontconfig fonts-dejavu-core || say "cairo or DejaVu Sans is missing: install them (apt-get install libcairo2 fonts-dejavu-core) to print cards; PNG and PDF tests are skipped without cairo"
 fi
 
-# The compiled core (`clankwork build-core`): games play 1.2 to 1.45x as fast, with the same
-# results. It needs a C compiler and Python's headers; without them games run as Python.
-# It is compiled again only for the modules whose source changed since the last build.
-if ! .venv/bin/python -c 'import shutil, sys, sysconfig, os
-cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-h = os.path.join(sysconfig.get_paths()["include"], "Python.h")
-sys.exit(not (shutil.which(cc) and os.path.isfile(h)))'; then
-  apt_install gcc python3-dev || true
-fi
-.venv/bin/clankwork build-core || say "continuing without the compiled core: games run as Python, 1.2 to 1.45x slower"
+# After an edit, a pull or a checkout, the modules whose source changed are compiled again
+# (until then they run as Python, with one line on stderr saying so).
+.venv/bin/clankwork build-core || say "continuing without the compiled core: games run as Python, slower"
 
 case "${1:-run}" in
   run)

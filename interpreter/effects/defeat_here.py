@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .registry import effect
-from .token_presence import lying_here, space_of
+from .where import lying_here, space_of
 
 
 def _can_defeat(game: Any, ctx: Any, node: dict[str, Any]) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..context import Ctx
 from .registry import EFFECTS
 from .triggers import _trigger
 
@@ -48,8 +49,6 @@ def _payable(game: Any, ctx: Any, nodes: list[dict[str, Any]]) -> bool:
 
 def toll_open(game: Any, player: Any, space: int) -> bool:
     """Whether ``player`` could pay every entry toll of ``space`` whose condition holds."""
-    from ..state import Ctx  # state imports the catalog, which imports the effects
-
     sp = game.board.spaces[space]
     ctx = Ctx(player, sp)
     for hook in sp.on.get("enter", ()):

@@ -5,14 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from .registry import effect
+from .where import space_of
 
 
 def _lies(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     # Whether `take_here` would find something on the line's space (the same match as
-    # Game.take_here). Imported here: token_presence registers its conditions after the
-    # ones this module's import order puts first.
-    from .token_presence import space_of
-
+    # Game.take_here).
     want = node["what"].lower()
     lying = game.space_tokens[space_of(game, ctx)]
     if want in ("token", "any token"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .registry import condition, effect
-from .token_presence import lying_here, space_of
+from .where import lying_here, space_of
 
 
 def _article(noun: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .registry import condition
+from .where import lying_here, space_of
 
 # Neither condition can be read without the game: a bot takes it as an even chance.
 _EVEN = 0.5
@@ -39,21 +40,6 @@ def _article(noun: str) -> str:
 def lack(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     """You hold no token of that kind, type or name (the opposite of `you have`)."""
     return not game.has_token(ctx.player, node["what"])
-
-
-def space_of(game: Any, ctx: Any) -> int:
-    """The space a line is about: the space that carries it (a space's trigger or action,
-    also when it is asked before the player arrives), else the player's own."""
-    index = getattr(ctx.source, "index", None)
-    if isinstance(index, int) and getattr(ctx.source, "holds", None) is not None:
-        return index
-    return ctx.player.pos
-
-
-def lying_here(game: Any, space: int, what: str) -> bool:
-    """Whether a token matching ``what`` (kind, type or name) lies on ``space``."""
-    want = what.lower()
-    return any(want in t.match for t in game.space_tokens[space])
 
 
 @condition(

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter import restore as resuming
 from clankwork.interpreter import snapshot as snap
 from clankwork.interpreter.assembly import assemble, label, parse_assembly
 from clankwork.interpreter.bots import make_bot
@@ -121,13 +122,15 @@ def test_a_snapshot_restores_onto_the_same_ship() -> None:
     result = ref.play(after_turn=after)
     (data,) = taken
     assert ["left", "Barracks", "Bunks"] in data["state"]["assembly"]
-    game, again = snap.resume(cat, data, _bots())
+    game, again = resuming.resume(cat, data, _bots())
     assert game.assembly == ref.assembly
     assert _ship(game) == _ship(ref)
     assert again.scores == result.scores and game.log == ref.log
     # A snapshot of a randomly drawn ship, restored on a fresh catalog, keeps it too.
     drawn = Game(cat, _bots(), 21)
-    restored = snap.restore(prepare(_ir()), json.loads(json.dumps(snap.snapshot(drawn))), _bots())
+    restored = resuming.restore(
+        prepare(_ir()), json.loads(json.dumps(snap.snapshot(drawn))), _bots()
+    )
     assert restored.assembly == drawn.assembly and _ship(restored) == _ship(drawn)
     assert snap.fingerprint(restored) == snap.fingerprint(drawn)
 
@@ -136,7 +139,7 @@ def test_a_snapshot_without_its_assembly_is_refused() -> None:
     data = json.loads(json.dumps(snap.snapshot(Game(_catalog(), _bots(), 4))))
     data["state"]["assembly"] = []
     with pytest.raises(ValueError, match="no assembly"):
-        snap.restore(_catalog(), data, _bots())
+        resuming.restore(_catalog(), data, _bots())
 
 
 def test_a_log_replays_on_its_ship() -> None:

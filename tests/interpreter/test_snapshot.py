@@ -20,6 +20,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter import restore as resuming
 from clankwork.interpreter import snapshot as snap
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import CardDef, prepare
@@ -127,9 +128,9 @@ def test_a_snapshot_between_turns_plays_on_to_the_same_end(
         assert taken is not None, f"the game ended before turn {turn}"
         text, seen = taken
         # A fresh catalog and fresh bots: nothing is shared with the first game.
-        restored = snap.restore(ir, json.loads(text), _bots(kind, n, seed))
+        restored = resuming.restore(ir, json.loads(text), _bots(kind, n, seed))
         assert fingerprint(restored) == prints[turn]
-        again = snap.play_on(restored)
+        again = resuming.play_on(restored)
         assert again == result
         assert restored.log[seen:] == game.log[seen:]
         assert restored.log[:seen] == game.log[:seen]
@@ -145,7 +146,7 @@ def test_a_snapshot_between_actions_plays_on_to_the_same_end(
     for turn, steps in ((n + 1, 2), (3 * n, 4)):
         game = Game(prepare(ir), _bots(kind, n, seed), seed)
         data, seen = _play_to_action(game, turn, steps)
-        restored, again = snap.resume(ir, _through_json(data), _bots(kind, n, seed))
+        restored, again = resuming.resume(ir, _through_json(data), _bots(kind, n, seed))
         assert again == result, f"turn {turn}, {steps} actions in"
         assert restored.log == reference.log
 
@@ -159,12 +160,12 @@ def test_a_snapshot_without_its_log_and_one_of_an_ended_game() -> None:
     )
     (data,) = saved
     assert data["log"] == [game.log[0]]
-    restored, again = snap.resume(ir, _through_json(data), _bots("random", 3, 6))
+    restored, again = resuming.resume(ir, _through_json(data), _bots("random", 3, 6))
     assert again == result
     assert restored.log[1:] == game.log[-(len(restored.log) - 1) :]
 
-    ended = snap.restore(ir, _through_json(game.snapshot()), _bots("random", 3, 6))
-    assert ended.over and snap.play_on(ended) == result
+    ended = resuming.restore(ir, _through_json(game.snapshot()), _bots("random", 3, 6))
+    assert ended.over and resuming.play_on(ended) == result
     assert ended.log == game.log
 
 
@@ -206,7 +207,7 @@ def test_waiting_lines_are_written_as_places_in_their_design() -> None:
     assert data["state"]["players"][p.seat]["pending"] == [
         [card.name, ["play", i, 0], ["play", i, 1]]
     ]
-    restored = snap.restore(ir, data, _bots("greedy", 2, 1))
+    restored = resuming.restore(ir, data, _bots("greedy", 2, 1))
     (got,) = restored.players[p.seat].pending
     assert got[0] is restored.catalog.by_name[card.name.lower()]
     assert got[1] is got[0].play[i][0] and got[2] is got[0].play[i][1]
@@ -216,28 +217,28 @@ def test_a_changed_pack_is_refused() -> None:
     ir = _ir("tutorial")
     data = _through_json(Game(prepare(ir), _bots("greedy", 2, 1), 1).snapshot())
     with pytest.raises(ValueError, match=r"pack tutorial .*this is acqinc .*name differs"):
-        snap.restore(_ir("acqinc"), data, _bots("greedy", 2, 1))
+        resuming.restore(_ir("acqinc"), data, _bots("greedy", 2, 1))
 
     newer = copy.deepcopy(ir)
     newer["pack"]["version"] = "9.9.9"
     with pytest.raises(ValueError, match=r"version differs"):
-        snap.restore(newer, data, _bots("greedy", 2, 1))
+        resuming.restore(newer, data, _bots("greedy", 2, 1))
 
     edited = copy.deepcopy(ir)
     card = next(c for c in edited["cards"] if c["deck"] == "adventure")
     card["cost"] = card.get("cost", 0) + 1
     with pytest.raises(ValueError, match=rf"card {card['name']!r} differs"):
-        snap.restore(edited, data, _bots("greedy", 2, 1))
+        resuming.restore(edited, data, _bots("greedy", 2, 1))
 
     moved = copy.deepcopy(ir)  # spans only: the same designs, accepted
     for c in moved["cards"]:
         c["at"] = {**c["at"], "line": c["at"]["line"] + 1}
-    assert snap.restore(moved, data, _bots("greedy", 2, 1)).turn == 0
+    assert resuming.restore(moved, data, _bots("greedy", 2, 1)).turn == 0
 
     with pytest.raises(ValueError, match="not a snapshot"):
-        snap.restore(ir, {**data, "format": "clankwork-snapshot/0"}, _bots("greedy", 2, 1))
+        resuming.restore(ir, {**data, "format": "clankwork-snapshot/0"}, _bots("greedy", 2, 1))
     with pytest.raises(ValueError, match="3 bots were given"):
-        snap.restore(ir, data, _bots("greedy", 3, 1))
+        resuming.restore(ir, data, _bots("greedy", 3, 1))
 
 
 def test_fingerprints_are_equal_for_equal_states_and_differ_otherwise() -> None:
@@ -251,7 +252,10 @@ def test_fingerprints_are_equal_for_equal_states_and_differ_otherwise() -> None:
     base = fingerprint(a)
     assert fingerprint(b) == base
     assert len(set(a.players[0].discard[-2:])) == 2 and a.players[0].hand
-    assert fingerprint(snap.restore(ir, _through_json(a.snapshot()), _bots("greedy", 2, 4))) == base
+    assert (
+        fingerprint(resuming.restore(ir, _through_json(a.snapshot()), _bots("greedy", 2, 4)))
+        == base
+    )
 
     # Parts of the state the old fingerprint did not see: each one must count now.
     p = a.players[0]
@@ -273,7 +277,7 @@ def test_fingerprints_are_equal_for_equal_states_and_differ_otherwise() -> None:
         "a stacked cube": lambda g: g.stacked_draws.append(0),
     }
     for what, edit in edits.items():
-        other = snap.restore(ir, _through_json(a.snapshot()), _bots("greedy", 2, 4))
+        other = resuming.restore(ir, _through_json(a.snapshot()), _bots("greedy", 2, 4))
         assert fingerprint(other) == base
         edit(other)
         assert fingerprint(other) != base, f"the fingerprint does not see {what}"
@@ -284,8 +288,9 @@ def test_every_attribute_of_a_game_is_declared_state_or_not() -> None:
     # other one fails (so a new field must be declared), and a new game has set every one.
     game = Game(prepare(_ir("tutorial")), _bots("greedy", 2, 1), 1)
     assert not hasattr(game, "__dict__")
-    assert set(Game.__slots__) == set(Game.STATE) | Game.NOT_STATE
-    for name in Game.__slots__:
+    slots = {name for cls in Game.__mro__ for name in getattr(cls, "__slots__", ())}
+    assert slots == set(Game.STATE) | Game.NOT_STATE
+    for name in slots:
         getattr(game, name)  # AttributeError: declared, but __init__ never sets it
     with pytest.raises(AttributeError):
         game.not_declared = 1  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from clankwork.dsl.compiler import compile_pack
+from clankwork.interpreter import restore as resuming
 from clankwork.interpreter import snapshot as snap
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
@@ -70,7 +71,7 @@ def test_a_card_in_its_second_turn_survives_a_snapshot(vault: dict) -> None:
             break
     assert found is not None and any(p.held_over for p in found.players)
     data = json.loads(json.dumps(snap.snapshot(found)))
-    restored = snap.restore(vault, data, [make_bot("random", k) for k in range(2)])
+    restored = resuming.restore(vault, data, [make_bot("random", k) for k in range(2)])
     assert fingerprint(restored) == fingerprint(found)
     held = [[c.name for c in p.held_over] for p in found.players]
     assert [[c.name for c in p.held_over] for p in restored.players] == held

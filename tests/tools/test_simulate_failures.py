@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
+from clankwork.interpreter import turn
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.log import LogError, read_log
 from clankwork.tools import simulate as sim
@@ -37,14 +38,15 @@ def crashing(monkeypatch: pytest.MonkeyPatch) -> set[int]:
     """The engine raises at the end of turn 4 of the games numbered FAILING of run seed 1
     (forked --jobs workers inherit it)."""
     bad = {game_seed(1, i) for i in FAILING}
-    end_turn = Game.end_turn
+    end_turn = turn.end_turn
 
-    def failing_end_turn(self: Game, player: Any) -> None:
-        if self.seed in bad and self.turn == 4:
+    def failing_end_turn(game: Game, player: Any) -> None:
+        if game.seed in bad and game.turn == 4:
             raise RuntimeError("the engine broke on purpose")
-        end_turn(self, player)
+        end_turn(game, player)
 
-    monkeypatch.setattr(Game, "end_turn", failing_end_turn)
+    # The turn's procedure, which the round loop calls (Game.end_turn names it too).
+    monkeypatch.setattr(turn, "end_turn", failing_end_turn)
     return bad
 
 
@@ -150,16 +152,16 @@ def test_a_variant_runs_failures_are_listed_with_its_option(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # Only the variant without Lucky Coin fails, on game 2.
-    end_turn = Game.end_turn
+    end_turn = turn.end_turn
     bad = game_seed(1, 2)
 
-    def failing_end_turn(self: Game, player: Any) -> None:
-        lucky = any(c.name == "Lucky Coin" for c in self.catalog.cards if c.copies)
-        if self.seed == bad and self.turn == 4 and not lucky:
+    def failing_end_turn(game: Game, player: Any) -> None:
+        lucky = any(c.name == "Lucky Coin" for c in game.catalog.cards if c.copies)
+        if game.seed == bad and game.turn == 4 and not lucky:
             raise RuntimeError("the variant broke")
-        end_turn(self, player)
+        end_turn(game, player)
 
-    monkeypatch.setattr(Game, "end_turn", failing_end_turn)
+    monkeypatch.setattr(turn, "end_turn", failing_end_turn)
     out = tmp_path / "run.json"
     result = run(*ARGS[:2], "4", *ARGS[3:], "--without", "Lucky Coin", "--json", str(out))
     assert result.exit_code == GAME_FAILED

@@ -1,0 +1,69 @@
+"""Decisions put to the players: the bot's answer, checked and logged."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .board import Space
+from .decisions import ACTION, MAY, Decision, Option
+from .state import GameCore, PlayerState
+
+
+def decide(
+    game,
+    player: PlayerState,
+    kind: str,
+    options: list[Option],
+    prompt: str = "",
+    source: str | None = None,
+    detail: Any = None,
+) -> int:
+    """Put a decision to the player's bot, log the answer and return its index."""
+    n = len(options)
+    if n < 2:
+        if not n:
+            raise RuntimeError(f"a {kind} decision without options")
+        if kind not in (ACTION, MAY):
+            return 0
+    seat = player.seat
+    index = game.bots[seat].choose(game, Decision(seat, kind, options, prompt, source, detail))
+    if not isinstance(index, int) or not 0 <= index < n:
+        raise RuntimeError(f"bot {game.bots[seat]!r} answered {index!r} to {kind}")
+    if game._keep_log:
+        log_decision(game, seat, kind, index, options[index].label)
+    return index
+
+
+def log_decision(game: GameCore, seat: int, kind: str, index: int, label: str) -> None:
+    """The log's record of a decision answered."""
+    game.log.append(
+        {
+            "type": "decision",
+            "turn": game.turn,
+            "player": seat,
+            "kind": kind,
+            "index": index,
+            "label": label,
+        }
+    )
+
+
+def choose(
+    game,
+    player: PlayerState,
+    kind: str,
+    labels: Sequence[str],
+    source: Any = None,
+    detail: Any = None,
+) -> int:
+    """The effect handlers' decision point: the index of the label the player picks."""
+    options = [Option(label, i) for i, label in enumerate(labels)]
+    pick = decide(
+        game, player, kind, options, source=getattr(source, "name", source), detail=detail
+    )
+    if game.stats is not None and isinstance(source, Space):
+        # What players answer to a space (its entry toll, what it offers): counted even
+        # when only one option was open, as the rules then decided for them.
+        game.stats.on_choice(game, player, source.index, kind, labels[pick], detail)
+    return pick
