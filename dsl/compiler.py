@@ -16,6 +16,7 @@ from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
+from clankwork.interpreter.steps import STEPS, plan_names
 
 from . import extends as ext
 from . import limits
@@ -26,7 +27,9 @@ from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
 from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, resolve
+from .resolve import check_references
 from .sources import PackReader
+from .stickers import check as check_stickers
 
 IR_FORMAT = "clankwork-ir/1"
 MANIFEST = "pack.clank"
@@ -437,8 +440,6 @@ def _extend(
 ) -> CompileResult:
     """Finish ``compiler`` (an extension) and lay it over ``base_ir``; the reference checks
     (with ``check``) run on the whole pack."""
-    from .resolve import check_references
-
     syntax_ok = not has_errors(diags)
     own = compiler.finish(check=False)
     ir, overlay = ext.apply_extension(base_ir, own, compiler.edits, base)
@@ -2294,8 +2295,6 @@ class _Compiler(Declarations, Modules):
     # resolve ---------------------------------------------------------------------------------
     def finish(self, check: bool = True) -> dict[str, Any]:
         """Assemble the IR, and (with ``check``) resolve its references."""
-        from .resolve import check_references
-
         pack = self.pack or {"name": "unnamed", "version": "0.0.0", "extends": []}
         rules = dict(self.rules)
         rules["at"] = self.rules_at
@@ -2326,8 +2325,6 @@ class _Compiler(Declarations, Modules):
         if self.campaign_block is not None:
             ir["campaign"] = self.campaign_block
         self.finish_modules(self.boards)  # see modules.py
-        from clankwork.interpreter.steps import STEPS, plan_names
-
         for i, problem in plan_names(self.steps)[1]:
             bad = self.steps[i]
             anchor = bad.get("before") or bad.get("after") or bad.get("replaces") or bad["step"]
@@ -2342,7 +2339,5 @@ class _Compiler(Declarations, Modules):
         if check:
             self.check_declarations(ir)
             self.diags.extend(check_references(ir))
-            from .stickers import check as check_stickers
-
             self.diags.extend(check_stickers(ir))
         return ir

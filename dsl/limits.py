@@ -8,12 +8,10 @@ traceback or an exhausted machine. docs/language.md lists these limits (generate
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from clankwork.interpreter.rules import MAX_PLAYERS
 
-if TYPE_CHECKING:
-    from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span
 
 # Reading a pack (CW005, CW006).
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -124,8 +122,6 @@ def shown_name(text: str) -> str:
 
 def range_problem(value: int, span: Span, what: str, limit: Range) -> Diagnostic | None:
     """CW108 when ``value`` is below ``limit``, CW113 when above it, None when it fits."""
-    from .diagnostics import Diagnostic
-
     if value < limit.low:
         hint = f"use a number of at least {limit.low} (the range is {limit.text()})"
         return Diagnostic("CW108", f"{what} cannot be {value}", span, hint=hint)

@@ -22,7 +22,7 @@ A module without `side` blocks has one side, named as the module. A choice is a 
 side) or `MODULE side SIDE`; `either side` may be written for readability. The compiled board
 keeps ``positions``, ``joins`` and ``modules`` (each side's points) and lists every used
 side's spaces and paths tagged ``module`` and ``side``; interpreter/assembly.py puts one
-assembly together, and tools/assembly_check.py lints each assembly the board allows.
+assembly together, and dsl/assembly_check.py lints each assembly the board allows.
 
 Codes: CW135 a module used twice (or positions more than the modules to fill them), CW136 a
 connection point with no match, CW137 a position or choice naming no module, side or

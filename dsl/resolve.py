@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from clankwork.interpreter.effects.conditions import token_words
+from clankwork.interpreter.stickers import slot_kind, slots
 
 from .diagnostics import Diagnostic, Span, did_you_mean
 
@@ -191,8 +192,6 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
 
     # A sticker fills a rule slot the pack (or its base) declares, with what that slot takes
     # (effects for a step or a trigger, rule values for a rule parameter); names are unique.
-    from clankwork.interpreter.stickers import slot_kind, slots
-
     by_slot = slots(ir)
     slot_names = list(by_slot)
     seen_slots: dict[str, dict[str, Any]] = {}

@@ -13,6 +13,7 @@ from typing import Any
 
 from clankwork.interpreter.stickers import apply_stickers, stickers
 
+from .boardcheck import check_boards
 from .diagnostics import Diagnostic, Span
 from .extends import add_to_boards, apply_edits, edit_from_ir
 
@@ -58,8 +59,6 @@ def _key(d: Diagnostic) -> tuple[str, str]:
 
 def board_problems(ir: dict[str, Any]) -> list[Diagnostic]:
     """The board checks' errors on ``ir``'s boards (HQ, reachability, artifact traps)."""
-    from clankwork.tools.boardcheck import check_boards
-
     return [d for d in check_boards(ir) if d.severity == "error"]
 
 

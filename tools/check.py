@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from clankwork.dsl.balance import compile_balances
+from clankwork.dsl.boardcheck import check_boards
 from clankwork.dsl.compiler import CompileResult, compile_pack
 from clankwork.dsl.diagnostics import (
     Diagnostic,
@@ -30,7 +31,7 @@ from clankwork.dsl.diagnostics import (
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.schema import schema_text, validate_ir
 
-from .boardcheck import check_boards
+from .campaign_schema import campaign_schema_text
 from .check_cache import CheckCache, LastParse, PackPart
 from .ir_file import is_ir_file, read_ir_file
 from .outputs import check_file_target, write_text
@@ -296,9 +297,7 @@ def schema(write: bool) -> None:
         target = target.with_name("snapshot.schema.json")
         write_text(target, snapshot.schema_text())
         click.echo(f"wrote {target}", err=True)
-        # And a campaign file's lines (tools/campaign.py).
-        from clankwork.tools.campaign import campaign_schema_text
-
+        # And a campaign file's lines (tools/campaign_schema.py).
         target = target.with_name("campaign.schema.json")
         write_text(target, campaign_schema_text())
         click.echo(f"wrote {target}", err=True)

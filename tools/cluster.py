@@ -35,6 +35,11 @@ INSTALL_HINT = "--dask needs dask.distributed: pip install 'clankwork[dask]'"
 CONNECT_TIMEOUT = 20
 DEFAULT_PORT = 8786
 
+# Chunks in flight per worker (here, in processes or on a cluster): enough to keep every
+# worker busy while results come back, few enough that out-of-order results waiting for their
+# turn stay a handful.
+WINDOW_PER_WORKER = 3
+
 
 class DaskMissing(Exception):
     """dask.distributed is not installed (it is an optional extra)."""
@@ -140,8 +145,6 @@ def run_on_dask(
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise DaskMissing() from None
-
-    from .simulate import WINDOW_PER_WORKER
 
     cluster = None
     try:

@@ -12,7 +12,6 @@ from typing import Any
 import click
 import graphviz
 
-from clankwork.dsl.diagnostics import did_you_mean
 from clankwork.interpreter import assembly as asm
 
 from .card_template import TemplateError, default_template_bytes
@@ -23,36 +22,11 @@ from .packs import PACK
 from .pieces import Pieces
 from .pnp import PAPERS, PnpOptions, build
 from .raster import RasterUnavailable
-from .render_board import Heatmap, board_graph, load_heatmap, render_graph
+from .render_board import Heatmap, board_graph, load_heatmap, pick_board, render_graph
 from .render_cards import SHEET_NAME, write_cards
 from .sheets import write_card_pngs, write_sheets
 
 FORMATS = ("svg", "png", "dot")
-
-
-def pick_board(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
-    """The board called ``name``, or the pack's only board when ``name`` is None."""
-    boards = ir.get("boards", [])
-    if not boards:
-        raise click.ClickException("the pack has no board")
-    names = [b["name"] for b in boards]
-    if name is None:
-        if len(boards) > 1:
-            raise click.ClickException(
-                "the pack has several boards; choose one with --board: " + ", ".join(names)
-            )
-        return boards[0]
-    for board in boards:
-        if board["name"] == name:
-            return board
-    hint = did_you_mean(name, names)
-    raise click.ClickException(
-        f"no board {name!r} in the pack"
-        + (f"; {hint}" if hint else "")
-        + " (boards: "
-        + ", ".join(names)
-        + ")"
-    )
 
 
 def _pack_arg(value: str | Path | None) -> Path | None:

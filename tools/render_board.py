@@ -18,8 +18,10 @@ from html import escape as _html_escape
 from pathlib import Path
 from typing import Any
 
+import click
 import graphviz
 
+from clankwork.dsl.diagnostics import did_you_mean
 from clankwork.dsl.limits import MAX_DATA_BYTES
 from clankwork.interpreter.content_actions import render_action
 from clankwork.interpreter.effects import TRIGGERS
@@ -963,3 +965,28 @@ def render_graph(graph: graphviz.Digraph, fmt: str) -> bytes:
     if fmt == "dot":
         return graph.source.encode("utf-8")
     return graph.pipe(format=fmt)
+
+
+def pick_board(ir: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """The board called ``name``, or the pack's only board when ``name`` is None."""
+    boards = ir.get("boards", [])
+    if not boards:
+        raise click.ClickException("the pack has no board")
+    names = [b["name"] for b in boards]
+    if name is None:
+        if len(boards) > 1:
+            raise click.ClickException(
+                "the pack has several boards; choose one with --board: " + ", ".join(names)
+            )
+        return boards[0]
+    for board in boards:
+        if board["name"] == name:
+            return board
+    hint = did_you_mean(name, names)
+    raise click.ClickException(
+        f"no board {name!r} in the pack"
+        + (f"; {hint}" if hint else "")
+        + " (boards: "
+        + ", ".join(names)
+        + ")"
+    )

@@ -9,25 +9,22 @@ digest): when the pack changed since the log was written, the replay says where 
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from clankwork.dsl.limits import MAX_DATA_BYTES
 from clankwork.interpreter.actions import END_TURN, PLAY, TAKE, kind_of
-from clankwork.interpreter.catalog import Catalog, prepare
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import Game
-from clankwork.interpreter.log import GameLog, LogError, ReplayMismatch, read_log, replay
+from clankwork.interpreter.log import LogError, ReplayMismatch, replay
 from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
 from clankwork.interpreter.stats import GameStats
 
-from .check import bundled_names
+from .game_logs import Packs, read_log_file, version_note
 from .packs import PACK
-from .simulate import load_pack
+from .replay_html import write_page
 
 
 def _who(p: PlayerState | int) -> str:
@@ -249,83 +246,16 @@ def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
     return ", ".join(out)
 
 
-class _Packs:
-    """Packs compiled once per run of the command, by name (or the --pack path)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.irs: dict[str, dict[str, Any]] = {}
-        self.catalogs: dict[tuple[str, str], Catalog] = {}
-
-    def ir(self, name: str) -> dict[str, Any]:
-        """The IR `catalog` compiled for the log's pack ``name`` (call `catalog` first)."""
-        return self.irs[str(self.path) if self.path is not None else name]
-
-    def catalog(self, name: str, board: str) -> Catalog:
-        key = str(self.path) if self.path is not None else name
-        if key not in self.irs:
-            if self.path is None and name not in bundled_names():
-                # The log names its pack, and anyone can write a log: only a bundled pack's
-                # exact name is looked up, never a folder (`bundled_pack` refuses paths too).
-                raise click.ClickException(
-                    f"the log's header names pack {name!r}, which is not a bundled pack "
-                    f"({', '.join(bundled_names())}): replay it with --pack PACK (the pack's "
-                    "folder or IR file)"
-                )
-            self.irs[key] = load_pack(self.path, name)
-        if (key, board) not in self.catalogs:
-            try:
-                self.catalogs[key, board] = prepare(self.irs[key], board)
-            except ValueError as e:
-                raise ReplayMismatch(f"the log was played on board {board!r}: {e}") from None
-        return self.catalogs[key, board]
-
-
-def _read(path: Path) -> GameLog:
-    """A log file read (a regular file, at most `MAX_DATA_BYTES`) and checked line by line."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise LogError("not a regular file (a folder, a pipe or a device?): give a .jsonl log")
-        with path.open("rb") as f:
-            data = f.read(MAX_DATA_BYTES + 1)
-    except OSError as e:
-        raise LogError(f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_DATA_BYTES:
-        raise LogError(
-            f"the log is larger than {MAX_DATA_BYTES} bytes, the limit for one file "
-            "(MAX_DATA_BYTES, CW006): is it a game log?"
-        )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise LogError("not UTF-8 text", line) from None
-    return read_log(text)
-
-
-def _version_note(glog: GameLog, cat: Catalog) -> str:
-    h = glog.header
-    notes = []
-    if h["pack"] != cat.name:
-        notes.append(f"the log is of pack {h['pack']!r}, the pack given is {cat.name!r}")
-    if h["version"] != cat.version:
-        notes.append(
-            f"the log was written with {h['pack']} {h['version'] or '(no version)'}, "
-            f"the pack is now {cat.version or '(no version)'}"
-        )
-    return "; ".join(notes)
-
-
-def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
+def replay_one(path: Path, packs: Packs, check: bool, write: Any) -> bool:
     """Replay one log (told, or checked only); False, with the reason written, on failure."""
     name = str(path)
     note = ""
     game: Game | None = None
     try:
-        glog = _read(path)
+        glog = read_log_file(path)
         h = glog.header
         cat = packs.catalog(h["pack"], h["board"])
-        note = _version_note(glog, cat)
+        note = version_note(glog, cat)
         narrator = None
         if not check:
             bots = list(h["bots"])
@@ -401,12 +331,10 @@ def replay_one(path: Path, packs: _Packs, check: bool, write: Any) -> bool:
 )
 def command(logs: tuple[Path, ...], pack: Path | None, check: bool, html: Path | None) -> None:
     """Replay game LOGS (.jsonl from `simulate --log-dir`) turn by turn, or --check them."""
-    packs = _Packs(pack)
+    packs = Packs(pack)
     if html is not None:
         if check or len(logs) != 1:
             raise click.UsageError("--html writes one page for one LOG (and not with --check)")
-        from .replay_html import write_page
-
         if not write_page(logs[0], packs, html):
             raise SystemExit(1)
         return

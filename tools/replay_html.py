@@ -33,10 +33,9 @@ from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import BLACK, Game
 from clankwork.interpreter.log import GameLog, LogError, ReplayMismatch, replay
 
+from .game_logs import Packs, read_log_file, version_note
 from .outputs import check_file_target, write_text
-from .render import pick_board
-from .render_board import board_graph, render_graph
-from .replay import _Packs, _read, _version_note
+from .render_board import board_graph, pick_board, render_graph
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -227,13 +226,13 @@ def _script_hash() -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def write_page(path: Path, packs: _Packs, out: Path) -> bool:
+def write_page(path: Path, packs: Packs, out: Path) -> bool:
     """Replay the log at ``path`` and write its page to ``out``; False, said why, on failure."""
     check_file_target(out, named=True)
     glog: GameLog | None = None
     cat: Catalog | None = None
     try:
-        glog = _read(path)
+        glog = read_log_file(path)
         h = glog.header
         cat = packs.catalog(h["pack"], h["board"])
         ir = packs.ir(h["pack"])
@@ -242,7 +241,7 @@ def write_page(path: Path, packs: _Packs, out: Path) -> bool:
         click.echo(f"error: {path}:{e.line or ''}{':' if e.line else ''} {e.message}", err=True)
         return False
     except ReplayMismatch as e:
-        note = _version_note(glog, cat) if glog is not None and cat is not None else ""
+        note = version_note(glog, cat) if glog is not None and cat is not None else ""
         click.echo(f"error: {path}: the replay does not match the log: {e}", err=True)
         if note:
             click.echo(f"  ({note})", err=True)

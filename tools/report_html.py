@@ -20,7 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import graphviz
 import matplotlib
+
+from clankwork.interpreter import assembly as asm
 
 from .outputs import write_text
 from .plots import (
@@ -38,7 +41,8 @@ from .plots import new_figure as _new_figure
 from .plots import pct as _pct
 from .plots import pts as _pts
 from .plots import table as _table
-from .simulate import dragon_word, end_reason
+from .render_board import Heatmap, board_graph, pick_board, render_graph
+from .report_words import dragon_word, end_reason
 from .workbench_html import compare_section, tension_section
 
 # Cards in the card-strength plot: the best and the worst this many (all when fewer).
@@ -560,13 +564,6 @@ def board_drawing(
     and what the caption adds. A modular board is drawn assembled: as ``modules`` (the run's
     `--modules`) says, else its first assembly, whose rooms' colours count every game that
     had them."""
-    import graphviz
-
-    from clankwork.interpreter import assembly as asm
-
-    from .render import pick_board
-    from .render_board import Heatmap, board_graph, render_graph
-
     heat = rep["heatmap"]
     board = pick_board(ir, heat["board"])
     note = ""

@@ -46,7 +46,7 @@ from clankwork.interpreter.stats import (
 )
 
 from .check import FLAGSHIP, load_ir
-from .cluster import INSTALL_HINT, ClusterError, DaskMissing
+from .cluster import INSTALL_HINT, WINDOW_PER_WORKER, ClusterError, DaskMissing, run_on_dask
 from .outputs import check_file_target, prepare_dir, write_text
 from .packs import PACK
 from .report_compare import format_comparison
@@ -64,6 +64,7 @@ from .report_variants import (
     variant_figures,
     without,
 )
+from .report_words import dragon_word, end_reason
 
 # Games per unit of work: fixed, so a run is split the same way for any number of processes.
 CHUNK = 25
@@ -334,11 +335,6 @@ def _run_chunk(job: tuple[int, list[int], int]) -> RunTotals:
     return _WORKER.run_chunk(*job)
 
 
-# Chunks in flight per worker: enough to keep every worker busy while results come back, few
-# enough that out-of-order results waiting for their turn stay a handful.
-WINDOW_PER_WORKER = 3
-
-
 def chunk_plan(seed: int, games: int) -> Iterator[tuple[int, int, list[int]]]:
     """The run's chunks, ``(chunk index, first game, seeds)``, drawn as they are needed: the
     same seeds as `game_seeds`, without a list of a million seeds up front."""
@@ -521,8 +517,6 @@ def play_chunks(
     ``jobs`` processes, or on a Dask cluster. Returns the runner when the chunks were played
     in this process (None otherwise)."""
     if dask is not None:
-        from .cluster import run_on_dask
-
         run_on_dask(dask, spec, plan, merger, workers=jobs, keep=keep)
         return None
     if jobs <= 1 or games <= CHUNK:
@@ -725,21 +719,6 @@ def _mean_pm(x: float, ci: dict[str, float], digits: int = 1) -> str:
     """A mean with the half-width of its interval: ``4.2 ±0.3``."""
     half = (ci["high"] - ci["low"]) / 2
     return f"{x:.{digits}f} ±{half:.{digits}f}"
-
-
-def dragon_word(rep: dict[str, Any]) -> str:
-    """The report's pack's word for the antagonist who attacks ("dragon" unless it names
-    one: `dragon { word boss }`)."""
-    return str(rep["pack"].get("dragon", {}).get("word", "dragon"))
-
-
-def end_reason(rep: dict[str, Any], key: str) -> str:
-    """An end reason as people read it: the engine's key ("dragon bag empty") in the pack's
-    words ("boss bag empty"); the report's keys stay the engine's."""
-    word = dragon_word(rep)
-    if word != "dragon" and key.startswith("dragon "):
-        return f"{word} {key[len('dragon ') :]}"
-    return key
 
 
 def _components(rep: dict[str, Any]) -> list[str]:

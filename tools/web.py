@@ -45,8 +45,7 @@ from clankwork.interpreter.game import BLACK, Game
 
 from .livelog import LiveLog
 from .menus import HUMAN, card_text, option_text, question
-from .render import pick_board
-from .render_board import board_graph, render_graph
+from .render_board import board_graph, pick_board, render_graph
 from .replay import Narrator
 from .replay_html import clean_svg
 from .simulate import bot_seed

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from clankwork.dsl.boardcheck import check_boards
 from clankwork.dsl.compiler import compile_pack, compile_text
 from clankwork.interpreter.assembly import assemblies, label
-from clankwork.tools.boardcheck import check_boards
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "modules"

@@ -6,7 +6,7 @@ import networkx as nx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clankwork.tools.assembly_check import reach
+from clankwork.dsl.assembly_check import reach
 
 SPACES = [f"s{i}" for i in range(8)]
 

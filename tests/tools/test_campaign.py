@@ -19,7 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from clankwork.tools import campaign as campaign_tool
-from clankwork.tools.campaign import campaign_schema_text, create, fold, read_log, readings
+from clankwork.tools.campaign import create, fold, read_log, readings
+from clankwork.tools.campaign_schema import campaign_schema_text
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -243,14 +243,14 @@ def test_hostile_names_show_as_text_in_chromium(hostile_page: Path, browser: Any
 
 def test_steps_follow_the_replayed_game(tutorial_dir: Path, tmp_path: Path) -> None:
     from clankwork.interpreter.log import read_log
-    from clankwork.tools.replay import _Packs
+    from clankwork.tools.game_logs import Packs
     from clankwork.tools.replay_html import game_steps
 
     logs = tmp_path / "logs"
     args = [str(tutorial_dir), "-n", "1", "-p", "3", "--seed", "9", "--log-dir", str(logs)]
     assert CliRunner().invoke(simulate_command, args).exit_code == 0
     glog = read_log(next(logs.iterdir()).read_text())
-    cat = _Packs(None).catalog("tutorial", glog.header["board"])
+    cat = Packs(None).catalog("tutorial", glog.header["board"])
     steps, names, game = game_steps(cat, glog)
     assert len(steps) == len(glog.decisions) + 1  # the setup, then one after each decision
     assert [s["cap"] for s in steps[1:4]] == [

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from clankwork.dsl.diagnostics import Diagnostic, Span
 from clankwork.interpreter.assembly import is_modular
 
 from .assembly_check import check_assemblies, reach
+from .diagnostics import Diagnostic, Span
 
 
 def _span(at: dict[str, Any] | None) -> Span | None:

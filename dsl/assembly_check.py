@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from clankwork.dsl.diagnostics import Diagnostic, Span
-from clankwork.dsl.limits import MAX_ASSEMBLIES
 from clankwork.interpreter.assembly import assemble, assemblies, label
+
+from .diagnostics import Diagnostic, Span
+from .limits import MAX_ASSEMBLIES
 
 
 def _span(at: dict[str, Any] | None) -> Span | None:
