@@ -554,7 +554,8 @@ class Declarations:
 
 
 def _gained(ir: dict[str, Any]) -> set[str]:
-    """Resources some effect of the pack gains (cards, tokens, spaces' actions)."""
+    """Resources some effect of the pack gains, wherever it is written: cards, tokens,
+    spaces' actions and triggers, paths, ways, the `rules` block's triggers and steps..."""
     out: set[str] = set()
 
     def walk(nodes: Any) -> None:
@@ -568,8 +569,7 @@ def _gained(ir: dict[str, Any]) -> set[str]:
             for n in nodes:
                 walk(n)
 
-    walk(ir.get("cards"))
-    walk(ir.get("tokens"))
-    for board in ir.get("boards", ()):
-        walk([s.get("actions", []) for s in board["spaces"]])
+    # The whole IR: a gain is an effect node wherever a pack can write effects, so a place
+    # left out here (the `rules` block, a space's `when you enter`) would be a false warning.
+    walk(ir)
     return out
