@@ -152,3 +152,19 @@ def test_cw129_still_warns_when_the_only_mention_spends_it() -> None:
     )
     assert [(d.code, d.severity) for d in r.diagnostics] == [("CW129", "warning")]
     assert "favour" in r.diagnostics[0].message
+
+
+def test_cw130_a_mug_no_rule_awards_is_a_warning_with_the_rule_to_add() -> None:
+    """A pack written when a mug awarded itself on escape compiles, but says so (issue 24:
+    it silently lost 20 points per escape)."""
+    r = _compile('token "Coffee Mug" { mug 4; points 20 }')
+    (d,) = r.diagnostics
+    assert (d.code, d.severity, d.span.line, d.span.col) == ("CW130", "warning", 2, 1)
+    assert "Coffee Mug" in d.message and r.ok
+    assert d.hint is not None and 'when you escape: take "Coffee Mug"' in d.hint
+
+
+def test_cw130_a_mug_a_rule_awards_checks_clean() -> None:
+    for rule in ("rules { when you escape: take Mug }", "card C { cost 1; play: take Mug }"):
+        r = _compile("token Mug { mug 4; points 20 }\n" + rule)
+        assert r.ok and r.diagnostics == [], (rule, r.diagnostics)
