@@ -471,6 +471,21 @@ class Declarations:
                     )
                 )
 
+        taken = _tokens_taken(ir)
+        for tok in ir.get("tokens", ()):
+            if tok.get("kind") != "mug" or {tok["name"].lower(), "mug"} & taken:
+                continue
+            self.diags.append(
+                Diagnostic(
+                    "CW130",
+                    f"no rule awards the mug `{tok['name']}`: a mug no longer awards itself "
+                    "on escape, so escaping earns nothing from it",
+                    Span.from_ir(tok["at"]),
+                    hint=f"add the rule to the pack's `rules` block: `when you escape: take "
+                    f"{_quoted(tok['name'])}` (as content/acqinc and content/tutorial write it)",
+                )
+            )
+
     # actions ---------------------------------------------------------------------------
     def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
         """`action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` in a space or a
@@ -554,7 +569,8 @@ class Declarations:
 
 
 def _gained(ir: dict[str, Any]) -> set[str]:
-    """Resources some effect of the pack gains (cards, tokens, spaces' actions)."""
+    """Resources some effect of the pack gains, wherever it is written: cards, tokens,
+    spaces' actions and triggers, paths, ways, the `rules` block's triggers and steps..."""
     out: set[str] = set()
 
     def walk(nodes: Any) -> None:
@@ -568,8 +584,36 @@ def _gained(ir: dict[str, Any]) -> set[str]:
             for n in nodes:
                 walk(n)
 
-    walk(ir.get("cards"))
-    walk(ir.get("tokens"))
-    for board in ir.get("boards", ()):
-        walk([s.get("actions", []) for s in board["spaces"]])
+    # The whole IR: a gain is an effect node wherever a pack can write effects, so a place
+    # left out here (the `rules` block, a space's `when you enter`) would be a false warning.
+    walk(ir)
     return out
+
+
+def _tokens_taken(ir: dict[str, Any]) -> set[str]:
+    """The token names and kinds (lower case) some effect of the pack names: taken, dealt,
+    defeated, asked about, wherever the effect is written."""
+    out: set[str] = set()
+
+    def walk(nodes: Any) -> None:
+        if isinstance(nodes, dict):
+            if "op" in nodes and isinstance(nodes.get("token"), str):
+                out.add(nodes["token"].lower())
+            for v in nodes.values():
+                if isinstance(v, (list, dict)):
+                    walk(v)
+        elif isinstance(nodes, list):
+            for n in nodes:
+                walk(n)
+
+    for key, value in ir.items():
+        if key != "tokens":  # a token's own declaration names itself
+            walk(value)
+    for tok in ir.get("tokens", ()):
+        walk([tok.get("triggers", ()), tok.get("actions", ())])
+    return out
+
+
+def _quoted(name: str) -> str:
+    """A name as the pack language writes it: bare when it is one plain word."""
+    return name if name.replace("_", "").isalnum() else f'"{name}"'

@@ -88,6 +88,11 @@ CODES: dict[str, tuple[str, str]] = {
         "A declared resource that no effect of the pack gives, or a way's requirement that no "
         "token grants.",
     ),
+    "CW130": (
+        "warning",
+        "A token of kind `mug` that no rule awards: a mug no longer awards itself on escape "
+        "(write `when you escape: take NAME` in the pack's `rules` block).",
+    ),
     "CW135": (
         "error",
         "A module used twice: at two fixed positions, fixed and also offered at a free one, "

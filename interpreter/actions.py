@@ -20,7 +20,7 @@ from typing import Any
 
 from .board import TUNNEL, Board, Move, Space
 from .decisions import Option
-from .effects.entry_toll import toll_open
+from .effects.entry_toll import toll_open, toll_open_after
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .state import Ctx, PlayerState
@@ -260,9 +260,11 @@ class _Move(ActionKind):
                 continue
             if m.requires and not all(game.grants(p, r) for r in m.requires):
                 continue
-            if tolled and m.to in tolled and not toll_open(game, p, m.to):
-                continue
+            toll = tolled and m.to in tolled
             if not m.monsters or (game.turn_modifiers and ignores_monsters(game)):
+                # The toll is owed on arrival, after the path is paid.
+                if toll and not toll_open_after(game, p, m.to, m.way, m.boots, 0, 0):
+                    continue
                 o = cache.get(m)
                 if o is None:
                     o = cache[m] = Option(self.label(game, (self, m, 0)), (self, m, 0))
@@ -271,6 +273,8 @@ class _Move(ActionKind):
             for swords in range(min(p.swords, m.monsters), -1, -1):
                 hurt = m.monsters - swords
                 if hurt and not game.can_take_damage(p, hurt):
+                    continue
+                if toll and not toll_open_after(game, p, m.to, m.way, m.boots, swords, hurt):
                     continue
                 o = cache.get((m, swords))
                 if o is None:

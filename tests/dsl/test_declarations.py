@@ -131,3 +131,40 @@ def test_cw129_a_way_requirement_no_token_grants_is_a_warning() -> None:
     r = _compile("way gate { requires pass }", path="gate")
     assert [(d.code, d.severity) for d in r.diagnostics] == [("CW129", "warning")]
     assert "pass" in r.diagnostics[0].message
+
+
+def test_cw129_counts_gains_from_the_rules_block_and_space_triggers() -> None:
+    """A resource gained only by the pack's `rules` block, a space's `when you enter` or a
+    way's path trigger is given: the pack checks clean (issue 24: it never did)."""
+    for head, space in (
+        ("resource favour { kept }\nrules { when you escape: +1 favour }", ""),
+        ("resource favour { kept }", "when you enter: +1 favour"),
+        ("resource favour { kept }\nrules { step turn.stipend after turn.begin: +1 favour }", ""),
+    ):
+        r = _compile(head, space=space)
+        assert r.ok and r.diagnostics == [], (head, space, r.diagnostics)
+
+
+def test_cw129_still_warns_when_the_only_mention_spends_it() -> None:
+    r = _compile(
+        "resource favour { kept }\nrules { when you escape: -1 favour }",
+        space="action: pay 1 favour -> +1 gold",
+    )
+    assert [(d.code, d.severity) for d in r.diagnostics] == [("CW129", "warning")]
+    assert "favour" in r.diagnostics[0].message
+
+
+def test_cw130_a_mug_no_rule_awards_is_a_warning_with_the_rule_to_add() -> None:
+    """A pack written when a mug awarded itself on escape compiles, but says so (issue 24:
+    it silently lost 20 points per escape)."""
+    r = _compile('token "Coffee Mug" { mug 4; points 20 }')
+    (d,) = r.diagnostics
+    assert (d.code, d.severity, d.span.line, d.span.col) == ("CW130", "warning", 2, 1)
+    assert "Coffee Mug" in d.message and r.ok
+    assert d.hint is not None and 'when you escape: take "Coffee Mug"' in d.hint
+
+
+def test_cw130_a_mug_a_rule_awards_checks_clean() -> None:
+    for rule in ("rules { when you escape: take Mug }", "card C { cost 1; play: take Mug }"):
+        r = _compile("token Mug { mug 4; points 20 }\n" + rule)
+        assert r.ok and r.diagnostics == [], (rule, r.diagnostics)

@@ -63,7 +63,7 @@ def test_the_fixture_pack_compiles_to_valid_ir(ways_ir: dict[str, Any]) -> None:
 def test_the_fixture_scenarios_pass() -> None:
     result = CliRunner().invoke(main, ["test", str(WAYS)])
     assert result.exit_code == 0, result.output
-    assert "12 scenarios: 12 passed" in result.output
+    assert "14 scenarios: 14 passed" in result.output
 
 
 def test_once_per_game_holds_across_turns_and_once_per_turn_resets(
