@@ -20,7 +20,7 @@ from typing import Any
 
 from .board import TUNNEL, Board, Move, Space
 from .decisions import Option
-from .effects.entry_toll import toll_open, toll_open_after
+from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .state import Ctx, PlayerState
@@ -263,7 +263,7 @@ class _Move(ActionKind):
             toll = tolled and m.to in tolled
             if not m.monsters or (game.turn_modifiers and ignores_monsters(game)):
                 # The toll is owed on arrival, after the path is paid.
-                if toll and not toll_open_after(game, p, m.to, m.way, m.boots, 0, 0):
+                if toll and not _toll_open_after(game, p, m, 0, 0):
                     continue
                 o = cache.get(m)
                 if o is None:
@@ -274,7 +274,7 @@ class _Move(ActionKind):
                 hurt = m.monsters - swords
                 if hurt and not game.can_take_damage(p, hurt):
                     continue
-                if toll and not toll_open_after(game, p, m.to, m.way, m.boots, swords, hurt):
+                if toll and not _toll_open_after(game, p, m, swords, hurt):
                     continue
                 o = cache.get((m, swords))
                 if o is None:
@@ -857,3 +857,25 @@ def kind_of(option: Option) -> ActionKind | None:
     if isinstance(value, tuple) and value and isinstance(value[0], ActionKind):
         return value[0]
     return None
+
+
+def _toll_open_after(game: Game, p: PlayerState, m: Move, swords: int, hurt: int) -> bool:
+    """Whether ``p`` could pay the entry tolls of ``m.to`` once the path there is paid: its
+    Boots (or the way's resource), ``swords`` on its monster icons and ``hurt`` damage.
+
+    The toll is owed on arrival, so what the path took cannot pay it (a player whose last Boot
+    paid for the tunnel cannot also pay a Boot to enter). Asked of a copy of the game
+    (`Game.clone`) that paid for the path, so the game itself is never touched; the damage is
+    counted as cubes moved, without the events taking it would set off (no bot answers a
+    copy's decisions)."""
+    if not (m.boots or swords or hurt):
+        return toll_open(game, p, m.to)
+    copy = game.clone()  # type: ignore[attr-defined]
+    q = copy.players[p.seat]
+    if m.boots:
+        copy.spend(q, m.way.paid_in, m.boots)
+    q.swords -= swords
+    k = min(hurt, q.supply)
+    q.supply -= k
+    q.damage += k
+    return toll_open(copy, q, m.to)

@@ -61,54 +61,6 @@ def toll_open(game: Any, player: Any, space: int) -> bool:
     return True
 
 
-def toll_open_after(
-    game: Any, player: Any, space: int, way: Any, cost: int, swords: int, hurt: int
-) -> bool:
-    """Whether ``player`` could pay the entry tolls of ``space`` once the path there is paid:
-    ``cost`` of the way's resource, ``swords`` on its monster icons and ``hurt`` damage.
-
-    The toll is owed on arrival, so what the path took cannot pay it (a player whose last
-    Boot paid for the tunnel cannot also pay a Boot to enter). The player's pools are changed
-    for the question and put back as they were."""
-    saved = (
-        player.gold,
-        list(player.tokens),
-        len(game.box),
-        player.supply,
-        player.area,
-        player.damage,
-        player.skill,
-        player.swords,
-        player.boots,
-        dict(player.pools),
-    )
-    pools = player.pools
-    try:
-        if cost:
-            game.spend(player, way.paid_in, cost)
-        player.swords -= swords
-        k = min(hurt, player.supply)
-        player.supply -= k
-        player.damage += k
-        return toll_open(game, player, space)
-    finally:
-        (
-            player.gold,
-            player.tokens[:],
-            n,
-            player.supply,
-            player.area,
-            player.damage,
-            player.skill,
-            player.swords,
-            player.boots,
-            was,
-        ) = saved
-        del game.box[n:]
-        pools.clear()
-        pools.update(was)
-
-
 def is_toll(hook: Any) -> bool:
     """Whether a prepared trigger (`hooks.Hook`) is an entry toll."""
     return hook.on == "toll"
