@@ -864,18 +864,26 @@ def _toll_open_after(game: Game, p: PlayerState, m: Move, swords: int, hurt: int
     Boots (or the way's resource), ``swords`` on its monster icons and ``hurt`` damage.
 
     The toll is owed on arrival, so what the path took cannot pay it (a player whose last Boot
-    paid for the tunnel cannot also pay a Boot to enter). Asked of a copy of the game
-    (`Game.clone`) that paid for the path, so the game itself is never touched; the damage is
-    counted as cubes moved, without the events taking it would set off (no bot answers a
-    copy's decisions)."""
+    paid for the tunnel cannot also pay a Boot to enter). The player pays for the path for the
+    question and everything paying touches is put back as it was (a copy of the game, asked
+    instead, made the Vault's move listing 20-30 % slower); the damage is counted as cubes
+    moved, without the events taking it would set off."""
     if not (m.boots or swords or hurt):
         return toll_open(game, p, m.to)
-    copy = game.clone()  # type: ignore[attr-defined]
-    q = copy.players[p.seat]
-    if m.boots:
-        copy.spend(q, m.way.paid_in, m.boots)
-    q.swords -= swords
-    k = min(hurt, q.supply)
-    q.supply -= k
-    q.damage += k
-    return toll_open(copy, q, m.to)
+    box = game.box
+    saved = (p.gold, list(p.tokens), len(box), p.supply, p.area, p.damage)
+    spent = (p.skill, p.swords, p.boots, dict(p.pools))
+    try:
+        if m.boots:
+            game.spend(p, m.way.paid_in, m.boots)
+        p.swords -= swords
+        k = min(hurt, p.supply)
+        p.supply -= k
+        p.damage += k
+        return toll_open(game, p, m.to)
+    finally:
+        p.gold, p.tokens[:], n, p.supply, p.area, p.damage = saved
+        p.skill, p.swords, p.boots, pools = spent
+        del box[n:]
+        p.pools.clear()
+        p.pools.update(pools)
