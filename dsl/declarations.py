@@ -25,11 +25,12 @@ nothing gives, or a way's requirement no token grants (warning).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
-from .diagnostics import Diagnostic, Span, did_you_mean
+from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
 
@@ -471,20 +472,7 @@ class Declarations:
                     )
                 )
 
-        taken = _tokens_taken(ir)
-        for tok in ir.get("tokens", ()):
-            if tok.get("kind") != "mug" or {tok["name"].lower(), "mug"} & taken:
-                continue
-            self.diags.append(
-                Diagnostic(
-                    "CW130",
-                    f"no rule awards the mug `{tok['name']}`: a mug no longer awards itself "
-                    "on escape, so escaping earns nothing from it",
-                    Span.from_ir(tok["at"]),
-                    hint=f"add the rule to the pack's `rules` block: `when you escape: take "
-                    f"{_quoted(tok['name'])}` (as content/acqinc and content/tutorial write it)",
-                )
-            )
+        self.diags += mug_warnings(ir)
 
     # actions ---------------------------------------------------------------------------
     def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
@@ -568,52 +556,51 @@ class Declarations:
         owner.setdefault("actions", []).append(node)
 
 
+def _effect_nodes(nodes: Any) -> Iterator[dict[str, Any]]:
+    """Every effect node (a dict with an "op") in an IR value, however deep."""
+    if isinstance(nodes, dict):
+        if "op" in nodes:
+            yield nodes
+        for v in nodes.values():
+            if isinstance(v, (list, dict)):
+                yield from _effect_nodes(v)
+    elif isinstance(nodes, list):
+        for n in nodes:
+            yield from _effect_nodes(n)
+
+
 def _gained(ir: dict[str, Any]) -> set[str]:
     """Resources some effect of the pack gains, wherever it is written: cards, tokens,
-    spaces' actions and triggers, paths, ways, the `rules` block's triggers and steps..."""
-    out: set[str] = set()
-
-    def walk(nodes: Any) -> None:
-        if isinstance(nodes, dict):
-            if nodes.get("op") == "gain" and nodes.get("amount", 0) > 0:
-                out.add(nodes["resource"])
-            for v in nodes.values():
-                if isinstance(v, (list, dict)):
-                    walk(v)
-        elif isinstance(nodes, list):
-            for n in nodes:
-                walk(n)
-
-    # The whole IR: a gain is an effect node wherever a pack can write effects, so a place
-    # left out here (the `rules` block, a space's `when you enter`) would be a false warning.
-    walk(ir)
-    return out
+    spaces' actions and triggers, paths, ways, the `rules` block's triggers and steps...
+    (the whole IR: a place left out, the `rules` block or a space's `when you enter`, would
+    be a false warning)."""
+    return {
+        n["resource"] for n in _effect_nodes(ir) if n["op"] == "gain" and n.get("amount", 0) > 0
+    }
 
 
 def _tokens_taken(ir: dict[str, Any]) -> set[str]:
     """The token names and kinds (lower case) some effect of the pack names: taken, dealt,
     defeated, asked about, wherever the effect is written."""
-    out: set[str] = set()
-
-    def walk(nodes: Any) -> None:
-        if isinstance(nodes, dict):
-            if "op" in nodes and isinstance(nodes.get("token"), str):
-                out.add(nodes["token"].lower())
-            for v in nodes.values():
-                if isinstance(v, (list, dict)):
-                    walk(v)
-        elif isinstance(nodes, list):
-            for n in nodes:
-                walk(n)
-
-    for key, value in ir.items():
-        if key != "tokens":  # a token's own declaration names itself
-            walk(value)
-    for tok in ir.get("tokens", ()):
-        walk([tok.get("triggers", ()), tok.get("actions", ())])
-    return out
+    # A token's own declaration names itself: only its triggers and actions count.
+    places = [v for k, v in ir.items() if k != "tokens"]
+    places += [[t.get("triggers", ()), t.get("actions", ())] for t in ir.get("tokens", ())]
+    return {n["token"].lower() for n in _effect_nodes(places) if isinstance(n.get("token"), str)}
 
 
-def _quoted(name: str) -> str:
-    """A name as the pack language writes it: bare when it is one plain word."""
-    return name if name.replace("_", "").isalnum() else f'"{name}"'
+def mug_warnings(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW130: a token of kind `mug` that no rule of the pack awards (a mug no longer awards
+    itself on escape: the rule is content)."""
+    taken = _tokens_taken(ir)
+    return [
+        Diagnostic(
+            "CW130",
+            f"no rule awards the mug `{tok['name']}`: a mug no longer awards itself "
+            "on escape, so escaping earns nothing from it",
+            Span.from_ir(tok["at"]),
+            hint=f"add the rule to the pack's `rules` block: `when you escape: take "
+            f"{quote_name(tok['name'])}` (as content/acqinc and content/tutorial write it)",
+        )
+        for tok in ir.get("tokens", ())
+        if tok.get("kind") == "mug" and not {tok["name"].lower(), "mug"} & taken
+    ]

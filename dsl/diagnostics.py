@@ -485,3 +485,14 @@ def format_sarif(diags: list[Diagnostic], version: str) -> str:
         ],
     }
     return json.dumps(doc, indent=2)
+
+
+def quote_name(name: str) -> str:
+    """A name as the language writes it: bare when it is one plain word, else quoted."""
+    if (
+        name
+        and (name[0].isalpha() or name[0] == "_")
+        and all(c.isalnum() or c in "_'" for c in name)
+    ):
+        return name
+    return f'"{name}"'

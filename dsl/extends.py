@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from . import limits
-from .diagnostics import Diagnostic, Span, did_you_mean
+from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .parser import Atom
 from .resolve import name_key, near_miss
 
@@ -447,7 +447,7 @@ class _Overlay:
         self.diags.append(
             Diagnostic(
                 "CW122",
-                f"`{edit.verb} {edit.kind} {_quote(edit.name)}`: {self.whose} {self.base} has "
+                f"`{edit.verb} {edit.kind} {quote_name(edit.name)}`: {self.whose} {self.base} has "
                 f"no {what} named {edit.name!r}",
                 edit.name_span,
                 hint=hint or f"check the name against the base's {what}s",
@@ -465,11 +465,11 @@ class _Overlay:
             self.diags.append(
                 Diagnostic(
                     "CW122",
-                    f"`change {edit.kind} {_quote(edit.name)}`: {edit.name!r} is "
+                    f"`change {edit.kind} {quote_name(edit.name)}`: {edit.name!r} is "
                     f"{_a(have)} {have} in {self.whose} {self.base}, not {_a(edit.kind)} "
                     f"{edit.kind}",
                     edit.name_span,
-                    hint=f"write `change {have} {_quote(edit.name)} {{ ... }}`, or replace it "
+                    hint=f"write `change {have} {quote_name(edit.name)} {{ ... }}`, or replace it "
                     f"whole with `replace {have} ...`",
                 )
             )
@@ -504,7 +504,7 @@ class _Overlay:
             self.diags.append(
                 Diagnostic(
                     "CW122",
-                    f"`{edit.verb} {edit.kind} ... in {_quote(edit.board)}`: the base pack "
+                    f"`{edit.verb} {edit.kind} ... in {quote_name(edit.board)}`: the base pack "
                     f"{self.base} has no board named {edit.board!r}",
                     edit.name_span,
                     hint=near_miss(edit.board, [b["name"] for b in boards])
@@ -527,11 +527,11 @@ class _Overlay:
             self.diags.append(
                 Diagnostic(
                     "CW122",
-                    f"`{edit.verb} space {_quote(edit.name)}`: {self.whose} {self.base} has a "
+                    f"`{edit.verb} space {quote_name(edit.name)}`: {self.whose} {self.base} has a "
                     f"space of that name on {len(hits)} boards",
                     edit.name_span,
-                    hint=f"name the board: `{edit.verb} space {_quote(edit.name)} in "
-                    f"{_quote(hits[0][0]['name'])}`",
+                    hint=f"name the board: `{edit.verb} space {quote_name(edit.name)} in "
+                    f"{quote_name(hits[0][0]['name'])}`",
                 )
             )
             return
@@ -592,7 +592,7 @@ class _Overlay:
             self._duplicate(item, twin, what, kind)
 
     def _duplicate(self, item: dict[str, Any], twin: dict[str, Any], what: str, kind: str) -> None:
-        q = _quote(twin["name"])
+        q = quote_name(twin["name"])
         notes = (("the base declares it here", Span.from_ir(twin["at"])),) if "at" in twin else ()
         self.diags.append(
             Diagnostic(
@@ -635,8 +635,8 @@ class _Overlay:
                         f"path {p['from']} {arrow} {p['to']} is already on the base pack "
                         f"{self.base}'s board {base['name']!r}",
                         Span.from_ir(p["at"]),
-                        hint=f"to change its properties write `change path {_quote(p['from'])} "
-                        f"{arrow} {_quote(p['to'] or '')} {{ ... }}`",
+                        hint=f"to change its properties write `change path {quote_name(p['from'])} "
+                        f"{arrow} {quote_name(p['to'] or '')} {{ ... }}`",
                         notes=(("the base declares it here", Span.from_ir(twin["at"])),),
                     )
                 )
@@ -703,17 +703,6 @@ def _inside(path: Path, root: Path) -> bool:
 
 def _posix(p: Path) -> str:
     return p.as_posix()
-
-
-def _quote(name: str) -> str:
-    """A name as the language writes it: bare when it is one plain word, else quoted."""
-    if (
-        name
-        and (name[0].isalpha() or name[0] == "_")
-        and all(c.isalnum() or c in "_'" for c in name)
-    ):
-        return name
-    return f'"{name}"'
 
 
 def _a(word: str) -> str:

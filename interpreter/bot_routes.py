@@ -510,11 +510,7 @@ class _BoardInfo:
         chance), its triggers on events while in play included."""
         v = self.profiles.get(card)
         if v is None:
-            if getattr(card, "hooks", ()):
-                v = _Reading(card.play, card).profile
-            else:
-                v = _reading_of(card.play, lines=True).profile
-            self.profiles[card] = v
+            v = self.profiles[card] = _card_reading(card).profile
         return v
 
     def profile_terms(self, card: CardDef) -> tuple[tuple[int, float], ...]:
@@ -530,11 +526,7 @@ class _BoardInfo:
         """What playing the card gives of each unit key (``_Reading.terms``, remembered)."""
         v = self._amounts.get(card)
         if v is None:
-            if getattr(card, "hooks", ()):
-                v = _Reading(card.play, card).terms
-            else:
-                v = _reading_of(card.play, lines=True).terms
-            self._amounts[card] = v
+            v = self._amounts[card] = _card_reading(card).terms
         return v
 
     def effects(self, thing: Any, on: str) -> list[dict[str, Any]]:
@@ -592,6 +584,14 @@ def _doable(game: Any, ctx: Any, nodes: list[dict[str, Any]]) -> bool:
             if not _doable(game, ctx, lst):
                 return False
     return True
+
+
+def _card_reading(card: CardDef) -> Any:
+    """How the bot reads what playing a card gives: its play lines, and with its triggers on
+    events while in play when it has any (a reading of lines alone is shared by equal ones)."""
+    if getattr(card, "hooks", ()):
+        return _Reading(card.play, card)
+    return _reading_of(card.play, lines=True)
 
 
 def _asks_token(cond: Any) -> bool:
