@@ -21,6 +21,7 @@ from clankwork.interpreter.steps import STEPS, plan_names
 from . import extends as ext
 from . import limits
 from .art import check_art
+from .board_blocks import BoardBlocks, check_board_blocks, with_board_designs
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
@@ -57,6 +58,7 @@ DECL_KINDS = (
     "replace",
     "remove",
     "change",
+    "on",
 )
 # Lines that belong inside a block, written at the top of a file: where they go.
 INSIDE = {
@@ -448,7 +450,8 @@ def _extend(
     compiler.check_declarations(ir)
     found = [*diags, *compiler.diags, *overlay]
     if check and syntax_ok:
-        found.extend(check_references(ir))
+        found.extend(check_references(with_board_designs(ir)))
+        found.extend(check_board_blocks(ir))
     return CompileResult(ir if syntax_ok else None, sorted(found, key=Diagnostic.sort_key), files)
 
 
@@ -526,7 +529,7 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
-class _Compiler(Declarations, Modules):
+class _Compiler(Declarations, Modules, BoardBlocks):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -547,6 +550,7 @@ class _Compiler(Declarations, Modules):
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
         self._init_modules()
+        self._init_board_blocks()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -2324,6 +2328,8 @@ class _Compiler(Declarations, Modules):
             ir["rule_slots"] = self.rule_slots
         if self.campaign_block is not None:
             ir["campaign"] = self.campaign_block
+        if self.on_board:
+            ir["on_board"] = self.on_board
         self.finish_modules(self.boards)  # see modules.py
         for i, problem in plan_names(self.steps)[1]:
             bad = self.steps[i]
@@ -2338,6 +2344,7 @@ class _Compiler(Declarations, Modules):
             self.settle_declarations()
         if check:
             self.check_declarations(ir)
-            self.diags.extend(check_references(ir))
+            self.diags.extend(check_references(with_board_designs(ir)))
+            self.diags.extend(check_board_blocks(ir))
             self.diags.extend(check_stickers(ir))
         return ir

@@ -25,6 +25,7 @@ from typing import Any
 
 from clankwork.interpreter.state import state_facts
 
+from .board_blocks import with_board_designs
 from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
@@ -222,6 +223,8 @@ def _is_none(atoms: list[Atom]) -> bool:
 class _ScenarioCompiler:
     def __init__(self, pack: dict[str, Any]) -> None:
         self.diags: list[Diagnostic] = []
+        # A scenario may name what one board has (`on board NAME { token ... }`).
+        pack = with_board_designs(pack)
         # Names match exactly (case and spaces count), as in the pack itself.
         self.cards = {c["name"]: c["name"] for c in pack["cards"]}
         self.reserve = {c["name"]: c["name"] for c in pack["cards"] if c.get("deck") == "reserve"}

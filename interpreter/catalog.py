@@ -15,6 +15,7 @@ from .board import Board, Way
 from .content_actions import content_actions
 from .effects.conditions import token_words
 from .hooks import Hook, hooks
+from .on_board import for_board
 from .pools import Resource, declared
 from .rules import default_rules
 from .steps import plan
@@ -350,6 +351,8 @@ def _board_ir(ir: dict[str, Any], board: int | str) -> dict[str, Any]:
 def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     """Prepare a compiled pack for play on one of its boards (by index or name)."""
     board_ir = _board_ir(ir, board)
+    # The pack as played on this board: its `on board` blocks laid over it (on_board.py).
+    ir = for_board(ir, board_ir["name"])
     rules = default_rules()
     rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]

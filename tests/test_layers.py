@@ -70,6 +70,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.pools",
             "interpreter.assembly",
             "interpreter.stickers",
+            "interpreter.design_edits",
+            "interpreter.on_board",
             "interpreter.schema",
             "interpreter.intervals",
             "interpreter.lazy",
@@ -158,6 +160,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "language records",
         (
             "dsl.declarations",
+            "dsl.board_blocks",
             "dsl.resolve",
             "dsl.modules",
             "dsl.extends",

@@ -255,7 +255,43 @@ bag of the replay page, `play`'s status line; "dragon" when left out). Each take
 one quoted text. It changes no rule and no log: a game plays the same. One `dragon`
 declaration a pack (a second is CW106); an extension inherits its base's and may declare its
 own, which replaces it. The JSON report keeps its `dragon` keys and carries the pack's words
-under `pack.dragon`.
+under `pack.dragon`. A board may name it otherwise (`on board mine { dragon { ... } }`, [Rules
+per board](#rules-per-board)).
+
+## Rules per board
+
+A pack with several boards (the two sides of one printed board are two boards) says what
+differs on each in `on board NAME { ... }` blocks; everything outside them is played on every
+board:
+
+```
+on board mine {
+  dragon { name "Old Grumbletusk"; word wyrm }
+  token "Mine Cart" { token 3; points 2 }
+  change reserve Lantern { copies 2 }
+  rules {
+    step setup.pay_day after setup.players: each player (+2 gold)
+    whenever you acquire a card: +1 gold
+    hand size 6
+  }
+}
+on board river { remove reserve Lantern }
+```
+
+A block holds a `rules` block (rule values, which replace the pack's; rules triggers, steps
+and counters, after the pack's), `dragon { ... }` (the antagonist's names on that board), new
+designs (`card`, `monster`, `event`, `reserve`, `token`: in play on that board only) and
+edits of the pack's designs (`remove`, `replace`, `change` of a card, monster, event, reserve
+card or token, as an extension writes them: on that board only). A board may have several
+blocks, laid over the pack in order; an extension may add blocks for its base's boards. A
+game on the board (`simulate --board NAME`, a scenario's `board NAME`, a campaign's board)
+plays the pack with its blocks. An unknown board is CW107 (with a did-you-mean), a
+declaration that cannot differ per board (a `board`, a `passage`...) CW101, an edit naming a
+design the pack lacks CW122. `clankwork check` runs the checks that look at a whole game (a
+resource nothing gives, CW129; a mug no rule awards, CW130) once per board, with that
+board's blocks: a finding on only some boards begins with them (`on board 'mine': nothing
+gives the resource ...`). Spaces and paths differ in the `board` block itself; a modular
+board's module sides have no blocks of their own.
 
 ## Triggers
 

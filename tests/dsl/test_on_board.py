@@ -1,0 +1,123 @@
+"""Rules, setup, components and words per board: `on board NAME { ... }` (dsl/board_blocks.py,
+interpreter/on_board.py), with the fixture pack tests/fixtures/boards_rules."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from clankwork.dsl.compiler import compile_pack, compile_text
+from clankwork.dsl.scenarios import compile_scenarios
+from clankwork.interpreter.catalog import prepare
+from clankwork.tools.cli import main
+from clankwork.tools.scenario_cmd import run_one
+
+ROOT = Path(__file__).resolve().parents[2]
+PACK = ROOT / "tests" / "fixtures" / "boards_rules"
+
+
+@pytest.fixture(scope="module")
+def ir() -> dict[str, Any]:
+    result = compile_pack(PACK)
+    assert result.ok, result.diagnostics
+    return result.ir
+
+
+def test_the_fixture_scenarios_pass(ir: dict[str, Any]) -> None:
+    scenarios, diags, _ = compile_scenarios(PACK, ir)
+    assert not diags
+    assert len(scenarios) >= 12
+    failed = {}
+    for sc in scenarios:
+        outcome = run_one(ir, sc, {})
+        if not outcome.ok:
+            failed[sc["name"]] = [f.message for f in outcome.failures]
+    assert failed == {}
+
+
+def test_each_board_plays_its_own_rules_and_words(ir: dict[str, Any]) -> None:
+    mine, river = prepare(ir, "mine"), prepare(ir, "river")
+    assert (mine.dragon_name, mine.dragon_word) == ("Old Grumbletusk", "wyrm")
+    assert (river.dragon_name, river.dragon_word) == ("the dragon", "dragon")
+    assert mine.rules["hand_size"] == 6 and river.rules["hand_size"] == 5
+    assert "Mine Cart" in {t.name for t in mine.tokens}
+    assert "Mine Cart" not in {t.name for t in river.tokens}
+    assert "Lantern" not in {c.name for c in river.cards}
+    assert next(c.copies for c in mine.cards if c.name == "Lantern") == 2
+    # The pack's own IR is left as it was: six Lanterns outside the blocks.
+    assert next(c["copies"] for c in ir["cards"] if c["name"] == "Lantern") == 6
+
+
+def test_simulate_board_plays_that_board_and_names_its_antagonist() -> None:
+    runner = CliRunner()
+    args = ["simulate", str(PACK), "--games", "2", "--players", "2", "--board"]
+    mine = runner.invoke(main, [*args, "mine"])
+    river = runner.invoke(main, [*args, "river"])
+    assert mine.exit_code == 0 and river.exit_code == 0, mine.output + river.output
+    assert "wyrm attacks" in mine.output and "wyrm attacks" not in river.output
+    assert "dragon attacks" in river.output
+
+
+_BASE = """
+pack p { version "0.1.0" }
+card Burgle { starting 10; play: +1 skill }
+resource tide { per turn }
+board mine { space HQ { hq }; space A { artifact 5 }; path HQ -- A }
+board river { space HQ { hq }; space B { artifact 5 }; path HQ -- B }
+"""
+
+
+def test_an_unknown_board_is_named_with_a_did_you_mean() -> None:
+    result = compile_text(_BASE + "on board minee { rules { hand size 6 } }\n")
+    found = [d for d in result.diagnostics if d.code == "CW107"]
+    assert len(found) == 1, result.diagnostics
+    assert "no board named 'minee'" in found[0].message
+    assert found[0].hint is not None and '"mine"' in found[0].hint
+    assert (found[0].span.line, found[0].span.col) == (7, 10)
+
+
+def test_what_cannot_differ_per_board_is_refused() -> None:
+    result = compile_text(_BASE + "on board mine { board x { space Y } }\n")
+    assert [d.code for d in result.diagnostics if d.severity == "error"] == ["CW101"]
+    bad = compile_text(_BASE + "on board mine { remove card Burgel }\n")
+    found = [d for d in bad.diagnostics if d.code == "CW122"]
+    assert found and "Burgle" in (found[0].hint or "")
+
+
+def test_whole_game_checks_run_once_per_board_and_say_which() -> None:
+    """A resource gained only on the river is never gained in a game on the mine."""
+    text = _BASE + "on board river { rules { at the start of your turn: +1 tide } }\n"
+    result = compile_text(text)
+    found = [d for d in result.diagnostics if d.code == "CW129"]
+    assert [d.message for d in found] == [
+        "on board 'mine': nothing gives the resource `tide`: no effect gains it"
+    ]
+    # Gained outside the blocks: on every board, no finding.
+    both = compile_text(_BASE + "rules { at the start of your turn: +1 tide }\n")
+    assert not [d for d in both.diagnostics if d.code == "CW129"]
+    # Gained nowhere: one finding, as before there were blocks.
+    none = compile_text(_BASE + "on board river { rules { hand size 6 } }\n")
+    assert [d.message for d in none.diagnostics if d.code == "CW129"] == [
+        "nothing gives the resource `tide`: no effect gains it"
+    ]
+
+
+def test_an_extension_adds_blocks_for_its_base_boards(tmp_path: Path) -> None:
+    shutil.copytree(PACK, tmp_path / "base")
+    (tmp_path / "ext").mkdir()
+    (tmp_path / "ext" / "pack.clank").write_text(
+        'pack more { version "0.1.0"; extends "../base" }\n'
+        "on board river { rules { hand size 7 } }\n"
+        "change card Pick { copies 3 }\n",
+        encoding="utf-8",
+    )
+    result = compile_pack(tmp_path / "ext")
+    assert result.ok, result.diagnostics
+    mine, river = prepare(result.ir, "mine"), prepare(result.ir, "river")
+    assert river.rules["hand_size"] == 7
+    assert mine.rules["hand_size"] == 6  # the base's block still holds
+    assert [c.copies for c in mine.cards if c.name == "Pick"] == [3]
