@@ -495,6 +495,8 @@ def pack_schema() -> dict[str, Any]:
                 # What differs on one board (`on board NAME { ... }`), laid over the pack
                 # when a game is set up on it (interpreter/on_board.py).
                 "on_board": {"type": "array", "items": on_board},
+                # A campaign game: passages are read as they happen (dsl/stickers.py).
+                "campaign_game": {"type": "boolean"},
                 # The contracts open in the Contracts row (a campaign's, dsl/stickers.py).
                 "open_contracts": {"type": "array", "items": name},
             },

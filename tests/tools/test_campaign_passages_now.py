@@ -1,0 +1,92 @@
+"""Passages read when they happen (the Legacy rulebook: "When a player enters such a space,
+pause their turn and read the corresponding Passage in the Book. (They resume their turn
+afterward.)"): the engine's `read_now`, the campaign's readings of them, and campaign files
+written before (tests/fixtures/passages_now, tests/fixtures/campaigns)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from clankwork.dsl.compiler import compile_pack
+from clankwork.dsl.stickers import with_waypoints
+from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.game import Game
+from clankwork.tools.campaign import fold, read_log, readings
+from clankwork.tools.cli import main
+from clankwork.tools.passages import read_during_game
+
+ROOT = Path(__file__).resolve().parents[2]
+PACK = ROOT / "tests" / "fixtures" / "passages_now"
+OLD = ROOT / "tests" / "fixtures" / "campaigns"
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["campaign", *args])
+    return result.exit_code, result.output
+
+
+def test_a_campaign_game_reads_a_waypoint_as_it_is_entered() -> None:
+    """The passage is read during the game, its contract open from then on (the scenarios
+    of the fixture show it read mid-turn); a plain game reads nothing."""
+    ir = compile_pack(PACK).ir
+    g = Game(with_waypoints(ir), [make_bot("heuristic", 0), make_bot("heuristic", 1)], 3)
+    g.play()
+    assert g.opened_contracts == ["Courier"]
+    assert g.passages_read[:2] == [[7, 0, -1, 1], [8, 0, -1, 1]]
+    assert g.completed_contracts == [["Courier", 0]]
+    plain = Game(ir, [make_bot("heuristic", 0), make_bot("heuristic", 1)], 3)
+    plain.play()
+    assert plain.passages_read == [] and plain.reads == [] and plain.opened_contracts == []
+
+
+def test_the_campaign_keeps_what_was_read_during_the_game_with_its_choices() -> None:
+    ir = compile_pack(PACK).ir
+    records = [[7, 1, -1, 1], [10, 0, 1, 1], [12, 0, -1, 0]]
+    got = read_during_game(ir, records)
+    assert [r["read"] for r in got] == [[[7, None]], [[10, 1], [12, None]]]
+    assert [r["by"] for r in got] == [1, 0]
+    assert got[0]["contracts"] == ["Courier"]
+
+
+def test_a_contract_a_waypoint_opens_is_completed_in_the_same_campaign_game(
+    tmp_path: Path,
+) -> None:
+    """Before, the waypoint's passage was read after the game: its contract could only be
+    completed in the next one."""
+    file = tmp_path / "p.campaign"
+    assert _run("new", str(PACK), str(file), "--players", "2", "--seed", "3")[0] == 0
+    code, out = _run("play", str(file))
+    assert code == 0, out
+    game = read_log(file).events[-1]
+    assert game["contracts_completed"] == [["Courier", 0]]
+    during = game["during"]
+    assert [r["read"] for r in during] == [[[7, None]], [[8, None]]]
+    assert during[0]["contracts"] == ["Courier"]
+    # Its passage (8, a checkmark each) read when it was completed, not again after.
+    assert [n for r in readings(game) for n, _ in r["read"]].count(8) == 1
+    c = fold(read_log(file).events)
+    assert c.contracts == []  # opened and completed in the same game
+
+
+def test_a_campaign_file_written_before_still_loads_the_same(tmp_path: Path) -> None:
+    """A file of main before passages were read during play (no `during`): `status` says
+    what that version said, and the next game is appended after its lines, unchanged."""
+    file = tmp_path / "old.campaign"
+    shutil.copy(OLD / "acqinc-before-passages-now.campaign", file)
+    before = file.read_bytes()
+    pack = str(ROOT / "content" / "acqinc")
+    code, out = _run("status", str(file), "--pack", pack)
+    assert code == 0, out
+    want = (OLD / "acqinc-before-passages-now.status").read_text(encoding="utf-8")
+    assert out.splitlines()[1:] == want.splitlines()[1:]
+    code, out = _run("play", str(file), "--pack", pack)
+    assert code == 0, out
+    after = file.read_bytes()
+    assert after.startswith(before)
+    assert (
+        len(read_log(file).events)
+        == len(read_log(OLD / "acqinc-before-passages-now.campaign").events) + 1
+    )
