@@ -417,12 +417,24 @@ A card with `cardporium N` waits out of play until a passage fetches it. What a 
 reads, applies or marks must be in the pack (CW107); a number or a game's prologue twice is
 CW106. A passage line `contract NAME` puts a contract in the Contracts row.
 
+In a campaign game a passage is read when it happens, as the Legacy rulebook says of
+waypoints ("pause their turn and read the corresponding Passage in the Book. (They resume
+their turn afterward.)"): a player who enters a waypoint space (`waypoint N`), completes a
+contract, or whose effects say `read N` during play has the passage read at once, each
+passage once a game. A contract it opens is in the Contracts row from then on (it may be
+completed at the end of that very turn), its choice is asked of that player then (a bot or a
+person, as any choice: a bot weighs what each option's passage does), the passages it reads
+follow, and the turn goes on. Its stickers, checkmarks, X on the tracks, Cardporium cards,
+destroyed cards and the next game's patron or board are the campaign's, kept after the game
+(docs/campaign.md). A `read N` of the post-game steps, and a passage of a game recorded at
+the table, is read after the game.
+
 ## Contracts
 
 `contract NAME { complete [if CONDITION]: PRICE -> REWARD; passage N }`: while the contract
 is in a campaign's Contracts row, a player whose condition holds and who can pay may complete
 it at the end of their turn (`end_of_turn.resolve_contracts`, before the play area is
-cleared); it is then done, and after the game passage N is read. `start: EFFECTS` are its
+cleared); it is then done, and passage N is read then. `start: EFFECTS` are its
 instructions for the start of each game it is open in (`setup.contracts`, after the players'
 figures and cubes are placed), `end of game: EFFECTS` for the end of the game
 (`post_game.contracts_and_epilogue`, after scoring; not once it is completed). A scenario
@@ -446,8 +458,9 @@ did-you-mean).
 
 The words the post-game steps and a campaign's rules use: `checkmark` (a Checkmark of
 Grudging Approval for you), `add an X to the "TRACK" track` (or `mark the "TRACK" track`),
-`read N` (a passage, read after the game), `mark goal NAME`, and the conditions `you scored
-more than N points` and `you won the game` (after scoring).
+`read N` (a passage: during play it is read then; in the post-game steps, after the game),
+`mark goal NAME`, and the conditions `you scored more than N points` and `you won the game`
+(after scoring).
 
 ## Patrons
 

@@ -11,12 +11,14 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from clankwork.dsl.compiler import compile_pack
+from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.dsl.stickers import with_waypoints
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.game import Game
 from clankwork.tools.campaign import fold, read_log, readings
 from clankwork.tools.cli import main
 from clankwork.tools.passages import read_during_game
+from clankwork.tools.scenario_cmd import run_one
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = ROOT / "tests" / "fixtures" / "passages_now"
@@ -90,3 +92,39 @@ def test_a_campaign_file_written_before_still_loads_the_same(tmp_path: Path) -> 
         len(read_log(file).events)
         == len(read_log(OLD / "acqinc-before-passages-now.campaign").events) + 1
     )
+
+
+def test_the_fixture_scenarios_pass() -> None:
+    """Written from the rulebook's words before the engine read passages during play: the
+    contract a waypoint opens, completed at the end of the same turn, failed then."""
+    ir = compile_pack(PACK).ir
+    scenarios, diags, _ = compile_scenarios(PACK, ir)
+    assert not diags and len(scenarios) == 3
+    failed = {}
+    for sc in scenarios:
+        outcome = run_one(ir, sc, {})
+        if not outcome.ok:
+            failed[sc["name"]] = [f.message for f in outcome.failures]
+    assert failed == {}
+
+
+def test_a_recorded_game_may_complete_a_contract_its_waypoint_opened(tmp_path: Path) -> None:
+    """At the table the waypoint was read when it was entered: the contract it opened may be
+    among the game's completed contracts (before, it was refused: not in the row)."""
+    file = tmp_path / "p.campaign"
+    assert _run("new", str(PACK), str(file), "--players", "2", "--names", "Ann,Bo")[0] == 0
+    results = tmp_path / "game.toml"
+    results.write_text(
+        '[[player]]\nstatus = "escaped"\nscore = 30\n\n'
+        '[[player]]\nstatus = "escaped"\nscore = 20\n\n'
+        '[[contracts]]\nname = "Courier"\nby = "Ann"\n\n'
+        '[[passages]]\npassage = 7\nby = "Ann"\n',
+        encoding="utf-8",
+    )
+    code, out = _run("record", str(file), "--from", str(results))
+    assert code == 0, out
+    game = read_log(file).events[-1]
+    assert game["contracts_completed"] == [["Courier", 0]]
+    read = [n for r in readings(game) for n, _ in r["read"]]
+    assert 7 in read and 8 in read
+    assert fold(read_log(file).events).contracts == []
