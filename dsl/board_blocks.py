@@ -172,14 +172,10 @@ def _edit_problems(ir: dict[str, Any], sec: dict[str, Any]) -> list[Diagnostic]:
         for key in ("cards", "tokens")
     }
     trial["boards"] = []
-    over = ext._Overlay(trial, ir["pack"]["name"], "the pack")
-    own_cards = [c["name"] for c in sec.get("cards", ())]
-    own_tokens = [t["name"] for t in sec.get("tokens", ())]
     edits = [ext.edit_from_ir(e) for e in sec.get("edits", ())]
     for e in edits:
         e.item = copy.deepcopy(e.item)  # the trial must not change the IR's edits
-    over.run(edits, own_cards, own_tokens, [], [])
-    return over.diags
+    return ext.apply_edits(trial, edits, ir["pack"]["name"])
 
 
 def with_board_designs(ir: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +194,7 @@ def with_board_designs(ir: dict[str, Any]) -> dict[str, Any]:
                     seen.add(d["name"])
                     extra.append(d)
         out[key] = [*ir[key], *extra]
-    for key in ("triggers", "steps"):
+    for key in ("triggers", "steps", "counters"):
         out[key] = [*ir.get(key, ()), *(x for s in ir["on_board"] for x in s.get(key, ()))]
     return out
 

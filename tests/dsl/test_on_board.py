@@ -121,3 +121,26 @@ def test_an_extension_adds_blocks_for_its_base_boards(tmp_path: Path) -> None:
     assert river.rules["hand_size"] == 7
     assert mine.rules["hand_size"] == 6  # the base's block still holds
     assert [c.copies for c in mine.cards if c.name == "Pick"] == [3]
+
+
+def test_the_narration_and_the_cards_name_each_boards_antagonist(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for board, name, pill in (
+        ("mine", "Old Grumbletusk attacks", "Wyrm attack"),
+        ("river", "the dragon attacks", "Dragon attack"),
+    ):
+        logs = tmp_path / board
+        args = ["simulate", str(PACK), "--games", "1", "--players", "2", "--board", board]
+        done = runner.invoke(main, [*args, "--log-dir", str(logs)])
+        assert done.exit_code == 0, done.output
+        told = runner.invoke(main, ["replay", str(logs / "game-000000.jsonl"), "--pack", str(PACK)])
+        assert told.exit_code == 0, told.output
+        assert name in told.output
+        cards = tmp_path / f"cards-{board}"
+        drawn = runner.invoke(
+            main, ["render", "cards", str(PACK), "--board", board, "-o", str(cards)]
+        )
+        assert drawn.exit_code == 0, drawn.output
+        assert pill in (cards / "rumble.svg").read_text(encoding="utf-8")
+    wrong = runner.invoke(main, ["render", "cards", str(PACK), "--board", "minee"])
+    assert wrong.exit_code == 2 and 'did you mean "mine"?' in wrong.output
