@@ -127,7 +127,8 @@ def read_now(game: GameCore, player: PlayerState, passage: int) -> bool:
             labels = [c["label"] for c in ps["choices"]]
             # What a bot weighs: what each option's passage does, as effects.
             options = [passage_effects(game, c["read"]) for c in ps["choices"]]
-            detail = {"op": "choose", "options": options}
+            # ... and what a person is shown: the passage's text (tools/menus.py).
+            detail = {"op": "choose", "options": options, "text": ps.get("text", "")}
             k = choose(game, player, CHOOSE, labels, source=f"passage {n}", detail=detail)
             record[2] = k
             queue.append(ps["choices"][k]["read"])

@@ -14,9 +14,11 @@ from clankwork.dsl.compiler import compile_pack
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.dsl.stickers import with_waypoints
 from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import Game
 from clankwork.tools.campaign import fold, read_log, readings
 from clankwork.tools.cli import main
+from clankwork.tools.menus import question
 from clankwork.tools.passages import read_during_game
 from clankwork.tools.scenario_cmd import run_one
 
@@ -46,9 +48,10 @@ def test_a_campaign_game_reads_a_waypoint_as_it_is_entered() -> None:
 
 def test_the_campaign_keeps_what_was_read_during_the_game_with_its_choices() -> None:
     ir = compile_pack(PACK).ir
-    records = [[7, 1, -1, 1], [10, 0, 1, 1], [12, 0, -1, 0]]
+    records = [[7, 1, -1, 1], [10, 0, 1, 1], [11, 0, -1, 0]]
     got = read_during_game(ir, records)
-    assert [r["read"] for r in got] == [[[7, None]], [[10, 1], [12, None]]]
+    assert [r["read"] for r in got] == [[[7, None]], [[10, 1], [11, None]]]
+    assert got[1]["checkmarks"] == 1
     assert [r["by"] for r in got] == [1, 0]
     assert got[0]["contracts"] == ["Courier"]
 
@@ -128,3 +131,43 @@ def test_a_recorded_game_may_complete_a_contract_its_waypoint_opened(tmp_path: P
     read = [n for r in readings(game) for n, _ in r["read"]]
     assert 7 in read and 8 in read
     assert fold(read_log(file).events).contracts == []
+
+
+class _Asked:
+    """A seat that takes the second option of every question and keeps what it was asked."""
+
+    name = "asked"
+
+    def __init__(self) -> None:
+        self.asked: list[Decision] = []
+
+    def choose(self, view: object, decision: Decision) -> int:
+        self.asked.append(decision)
+        return 1 if len(decision.options) > 1 else 0
+
+
+def test_a_passages_choice_is_asked_of_its_player_with_its_text() -> None:
+    """The choice goes through the game's decisions (a bot, or a person's menu headed with
+    the passage's text); the option taken leads to its passage, read at once."""
+    ir = compile_pack(PACK).ir
+    seat = _Asked()
+    g = Game(with_waypoints(ir), [seat, make_bot("heuristic", 1)], 3)
+    assert g.read_now(g.players[0], 10)
+    (asked,) = [d for d in seat.asked if d.source == "passage 10"]
+    assert asked.labels == ["Take the low road", "Take the high road"]
+    assert question(g, asked) == "passage 10: Two roads part at the crossroads. choose one:"
+    assert g.passages_read == [[10, 0, 1, 1], [11, 0, -1, 0]]
+    assert g.reads == [10, 11]
+    # Once a game: entering again reads nothing more.
+    assert g.read_now(g.players[1], 10)
+    assert len(g.passages_read) == 2
+
+
+def test_a_bot_takes_the_option_whose_passage_is_worth_more_to_it() -> None:
+    """The high road's passage gives a checkmark, the low road's nothing: the bots weigh
+    what each option's passage does, as they weigh any effect."""
+    ir = compile_pack(PACK).ir
+    for bot in ("heuristic", "greedy"):
+        g = Game(with_waypoints(ir), [make_bot(bot, 0), make_bot(bot, 1)], 3)
+        g.read_now(g.players[0], 10)
+        assert g.passages_read[0] == [10, 0, 1, 1], bot
