@@ -107,6 +107,8 @@ def read_now(game: GameCore, player: PlayerState, passage: int) -> bool:
     passages = game.catalog.passages
     if passage not in passages or game.result is not None:
         return False
+    if _in_progress(game, passages[passage]):
+        return True  # its story goes on in the Contracts row: not read again
     queue, first = [passage], 1
     while queue and len(game.passages_read) < MAX_READS:
         n = queue.pop(0)
@@ -133,6 +135,18 @@ def read_now(game: GameCore, player: PlayerState, passage: int) -> bool:
             record[2] = k
             queue.append(ps["choices"][k]["read"])
     return True
+
+
+def _in_progress(game: GameCore, ps: dict[str, Any]) -> bool:
+    """Whether a contract the passage opens is in the Contracts row, not completed: the
+    rulebook's "the story surrounding this Contract is already in progress; you do not
+    repeatedly read the Book of Secrets every time a player enters the space with that
+    number"."""
+    opens = {line["name"] for line in ps["do"] if line["do"] == "contract"}
+    if not opens:
+        return False
+    done = {name for name, _ in game.completed_contracts}
+    return any(c["name"] in opens and c["name"] not in done for c in open_contracts(game))
 
 
 def passage_effects(game: GameCore, passage: int, seen: frozenset[int] = frozenset()) -> list:

@@ -421,7 +421,10 @@ In a campaign game a passage is read when it happens, as the Legacy rulebook say
 waypoints ("pause their turn and read the corresponding Passage in the Book. (They resume
 their turn afterward.)"): a player who enters a waypoint space (`waypoint N`), completes a
 contract, or whose effects say `read N` during play has the passage read at once, each
-passage once a game. A contract it opens is in the Contracts row from then on (it may be
+passage once a game, and not while a contract it opens is in the Contracts row (the
+rulebook: "the story surrounding this Contract is already in progress; you do not repeatedly
+read the Book of Secrets every time a player enters the space with that number"). A contract
+it opens is in the Contracts row from then on (it may be
 completed at the end of that very turn), its choice is asked of that player then (a bot or a
 person, as any choice: a bot weighs what each option's passage does), the passages it reads
 follow, and the turn goes on. Its stickers, checkmarks, X on the tracks, Cardporium cards,

@@ -102,7 +102,7 @@ def test_the_fixture_scenarios_pass() -> None:
     contract a waypoint opens, completed at the end of the same turn, failed then."""
     ir = compile_pack(PACK).ir
     scenarios, diags, _ = compile_scenarios(PACK, ir)
-    assert not diags and len(scenarios) == 3
+    assert not diags and len(scenarios) == 4
     failed = {}
     for sc in scenarios:
         outcome = run_one(ir, sc, {})
