@@ -144,3 +144,14 @@ def test_the_narration_and_the_cards_name_each_boards_antagonist(tmp_path: Path)
         assert pill in (cards / "rumble.svg").read_text(encoding="utf-8")
     wrong = runner.invoke(main, ["render", "cards", str(PACK), "--board", "minee"])
     assert wrong.exit_code == 2 and 'did you mean "mine"?' in wrong.output
+
+
+def test_a_mug_awarded_on_one_board_only_is_named_for_the_other() -> None:
+    text = (
+        _BASE
+        + "token Mug { mug 4; points 20 }\n"
+        + "on board river { rules { when you escape: take Mug } }\n"
+        + "rules { at the start of your turn: +1 tide }\n"
+    )
+    found = [d.message for d in compile_text(text).diagnostics if d.code == "CW130"]
+    assert len(found) == 1 and found[0].startswith("on board 'mine': no rule awards the mug")
