@@ -126,15 +126,21 @@ def read_now(game: GameCore, player: PlayerState, passage: int) -> bool:
             elif line["do"] == "read":
                 queue.append(line["passage"])
         if ps.get("choices"):
-            labels = [c["label"] for c in ps["choices"]]
-            # What a bot weighs: what each option's passage does, as effects.
-            options = [passage_effects(game, c["read"]) for c in ps["choices"]]
-            # ... and what a person is shown: the passage's text (tools/menus.py).
-            detail = {"op": "choose", "options": options, "text": ps.get("text", "")}
-            k = choose(game, player, CHOOSE, labels, source=f"passage {n}", detail=detail)
+            k = game.passage_choice(player, ps)
             record[2] = k
             queue.append(ps["choices"][k]["read"])
     return True
+
+
+def passage_choice(game: GameCore, player: PlayerState, ps: dict[str, Any]) -> int:
+    """The option of passage ``ps``'s choice that ``player`` takes, asked through the game's
+    decisions (the seat's bot, or a person's menu)."""
+    labels = [c["label"] for c in ps["choices"]]
+    # What a bot weighs: what each option's passage does, as effects...
+    options = [passage_effects(game, c["read"]) for c in ps["choices"]]
+    # ... and what a person is shown: the passage's text (tools/menus.py).
+    detail = {"op": "choose", "options": options, "text": ps.get("text", "")}
+    return choose(game, player, CHOOSE, labels, source=f"passage {ps['number']}", detail=detail)
 
 
 def _in_progress(game: GameCore, ps: dict[str, Any]) -> bool:

@@ -269,6 +269,7 @@ class Game(GameCore):
     mark_track = campaign_marks.mark_track
     queue_read = campaign_marks.queue_read
     read_now = campaign_marks.read_now
+    passage_choice = campaign_marks.passage_choice
     mark_goal = campaign_marks.mark_goal
     review = campaign_marks.review
     check_death = campaign_marks.check_death

@@ -571,11 +571,19 @@ BOTS_ONLY = Table()
 
 class CampaignGame(Game):
     """A campaign's game: it also keeps which player's action queued each passage (a
-    waypoint entered, a rule's `read N`), whose choices that player makes."""
+    waypoint entered, a rule's `read N`), whose choices that player makes; ``picks`` (a
+    `Table`'s asks, by seat) take a seat's passage choices during play instead of its bot
+    (`campaign simulate --choices random`)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, picks: list[Ask | None] | None = None, **kwargs: Any) -> None:
         self.readers: dict[int, int] = {}
+        self.picks = list(picks or ())
         super().__init__(*args, **kwargs)
+
+    def passage_choice(self, player: Any, ps: dict[str, Any]) -> int:
+        """The seat's pick when the table has one for it, else the game's decision."""
+        pick = self.picks[player.seat] if player.seat < len(self.picks) else None
+        return pick(ps) if pick is not None else super().passage_choice(player, ps)
 
     def queue_read(self, passage: int, seat: int | None = None) -> None:
         """Queue the passage, and remember the first player who read it."""
@@ -1356,7 +1364,7 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int, table: Table = BOTS_ONLY)
     The passages' choices are the bots' unless ``table`` names a person for a seat."""
     setup = game_setup(ir, c, n, table)
     bots = [make_bot(b, bot_seed(setup.seed, k)) for k, b in enumerate(c.bots)]
-    g = CampaignGame(setup.catalog, bots, setup.seed, goals_before=c.goals)
+    g = CampaignGame(setup.catalog, bots, setup.seed, goals_before=c.goals, picks=table.ask)
     g.play()
     return finish_game(ir, c, setup, g, table)
 

@@ -14,9 +14,10 @@ from clankwork.dsl.compiler import compile_pack
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.dsl.stickers import with_waypoints
 from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import Game
-from clankwork.tools.campaign import fold, read_log, readings
+from clankwork.tools.campaign import CampaignGame, fold, read_log, readings
 from clankwork.tools.cli import main
 from clankwork.tools.menus import question
 from clankwork.tools.passages import read_during_game
@@ -171,3 +172,12 @@ def test_a_bot_takes_the_option_whose_passage_is_worth_more_to_it() -> None:
         g = Game(with_waypoints(ir), [make_bot(bot, 0), make_bot(bot, 1)], 3)
         g.read_now(g.players[0], 10)
         assert g.passages_read[0] == [10, 0, 1, 1], bot
+
+
+def test_a_tables_pick_takes_a_choice_read_during_play() -> None:
+    """`campaign simulate --choices random` picks for the seats during play too."""
+    ir = compile_pack(PACK).ir
+    bots = [make_bot("heuristic", 0), make_bot("heuristic", 1)]
+    g = CampaignGame(prepare(with_waypoints(ir)), bots, 3, picks=[lambda ps: 0, None])
+    g.read_now(g.players[0], 10)
+    assert g.passages_read[0] == [10, 0, 0, 1]  # the heuristic bot would take option 2
