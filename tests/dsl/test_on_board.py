@@ -9,11 +9,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from pygls.workspace import PositionCodec
 
-from clankwork.dsl.compiler import compile_pack, compile_text
+from clankwork.dsl.compiler import compile_pack, compile_text, parser
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.catalog import prepare
+from clankwork.tools import lsp_index
 from clankwork.tools.cli import main
+from clankwork.tools.lsp_features import _symbol
+from clankwork.tools.lsp_index import Symbol
 from clankwork.tools.scenario_cmd import run_one
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,3 +159,16 @@ def test_a_mug_awarded_on_one_board_only_is_named_for_the_other() -> None:
     )
     found = [d.message for d in compile_text(text).diagnostics if d.code == "CW130"]
     assert len(found) == 1 and found[0].startswith("on board 'mine': no rule awards the mug")
+
+
+def test_the_editor_knows_a_boards_own_designs_and_outlines_its_blocks(
+    ir: dict[str, Any],
+) -> None:
+    text = (PACK / "pack.clank").read_text(encoding="utf-8")
+    stmts, _ = parser().parse(text, str(PACK / "pack.clank"))
+    index = lsp_index.build(ir, {str(PACK / "pack.clank"): stmts})
+    assert Symbol("token", "Mine Cart") in index.declared
+    outline = [_symbol(st, text, PositionCodec(), top=True) for st in stmts]
+    blocks = [s for s in outline if s is not None and s.detail == "on"]
+    assert [b.name for b in blocks] == ["on board mine", "on board river"]
+    assert "Mine Cart" in [c.name for c in blocks[0].children or ()]
