@@ -172,3 +172,12 @@ def test_the_editor_knows_a_boards_own_designs_and_outlines_its_blocks(
     blocks = [s for s in outline if s is not None and s.detail == "on"]
     assert [b.name for b in blocks] == ["on board mine", "on board river"]
     assert "Mine Cart" in [c.name for c in blocks[0].children or ()]
+
+
+def test_play_takes_a_board(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["play", str(PACK), "--seed", "5", "--log", str(tmp_path / "p.jsonl"), "--board"]
+    done = runner.invoke(main, [*args, "mine"], input="quit\n")
+    assert "boards_rules 0.1.0 on mine, seed 5" in done.output, done.output
+    wrong = runner.invoke(main, [*args, "minee"], input="quit\n")
+    assert wrong.exit_code == 2 and "no board named 'minee'" in wrong.output
