@@ -181,3 +181,42 @@ def test_play_takes_a_board(tmp_path: Path) -> None:
     assert "boards_rules 0.1.0 on mine, seed 5" in done.output, done.output
     wrong = runner.invoke(main, [*args, "minee"], input="quit\n")
     assert wrong.exit_code == 2 and "no board named 'minee'" in wrong.output
+
+
+def test_a_scenario_naming_what_its_board_lacks_is_told_which_board_has_it(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(PACK, tmp_path / "p")
+    (tmp_path / "p" / "scenarios" / "x.clank").write_text(
+        'scenario "x" {\n  board river\n  player 1 { tokens "Mine Cart" }\n'
+        "  expect reserve Lantern 1\n  expect cannot acquire Lantern\n}\n",
+        encoding="utf-8",
+    )
+    result = compile_pack(tmp_path / "p")
+    _, diags, _ = compile_scenarios(tmp_path / "p", result.ir)
+    found = [(d.code, d.span.line, d.message, d.hint) for d in diags]
+    assert found == [
+        (
+            "CW142",
+            3,
+            "token 'Mine Cart' is not in play on board 'river'",
+            "it is on board 'mine': write `board mine` in the scenario",
+        ),
+        (
+            "CW142",
+            4,
+            "card 'Lantern' is not in play on board 'river'",
+            "it is on board 'mine': write `board mine` in the scenario",
+        ),
+    ]
+
+
+def test_a_scenario_is_checked_against_its_boards_rules(tmp_path: Path) -> None:
+    """Rage space 9 is on the river's track, not on the mine's (the rules' seven)."""
+    shutil.copytree(PACK, tmp_path / "p")
+    (tmp_path / "p" / "scenarios" / "x.clank").write_text(
+        'scenario "x" {\n  board mine\n  rage 9\n}\n', encoding="utf-8"
+    )
+    result = compile_pack(tmp_path / "p")
+    _, diags, _ = compile_scenarios(tmp_path / "p", result.ir)
+    assert [(d.code, d.span.line) for d in diags] == [("CW141", 3)]
