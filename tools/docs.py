@@ -290,8 +290,11 @@ declaration that cannot differ per board (a `board`, a `passage`...) CW101, an e
 design the pack lacks CW122. `clankwork check` runs the checks that look at a whole game (a
 resource nothing gives, CW129; a mug no rule awards, CW130) once per board, with that
 board's blocks: a finding on only some boards begins with them (`on board 'mine': nothing
-gives the resource ...`). Spaces and paths differ in the `board` block itself; a modular
-board's module sides have no blocks of their own.
+gives the resource ...`). A scenario's `board NAME` plays that board's game, and its names
+and numbers are checked against it (a token only another board has is CW142, naming that
+board). `play --board NAME` and `render cards --board NAME` show a board's game and cards.
+Spaces and paths differ in the `board` block itself; a modular board's module sides have no
+blocks of their own.
 
 ## Triggers
 
