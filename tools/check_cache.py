@@ -97,8 +97,9 @@ class CheckCache:
 
     def moved(self, pack: Path, overrides: Mapping[str, str] | None) -> PackPart | None:
         """The kept compile of ``pack`` with its positions moved, when the files that changed
-        hold the same lines of code as before, in the same order, and differ only in lines
-        that are blank or hold only a comment (a comment or a blank line added or removed);
+        hold the same lines of code as before, in the same order, and differ only in their
+        comments and blank lines (a comment or a blank line added or removed, a comment
+        written after a line's code);
         else None. Comments and runs of blank lines mean nothing to the grammar, so the
         statements are the same and what a compile gives is the kept IR and diagnostics with
         each position moved as its line moved (a test compares them with a compile of the
@@ -165,13 +166,35 @@ def _current_text(root: str, shown: str, overrides: Mapping[str, str]) -> str | 
 
 
 def _code_lines(text: str) -> list[tuple[int, str]]:
-    """(line number from 1, line) of each line that holds more than blanks and a comment."""
+    """(line number from 1, its code) of each line that holds more than blanks and a
+    comment; a line's code ends where its comment begins, trailing blanks left out."""
     out = []
     for n, line in enumerate(text.split("\n"), 1):
-        bare = line.strip()
-        if bare and not bare.startswith("#"):
-            out.append((n, line))
+        code = _code(line)
+        if code.strip():
+            out.append((n, code))
     return out
+
+
+def _code(line: str) -> str:
+    """``line`` without its comment and the blanks before it: a `#` outside a string starts
+    a comment, as the lexer reads it (an unclosed quote is one character it skips)."""
+    if "#" not in line:
+        return line.rstrip()
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == '"':
+            j = i + 1
+            while j < n and line[j] != '"':
+                j += 2 if line[j] == "\\" else 1
+            if j < n:
+                i = j + 1
+                continue
+        elif c == "#":
+            return line[:i].rstrip()
+        i += 1
+    return line.rstrip()
 
 
 def _lines_moved(before: str, after: str) -> dict[int, int] | None:

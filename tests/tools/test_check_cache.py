@@ -13,7 +13,7 @@ import pytest
 from clankwork.dsl.diagnostics import Diagnostic
 from clankwork.dsl.parser import Parser
 from clankwork.tools.check import bundled_pack, compile_and_check
-from clankwork.tools.check_cache import CheckCache
+from clankwork.tools.check_cache import CheckCache, _lines_moved
 
 
 def _same(pack: Path, cache: CheckCache, overrides: dict[str, str] | None = None) -> list:
@@ -158,6 +158,11 @@ def _moved_variants(text: str) -> list[str]:
     comments = [i for i, line in enumerate(lines) if line.strip().startswith("#")]
     if comments:
         out.append("\n".join(lines[: comments[0]] + lines[comments[0] + 1 :]))
+    # A comment after the code of a line with a string (a `#` inside a string is code).
+    quoted = next((i for i in code if '"' in lines[i]), middle)
+    trailing = list(lines)
+    trailing[quoted] += '  # a note after the code, "quoted"'
+    out.append("\n".join(trailing))
     return out
 
 
@@ -185,15 +190,32 @@ def test_comments_and_blank_lines_move_the_kept_compile(name: str) -> None:
             assert got.sources == want.sources, rel
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "card Burgle { starting 6; play: +1 skill }",
+            "card Burgle { starting 6; play: +2 skill }",
+        ),
+        ('card "A#B" { cost 1 }', 'card "A" #B" { cost 1 }'),
+        ('card "A\\"#" { cost 1 }', 'card "A\\"" { cost 1 }'),
+    ],
+)
+def test_a_change_of_code_is_not_a_move(old: str, new: str) -> None:
+    """A change to a line's code is compiled again, `#` inside a string (escaped quotes
+    included) being code and not a comment."""
+    assert _lines_moved(f"# a\n{old}\n", f"{new}\n") is None
+    assert _lines_moved(f"# a\n{old}\n", f"{old}  # b\n\n") == {2: 1}
+
+
 def test_an_edit_of_a_line_of_code_compiles_again() -> None:
-    """A changed line of code, even one that only gains a trailing comment, is compiled:
-    only whole comment and blank lines are known to mean nothing."""
+    """A changed line of code is compiled: only comments and blank lines are known to mean
+    nothing."""
     pack = bundled_pack("clank")
     text = (pack / "dungeon.clank").read_text()
     cache = CheckCache()
     compile_and_check(pack, {"dungeon.clank": text}, cache)
-    lines = text.split("\n")
-    code = next(i for i, line in enumerate(lines) if line.startswith("card"))
-    lines[code] += "  # a trailing note"
-    _same(pack, cache, {"dungeon.clank": "\n".join(lines)})
+    changed = text.replace("cost 2", "cost 3", 1)
+    assert changed != text
+    _same(pack, cache, {"dungeon.clank": changed})
     assert (cache.compiles, cache.moves) == (2, 0)
