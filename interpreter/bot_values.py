@@ -131,6 +131,24 @@ _GREEDY = _GreedyValuer()
 _GREEDY_UNHURT = _GreedyValuer(hurt=False)
 
 
+def best_untaught(
+    opts: Sequence[Any], groups: dict[Any, list[int]], taught: frozenset[Any], v: Valuer
+) -> int | None:
+    """The option worth most (and more than nothing) among the action kinds a bot has no
+    rule for (``taught`` are those it has): a kind added to the engine after the bot was
+    written is taken when its own appraisal says it is worth something, rather than never
+    (a designer's new action would otherwise be measured as if no bot wanted it)."""
+    best, at = 0.0, None
+    for kind, found in groups.items():
+        if kind in taught:
+            continue
+        for i in found:
+            worth = kind.appraise(opts[i][1], v)
+            if worth > best:
+                best, at = worth, i
+    return at
+
+
 def effects_value(nodes: list[dict[str, Any]]) -> float:
     """A rough worth of an effect list for the player who gets it (the greedy bot's)."""
     return _GREEDY.effects(nodes)
