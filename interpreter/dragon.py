@@ -152,6 +152,21 @@ def return_black_cubes(game: GameCore, n: int) -> int:
     return k
 
 
+def remove_own_cubes(game: GameCore, player: PlayerState, n: int) -> int:
+    """Take up to ``n`` of the player's cubes out of the bag, back to their supply (the last
+    put in first); how many came out."""
+    seat = player.seat
+    k = 0
+    for i in range(len(game.bag) - 1, -1, -1):
+        if k == n:
+            break
+        if game.bag[i] == seat:
+            del game.bag[i]
+            k += 1
+    player.supply += k
+    return k
+
+
 def move_counter(game: GameCore, name: str, n: int) -> None:
     """Move a counter the pack declares; it stays between 0 and its maximum."""
     top = game.catalog.counters.get(name, 0)

@@ -256,6 +256,7 @@ class Game(GameCore):
     _draw_cubes = dragon.draw_cubes
     off_clock_draw = dragon.off_clock_draw
     return_black_cubes = dragon.return_black_cubes
+    remove_own_cubes = dragon.remove_own_cubes
     move_counter = dragon.move_counter
 
     # -- the end of a game, contracts and a campaign's marks ----------------------------
