@@ -231,6 +231,7 @@ class Game(GameCore):
     take_token = tokens.take_token
     return_token = tokens.return_token
     supply_to_box = tokens.supply_to_box
+    take_random = tokens.take_random
     place_held = tokens.place_held
     place_from_supply = tokens.place_from_supply
     put_cubes = tokens.put_cubes
