@@ -522,6 +522,7 @@ _TAKES = {
     "place_on_each": "takes",
     "supply_to_box": "takes",
     "take_random": "takes",
+    "deal_random": "deals",
     "take_elsewhere": "takes",
     "defeat_here": "defeats",
     "deal_face_down": "deals",

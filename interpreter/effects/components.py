@@ -149,3 +149,42 @@ def take_random(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     lines happen, and one that `returns` goes back to the box. Dealt to every player with
     `each player (...)`; a pile of face-down tokens drawn one by one is this too."""
     game.take_random(ctx.player, node["what"], node["n"])
+
+
+def _render_deal(n: dict[str, Any]) -> str:
+    face = " face down" if n.get("face_down") else ""
+    return (
+        f"deal {n['n']} random {n['what']} token{'' if n['n'] == 1 else 's'}{face} to each player"
+    )
+
+
+@effect(
+    "deal_random",
+    phrases=(
+        "deal {n:int} random {what:name} to each player",
+        "deal {n:int} random {what:name} face down to each player {face_down=true}",
+        "deal {n:int} random {what:name} to each player face down {face_down=true}",
+        "deal each player {n:int} random {what:name}",
+        "deal each player {n:int} random {what:name} face down {face_down=true}",
+    ),
+    params={
+        "n": {"type": "integer", "minimum": 1, "maximum": 100},
+        "what": {"type": "string", "minLength": 1},
+        "face_down": {"type": "boolean"},
+    },
+    required=("n", "what"),
+    render=_render_deal,
+    examples=("deal 3 random Guard face down to each player",),
+    appraise=lambda n, v: (
+        n["n"] * v.token(n["what"])
+        + v.opponents([{"op": "take_random", "what": n["what"], "n": n["n"]}])
+    ),
+)
+def deal_random(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Each player still on the clock (every player at setup), from the active one
+    clockwise, takes N tokens matching WHAT drawn at random from the supply, as `take N
+    random WHAT` does (fewer once it runs out). "Face down" says they are dealt hidden: what
+    a player holds is shown to the others only as a count (`play`, the web table) and no
+    bot reads another's tokens, so a dealt hand is as hidden as any."""
+    for player in game.each(ctx.player, include_self=True):
+        game.take_random(player, node["what"], node["n"])

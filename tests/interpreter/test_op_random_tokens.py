@@ -1,5 +1,5 @@
-"""Tokens drawn at random from the supply: `take N random WHAT` (dealt to every player with
-`each player (...)`) and `return N random WHAT from the supply`."""
+"""Tokens drawn at random from the supply: `take N random WHAT`, `deal N random WHAT face down
+to each player` and `return N random WHAT from the supply`."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ PACK = """
 card Burgle { starting 10; play: +1 skill }
 card Deal { cost 1; play: each player (take 3 random omen) }
 card Draw { cost 1; play: take a random omen }
+card Hand { cost 1; play: deal 2 random omen face down to each player }
 card Cull { cost 1; play: return 2 random omen from the supply }
 card Cull1 { cost 1; play: return 2 omen from the supply }
 token Sun { count 4; type omen; points 2 }
@@ -89,3 +90,13 @@ def test_return_at_random_leaves_a_random_pair_out() -> None:
 def test_a_bot_values_a_draw_by_the_tokens_it_may_give() -> None:
     _, fx = _game()
     assert effects_value(fx["Deal"]) != 0 and effects_value(fx["Draw"]) > 0
+
+
+def test_deal_gives_each_player_n_face_down() -> None:
+    game, fx = _game()
+    assert fx["Hand"][0] == {**fx["Hand"][0], "op": "deal_random", "n": 2, "face_down": True}
+    assert render_effects(fx["Hand"]) == "deal 2 random omen tokens face down to each player"
+    game.run(Ctx(game.players[1]), fx["Hand"])
+    for p in game.players:
+        assert len(p.tokens) + p.gold // 2 == 2
+    assert _omens(game) == 10 - 4
