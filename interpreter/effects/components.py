@@ -184,7 +184,7 @@ def deal_random(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Each player still on the clock (every player at setup), from the active one
     clockwise, takes N tokens matching WHAT drawn at random from the supply, as `take N
     random WHAT` does (fewer once it runs out). "Face down" says they are dealt hidden: what
-    a player holds is shown to the others only as a count (`play`, the web table) and no
+    a player holds is shown to the others only as a count (`play`, the browser table) and no
     bot reads another's tokens, so a dealt hand is as hidden as any."""
     for player in game.each(ctx.player, include_self=True):
         game.take_random(player, node["what"], node["n"])
