@@ -521,6 +521,8 @@ _TAKES = {
     "place": "takes",
     "place_on_each": "takes",
     "supply_to_box": "takes",
+    "take_random": "takes",
+    "deal_random": "deals",
     "take_elsewhere": "takes",
     "defeat_here": "defeats",
     "deal_face_down": "deals",

@@ -231,6 +231,7 @@ class Game(GameCore):
     take_token = tokens.take_token
     return_token = tokens.return_token
     supply_to_box = tokens.supply_to_box
+    take_random = tokens.take_random
     place_held = tokens.place_held
     place_from_supply = tokens.place_from_supply
     put_cubes = tokens.put_cubes
@@ -256,6 +257,7 @@ class Game(GameCore):
     _draw_cubes = dragon.draw_cubes
     off_clock_draw = dragon.off_clock_draw
     return_black_cubes = dragon.return_black_cubes
+    remove_own_cubes = dragon.remove_own_cubes
     move_counter = dragon.move_counter
 
     # -- the end of a game, contracts and a campaign's marks ----------------------------

@@ -47,6 +47,8 @@ EVENTS: dict[str, str] = {
     "coach": "A player hires a coach (after arriving on the coach space).",
     "buy": "A player buys an item from the market.",
     "rage": "The rage marker moves up onto a space (once for each space it reaches).",
+    "rage past top": "Rage would go up while the marker is on the track's last space (once "
+    "for each space it cannot move).",
 }
 """Every event the engine emits, with when it happens."""
 
@@ -354,6 +356,26 @@ _trigger(
     "with `if the rage marker is on space N`.",
     worth=0.5,
     examples=("when the rage marker advances if the rage marker is on space 7: dragon attack",),
+)
+_trigger(
+    "rage_past_top",
+    "rage past top",
+    "any",
+    (
+        "when rage would rise past the top",
+        "whenever rage would rise past the top",
+        "when rage would go past the top of the track",
+        "when the rage marker would move past the last space",
+        "whenever the rage marker would move past the last space",
+        "when rage would advance past the last space",
+    ),
+    ("card", "token", "rules"),
+    "Whenever rage would go up while the marker is already on the track's last space (once "
+    "for each space it cannot move: `rage +2` from the next-to-last space is one `rage "
+    "advances` and one of these); the effects act for the owner (rules: for the active "
+    "player).",
+    worth=0.2,
+    examples=("when rage would rise past the top: dragon attack",),
 )
 
 
