@@ -30,6 +30,7 @@ from typing import Any
 
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
+from .condition_logic import IF_WORDS
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
@@ -494,9 +495,10 @@ class Declarations:
             return
         node: dict[str, Any] = {"at": _at(s.span)}
         words = [a.text.lower() if a.kind == "word" else None for a in head]
-        if "if" in words:
-            # `action NAME [LIMIT] if CONDITION:` is offered only while the condition holds.
-            k = words.index("if")
+        k = next((i for i, w in enumerate(words) if w in IF_WORDS), None)
+        if k is not None:
+            # `action NAME [LIMIT] if|unless CONDITION:` is offered only while it holds.
+            deny = IF_WORDS[words[k]]
             cond_atoms = head[k + 1 :]
             head, words = head[:k], words[:k]
             if not cond_atoms:
@@ -504,7 +506,7 @@ class Declarations:
                     "CW128", "`if` needs a condition", s.span, hint="action hack if ...: ..."
                 )
                 return
-            cond = self._condition(cond_atoms)  # type: ignore[attr-defined]
+            cond = self._condition(cond_atoms, deny)  # type: ignore[attr-defined]
             if cond is None:
                 return
             node["if"] = cond

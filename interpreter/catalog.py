@@ -72,6 +72,8 @@ class CardDef:
     gains: tuple[tuple[str, int], ...] | None = None
     # A reserve monster set aside at setup, until an effect flips it in.
     aside: bool = False
+    # `not in FEATURE`: never fought or acquired on a space with that feature.
+    not_in: str | None = None
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -90,6 +92,7 @@ class CardDef:
             dragon=bool(c.get("dragon")),
             danger=bool(c.get("danger")),
             only_in=c.get("only_in"),
+            not_in=c.get("not_in"),
             play=_triggers(c, "play"),
             acquire=_triggers(c, "acquire"),
             defeat=_triggers(c, "defeat"),

@@ -131,6 +131,7 @@ def pack_schema() -> dict[str, Any]:
             # A reserve monster out of play until an effect flips it in.
             "aside": {"type": "boolean"},
             "only_in": {"type": "string"},
+            "not_in": {"type": "string"},
             # The card's picture: a path inside the pack folder (`art "art/goblin.png"`).
             "art": {"type": "string", "minLength": 1},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},

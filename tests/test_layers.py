@@ -149,6 +149,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dsl.parser",
             "dsl.sources",
             "dsl.phrases",
+            "dsl.condition_logic",
             "dsl.formatter",
             "dsl.art",
             "dsl.incremental",

@@ -77,6 +77,7 @@ repeatable reserve monster). Properties:
 | `dragon attack` | the dragon-attack symbol |
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
+| `not in FEATURE` | never fought or acquired on one (`not in flooded rooms`) |
 | `set aside` | a reserve monster out of play until `flip OLD to NEW` puts it in OLD's place |
 | `art "FILE"` | a picture inside the pack ([PNG, JPEG or SVG](rendering.md#art-and-templates)) |
 
@@ -278,11 +279,26 @@ Effects are separated by commas. Structure:
   draw 1)`.
 - `choose one (A | B | C)` — exactly one option.
 - `each player (EFFECTS)`, `each opponent (EFFECTS)`.
-- `if CONDITION (EFFECTS)`.
+- `if CONDITION (EFFECTS)`, `unless CONDITION (EFFECTS)` (the same as `if not CONDITION`).
 
 {effects}
 
 ## Conditions
+
+Wherever a condition is asked (`if`, a trigger's `if`, a contract's `complete if`, an
+action's `if`, a space's `when you enter if`), `unless CONDITION` may stand for `if not
+CONDITION`, and a condition may be:
+
+- denied: `not CONDITION` (`if not another companion in play`), or in its own words: `you are
+  not in a flooded room`, `you do not hold a crown`, `counter doom is not 5`;
+- combined: `A or B` (either holds), `A and B` (both hold); `and` binds tighter than `or`
+  (`you have a crown or you are in a crystal cave and you lack a torch`). A part's words may
+  hold `or` themselves (`2 or more companion in play`): the line is split only where every
+  part reads as a condition.
+
+A feature may be named with a noun after it: "a flooded room" is a space with `feature
+flooded`. The bots weigh a denied condition by one less the chance of the condition, and
+an alternative by the chance that either holds.
 
 {conditions}
 

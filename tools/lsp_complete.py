@@ -593,14 +593,16 @@ def _in_head(got: _Items, ctx: Context, names: Names) -> None:
     """After a statement's first words."""
     atoms = [t for t in ctx.stmt if _atom(t) or t.kind in ("--", "->")]
     words = [t.text.lower() for t in atoms]
-    if "if" in words:
-        cut = len(words) - 1 - words[::-1].index("if")
+    if "if" in words or "unless" in words:
+        # The condition being typed: after `if`/`unless`, or after the `or`/`and` that
+        # joins it to the one before.
+        cut = max(i for i, w in enumerate(words) if w in ("if", "unless", "or", "and"))
         cond = [t for t in atoms[cut + 1 :] if _atom(t)]
         _expected(got, _registry_expectations(CONDITIONS, cond, _resources(names)), names)
         return
     first = words[0]
-    if words[:2] == ["only", "in"] or first == "feature":
-        typed = atoms[2:] if first == "only" else atoms[1:]
+    if words[:2] in (["only", "in"], ["not", "in"]) or first == "feature":
+        typed = atoms[2:] if first != "feature" else atoms[1:]
         got.names("feature", names, 0, typed)
     elif first == "path" or words[:2] == ["dead", "end"]:
         got.names("space", names, 0)

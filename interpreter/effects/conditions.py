@@ -6,6 +6,7 @@ from typing import Any
 
 from .registry import condition, count
 from .turn_modifiers import counts_in_play
+from .where import feature_stem
 
 # What the bots assume without looking at the game: a condition holds half the time, and a
 # count ("+1 swords per companion in play") comes to one or two when its effect is applied.
@@ -71,7 +72,12 @@ def token_words(token: dict[str, Any]) -> frozenset[str]:
     appraise=lambda n, v: _EVEN,
     # The parameter naming a token the player holds or not: what holding one changes (bots).
     meta={"holding": "what"},
-    phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
+    phrases=(
+        "you have a|an|any {what:words}",
+        "you have {what:words}",
+        "you hold a|an|any {what:words}",
+        "you hold {what:words}",
+    ),
     params={"what": {"type": "string"}},
     render=lambda n: f"you have {_article(n['what'])}",
     examples=("if you have an artifact (+2 skill)", "play if you have mystic fruit: +1 skill"),
@@ -87,11 +93,16 @@ def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     phrases=("you are in|on|at a|an {feature:words}", "you are in|on|at {feature:words}"),
     params={"feature": {"type": "string"}},
     render=lambda n: f"you are in {_article(n['feature'])}",
-    examples=("if you are in a forest (+1 boots)",),
+    examples=("if you are in a forest (+1 boots)", "if you are not in a flooded room (+1 gold)"),
 )
 def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
-    """Your space has that feature (forest, town, magic circle, danger zone...)."""
-    return game.space_has(ctx.player, node["feature"])
+    """Your space has that feature (forest, town, magic circle, danger zone...); "a flooded
+    room" is a space with the feature `flooded`."""
+    feature = node["feature"]
+    stem = feature_stem(feature)
+    return game.space_has(ctx.player, feature) or (
+        stem != feature.lower() and game.space_has(ctx.player, stem)
+    )
 
 
 @count(

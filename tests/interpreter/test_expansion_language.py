@@ -1,0 +1,236 @@
+"""Negation, alternatives and comparisons between players (issue 24 items 1 and 3), with the
+fixture pack tests/fixtures/expansion_language: its scenarios, the IR the words compile to,
+the card text, the diagnostics and the bots' appraisal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from clankwork.dsl.compiler import compile_pack, compile_text
+from clankwork.interpreter.bot_values import _Profiler
+from clankwork.interpreter.effects.logic import leaves
+from clankwork.interpreter.effects.registry import Valuer, render_condition
+from clankwork.interpreter.schema import reference_errors
+from clankwork.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+PACK = ROOT / "tests" / "fixtures" / "expansion_language"
+
+_BOARD = """
+token Crown { market 3; type crown }
+token SCUBA { market 2; type gear }
+token Ring { artifact; points 5 }
+board b {
+  space HQ { hq }
+  space Pool { feature flooded; artifact 5 }
+  space Cave { crystal cave }
+  path HQ -- Pool
+  path Pool -- Cave
+}
+"""
+
+
+def _compiled(text: str) -> Any:
+    return compile_text(text + _BOARD, "t.clank")
+
+
+def _line_if(text: str) -> dict[str, Any]:
+    result = _compiled(f"card X {{ cost 1; companion; {text} }}")
+    assert result.ok, result.diagnostics
+    trig = result.ir["cards"][0]["triggers"][0]
+    return trig["if"] if "if" in trig else trig["effects"][0]["cond"]
+
+
+def _strip(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip(v) for k, v in node.items() if k != "at"}
+    if isinstance(node, list):
+        return [_strip(v) for v in node]
+    return node
+
+
+def test_the_fixture_pack_compiles_to_valid_ir() -> None:
+    result = compile_pack(PACK)
+    assert result.ok, result.diagnostics
+    assert reference_errors(result.ir) == []
+
+
+def test_the_fixture_scenarios_pass() -> None:
+    result = CliRunner().invoke(main, ["test", str(PACK)])
+    assert result.exit_code == 0, result.output
+    assert " 0 failed" in result.output
+
+
+@pytest.mark.parametrize(
+    "line, ir",
+    [
+        (
+            "play if you are not in a flooded room: +1 skill",
+            {"cond": "not", "of": {"cond": "at", "feature": "flooded room"}},
+        ),
+        (
+            'play unless you have "SCUBA": +1 skill',
+            {"cond": "not", "of": {"cond": "have", "what": "SCUBA"}},
+        ),
+        (
+            "play: unless you have a crown (+1 skill)",
+            {"cond": "not", "of": {"cond": "have", "what": "crown"}},
+        ),
+        (
+            "play if not you are in a crystal cave: +1 skill",
+            {"cond": "not", "of": {"cond": "at", "feature": "crystal cave"}},
+        ),
+        (
+            "play if you have a crown or you are in a crystal cave: +1 skill",
+            {
+                "cond": "any",
+                "of": [
+                    {"cond": "have", "what": "crown"},
+                    {"cond": "at", "feature": "crystal cave"},
+                ],
+            },
+        ),
+        (
+            "play if you have a crown or you have SCUBA and you are in a flooded room: +1 skill",
+            {
+                "cond": "any",
+                "of": [
+                    {"cond": "have", "what": "crown"},
+                    {
+                        "cond": "all",
+                        "of": [
+                            {"cond": "have", "what": "scuba"},
+                            {"cond": "at", "feature": "flooded room"},
+                        ],
+                    },
+                ],
+            },
+        ),
+        # `lack` stays the record it was: packs and IR written with it are unchanged.
+        ("play if you lack a crown: +1 skill", {"cond": "lack", "what": "crown"}),
+        # Words holding "or" stay one condition when the parts are no conditions.
+        (
+            "play if 2 or more companion in play: +1 skill",
+            {"cond": "in_play", "tag": "companion", "min": 2},
+        ),
+        (
+            "play if you do not hold a crown: +1 skill",
+            {"cond": "not", "of": {"cond": "have", "what": "crown"}},
+        ),
+    ],
+)
+def test_conditions_compile_to_one_shape(line: str, ir: dict[str, Any]) -> None:
+    assert _strip(_line_if(line)) == ir
+
+
+@pytest.mark.parametrize(
+    "line, text",
+    [
+        ("play if you are not in a flooded room: +1 skill", "you are not in a flooded room"),
+        ('play unless you have "SCUBA": +1 skill', "you do not have a SCUBA"),
+        (
+            "play if you have a crown or you are in a crystal cave: +1 skill",
+            "you have a crown or you are in a crystal cave",
+        ),
+        (
+            "play if not you have a crown or you are in a crystal cave: +1 skill",
+            "you do not have a crown or you are in a crystal cave",
+        ),
+        ("play if not 2 players: +1 skill", "it is not so that 2 players play"),
+    ],
+)
+def test_card_text_says_the_negation(line: str, text: str) -> None:
+    assert render_condition(_line_if(line)) == text
+
+
+def test_action_and_contract_take_unless() -> None:
+    result = _compiled(
+        'token Flask { minor secret 1; action sip unless you have "SCUBA": +1 boots }\n'
+        "contract Dry { complete unless you are in a flooded room: +1 gold }\n"
+    )
+    assert result.ok, result.diagnostics
+    flask = next(t for t in result.ir["tokens"] if t["name"] == "Flask")
+    assert _strip(flask["actions"][0]["if"]) == {
+        "cond": "not",
+        "of": {"cond": "have", "what": "SCUBA"},
+    }
+    (contract,) = result.ir["contracts"]
+    assert contract["if"]["cond"] == "not"
+
+
+@pytest.mark.parametrize(
+    "line, message, hint",
+    [
+        (
+            "play if you are not in a floded room: +1 skill",
+            "asks whether you are in 'floded room'",
+            'did you mean "flooded"?',
+        ),
+        ("play unles you have a crown: +1 skill", "unknown trigger", 'did you mean "unless"?'),
+        ("play: unles you have a crown (+1 skill)", "unknown effect group", '"unless"'),
+        ("not in a floded room", "is not in 'floded room'", 'did you mean "flooded"?'),
+        (
+            "play if you have a crown or you are in a cristal cave: +1 skill",
+            "'cristal cave'",
+            'did you mean "crystal cave"?',
+        ),
+        (
+            "play if another companion in play or you ar hungry: +1 skill",
+            "unknown condition `you ar hungry`",
+            None,
+        ),
+    ],
+)
+def test_misspelt_words_get_a_did_you_mean(line: str, message: str, hint: str | None) -> None:
+    result = _compiled(f"card X {{ cost 1; {line} }}")
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert errors, line
+    d = errors[0]
+    assert message in d.message
+    assert d.span is not None and d.span.line == 1
+    if hint is not None:
+        assert hint in (d.hint or "")
+
+
+class _Half(Valuer):
+    """A valuer whose every unit is 1 and every place is a one-in-four chance."""
+
+    def unit(self, key: str) -> float:
+        return 1.0
+
+    def opponents(self, nodes: list[dict[str, Any]]) -> float:
+        return 0.0
+
+    def where(self, feature: str) -> float:
+        return 0.25
+
+
+def test_the_bots_weigh_a_negation_from_the_condition_it_denies() -> None:
+    v = _Half()
+    at = {"cond": "at", "feature": "flooded"}
+    assert v.chance(at) == 0.25
+    assert v.chance({"cond": "not", "of": at}) == 0.75
+    both = {"cond": "all", "of": [at, at]}
+    either = {"cond": "any", "of": [at, at]}
+    assert v.chance(both) == pytest.approx(0.0625)
+    assert v.chance(either) == pytest.approx(1 - 0.75 * 0.75)
+
+
+def test_the_card_reader_learns_no_place_from_a_denied_one() -> None:
+    at = {"cond": "at", "feature": "flooded"}
+    pr = _Profiler()
+    pr.chance({"cond": "not", "of": at})
+    assert pr.places == []
+    pr.chance(at)
+    assert pr.places == ["flooded"]
+
+
+def test_leaves_reach_every_record_inside() -> None:
+    cond = _line_if(
+        "play if not you have a crown or you have SCUBA and you are in a flooded room: +1 skill"
+    )
+    assert [c["cond"] for c in leaves(cond)] == ["have", "have", "at"]
