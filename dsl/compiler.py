@@ -22,13 +22,14 @@ from clankwork.interpreter.steps import STEPS, plan_names
 from . import extends as ext
 from . import limits
 from .art import check_art
+from .awards import Awards, is_award
 from .condition_logic import IF_WORDS, failing_part, parse_condition
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
-from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, resolve
+from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, match_record, resolve
 from .resolve import check_references
 from .sources import PackReader
 from .stickers import check as check_stickers
@@ -514,6 +515,10 @@ def _phrase_span(atoms: list[Atom]) -> Span:
     return _join(atoms[0].span, atoms[-1].span)
 
 
+# Groups the compiler reads itself (`choose one (a | b)`, `each player (...)`, `if`, `may`).
+_GROUPS = frozenset({"each", "choose", "if", "may", "pay"})
+
+
 def _misspelt_if(atoms: list[Atom]) -> str | None:
     """`did you mean "unless"?` for a trigger line whose `if` or `unless` is misspelt (the
     words after it then read as part of the trigger)."""
@@ -540,7 +545,7 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
-class _Compiler(Declarations, Modules):
+class _Compiler(Declarations, Modules, Awards):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -561,6 +566,7 @@ class _Compiler(Declarations, Modules):
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
         self._init_modules()
+        self._init_awards()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -969,6 +975,7 @@ class _Compiler(Declarations, Modules):
         """The condition node of ``atoms`` (`not`, `or`, `and` included; denied with
         ``deny``, for `unless`), or None after reporting why it is none."""
         failures: list[Any] = []
+        atoms = self.resource_atoms(atoms, compared=True)
         node = parse_condition(atoms, failures, deny)
         if node is not None and self._out_of_range(failures):
             return None
@@ -1054,6 +1061,7 @@ class _Compiler(Declarations, Modules):
             alts.append(compiled)
         head = words[0] if words else None
         at = _at(e.span)
+        mark = len(self.diags)
         if head == "choose" and words[1:] in ([], ["one"]):
             if len(alts) < 2:
                 self.error(
@@ -1082,6 +1090,9 @@ class _Compiler(Declarations, Modules):
                 ("players",): "player",
             }.get(tuple(w or "" for w in words[1:]))
             if who is None:
+                node = self._group(e.phrase, alts[0], at)
+                if node is not None or len(self.diags) > mark:
+                    return node
                 self.error(
                     "CW103",
                     f"unknown group `{' '.join(a.source() for a in e.phrase)}`",
@@ -1095,6 +1106,10 @@ class _Compiler(Declarations, Modules):
             return None if cond is None else {"op": "if", "cond": cond, "do": alts[0], "at": at}
         if head == "may" and len(e.phrase) == 1:
             return {"op": "may", "do": alts[0], "at": at}
+        if len(alts) == 1 and e.phrase:
+            node = self._group(e.phrase, alts[0], at)
+            if node is not None or len(self.diags) > mark:
+                return node
         self.error(
             "CW103",
             f"unknown effect group `{' '.join(a.source() for a in e.phrase)} (...)`",
@@ -1102,6 +1117,26 @@ class _Compiler(Declarations, Modules):
             hint=did_you_mean(head or "", ["choose", "each", "if", "unless", "may"])
             or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`",
         )
+        return None
+
+    def _group(
+        self, phrase: list[Atom], do: list[dict[str, Any]], at: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """A group whose words a structural record with a `do` list reads (`each player who
+        has more gold than you (...)`), or None (nothing reported) when none does."""
+        failures: list[Any] = []
+        atoms = self.resource_atoms(phrase, compared=True)
+        for record in EFFECTS:
+            if not record.structural or "do" not in record.params or record.name in _GROUPS:
+                continue
+            got = match_record(record, atoms, failures)
+            if got is not None:
+                if self._out_of_range(failures):
+                    return None
+                for value in got.values():
+                    if isinstance(value, dict) and "count" in value:
+                        value["at"] = at
+                return {"op": record.name, **got, "do": do, "at": at}
         return None
 
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
@@ -1501,6 +1536,9 @@ class _Compiler(Declarations, Modules):
                 continue
             if s.words[0] == "counter" and s.effects is None:
                 self._counter(s)
+                continue
+            if is_award(s):
+                self.decl_award(s)
                 continue
             if s.effects is not None:
                 trig = self._trigger(s, "rules")
@@ -2337,6 +2375,8 @@ class _Compiler(Declarations, Modules):
         # them compiles to the IR it always had).
         if self.goals:
             ir["goals"] = self.goals
+        if self.awards:
+            ir["awards"] = self.awards
         if self.resource_aliases:
             ir["resource_aliases"] = self.resource_aliases
         if self.dragon is not None:

@@ -65,6 +65,10 @@ def _span_of(atoms: list[Atom]) -> Span:
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
+# Words after which a declared resource's words name it as a count (`the most veins`).
+_COMPARING = frozenset({"most", "fewest", "least", "more", "fewer", "less"})
+
+
 def _text(atoms: list[Atom]) -> str:
     return " ".join(a.text.lower() if a.kind == "word" else a.text for a in atoms)
 
@@ -283,17 +287,29 @@ class Declarations:
                     self.resource_aliases[word] = base
         return True
 
-    def resource_atoms(self, atoms: list[Atom]) -> list[Atom]:
+    def resource_atoms(self, atoms: list[Atom], compared: bool = False) -> list[Atom]:
         """``atoms`` with each declared resource's words after a number made one atom of kind
-        "resource" (its name), which the effect phrases' resource slot accepts."""
+        "resource" (its name), which the effect phrases' resource slot accepts; with
+        ``compared``, also after a comparison (`the most veins`, `more favour than`) and
+        when they are all the atoms (a count alone: `most veins: 7 points`)."""
         if not self.resource_words:
             return atoms
+        if compared and _text(atoms) in self.resource_words:
+            return [Atom("resource", self.resource_words[_text(atoms)], _span_of(atoms))]
         out: list[Atom] = []
         i = 0
         longest = max(len(w.split()) for w in self.resource_words)
         while i < len(atoms):
             a = atoms[i]
-            if out and out[-1].kind in ("number", "signed") and a.kind in ("word", "string"):
+            before = out[-1] if out else None
+            if (
+                before is not None
+                and (
+                    before.kind in ("number", "signed")
+                    or (compared and before.kind == "word" and before.text.lower() in _COMPARING)
+                )
+                and a.kind in ("word", "string")
+            ):
                 for n in range(min(longest, len(atoms) - i), 0, -1):
                     run = atoms[i : i + n]
                     if any(x.kind not in ("word", "string") for x in run):

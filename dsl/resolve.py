@@ -152,10 +152,15 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 )
     # Every owner's `points N per COUNT` once, whether or not it has triggers.
     counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
+    counted += [({"name": "rules"}, [a["count"]]) for a in ir.get("awards", ())]
+    # A misspelt resource reads as a card's name (`most vains`): offer the resources too.
+    resources = {r["name"] for r in ir.get("resources", ())}
     for owner, trig in _triggers(ir):
         tests = [*leaves(trig.get("if"))]
         tests += [c for n in walk_effects(trig["effects"]) for c in leaves(n.get("cond"))]
+        tests += [c.get("count") for c in tests if isinstance(c.get("count"), dict)]
         tests += [n.get("per") for n in walk_effects(trig["effects"])]
+        tests += [n.get("count") for n in walk_effects(trig["effects"])]
         counted.append((owner, tests))
     for owner, tests in counted:
         for t in tests:
@@ -170,14 +175,19 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 ref = t["card"]
                 known = card_or_tag(ref)
             if not known:
+                held = ref.lower() in {w for tok in ir["tokens"] for w in token_words(tok)}
                 diags.append(
                     Diagnostic(
                         "CW107",
                         f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag "
                         "of the pack",
                         _span(t.get("at")),
-                        hint=near_miss(ref, card_names | tags)
-                        or "tag cards with `companion`, `tag WORD` or `faction WORD`",
+                        hint=(
+                            f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
+                            if held
+                            else near_miss(ref, card_names | tags | resources)
+                            or "tag cards with `companion`, `tag WORD` or `faction WORD`"
+                        ),
                     )
                 )
     for card in ir["cards"]:
@@ -514,8 +524,19 @@ def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
     """Every count node of the pack, with its owner: `points N per` and `per` in effects."""
     for o in [*ir["cards"], *ir["tokens"]]:
         yield o, [o.get("points_per", {}).get("per")]
+    for a in ir.get("awards", ()):
+        yield {"name": "rules"}, [a["count"]]
     for owner, trig in _triggers(ir):
-        yield owner, [n.get("per") for n in walk_effects(trig["effects"])]
+        nodes = list(walk_effects(trig["effects"]))
+        conds = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
+        yield (
+            owner,
+            [
+                *(n.get("per") for n in nodes),
+                *(n.get("count") for n in nodes),
+                *(c.get("count") for c in conds),
+            ],
+        )
 
 
 # Effects that take, deal, remove or fight a token named by their `what`, and their verb.

@@ -195,6 +195,8 @@ class Catalog:
     steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     # The pack's counters (`counter NAME max N` in its rules) and their maxima.
     counters: dict[str, int] = field(default_factory=dict)
+    # Ranked awards scored at the end (`most veins: 7 points, ...`; effects/ranking.py).
+    awards: tuple[dict[str, Any], ...] = ()
     # Declared resources by name (the base five are not listed).
     resources: dict[str, Resource] = field(default_factory=dict)
     # Every effect op the pack's designs, spaces and rules use: the engine skips the
@@ -386,6 +388,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         held_events=frozenset(held),
         steps=plan(ir.get("steps", [])),
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
+        awards=tuple(ir.get("awards", ())),
         resources=declared(ir),
         ops=frozenset(_ops(ir)),
         contracts=tuple(

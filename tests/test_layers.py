@@ -159,6 +159,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "language records",
         (
             "dsl.declarations",
+            "dsl.awards",
             "dsl.resolve",
             "dsl.modules",
             "dsl.extends",

@@ -278,7 +278,9 @@ Effects are separated by commas. Structure:
   card -> draw 2`). Prices: {payable}. A longer tail goes in brackets: `pay 2 gold -> (heal 1,
   draw 1)`.
 - `choose one (A | B | C)` — exactly one option.
-- `each player (EFFECTS)`, `each opponent (EFFECTS)`.
+- `each player (EFFECTS)`, `each opponent (EFFECTS)`; compared with you or the others:
+  `each player who has more gold than you (EFFECTS)`, `the player with the most veins
+  (EFFECTS)`, `each opponent with the fewest crown tokens (EFFECTS)` (`each_compared`).
 - `if CONDITION (EFFECTS)`, `unless CONDITION (EFFECTS)` (the same as `if not CONDITION`).
 
 {effects}
@@ -315,10 +317,37 @@ for one player count (`rage start 2 with 3 players`).
 | --- | --- | --- |
 {rules}
 
-The rules block also declares counters and the pack's own triggers:
+The rules block also declares counters, ranked awards and the pack's own triggers:
 
 - `counter NAME [max N]`: a marker on a track of the pack's own, moved by
   `counter NAME +N` and read by `if counter NAME is N` / `is at least N`.
+- ranked awards, scored at the end of the game (a score's `awards` part):
+
+  ```
+  resource veins { kept }
+  rules {
+    most veins: 7 points, second most: 4, third most: 2
+    most crown tokens: 6 points, second most 3 points, ties all score
+    fewest damage: 3 points, ties skip next
+  }
+  ```
+
+  A line starts with a place (`most`, `fewest` or `least`, `second most`, `third most`...)
+  and a count (any count of [Counts](#counts-after-per): a resource, `crown tokens`,
+  `companion you own`, `damage`); after the colon, the points of that place, the next places
+  (`second most: 4` or `second most 4 points`) and the tie rule. A later line may add a place
+  to the award above it (`second most: 4 points`). The tie rules:
+  - `ties share` (when not said): the tied players split the points of the places they
+    fill, rounded down, and the next player takes the place after those (two tied for the
+    most of 7 / 4 / 2 score 5 each, the next one 2);
+  - `ties all score`: each tied player scores the place, the next player the next place
+    (7, 7, then 4);
+  - `ties skip next`: each tied player scores the place, and the places they fill beyond
+    it are skipped (7, 7, then 2).
+
+  Only players who score at all (an artifact, not knocked out in the depths) are ranked,
+  and a player with none of a count takes no place for the most of it. The bots value one
+  more of the count by what it wins (or keeps from the nearest rival) as the game stands.
 - trigger lines: `when you escape: take Mug`.
 
 ## Steps

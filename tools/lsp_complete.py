@@ -580,6 +580,7 @@ def _at_start(got: _Items, ctx: Context, names: Names, scenario_file: bool) -> N
     elif block == "rules":
         got.words((p.words for p in RULE_PARAMS), 0, "rule")
         got.words(("step", "counter", "slot", "when", "whenever", "at"), 1, "rules")
+        got.words(("most", "fewest", "second most"), 2, "ranked award")
     elif block == "scenario":
         got.words(SETUP_WORDS, 0, "setup")
         got.words(ACTIONS, 0, "action")

@@ -133,8 +133,40 @@ def in_play_count(game: Any, player: Any, node: dict[str, Any]) -> int:
 
 
 @count(
+    "resource",
+    appraise=lambda n, v: _EXPECTED,
+    # The unit a bot values one more of: the parameter naming it (see bot_estimates.py).
+    meta={"unit": "resource"},
+    phrases=("{resource:resource}", "{resource:resource} you have"),
+    params={"resource": {"type": "string", "minLength": 1}},
+    render=lambda n: n["resource"],
+    examples=("points 1 per favour", "most veins: 7 points"),
+)
+def resource_count(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """How much of a resource you have: one the pack declares (`resource veins { kept }`),
+    or skill, swords, boots (this turn's), gold, Clank! (cubes in the Clank! area)."""
+    return game.pool(player, node["resource"])
+
+
+@count(
+    "damage",
+    appraise=lambda n, v: _EXPECTED,
+    meta={"unit_key": "damage"},
+    phrases=("damage", "damage taken", "damage you have taken", "damage on your health meter"),
+    params={},
+    render=lambda n: "damage taken",
+    examples=("fewest damage: 5 points",),
+)
+def damage_count(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """The damage cubes on your health meter."""
+    return player.damage
+
+
+@count(
     "owned",
     appraise=lambda n, v: _EXPECTED,
+    # The parameter naming the cards counted (a name or a tag): what one more adds (bots).
+    meta={"owning": "card"},
     phrases=("{card:name} you own", "{card:name} in your deck", "{card:name}"),
     params={"card": {"type": "string"}},
     render=lambda n: f"{n['card']} you own",

@@ -11,10 +11,15 @@ import pytest
 from click.testing import CliRunner
 
 from clankwork.dsl.compiler import compile_pack, compile_text
-from clankwork.interpreter.bot_values import _Profiler
+from clankwork.interpreter.bot_values import _UNKNOWN_UNIT, _Profiler
+from clankwork.interpreter.bots import HeuristicBot, make_bot
+from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.effects.logic import leaves
-from clankwork.interpreter.effects.registry import Valuer, render_condition
+from clankwork.interpreter.effects.ranking import rank_points
+from clankwork.interpreter.effects.registry import Valuer, render_condition, render_effects
+from clankwork.interpreter.game import Game
 from clankwork.interpreter.schema import reference_errors
+from clankwork.interpreter.scoring import award_margin
 from clankwork.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,3 +239,156 @@ def test_leaves_reach_every_record_inside() -> None:
         "play if not you have a crown or you have SCUBA and you are in a flooded room: +1 skill"
     )
     assert [c["cond"] for c in leaves(cond)] == ["have", "have", "at"]
+
+
+# -- comparisons between players ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "values, points, ties, fewest, scored",
+    [
+        ([3, 2, 1], [7, 4, 2], "share", False, [7, 4, 2]),
+        ([3, 3, 1], [7, 4, 2], "share", False, [5, 5, 2]),
+        ([3, 3, 1], [7, 4, 2], "all", False, [7, 7, 4]),
+        ([3, 3, 1], [7, 4, 2], "skip", False, [7, 7, 2]),
+        ([2, 1, 1, 1], [7, 4, 2], "share", False, [7, 2, 2, 2]),
+        ([0, 0], [7], "share", False, [0, 0]),
+        ([0, 2, 5], [5], "share", True, [5, 0, 0]),
+        ([None, 3, 1], [7, 4], "share", False, [0, 7, 4]),
+    ],
+)
+def test_a_ranked_award_by_its_tie_rule(
+    values: list[int], points: list[int], ties: str, fewest: bool, scored: list[int]
+) -> None:
+    assert rank_points(values, points, ties, fewest) == scored
+
+
+def test_award_lines_compile_to_one_award_per_count() -> None:
+    result = compile_pack(PACK)
+    veins, crowns, companions, damage = (_strip(a) for a in result.ir["awards"])
+    assert veins == {
+        "count": {"count": "resource", "resource": "veins"},
+        "fewest": False,
+        "points": [7, 4, 2],
+        "ties": "share",
+    }
+    assert crowns["count"] == {"count": "held", "what": "crown"} and crowns["ties"] == "all"
+    assert companions["count"] == {"count": "owned", "card": "companion"}
+    assert companions["ties"] == "skip"
+    assert damage == {"count": {"count": "damage"}, "fewest": True, "points": [3], "ties": "skip"}
+
+
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        ("most veins: 7 points, ties sharre", 'did you mean "ties share"?'),
+        ("most vains: 7 points", 'did you mean "veins"?'),
+        ("most veins: 7 points, third most 2", "place 3 of the award comes before place 2"),
+        ("second most: 4 points", "of what?"),
+        ("most veins: seven points", "takes a number of points"),
+    ],
+)
+def test_award_mistakes_are_diagnostics(rules: str, message: str) -> None:
+    result = compile_text(
+        "resource veins { kept }\ncard X { cost 1; play: +1 veins }\n"
+        f"rules {{\n  {rules}\n}}\n",
+        "t.clank",
+    )
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert errors, rules
+    assert message in errors[0].message + " " + (errors[0].hint or "")
+    assert errors[0].span is not None and errors[0].span.line == 4
+
+
+def test_a_score_sheet_colon_reads_in_an_award_line_only() -> None:
+    sheet = compile_text(
+        "resource veins { kept }\ncard X { cost 1; play: +1 veins }\n"
+        "rules {\n  most veins: 7 points, second most: 4, third most: 2\n}\n",
+        "t.clank",
+    )
+    assert sheet.ok, sheet.diagnostics
+    assert sheet.ir["awards"][0]["points"] == [7, 4, 2]
+    other = compile_text("card X { cost 1; play: +1 skill: +2 gold }\n", "t.clank")
+    assert [d.code for d in other.diagnostics] == ["CW001"]
+
+
+@pytest.mark.parametrize(
+    "line, ir, text",
+    [
+        (
+            "play if you have more gold than every other player: +1 skill",
+            {
+                "cond": "more_than",
+                "count": {"count": "gold", "every": 1},
+                "fewer": False,
+                "every": True,
+            },
+            "you have more Gold you have than every other player",
+        ),
+        (
+            "play if you have the fewest crown tokens: +1 skill",
+            {
+                "cond": "most",
+                "count": {"count": "held", "what": "crown"},
+                "fewest": True,
+                "alone": False,
+            },
+            "you have the fewest crown token you hold",
+        ),
+    ],
+)
+def test_comparison_conditions(line: str, ir: dict[str, Any], text: str) -> None:
+    cond = _line_if(line)
+    assert _strip(cond) == ir
+    assert render_condition(cond) == text
+
+
+def test_each_player_who_has_more_compiles_and_prints() -> None:
+    result = _compiled("card X { cost 1; play: each player who has more gold than you (+1 clank) }")
+    assert result.ok, result.diagnostics
+    (node,) = result.ir["cards"][0]["triggers"][0]["effects"]
+    assert _strip(node) == {
+        "op": "each_compared",
+        "who": "player",
+        "rel": "more",
+        "count": {"count": "gold", "every": 1},
+        "do": [{"op": "gain", "amount": 1, "resource": "clank"}],
+    }
+    assert render_effects([node]).startswith("each player who has more Gold you have than you:")
+
+
+def _bot_at_start(ir: dict[str, Any]) -> tuple[Game, HeuristicBot]:
+    bot = HeuristicBot(1)
+    g = Game(prepare(ir), [bot, make_bot("heuristic", 2)], 3)
+    bot._begin(g, g.players[0])
+    return g, bot
+
+
+def test_the_bots_value_what_a_ranked_award_counts() -> None:
+    ir = compile_pack(PACK).ir
+    without = {k: v for k, v in ir.items() if k != "awards"}
+    g, ranked = _bot_at_start(ir)
+    g0, plain = _bot_at_start(without)
+    # Nobody has a vein yet: one more makes the most veins, 7 points.
+    assert plain.unit("veins") == _UNKNOWN_UNIT
+    assert ranked.unit("veins") == pytest.approx(_UNKNOWN_UNIT + 7)
+    # Both players have no damage and tie for the fewest: one more loses its 3 points.
+    assert ranked.unit("damage") == pytest.approx(plain.unit("damage") - 3)
+    # A crown token held, and a companion owned, count for their awards too.
+    assert ranked.token("crown") > plain.token("crown")
+    squire, plain_squire = g.catalog.by_name["squire"], g0.catalog.by_name["squire"]
+    worth = ranked.card_value(g, g.players[0], squire)
+    assert worth > plain.card_value(g0, g0.players[0], plain_squire)
+
+
+def test_a_lead_is_worth_keeping() -> None:
+    ir = compile_pack(PACK).ir
+    g, bot = _bot_at_start(ir)
+    p, rival = g.players
+    p.pools["veins"], rival.pools["veins"] = 3, 2
+    # One more vein wins nothing now, but keeps a rival one vein behind from tying, which
+    # would share 7 and 4: 5 each, 2 less than the 7.
+    assert award_margin(g, p, ir["awards"][0]) == 2
+    # Behind, one more vein ties for the most: from 4 to 5.
+    p.pools["veins"] = 1
+    assert award_margin(g, p, ir["awards"][0]) == 1
