@@ -502,6 +502,11 @@ def _in_effects(got: _Items, after: list[Tok], names: Names) -> None:
     phrase = [t for t in after[cut + 1 :] if _atom(t)]
     if not phrase:  # an effect's first word: the registry's phrases
         _effect_phrases(got)
+        got.words(("if", "unless"), 3, "condition group")
+        return
+    if phrase[0].text.lower() in ("if", "unless"):
+        cond = phrase[1:]
+        _expected(got, _registry_expectations(CONDITIONS, cond, _resources(names)), names)
         return
     _expected(got, _registry_expectations(EFFECTS, phrase, _resources(names)), names)
 
@@ -619,6 +624,9 @@ def _in_head(got: _Items, ctx: Context, names: Names) -> None:
         got.names("resource" if first == "paid" else "way", names, 0)
     elif ctx.block in ("scenario", "player"):
         _scenario_head(got, words, names)
+    elif first in TRIGGER_LEADS:
+        # After a trigger's words (`play`, `when you enter`): its condition.
+        got.words(("if", "unless"), 2, "condition")
 
 
 def _scenario_head(got: _Items, words: list[str], names: Names) -> None:
