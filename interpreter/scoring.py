@@ -78,7 +78,7 @@ def score_player(game: GameCore, p: PlayerState) -> tuple[int, dict[str, int]]:
     if awards:
         parts["awards"] = 0
     if not _scores(game, p):
-        return 0, parts  # no artifact, or knocked out in the depths: no score
+        return 0, parts  # no artifact, or knocked out in the danger zone: no score
     parts["artifact"] = p.artifact.points + _per(game, p, p.artifact.points_per)  # type: ignore[union-attr]
     parts["tokens"] = sum(t.points + _per(game, p, t.points_per) for t in p.tokens)
     parts["gold"] = game.gold_of(p)
@@ -89,7 +89,7 @@ def score_player(game: GameCore, p: PlayerState) -> tuple[int, dict[str, int]]:
 
 
 def _scores(game: GameCore, p: PlayerState) -> bool:
-    """Whether the player scores at all: an artifact, and not knocked out in the depths."""
+    """Whether the player scores at all: an artifact, and not knocked out in the danger zone."""
     if p.artifact is None:
         return False
     return p.status == ESCAPED or not game.board.spaces[p.pos].danger_zone
