@@ -51,6 +51,19 @@ def rank_points(
     return out
 
 
+# What a count's card text says after its noun, written for "per" ("+1 per Gold you
+# have"); a comparison says whose it is itself ("more Gold than you").
+_WHOSE = (" you have", " you hold", " you own", " you have taken")
+
+
+def _noun(count: dict[str, Any]) -> str:
+    text = render_count(count)
+    for tail in _WHOSE:
+        if text.endswith(tail):
+            return text[: -len(tail)]
+    return text
+
+
 def _counts(game: Any, node: dict[str, Any]) -> list[int]:
     return [game.count_of(p, node["count"]) for p in game.players]
 
@@ -72,7 +85,7 @@ def _counts(game: Any, node: dict[str, Any]) -> list[int]:
     defaults={"fewest": False, "alone": False},
     render=lambda n: (
         "you " + ("alone " if n["alone"] else "") + "have the "
-        f"{'fewest' if n['fewest'] else 'most'} {render_count(n['count'])}"
+        f"{'fewest' if n['fewest'] else 'most'} {_noun(n['count'])}"
     ),
     examples=("play if you have the most crown tokens: +2 skill",),
     # One player of the table, about: a third of the time.
@@ -114,7 +127,7 @@ _SOME = "another|some|an|a"
     },
     defaults={"fewer": False, "every": False},
     render=lambda n: (
-        f"you have {'fewer' if n['fewer'] else 'more'} {render_count(n['count'])} than "
+        f"you have {'fewer' if n['fewer'] else 'more'} {_noun(n['count'])} than "
         + ("every other player" if n["every"] else "another player")
     ),
     examples=(
@@ -174,8 +187,7 @@ def _appraise_compared(node: dict[str, Any], v: Any) -> float:
         "do": {"$ref": "#/$defs/effects"},
     },
     render=lambda n: (
-        f"each {n['who']} {_SAID[n['rel']].format(render_count(n['count']))}: "
-        f"{render_effects(n['do'])}"
+        f"each {n['who']} {_SAID[n['rel']].format(_noun(n['count']))}: {render_effects(n['do'])}"
     ),
     examples=(
         "each player who has more gold than you (take 1 damage)",

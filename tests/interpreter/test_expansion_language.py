@@ -323,7 +323,7 @@ def test_a_score_sheet_colon_reads_in_an_award_line_only() -> None:
                 "fewer": False,
                 "every": True,
             },
-            "you have more Gold you have than every other player",
+            "you have more Gold than every other player",
         ),
         (
             "play if you have the fewest crown tokens: +1 skill",
@@ -333,7 +333,7 @@ def test_a_score_sheet_colon_reads_in_an_award_line_only() -> None:
                 "fewest": True,
                 "alone": False,
             },
-            "you have the fewest crown token you hold",
+            "you have the fewest crown token",
         ),
     ],
 )
@@ -354,7 +354,7 @@ def test_each_player_who_has_more_compiles_and_prints() -> None:
         "count": {"count": "gold", "every": 1},
         "do": [{"op": "gain", "amount": 1, "resource": "clank"}],
     }
-    assert render_effects([node]).startswith("each player who has more Gold you have than you:")
+    assert render_effects([node]).startswith("each player who has more Gold than you:")
 
 
 def _bot_at_start(ir: dict[str, Any]) -> tuple[Game, HeuristicBot]:
