@@ -2147,8 +2147,10 @@ class _Compiler(Declarations, Modules, Awards):
                 elif len(s.head) != 1:
                     self.error(
                         "CW105",
-                        "write `complete: ...` or `complete if CONDITION: ...`",
+                        "write `complete: ...`, `complete if CONDITION: ...` or "
+                        "`complete unless CONDITION: ...`",
                         s.span,
+                        hint=did_you_mean(s.head[1].text, list(IF_WORDS)),
                     )
                     continue
                 effects = self.effects(s.effects)

@@ -554,6 +554,17 @@ class Declarations:
                         "game: ...`",
                     )
                     return
+            # A misspelt `unless` would read as part of a name of several bare words.
+            for a in head[1:]:
+                hint = did_you_mean(a.text, ["unless"]) if a.kind == "word" else None
+                if hint is not None and len(a.text) > 3:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW128",
+                        f"`{a.text}` in the action's name `{_text(head)}`",
+                        a.span,
+                        hint=hint + " (`action NAME unless CONDITION: ...`)",
+                    )
+                    return
             node["name"] = " ".join(a.text for a in head)
         effects = self.effects(s.effects)  # type: ignore[attr-defined]
         if effects is None:

@@ -177,6 +177,7 @@ def test_action_and_contract_take_unless() -> None:
         ),
         ("play unles you have a crown: +1 skill", "unknown trigger", 'did you mean "unless"?'),
         ("play: unles you have a crown (+1 skill)", "unknown effect group", '"unless"'),
+        ("action sip unles you have a crown: +1 boots", "`unles` in the action's name", '"unless"'),
         ("not in a floded room", "is not in 'floded room'", 'did you mean "flooded"?'),
         (
             "play if you have a crown or you are in a cristal cave: +1 skill",
@@ -191,7 +192,8 @@ def test_action_and_contract_take_unless() -> None:
     ],
 )
 def test_misspelt_words_get_a_did_you_mean(line: str, message: str, hint: str | None) -> None:
-    result = _compiled(f"card X {{ cost 1; {line} }}")
+    kind = "token X { minor secret 1" if line.startswith("action") else "card X { cost 1"
+    result = _compiled(f"{kind}; {line} }}")
     errors = [d for d in result.diagnostics if d.severity == "error"]
     assert errors, line
     d = errors[0]
