@@ -6,6 +6,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from clankwork.interpreter.effects.conditions import token_words
+from clankwork.interpreter.effects.logic import leaves
+from clankwork.interpreter.effects.where import feature_stem, has_feature
 from clankwork.interpreter.stickers import slot_kind, slots
 
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -150,9 +152,15 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 )
     # Every owner's `points N per COUNT` once, whether or not it has triggers.
     counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
+    counted += [({"name": "rules"}, [a["count"]]) for a in ir.get("awards", ())]
+    # A misspelt resource reads as a card's name (`most vains`): offer the resources too.
+    resources = {r["name"] for r in ir.get("resources", ())}
     for owner, trig in _triggers(ir):
-        tests = [trig.get("if")] + [n.get("cond") for n in walk_effects(trig["effects"])]
+        tests = [*leaves(trig.get("if"))]
+        tests += [c for n in walk_effects(trig["effects"]) for c in leaves(n.get("cond"))]
+        tests += [c.get("count") for c in tests if isinstance(c.get("count"), dict)]
         tests += [n.get("per") for n in walk_effects(trig["effects"])]
+        tests += [n.get("count") for n in walk_effects(trig["effects"])]
         counted.append((owner, tests))
     for owner, tests in counted:
         for t in tests:
@@ -167,28 +175,34 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 ref = t["card"]
                 known = card_or_tag(ref)
             if not known:
+                held = ref.lower() in {w for tok in ir["tokens"] for w in token_words(tok)}
                 diags.append(
                     Diagnostic(
                         "CW107",
                         f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag "
                         "of the pack",
                         _span(t.get("at")),
-                        hint=near_miss(ref, card_names | tags)
-                        or "tag cards with `companion`, `tag WORD` or `faction WORD`",
+                        hint=(
+                            f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
+                            if held
+                            else near_miss(ref, card_names | tags | resources)
+                            or "tag cards with `companion`, `tag WORD` or `faction WORD`"
+                        ),
                     )
                 )
     for card in ir["cards"]:
-        where = card.get("only_in")
-        if where and ir["boards"] and where not in features:
-            diags.append(
-                Diagnostic(
-                    "CW107",
-                    f"{card['name']!r} is only in {where!r}, but no space has that feature",
-                    _span(card["at"]),
-                    hint=did_you_mean(where, features)
-                    or "known features: " + ", ".join(sorted(features)),
+        for key, said in (("only_in", "only in"), ("not_in", "not in")):
+            where = card.get(key)
+            if where and ir["boards"] and not has_feature(features, where):
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"{card['name']!r} is {said} {where!r}, but no space has that feature",
+                        _span(card["at"]),
+                        hint=did_you_mean(feature_stem(where), features)
+                        or "known features: " + ", ".join(sorted(features)),
+                    )
                 )
-            )
 
     # A sticker fills a rule slot the pack (or its base) declares, with what that slot takes
     # (effects for a step or a trigger, rule values for a rule parameter); names are unique.
@@ -499,19 +513,30 @@ def _all_effects(ir: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """Every condition of the pack's triggers (a trigger's `if` and nested `if` groups)."""
     for owner, trig in _triggers(ir):
-        if trig.get("if"):
-            yield owner, trig["if"]
+        for cond in leaves(trig.get("if")):
+            yield owner, cond
         for node in walk_effects(trig["effects"]):
-            if node.get("cond"):
-                yield owner, node["cond"]
+            for cond in leaves(node.get("cond")):
+                yield owner, cond
 
 
 def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
     """Every count node of the pack, with its owner: `points N per` and `per` in effects."""
     for o in [*ir["cards"], *ir["tokens"]]:
         yield o, [o.get("points_per", {}).get("per")]
+    for a in ir.get("awards", ()):
+        yield {"name": "rules"}, [a["count"]]
     for owner, trig in _triggers(ir):
-        yield owner, [n.get("per") for n in walk_effects(trig["effects"])]
+        nodes = list(walk_effects(trig["effects"]))
+        conds = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
+        yield (
+            owner,
+            [
+                *(n.get("per") for n in nodes),
+                *(n.get("count") for n in nodes),
+                *(c.get("count") for c in conds),
+            ],
+        )
 
 
 # Effects that take, deal, remove or fight a token named by their `what`, and their verb.
@@ -574,14 +599,14 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     or "name a token, its type (crown, canoe), or a kind (artifact, secret)",
                 )
             )
-        elif cond["cond"] == "at" and spaces and cond["feature"].lower() not in place_words:
+        elif cond["cond"] == "at" and spaces and not has_feature(place_words, cond["feature"]):
             diags.append(
                 Diagnostic(
                     "CW107",
                     f"{owner['name']!r} asks whether you are in {cond['feature']!r}, but no "
                     "space has that feature",
                     _span(cond.get("at")),
-                    hint=did_you_mean(cond["feature"], place_words)
+                    hint=did_you_mean(feature_stem(cond["feature"]), place_words)
                     or "features: " + ", ".join(sorted(place_words)),
                 )
             )
@@ -589,7 +614,7 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     counters = {c["name"] for c in ir.get("counters", ())}
     for owner, trig in _triggers(ir):
         nodes = list(walk_effects(trig["effects"]))
-        tests = [trig.get("if"), *(n.get("cond") for n in nodes)]
+        tests = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
         named = [n for n in nodes if n["op"] == "counter"]
         named += [t for t in tests if t and t.get("cond") == "counter"]
         for n in named:

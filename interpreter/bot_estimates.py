@@ -24,6 +24,7 @@ from .bot_routes import (
 )
 from .bot_values import (
     _NONE,
+    _UNKNOWN_UNIT,
     BOOTS,
     CLANK,
     DRAW,
@@ -35,6 +36,7 @@ from .bot_values import (
     SWORDS,
     TELEPORT,
 )
+from .bot_worth import award_margins
 from .catalog import CardDef
 from .state import ON_CLOCK, Ctx
 
@@ -365,4 +367,11 @@ class _Estimates:
         }
         if self._way_units:
             units.update(self._way_units)
+        game = self._game
+        if game.catalog.awards:
+            # A ranked award on a count of a unit (a resource, damage): what one more wins.
+            p = game.players[self._seat]
+            for key, margin in award_margins(game, p, "unit"):
+                if key not in self.info.way_resources:
+                    units[key] = units.get(key, _UNKNOWN_UNIT) + margin
         return units

@@ -326,6 +326,14 @@ class _Profiler(_Appraiser):
         self.places.append(feature)
         return 0.5
 
+    def unlikely(self, cond: dict[str, Any]) -> float:
+        """One less the condition's chance; the spaces it names are where the card does not
+        pay off, so they are not marked."""
+        marked = len(self.places)
+        miss = 1.0 - self.chance(cond)
+        del self.places[marked:]
+        return miss
+
 
 class _Reading:
     """What a list of card lines gives: the profile (see SKILL...OTHER), the amount of each

@@ -13,8 +13,27 @@ from .bot_values import (
     _UNKNOWN_UNIT,
 )
 from .catalog import CardDef
-from .effects.registry import TRIGGERS, Valuer
+from .effects.registry import COUNTS, TRIGGERS, Valuer
+from .scoring import award_margin
 from .state import Ctx
+
+
+def award_margins(game: Any, p: Any, what: str) -> list[tuple[str, float]]:
+    """For each ranked award of the pack whose count is made of ``what`` ("unit": a
+    resource or damage; "holding": tokens held; "owning": cards owned, as its count
+    record's meta says), the thing counted (a unit key, a token's or a card's word) and the
+    points one more of it wins the player now (`scoring.award_margin`)."""
+    out = []
+    for award in game.catalog.awards:
+        count = award["count"]
+        meta = COUNTS[count["count"]].meta
+        if what == "unit":
+            key = meta.get("unit_key") or count.get(meta.get("unit", ""))
+        else:
+            key = count.get(meta.get(what, ""))
+        if key:
+            out.append((str(key).lower(), float(award_margin(game, p, award))))
+    return out
 
 
 class _Worths:
@@ -95,9 +114,16 @@ class _Worths:
         want = what.lower()
         total = 0.0
         n = 0
-        for t in self._game.catalog.tokens:
+        game = self._game
+        ranked = (
+            award_margins(game, game.players[self._seat], "holding") if game.catalog.awards else ()
+        )
+        for t in game.catalog.tokens:
             if want in t.match and t.count:
                 w = t.points * self.unit("points") + self._lines(t.reveal) + self._held(t)
+                for word, margin in ranked:
+                    if word in t.match:
+                        w += margin * self.unit("points")
                 total += t.count * w
                 n += t.count
         v = self._tokens[what] = total / n if n else Valuer.token(self, what)
@@ -266,6 +292,14 @@ class _Worths:
                     x = got.get(r)
                     if x:
                         v += x * (self._way_plan(r) - _UNKNOWN_UNIT)
+            game = self._game
+            if game.catalog.awards:
+                # A resource (or damage) a ranked award counts: what one more wins now.
+                got = self.info.amounts(card)
+                for key, margin in award_margins(game, game.players[self._seat], "unit"):
+                    x = got.get(key)
+                    if x:
+                        v += x * margin
             self._power[card] = v
         return v
 
@@ -283,6 +317,11 @@ class _Worths:
             v = acq + self._lines_worth(card, "use")
         else:
             points = float(card.points)
+            if game.catalog.awards:
+                # A ranked award on cards owned with its name or a tag: what one more wins.
+                for word, margin in award_margins(game, p, "owning"):
+                    if word in card.match:
+                        points += margin
             if card.points_per:
                 # What it counts now, and what its record expects it to add by the end.
                 per = card.points_per

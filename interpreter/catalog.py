@@ -72,6 +72,8 @@ class CardDef:
     gains: tuple[tuple[str, int], ...] | None = None
     # A reserve monster set aside at setup, until an effect flips it in.
     aside: bool = False
+    # `not in FEATURE`: never fought or acquired on a space with that feature.
+    not_in: str | None = None
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -90,6 +92,7 @@ class CardDef:
             dragon=bool(c.get("dragon")),
             danger=bool(c.get("danger")),
             only_in=c.get("only_in"),
+            not_in=c.get("not_in"),
             play=_triggers(c, "play"),
             acquire=_triggers(c, "acquire"),
             defeat=_triggers(c, "defeat"),
@@ -192,6 +195,8 @@ class Catalog:
     steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     # The pack's counters (`counter NAME max N` in its rules) and their maxima.
     counters: dict[str, int] = field(default_factory=dict)
+    # Ranked awards scored at the end (`most veins: 7 points, ...`; effects/ranking.py).
+    awards: tuple[dict[str, Any], ...] = ()
     # Declared resources by name (the base five are not listed).
     resources: dict[str, Resource] = field(default_factory=dict)
     # Every effect op the pack's designs, spaces and rules use: the engine skips the
@@ -383,6 +388,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         held_events=frozenset(held),
         steps=plan(ir.get("steps", [])),
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
+        awards=tuple(ir.get("awards", ())),
         resources=declared(ir),
         ops=frozenset(_ops(ir)),
         contracts=tuple(

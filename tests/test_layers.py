@@ -149,6 +149,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dsl.parser",
             "dsl.sources",
             "dsl.phrases",
+            "dsl.condition_logic",
             "dsl.formatter",
             "dsl.art",
             "dsl.incremental",
@@ -158,6 +159,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "language records",
         (
             "dsl.declarations",
+            "dsl.awards",
             "dsl.resolve",
             "dsl.modules",
             "dsl.extends",

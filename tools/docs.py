@@ -77,6 +77,7 @@ repeatable reserve monster). Properties:
 | `dragon attack` | the dragon-attack symbol |
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
+| `not in FEATURE` | never fought or acquired on one (`not in flooded rooms`) |
 | `set aside` | a reserve monster out of play until `flip OLD to NEW` puts it in OLD's place |
 | `art "FILE"` | a picture inside the pack ([PNG, JPEG or SVG](rendering.md#art-and-templates)) |
 
@@ -277,12 +278,29 @@ Effects are separated by commas. Structure:
   card -> draw 2`). Prices: {payable}. A longer tail goes in brackets: `pay 2 gold -> (heal 1,
   draw 1)`.
 - `choose one (A | B | C)` — exactly one option.
-- `each player (EFFECTS)`, `each opponent (EFFECTS)`.
-- `if CONDITION (EFFECTS)`.
+- `each player (EFFECTS)`, `each opponent (EFFECTS)`; compared with you or the others:
+  `each player who has more gold than you (EFFECTS)`, `the player with the most veins
+  (EFFECTS)`, `each opponent with the fewest crown tokens (EFFECTS)` (`each_compared`).
+- `if CONDITION (EFFECTS)`, `unless CONDITION (EFFECTS)` (the same as `if not CONDITION`).
 
 {effects}
 
 ## Conditions
+
+Wherever a condition is asked (`if`, a trigger's `if`, a contract's `complete if`, an
+action's `if`, a space's `when you enter if`), `unless CONDITION` may stand for `if not
+CONDITION`, and a condition may be:
+
+- denied: `not CONDITION` (`if not another companion in play`), or in its own words: `you are
+  not in a flooded room`, `you do not hold a crown`, `counter doom is not 5`;
+- combined: `A or B` (either holds), `A and B` (both hold); `and` binds tighter than `or`
+  (`you have a crown or you are in a crystal cave and you lack a torch`). A part's words may
+  hold `or` themselves (`2 or more companion in play`): the line is split only where every
+  part reads as a condition.
+
+A feature may be named with a noun after it: "a flooded room" is a space with `feature
+flooded`. The bots weigh a denied condition by one less the chance of the condition, and
+an alternative by the chance that either holds.
 
 {conditions}
 
@@ -299,10 +317,37 @@ for one player count (`rage start 2 with 3 players`).
 | --- | --- | --- |
 {rules}
 
-The rules block also declares counters and the pack's own triggers:
+The rules block also declares counters, ranked awards and the pack's own triggers:
 
 - `counter NAME [max N]`: a marker on a track of the pack's own, moved by
   `counter NAME +N` and read by `if counter NAME is N` / `is at least N`.
+- ranked awards, scored at the end of the game (a score's `awards` part):
+
+  ```
+  resource veins { kept }
+  rules {
+    most veins: 7 points, second most: 4, third most: 2
+    most crown tokens: 6 points, second most 3 points, ties all score
+    fewest damage: 3 points, ties skip next
+  }
+  ```
+
+  A line starts with a place (`most`, `fewest` or `least`, `second most`, `third most`...)
+  and a count (any count of [Counts](#counts-after-per): a resource, `crown tokens`,
+  `companion you own`, `damage`); after the colon, the points of that place, the next places
+  (`second most: 4` or `second most 4 points`) and the tie rule. A later line may add a place
+  to the award above it (`second most: 4 points`). The tie rules:
+  - `ties share` (when not said): the tied players split the points of the places they
+    fill, rounded down, and the next player takes the place after those (two tied for the
+    most of 7 / 4 / 2 score 5 each, the next one 2);
+  - `ties all score`: each tied player scores the place, the next player the next place
+    (7, 7, then 4);
+  - `ties skip next`: each tied player scores the place, and the places they fill beyond
+    it are skipped (7, 7, then 2).
+
+  Only players who score at all (an artifact, not knocked out in the depths) are ranked,
+  and a player with none of a count takes no place for the most of it. The bots value one
+  more of the count by what it wins (or keeps from the nearest rival) as the game stands.
 - trigger lines: `when you escape: take Mug`.
 
 ## Steps

@@ -20,6 +20,8 @@ from .registry import condition, count, effect
     render=lambda n: f"{n['what']} token you hold",
     examples=("points 1 per gem token", "points 2 per crown you hold"),
     appraise=lambda n, v: 1.0,
+    # The parameter naming the tokens counted: what holding one more changes (bots).
+    meta={"holding": "what"},
 )
 def held(game: Any, player: Any, node: dict[str, Any]) -> int:
     """Tokens you hold (your artifact included) whose name, type or kind is WHAT."""
