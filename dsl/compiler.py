@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
+from clankwork.interpreter.effects.triggers import CARD_MOMENTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 from clankwork.interpreter.steps import STEPS, plan_names
 
@@ -731,7 +732,7 @@ class _Compiler(Declarations, Modules):
         before = len(self.diags)
         # A reserve card becomes the reserve monster once it has `fight`.
         selfs = {
-            "acquire": ("play", "acquire", "arrive", "use")
+            "acquire": ("play", "acquire", "arrive", "use", *CARD_MOMENTS)
             + (("defeat",) if deck == "reserve" else ()),
             "monster": ("defeat", "arrive"),
             "event": ("arrive",),
@@ -907,12 +908,15 @@ class _Compiler(Declarations, Modules):
         if node is None:
             bad = atoms[0] if atoms else s.head[0]
             text = " ".join(a.source() for a in atoms) or bad.source()
+            leads = [w.split()[0] for w in shown]
+            # The whole phrase against every phrase allowed here; the first word alone only
+            # when it is not one a trigger already starts with ("when" says nothing).
             self.error(
                 "CW102",
                 f"unknown trigger `{text}`",
                 _phrase_span(atoms) if atoms else bad.span,
-                hint=did_you_mean(text.lower(), shown)
-                or did_you_mean(bad.text, [w.split()[0] for w in shown])
+                hint=did_you_mean(text.lower(), [p for r in allowed for p in r.phrases])
+                or (None if bad.text.lower() in leads else did_you_mean(bad.text, leads))
                 or f"triggers here are {', '.join(p + ':' for p in shown)}",
             )
             return None

@@ -132,7 +132,7 @@ def players(game: Game) -> None:
 def hands(game: Game) -> None:
     """Setup 11: opening hands, in seating order."""
     for seat in game.order:
-        game.draw(game.players[seat], game.rules["hand_size"])
+        game.draw(game.players[seat], game.rules["hand_size"], moments=False)
 
 
 def arrive(game: Game) -> None:
