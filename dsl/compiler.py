@@ -142,7 +142,19 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "set aside",
         "art",
     ),
-    "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
+    "token": (
+        "points",
+        "gold",
+        "count",
+        "type",
+        "grants",
+        "returns",
+        "action",
+        "stays when crossed",
+        "removed when crossed",
+        "taken when crossed",
+        "extra boots",
+    ),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
     "module": ("connects", "side", "space", "path", "dead end"),
     "space": (
@@ -1153,7 +1165,7 @@ class _Compiler(Declarations, Modules):
                 self.action_line(tok, s)  # see declarations.py
                 continue
             if s.effects is not None:
-                trig = self._trigger(s, "token", ("reveal", "use", "drawn"))
+                trig = self._trigger(s, "token", ("reveal", "use", "drawn", "cross"))
                 if trig is not None:
                     tok["triggers"].append(trig)
                 continue
@@ -1185,6 +1197,20 @@ class _Compiler(Declarations, Modules):
                 tok["grants"].append(" ".join(a.text.lower() for a in rest))
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
+            elif (
+                len(words) == 3
+                and words[0] in ("stays", "removed", "taken")
+                and words[1:]
+                == [
+                    "when",
+                    "crossed",
+                ]
+            ):
+                tok["crossed"] = words[0]
+            elif words[:2] == ["extra", "boots"]:
+                value = self._int(s, s.head[2:], "extra boots", "extra boots")
+                if value is not None:
+                    tok["extra_boots"] = value
             else:
                 self.error(
                     "CW102",

@@ -144,6 +144,11 @@ class TokenDef:
     hooks: tuple[Hook, ...] = ()
     # A cube token's `when drawn:` lines (drawn from the dragon bag in an attack).
     drawn: tuple[Trigger, ...] = ()
+    # Lying on a path: its `when you cross this:` lines, what becomes of it when crossed
+    # ("stays", "removed", "taken") and the extra boots crossing asks.
+    cross: tuple[Trigger, ...] = ()
+    crossed: str = "stays"
+    extra_boots: int = 0
 
     @classmethod
     def from_ir(cls, t: dict[str, Any], implicit: bool = False) -> TokenDef:
@@ -168,6 +173,9 @@ class TokenDef:
             implicit=implicit,
             hooks=hooks(f"token:{t['name']}", t.get("triggers", ())),
             drawn=_triggers(t, "drawn"),
+            cross=_triggers(t, "cross"),
+            crossed=t.get("crossed", "stays"),
+            extra_boots=int(t.get("extra_boots", 0)),
         )
 
     def __repr__(self) -> str:

@@ -151,6 +151,9 @@ def pack_schema() -> dict[str, Any]:
             "type": {"type": "string"},
             "grants": {"type": "array", "items": {"type": "string"}},
             "returns": {"type": "boolean"},
+            # Lying on a path: what becomes of it when someone crosses, the boots it adds.
+            "crossed": {"enum": ["stays", "removed", "taken"]},
+            "extra_boots": {"type": "integer", "minimum": 0, "maximum": 100},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
             "actions": actions,
             "at": at,

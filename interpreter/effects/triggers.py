@@ -441,6 +441,19 @@ _trigger(
     worth=5.0,
 )
 
+_trigger(
+    "cross",
+    "move",
+    "self",
+    ("when you cross this", "whenever you cross this", "when someone crosses this"),
+    ("token",),
+    "When a player moves along the path the token lies on (after paying for it, before "
+    "arriving); the effects act for that player. The token then stays, is removed or is "
+    "taken by them, as its `stays|removed|taken when crossed` line says (default: stays).",
+    worth=0.5,
+    examples=("when you cross this: take 1 damage",),
+)
+
 # "Whenever another player ...": on a card in play or a held token, for its owner.
 _OTHER = (
     ("other_plays", "play", "plays a card", 5.0),

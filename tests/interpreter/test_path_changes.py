@@ -1,0 +1,107 @@
+"""Tokens on paths and paths changed during a game (tests/fixtures/paths_and_triggers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clankwork.dsl.compiler import compile_pack, compile_text
+from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.game import Game
+from clankwork.interpreter.restore import restore
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "fixtures" / "paths_and_triggers"
+
+
+@pytest.fixture(scope="module")
+def ir() -> dict[str, Any]:
+    result = compile_pack(FIXTURE)
+    assert result.ok, result.diagnostics
+    return result.ir
+
+
+def _game(ir: dict[str, Any], bot: str = "heuristic") -> Game:
+    return Game(ir, [make_bot(bot, 0), make_bot(bot, 1)], 1)
+
+
+def _path(g: Game, a: str, b: str) -> int:
+    path = g.board.path_between(g.board.index[a], g.board.index[b])
+    assert path is not None
+    return path
+
+
+def test_a_blocked_path_leaves_the_moves_and_the_distances(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    printed = g.board
+    cellar, vault = g.board.index["Cellar"], g.board.index["Vault"]
+    assert printed.dist[cellar][vault] == 1
+    g.set_path(_path(g, "Cellar", "Vault"), True)
+    assert g.board is not printed and g.board.base is printed
+    assert vault not in [m.to for m in g.board.moves[cellar]]
+    assert g.board.dist[cellar][vault] == 3  # back through Hall and Tower
+    g.set_path(_path(g, "Cellar", "Vault"), False)
+    assert g.board is printed
+
+
+def test_the_heuristic_bot_routes_around_a_blocked_path(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    p = g.players[0]
+    bot = g.bots[0]
+    cellar, vault, hall = (g.board.index[s] for s in ("Cellar", "Vault", "Hall"))
+    p.pos = cellar
+    bot._begin(g, p)
+    assert bot.routes.step[vault][cellar].to == vault
+    g.set_path(_path(g, "Cellar", "Vault"), True)
+    bot._begin(g, p)  # the same turn: the changed board is read at once
+    assert bot.routes.step[vault][cellar].to == hall
+
+
+def test_the_heuristic_bot_takes_an_added_path(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    p = g.players[0]
+    bot = g.bots[0]
+    hall, vault = g.board.index["Hall"], g.board.index["Vault"]
+    p.pos = hall
+    bot._begin(g, p)
+    assert bot.routes.step[vault][hall].to != vault
+    g.add_path(hall, vault, 1)
+    bot._begin(g, p)
+    assert bot.routes.step[vault][hall].to == vault
+
+
+def test_path_changes_survive_a_clone_and_a_snapshot(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    hall, vault = g.board.index["Hall"], g.board.index["Vault"]
+    g.set_path(_path(g, "Hall", "Cellar"), True)
+    g.add_path(hall, vault, 2)
+    g.place_on_path(_path(g, "Hall", "Tower"), "Web")
+    bots = [make_bot("heuristic", 0), make_bot("heuristic", 1)]
+    for copy in (g.clone(), restore(g.catalog, g.snapshot(), bots)):
+        assert copy.closed_paths == g.closed_paths
+        assert copy.added_paths == [[hall, vault, 2]]
+        assert [t.name for t in copy.path_tokens[_path(g, "Hall", "Tower")]] == ["Web"]
+        assert copy.board is g.board  # the same shape: the same shared board
+        assert vault in [m.to for m in copy.board.moves[hall]]
+
+
+def test_a_web_on_a_random_tunnel_lies_on_an_open_path(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    g.set_path(_path(g, "Hall", "Cellar"), True)
+    node = compile_text("card X { cost 1; play: place a Web on a random tunnel }", "t.clank")
+    (effect,) = node.ir["cards"][0]["triggers"][0]["effects"]
+    assert effect["where"] == "random"
+    for _ in range(5):
+        g.place_on_path(g.pick_path(g.players[0], "random"), "Web")
+    assert g.path_tokens
+    for path in g.path_tokens:
+        assert path not in g.closed_paths and g.board.ends(path) is not None
+
+
+def test_bots_finish_games_with_path_cards(ir: dict[str, Any]) -> None:
+    for bot in ("random", "greedy", "heuristic"):
+        g = _game(ir, bot)
+        g.play()
+        assert g.over
