@@ -62,6 +62,62 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
             yield {"name": f"step {change['step']}"}, change
 
 
+# Effects that name a path by its two spaces (`the tunnel between A and B`) or add one.
+_PATH_OPS = ("place_on_path", "block_path", "open_path", "add_path")
+
+
+def _path_references(
+    owner: dict[str, Any],
+    node: dict[str, Any],
+    boards: list[dict[str, Any]],
+    spaces: set[str],
+    tokens: set[str],
+) -> list[Diagnostic]:
+    """A path effect's spaces that no board has, two spaces no path of a board joins, and a
+    token put on a path that the pack does not declare."""
+    if node["op"] not in _PATH_OPS:
+        return []
+    out = []
+    where = _span(node.get("at"))
+    if node["op"] == "place_on_path" and node["what"] not in tokens:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} puts token {node['what']!r} on a path, which the pack "
+                "does not declare",
+                where,
+                hint=near_miss(node["what"], tokens) or "declare the token first",
+            )
+        )
+    if "a" not in node or not boards:
+        return out  # a pack without a board (yet): its spaces come with the one it extends
+    ends = (node["a"], node["b"])
+    bad = [x for x in ends if x not in spaces]
+    for x in bad:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names space {x!r}, which no board of the pack has",
+                where,
+                hint=near_miss(x, spaces) or "name a space of the board",
+            )
+        )
+    if bad or node["op"] == "add_path":
+        return out
+    joined = any({p.get("from"), p.get("to")} == set(ends) for b in boards for p in b["paths"])
+    if not joined:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names the path between {ends[0]!r} and {ends[1]!r}, but "
+                "no path of a board joins them",
+                where,
+                hint="name two spaces a `path A -- B` of the board joins",
+            )
+        )
+    return out
+
+
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     """Duplicate and undefined names, and the starting deck size."""
     diags: list[Diagnostic] = []
@@ -120,8 +176,10 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     def card_or_tag(ref: str) -> bool:
         return ref in card_names or ref.lower() in tags
 
+    space_names = {s["name"] for b in ir["boards"] for s in b["spaces"]}
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
+            diags += _path_references(owner, node, ir["boards"], space_names, token_names)
             if node["op"] == "trash" and "card" in node:
                 ref, known, pool, what = (
                     node["card"],

@@ -69,8 +69,8 @@ def _phrases(head: str) -> tuple[str, ...]:
     required=("what", "where"),
     render=lambda n: f"place a {n['what']} on {_which(n)}",
     examples=(
-        "place a Spike on a tunnel next to you",
-        "put a Spike on the tunnel you just crossed",
+        'place a "Golden Statue" on a tunnel next to you',
+        'put a "Golden Statue" on the tunnel you just crossed',
     ),
     # What it does to whoever crosses next is not known here: a little, like a token.
     appraise=lambda n, v: 0.2 * v.unit("token"),

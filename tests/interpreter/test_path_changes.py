@@ -11,6 +11,9 @@ from clankwork.dsl.compiler import compile_pack, compile_text
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.restore import restore
+from clankwork.tools.play import position
+from clankwork.tools.render_board import board_graph, board_in_play, render_graph
+from clankwork.tools.replay import _path_changes, _paths
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "paths_and_triggers"
@@ -105,3 +108,46 @@ def test_bots_finish_games_with_path_cards(ir: dict[str, Any]) -> None:
         g = _game(ir, bot)
         g.play()
         assert g.over
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        ("place a Spike on the tunnel between Hal and Cellar", "space 'Hal'", '"Hall"'),
+        ("block the tunnel between HQ and Vault", "no path of a board joins", "path A -- B"),
+        ("place a Spik on a tunnel next to you", "token 'Spik'", '"Spike"'),
+        ("add a tunnel between Hall and Vaul", "space 'Vaul'", '"Vault"'),
+    ],
+)
+def test_a_path_effect_naming_what_the_pack_lacks_is_cw107(
+    line: str, message: str, hint: str
+) -> None:
+    src = (
+        "token Spike { token 2 }\n"
+        f"card X {{ cost 1; play: {line} }}\n"
+        "board b {\n space HQ { hq }\n space Hall\n space Cellar\n space Vault { artifact 10 }\n"
+        " path HQ -- Hall\n path Hall -- Cellar\n path Cellar -- Vault\n}\n"
+    )
+    result = compile_text(src, "t.clank")
+    found = [d for d in result.diagnostics if d.code == "CW107"]
+    assert found, result.diagnostics
+    (d,) = found
+    assert message in d.message and hint in (d.hint or "")
+    assert d.span is not None and d.span.line == 2
+
+
+def test_replay_narration_play_and_the_board_svg_show_path_changes(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    hall, vault = g.board.index["Hall"], g.board.index["Vault"]
+    before = _paths(g)
+    g.set_path(_path(g, "Hall", "Cellar"), True)
+    g.add_path(hall, vault, 1)
+    g.place_on_path(_path(g, "Hall", "Tower"), "Web")
+    told = _path_changes(g, before)
+    assert told == ["blocks Hall -- Cellar", "adds a tunnel Hall -- Vault", "Web on Hall -- Tower"]
+    g.players[0].pos = hall
+    shown = position(g, 0, {c["name"]: c for c in ir["cards"]})
+    assert "Paths: Hall -- Cellar blocked; Hall -- Vault added; Web on Hall -- Tower" in shown
+    assert "-> Tower (2 boots)  [Web on the path]" in shown
+    svg = render_graph(board_graph(board_in_play(g)), "svg").decode()
+    assert "blocked" in svg and "Web" in svg and svg.count('class="edge"') == 7
