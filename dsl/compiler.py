@@ -74,6 +74,15 @@ CARD_FLAGS = {
     "gem": "gem",
     "device": "device",
 }
+# What becomes of a token lying on a path when someone crosses it (`removed when crossed`).
+CROSSED = {
+    "stays": "stays",
+    "remains": "stays",
+    "removed": "removed",
+    "discarded": "removed",
+    "returned": "removed",
+    "taken": "taken",
+}
 TOKEN_KINDS = {
     ("major", "secret"): "major",
     ("minor", "secret"): "minor",
@@ -154,6 +163,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "removed when crossed",
         "taken when crossed",
         "extra boots",
+        "crossing costs",
     ),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
     "module": ("connects", "side", "space", "path", "dead end"),
@@ -1197,18 +1207,14 @@ class _Compiler(Declarations, Modules):
                 tok["grants"].append(" ".join(a.text.lower() for a in rest))
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
-            elif (
-                len(words) == 3
-                and words[0] in ("stays", "removed", "taken")
-                and words[1:]
-                == [
-                    "when",
-                    "crossed",
-                ]
+            elif len(words) == 3 and words[0] in CROSSED and words[1:] == ["when", "crossed"]:
+                tok["crossed"] = CROSSED[words[0]]
+            elif words[:2] == ["extra", "boots"] or (
+                words[:2] == ["crossing", "costs"]
+                and words[3:] in (["extra", "boot"], ["extra", "boots"])
             ):
-                tok["crossed"] = words[0]
-            elif words[:2] == ["extra", "boots"]:
-                value = self._int(s, s.head[2:], "extra boots", "extra boots")
+                at = s.head[2:] if words[0] == "extra" else s.head[2:3]
+                value = self._int(s, at, "extra boots", "extra boots")
                 if value is not None:
                     tok["extra_boots"] = value
             else:

@@ -71,24 +71,12 @@ def _path_references(
     node: dict[str, Any],
     boards: list[dict[str, Any]],
     spaces: set[str],
-    tokens: set[str],
 ) -> list[Diagnostic]:
-    """A path effect's spaces that no board has, two spaces no path of a board joins, and a
-    token put on a path that the pack does not declare."""
+    """A path effect's spaces that no board has, and two spaces no path of a board joins."""
     if node["op"] not in _PATH_OPS:
         return []
-    out = []
+    out: list[Diagnostic] = []
     where = _span(node.get("at"))
-    if node["op"] == "place_on_path" and node["what"] not in tokens:
-        out.append(
-            Diagnostic(
-                "CW107",
-                f"{owner['name']!r} puts token {node['what']!r} on a path, which the pack "
-                "does not declare",
-                where,
-                hint=near_miss(node["what"], tokens) or "declare the token first",
-            )
-        )
     if "a" not in node or not boards:
         return out  # a pack without a board (yet): its spaces come with the one it extends
     ends = (node["a"], node["b"])
@@ -177,9 +165,21 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
         return ref in card_names or ref.lower() in tags
 
     space_names = {s["name"] for b in ir["boards"] for s in b["spaces"]}
+    # What a line placing a token may name, as the game matches it: a name, type or kind.
+    token_words = {w.lower() for t in ir["tokens"] for w in (t["name"], t["type"], t["kind"])}
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
-            diags += _path_references(owner, node, ir["boards"], space_names, token_names)
+            diags += _path_references(owner, node, ir["boards"], space_names)
+            if node["op"] == "place_on_path" and node["what"].lower() not in token_words:
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"{owner['name']!r} puts token {node['what']!r} on a path, which the "
+                        "pack does not declare",
+                        _span(node.get("at")),
+                        hint=near_miss(node["what"], token_names) or "declare the token first",
+                    )
+                )
             if node["op"] == "trash" and "card" in node:
                 ref, known, pool, what = (
                     node["card"],

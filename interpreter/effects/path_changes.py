@@ -49,9 +49,11 @@ def _path(game: Any, ctx: Any, node: dict[str, Any]) -> int | None:
 
 def _phrases(head: str) -> tuple[str, ...]:
     return (
-        f'{head} a|one tunnel|path next to you {{where="adjacent"}}',
-        f'{head} a|one tunnel|path adjacent to you {{where="adjacent"}}',
-        f'{head} the tunnel|path you just crossed {{where="crossed"}}',
+        f'{head} a|one tunnel|path next to you|your [space|room] {{where="adjacent"}}',
+        f'{head} a|one tunnel|path adjacent to you|your [space|room] {{where="adjacent"}}',
+        f'{head} an|one adjacent tunnel|path {{where="adjacent"}}',
+        f'{head} the tunnel|path you just crossed|used|took {{where="crossed"}}',
+        f'{head} the tunnel|path you just moved along|through {{where="crossed"}}',
         f'{head} a|one random tunnel|path {{where="random"}}',
         f'{head} the tunnel|path between {{a:name}} and {{b:name}} {{where="between"}}',
     )
@@ -62,7 +64,7 @@ def _phrases(head: str) -> tuple[str, ...]:
     phrases=tuple(
         p.replace("HEAD", verb + " " + art)
         for verb in ("place", "put")
-        for art in ("a|an|one {what:name}", "{what:name}")
+        for art in ("a|an|one {what:name} [token]", "{what:name} [token]")
         for p in _phrases("HEAD on")
     ),
     params={"what": {"type": "string", "minLength": 1}, **_PLACE},
@@ -127,6 +129,8 @@ def open_path(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         "add a|one tunnel|path between {a:name} and {b:name}",
         "add a|one tunnel|path of {boots:int} boots between {a:name} and {b:name}",
         "add a|one {boots:int} boot|boots tunnel|path between {a:name} and {b:name}",
+        "add a|one tunnel|path from {a:name} to {b:name}",
+        "connect {a:name} and|to {b:name} with a|one tunnel|path",
     ),
     params={
         "a": {"type": "string", "minLength": 1},

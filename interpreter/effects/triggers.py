@@ -445,7 +445,14 @@ _trigger(
     "cross",
     "move",
     "self",
-    ("when you cross this", "whenever you cross this", "when someone crosses this"),
+    (
+        "when you cross this",
+        "whenever you cross this",
+        "when someone crosses this",
+        "when a player crosses this",
+        "whenever a player crosses this",
+        "when crossed",
+    ),
     ("token",),
     "When a player moves along the path the token lies on (after paying for it, before "
     "arriving); the effects act for that player. The token then stays, is removed or is "

@@ -42,7 +42,7 @@ def test_a_blocked_path_leaves_the_moves_and_the_distances(ir: dict[str, Any]) -
     cellar, vault = g.board.index["Cellar"], g.board.index["Vault"]
     assert printed.dist[cellar][vault] == 1
     g.set_path(_path(g, "Cellar", "Vault"), True)
-    assert g.board is not printed and g.board.base is printed
+    assert g.board is not printed and g.board.base is printed.base
     assert vault not in [m.to for m in g.board.moves[cellar]]
     assert g.board.dist[cellar][vault] == 3  # back through Hall and Tower
     g.set_path(_path(g, "Cellar", "Vault"), False)
@@ -147,7 +147,56 @@ def test_replay_narration_play_and_the_board_svg_show_path_changes(ir: dict[str,
     assert told == ["blocks Hall -- Cellar", "adds a tunnel Hall -- Vault", "Web on Hall -- Tower"]
     g.players[0].pos = hall
     shown = position(g, 0, {c["name"]: c for c in ir["cards"]})
-    assert "Paths: Hall -- Cellar blocked; Hall -- Vault added; Web on Hall -- Tower" in shown
+    assert (
+        "Paths: Hall -- Cellar blocked; Hall -- Vault added; Thorns on Vault -- Crypt; "
+        "Web on Hall -- Tower" in shown
+    )
     assert "-> Tower (2 boots)  [Web on the path]" in shown
     svg = render_graph(board_graph(board_in_play(g)), "svg").decode()
     assert "blocked" in svg and "Web" in svg and svg.count('class="edge"') == 7
+
+
+_BOARD = (
+    "token Relic { artifact; points 10 }\ntoken Web { token 3 }\n"
+    "board b {\n space HQ { hq }\n space Hall\n space Cellar { artifact 10 }\n"
+    " path HQ -- Hall\n path Hall -- Cellar\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "op", "where"),
+    [
+        ("place a Web on a tunnel next to you", "place_on_path", "adjacent"),
+        ("place a Web token on a tunnel adjacent to your space", "place_on_path", "adjacent"),
+        ("put a web on an adjacent tunnel", "place_on_path", "adjacent"),
+        ("place a Web on the tunnel you just moved through", "place_on_path", "crossed"),
+        ("put Web on a random path", "place_on_path", "random"),
+        ("place a Web on the path between Hall and Cellar", "place_on_path", "between"),
+        ("block the tunnel you just used", "block_path", "crossed"),
+        ("close the tunnel between Hall and Cellar", "block_path", "between"),
+        ("open the tunnel between Hall and Cellar", "open_path", "between"),
+        ("add a path from HQ to Cellar", "add_path", None),
+        ("connect HQ and Cellar with a tunnel", "add_path", None),
+    ],
+)
+def test_natural_wordings_of_path_effects_compile(line: str, op: str, where: str | None) -> None:
+    result = compile_text(_BOARD + f"card X {{ cost 1; play: {line} }}\n", "t.clank")
+    assert result.ok, result.diagnostics
+    (node,) = result.ir["cards"][0]["triggers"][0]["effects"]
+    assert node["op"] == op and node.get("where") == where
+
+
+@pytest.mark.parametrize(
+    ("props", "crossed", "extra"),
+    [
+        ("removed when crossed; extra boots 1", "removed", 1),
+        ("discarded when crossed; crossing costs 2 extra boots", "removed", 2),
+        ("taken when crossed; when a player crosses this: take 1 damage", "taken", None),
+        ("when crossed: +1 clank", None, None),
+    ],
+)
+def test_token_on_path_properties(props: str, crossed: str | None, extra: int | None) -> None:
+    result = compile_text(_BOARD + f"token Net {{ token 2; {props} }}\n", "t.clank")
+    assert result.ok, result.diagnostics
+    (net,) = [t for t in result.ir["tokens"] if t["name"] == "Net"]
+    assert net.get("crossed") == crossed and net.get("extra_boots") == extra
