@@ -187,6 +187,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "mountain",
         "lock",
         "requires",
+        "switch",
         "way",
     ),
     "resource": RESOURCE_PROPS,
@@ -1491,6 +1492,8 @@ class _Compiler(Declarations, Modules):
             elif key == "requires" and rest:
                 self._clean(rest)
                 path["requires"].append(" ".join(a.text.lower() for a in rest))
+            elif key == "switch":
+                self._path_switch(path, s)
             else:
                 self.error(
                     "CW102",
@@ -1503,6 +1506,26 @@ class _Compiler(Declarations, Modules):
                     or "paths take boots N, monsters N, water, mountain, lock, requires WORD, "
                     "way WAY",
                 )
+
+    def _path_switch(self, path: dict[str, Any], s: Stmt) -> None:
+        """`switch NAME STATE...`: the path is there only while the switch NAME (a piece of
+        the board with states, turned by effects) is in one of those states."""
+        rest = s.head[1:]
+        if len(rest) < 2 or rest[0].kind not in ("word", "string"):
+            self.error(
+                "CW105",
+                "`switch` takes the switch's name and the states the path is open in",
+                s.span,
+                hint="switch dial 1 3",
+            )
+            return
+        states = []
+        for a in rest[1:]:
+            value = self._int(s, [a], "switch state", "switch state")
+            if value is None:
+                return
+            states.append(value)
+        path["switch"] = {"name": rest[0].text, "states": sorted(set(states))}
 
     # rules ---------------------------------------------------------------------------------
     def decl_rules(self, st: Stmt) -> None:

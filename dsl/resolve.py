@@ -106,6 +106,35 @@ def _path_references(
     return out
 
 
+def _switch_reference(
+    owner: dict[str, Any], node: dict[str, Any], switches: dict[str, int]
+) -> list[Diagnostic]:
+    """A switch no path of a board names, or a state it does not have."""
+    name, where = node["switch"], _span(node.get("at"))
+    n = switches.get(name)
+    if n is None:
+        return [
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names switch {name!r}, which no path of a board has",
+                where,
+                hint=near_miss(name, switches) or "give paths `switch NAME STATE` on the board",
+            )
+        ]
+    state = node.get("state")
+    if state is not None and state > n:
+        return [
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names state {state} of switch {name!r}, which has "
+                f"states 1 to {n}",
+                where,
+                hint=f"a path opens in a state with `switch {name} {state}`",
+            )
+        ]
+    return []
+
+
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     """Duplicate and undefined names, and the starting deck size."""
     diags: list[Diagnostic] = []
@@ -165,11 +194,19 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
         return ref in card_names or ref.lower() in tags
 
     space_names = {s["name"] for b in ir["boards"] for s in b["spaces"]}
+    switches: dict[str, int] = {}
+    for b in ir["boards"]:
+        for p in b["paths"]:
+            if "switch" in p:
+                name = p["switch"]["name"]
+                switches[name] = max(switches.get(name, 1), *p["switch"]["states"])
     # What a line placing a token may name, as the game matches it: a name, type or kind.
     token_words = {w.lower() for t in ir["tokens"] for w in (t["name"], t["type"], t["kind"])}
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
             diags += _path_references(owner, node, ir["boards"], space_names)
+            if node["op"] == "turn_switch" and ir["boards"]:
+                diags += _switch_reference(owner, node, switches)
             if node["op"] == "place_on_path" and node["what"].lower() not in token_words:
                 diags.append(
                     Diagnostic(
@@ -206,6 +243,11 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         hint=near_miss(ref, pool) or f"declare the {what} first",
                     )
                 )
+    for owner, trig in _triggers(ir):
+        tests = [trig.get("if")] + [n.get("cond") for n in walk_effects(trig["effects"])]
+        for t in tests:
+            if t and t.get("cond") == "switch_state" and ir["boards"]:
+                diags += _switch_reference(owner, t, switches)
     # Every owner's `points N per COUNT` once, whether or not it has triggers.
     counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
     for owner, trig in _triggers(ir):

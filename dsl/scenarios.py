@@ -61,6 +61,7 @@ SETUP_WORDS = (
     "major secrets",
     "place",
     "block",
+    "switch",
     "bag",
     "draws",
     "counter",
@@ -516,6 +517,10 @@ class _ScenarioCompiler:
             path = self.path(s, rest)
             if path is not None:
                 sc.setdefault("block", []).append(path)
+        elif key == "switch":
+            switch = self.switch(s, rest)
+            if switch is not None:
+                sc.setdefault("switches", {})[switch[0]] = switch[1]
         elif key == "bag" and rest:
             self.bag(sc, s, rest)
         elif key == "draws" and rest:
@@ -550,6 +555,16 @@ class _ScenarioCompiler:
             )
             return
         sc.setdefault("reserve", {})[name] = left
+
+    def switch(self, s: Stmt, rest: list[Atom]) -> tuple[str, int] | None:
+        """`NAME N`: a switch of the board (`switch NAME N` on its paths) and a state."""
+        if len(rest) != 2 or rest[1].kind != "number" or rest[0].kind not in ("word", "string"):
+            self.error(
+                "CW105", "a switch is written `switch NAME STATE`", s.span, hint="switch dial 2"
+            )
+            return None
+        n = self.in_range(rest[1], "switch state", "switch state")
+        return None if n is None else (rest[0].text, n)
 
     def path(self, s: Stmt, rest: list[Atom]) -> list[str] | None:
         """`tunnel A -- B` (or `path A -- B`): the two spaces of a path, as the board writes
@@ -840,6 +855,11 @@ class _ScenarioCompiler:
             step.update(fact=words[0], value=sorted(spaces))
         elif words[0] == "game" and words[1:] in (["over"], ["not", "over"]):
             step.update(fact="over", value=words[1] == "over")
+        elif words[0] == "switch" and len(rest) == 3:
+            switch = self.switch(s, rest[1:])
+            if switch is None:
+                return
+            step.update(fact="switch", switch=switch[0], value=switch[1])
         elif words[0] in ("tunnel", "path") and len(rest) >= 6 and rest[2].kind == "link":
             path = self.path(s, rest[:4])
             tail = words[4:]

@@ -233,6 +233,10 @@ class Board:
         for s in self.spaces:
             self.graph.add_node(s.name, index=s.index, features=s.features)
         self.dead_ends: list[dict[str, Any]] = []
+        # Switches (pieces of the board with states, `switch NAME N` on a path): how many
+        # states each has, and the paths each state leaves open, (path, switch, states).
+        self.switches: dict[str, int] = {}
+        self.switched: list[tuple[int, str, frozenset[int]]] = []
         # A path's triggers (`when you take this path: ...`) by path index (`Move.path`).
         self.path_on: dict[int, tuple[Hook, ...]] = {}
         closed = self.shape[0]
@@ -248,6 +252,11 @@ class Board:
             if p.get("to") is None:
                 self.dead_ends.append(p)
                 continue
+            switch = p.get("switch")
+            if switch is not None:
+                name, states = switch["name"], frozenset(switch["states"])
+                self.switches[name] = max(self.switches.get(name, 1), *states)
+                self.switched.append((k, name, states))
             if p.get("triggers"):
                 self.path_on[k] = hooks(f"path:{k}", p["triggers"])
             way = self.ways.get(p["way"], TUNNEL) if p.get("way") else TUNNEL

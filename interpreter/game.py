@@ -148,6 +148,9 @@ class Game(GameCore):
         self.space_tokens = [[] for _ in self.board.spaces]
         self.space_artifact = [None] * len(self.board.spaces)
         self.path_tokens, self.closed_paths, self.added_paths = {}, [], []
+        self.switches = dict.fromkeys(self.board.switches, 1)
+        if self.switches:
+            paths.reshape(self)  # the paths of each switch's other states are closed
         self.token_supply, self.box = {}, []
         self.used = {}
         self.new_dragon = False
@@ -264,6 +267,7 @@ class Game(GameCore):
     set_path = paths.set_path
     add_path = paths.add_path
     cross = paths.cross
+    turn_switch = paths.turn_switch
     escape = movement.escape
     space_has = movement.space_has
 

@@ -27,8 +27,13 @@ def reshape(game: GameCore) -> None:
             n += t.extra_boots
         if n:
             extra[k] = n
+    closed = frozenset(game.closed_paths)
+    switched = game.board.base.switched
+    if switched:
+        switches = game.switches
+        closed |= {k for k, name, states in switched if switches.get(name, 1) not in states}
     shape = (
-        frozenset(game.closed_paths),
+        closed,
         tuple((a, b, c) for a, b, c in game.added_paths),
         tuple(sorted(extra.items())),
     )
@@ -94,6 +99,29 @@ def add_path(game: GameCore, a: int, b: int, boots: int) -> int:
     game.added_paths.append([a, b, boots])
     reshape(game)
     return len(game.board.ir["paths"]) + len(game.added_paths) - 1
+
+
+def turn_switch(game: GameCore, name: str, state: int | None = None) -> None:
+    """Set switch ``name`` to ``state``, or turn it to its next state (after the last, the
+    first); its paths open and close with it. Nothing for a switch the board lacks."""
+    n = game.board.switches.get(name)
+    if n is None:
+        return
+    now = game.switches.get(name, 1)
+    new = now % n + 1 if state is None else state
+    if 1 <= new <= n and new != now:
+        game.switches[name] = new
+        reshape(game)
+
+
+def is_closed(game: GameCore, path: int) -> bool:
+    """Whether a path is closed now: blocked, or its switch is in another state."""
+    if path in game.closed_paths:
+        return True
+    for k, name, states in game.board.base.switched:
+        if k == path and game.switches.get(name, 1) not in states:
+            return True
+    return False
 
 
 def cross(game: GameCore, player: PlayerState, path: int) -> None:

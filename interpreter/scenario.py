@@ -17,6 +17,7 @@ from .actions import ACTION_KINDS, MOVE, legal_actions, teleport_targets
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
+from .paths import is_closed
 from .scoring import score_player
 from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState, state_facts
 
@@ -222,6 +223,13 @@ def check(game: Game, step: dict[str, Any]) -> str | None:
             )
         if fact in ("path", "path has", "path has no"):
             return _check_path(game, step)
+        if fact == "switch":
+            if step["switch"] not in game.board.switches:
+                return f"no path of this game's board has switch {step['switch']!r}"
+            got = game.switches.get(step["switch"], 1)
+            if got == want:
+                return None
+            return f"expected switch {step['switch']} {want}, it is {got}"
         if fact in ("space has", "space has no"):
             at = game.board.index.get(step["space"])
             if at is None:
@@ -506,7 +514,7 @@ def _check_path(game: Game, step: dict[str, Any]) -> str | None:
     if path is None:
         return f"no path joins {step['path'][0]} and {step['path'][1]} on this game's board"
     if step["fact"] == "path":
-        state = "blocked" if path in game.closed_paths else "open"
+        state = "blocked" if is_closed(game, path) else "open"
         return None if state == step["value"] else f"expected {name} {step['value']}, it is {state}"
     here = [t.name for t in game.path_tokens.get(path, ())]
     if (step["value"] in here) == (step["fact"] == "path has"):
@@ -522,6 +530,10 @@ def _paths(game: Game, sc: dict[str, Any]) -> None:
         if game.token_supply.get(tok):
             game.token_supply[tok] -= 1  # from the supply while it lasts, as a line places
         game.path_tokens.setdefault(_path_index(game, placed["path"]), []).append(tok)
+    for name, state in sc.get("switches", {}).items():
+        if name not in game.board.switches:
+            raise ValueError(f"no path of this game's board has switch {name!r}")
+        game.switches[name] = state
     for ends in sc.get("block", ()):
         path = _path_index(game, ends)
         if path not in game.closed_paths:
@@ -585,7 +597,7 @@ SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]
     (("reserve",), _reserve),
     (("minor secrets", "major secrets"), _banks),
     (("place",), _places),
-    (("place", "block"), _paths),
+    (("place", "block", "switch"), _paths),
     (("bag",), _bag),
     (("draws",), _draws),
 )

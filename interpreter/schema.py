@@ -362,6 +362,14 @@ def pack_schema() -> dict[str, Any]:
         "requires": {"type": "array", "items": {"type": "string"}},
         "features": {"type": "array", "items": {"type": "string"}},
         "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+        # Open only while a switch of the board is in one of these states.
+        "switch": _closed(
+            {
+                "name": name,
+                "states": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            },
+            ["name", "states"],
+        ),
         "at": at,
         "from_at": at,
         "to_at": at,

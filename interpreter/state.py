@@ -155,6 +155,8 @@ class GameState:
     # printed board so changed, with the extra boots of the tokens on paths (paths.reshape).
     closed_paths: list[int]
     added_paths: list[list[int]]
+    # Each switch of the board (`switch NAME N` on its paths) and the state it is in.
+    switches: dict[str, int]
     token_supply: dict[TokenDef, int]
     box: list[TokenDef]
     # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn last fired).

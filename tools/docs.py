@@ -120,7 +120,12 @@ or is `taken when crossed` (the crosser takes it):
 `token Thorns { token 3; extra boots 1; removed when crossed; when you cross this: take 1
 damage }`. Paths change too: `block the tunnel you just crossed` (or any of the path phrases
 above) closes one until `open the tunnel between A and B`; `add a tunnel between A and B`
-(`add a 2 boots tunnel between ...`) joins two spaces for the rest of the game. Moves,
+(`add a 2 boots tunnel between ...`) joins two spaces for the rest of the game. A switch is
+a piece of the board with states that decides which of its paths are open: a path with
+`switch NAME STATE...` (`path Pivot -- North { switch dial 1 }`) is open only while the switch
+is in one of those states; every switch starts in state 1, `turn switch NAME` moves it to its
+next state (after the last, the first), `set switch NAME to N` sets it, and `if switch NAME is
+N` tests it (`space Pivot { action turn once per turn: pay 1 gold -> turn switch dial }`). Moves,
 distances and the bots' routes follow the changed board at once; `expect tunnel A -- B has
 TOKEN` and `expect path A -- B is blocked` check it in a scenario.
 
@@ -162,7 +167,8 @@ space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 
 Paths: `A -- B` (both ways) or `A -> B` (one way); `boots N` (footprints), `monsters N`,
 `water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`, `way WAY` (or
-the way's bare name) and `cost N` (its price in the way's resource).
+the way's bare name), `cost N` (its price in the way's resource) and `switch NAME STATE...`
+(open only in those states of a switch: see [Tokens](#tokens) for paths that change).
 
 ## Modules
 

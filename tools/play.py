@@ -436,6 +436,7 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
         for k, toks in game.path_tokens.items()
         for t in toks
     ]
+    changed += [f"switch {k} in state {v}" for k, v in game.switches.items()]
     if changed:
         lines.append("Paths: " + "; ".join(changed))
     for p in game.players:

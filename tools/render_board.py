@@ -26,6 +26,7 @@ from clankwork.dsl.limits import MAX_DATA_BYTES
 from clankwork.interpreter.content_actions import render_action
 from clankwork.interpreter.effects import TRIGGERS
 from clankwork.interpreter.effects.registry import render_condition, render_effects
+from clankwork.interpreter.paths import is_closed
 
 from .render_cards import text_width
 
@@ -470,6 +471,10 @@ def path_parts(path: dict[str, Any], marks: Marks | None = None) -> list[tuple[s
     for need in path["requires"]:
         if need not in covered:
             parts.append((f"needs {need}", "#6b2d8a"))
+    switch = path.get("switch")
+    if switch:
+        states = ", ".join(str(x) for x in switch["states"])
+        parts.append((f"switch {switch['name']}: {states}", ACTION_INK))
     # A game's changes (`board_in_play`): a blocked path, tokens lying on a path.
     if path.get("blocked"):
         parts.append(("\u26d4 blocked", DANGER))
@@ -752,8 +757,9 @@ def board_in_play(game: Any) -> dict[str, Any]:
                 "oneway": False,
             }
         )
-    for k in game.closed_paths:
-        paths[k]["blocked"] = True
+    for k in range(len(paths)):
+        if is_closed(game, k):
+            paths[k]["blocked"] = True
     for k, toks in game.path_tokens.items():
         paths[k]["tokens"] = [t.name for t in toks]
     ir["paths"] = paths

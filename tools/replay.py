@@ -228,13 +228,14 @@ def _snapshot(game: Game, p: PlayerState) -> tuple[Any, ...]:
 def _paths(game: Game) -> tuple[Any, ...]:
     """The game's changes to its paths: closed ones, added ones, tokens on each."""
     lying = {k: [t.name for t in v] for k, v in game.path_tokens.items()}
-    return (list(game.closed_paths), len(game.added_paths), lying)
+    return (list(game.closed_paths), len(game.added_paths), lying, dict(game.switches))
 
 
 def _path_changes(game: Game, before: tuple[Any, ...]) -> list[str]:
     """What changed on the board's paths since ``before`` (`_paths`), as narration."""
-    closed, added, lying = before
+    closed, added, lying, switches = before
     name = game.board.path_name
+    turned = [f"turns switch {k} to {v}" for k, v in game.switches.items() if switches.get(k) != v]
     out = [f"blocks {name(k)}" for k in game.closed_paths if k not in closed]
     out += [f"opens {name(k)}" for k in closed if k not in game.closed_paths]
     first = len(game.board.ir["paths"])
@@ -248,7 +249,7 @@ def _path_changes(game: Game, before: tuple[Any, ...]) -> list[str]:
             else:
                 out.append(f"{t} on {name(k)}")
         out += [f"{t} leaves {name(k)}" for t in was]
-    return out
+    return turned + out
 
 
 def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:

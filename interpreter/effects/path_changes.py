@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import effect
+from .registry import condition, effect
 
 _WHERE = {"enum": ["adjacent", "crossed", "random", "between"]}
 _PLACE = {
@@ -154,3 +154,53 @@ def add_path(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     a, b = index.get(node["a"]), index.get(node["b"])
     if a is not None and b is not None and a != b:
         game.add_path(a, b, node["boots"])
+
+
+def _switch_render(n: dict[str, Any]) -> str:
+    if "state" in n:
+        return f"set switch {n['switch']} to {n['state']}"
+    return f"turn switch {n['switch']}"
+
+
+@effect(
+    "turn_switch",
+    phrases=(
+        "turn|rotate|advance switch {switch:name}",
+        "turn|rotate|advance the switch {switch:name}",
+        "set switch {switch:name} to [state] {state:int}",
+        "set the switch {switch:name} to [state] {state:int}",
+    ),
+    params={
+        "switch": {"type": "string", "minLength": 1},
+        "state": {"type": "integer", "minimum": 1, "maximum": 12},
+    },
+    required=("switch",),
+    render=_switch_render,
+    examples=("turn switch dial", "set switch dial to 2"),
+    # It opens some paths and closes others: a little, like a shortcut now and then.
+    appraise=lambda n, v: 0.2 * v.unit("boots"),
+)
+def turn_switch(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Turn a switch of the board (`switch NAME N` on its paths) to its next state, after the
+    last back to the first, or set it to STATE: the paths of its new state open, the others
+    close (a path with no switch is not touched)."""
+    game.turn_switch(node["switch"], node.get("state"))
+
+
+@condition(
+    "switch_state",
+    phrases=(
+        "switch {switch:name} is [in] [state] {state:int}",
+        "the switch {switch:name} is [in] [state] {state:int}",
+    ),
+    params={
+        "switch": {"type": "string", "minLength": 1},
+        "state": {"type": "integer", "minimum": 1, "maximum": 12},
+    },
+    render=lambda n: f"switch {n['switch']} is in state {n['state']}",
+    examples=("action turn if switch dial is 1: pay 1 gold -> set switch dial to 2",),
+    appraise=lambda n, v: 0.5,
+)
+def switch_state(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    """A switch of the board is in that state now (every switch starts in state 1)."""
+    return bool(game.switches.get(node["switch"], 1) == node["state"])

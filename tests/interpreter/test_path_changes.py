@@ -9,6 +9,7 @@ import pytest
 
 from clankwork.dsl.compiler import compile_pack, compile_text
 from clankwork.interpreter.bots import make_bot
+from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.restore import restore
 from clankwork.tools.play import position
@@ -200,3 +201,41 @@ def test_token_on_path_properties(props: str, crossed: str | None, extra: int | 
     assert result.ok, result.diagnostics
     (net,) = [t for t in result.ir["tokens"] if t["name"] == "Net"]
     assert net.get("crossed") == crossed and net.get("extra_boots") == extra
+
+
+def test_a_switch_is_state_that_survives_a_snapshot_and_is_narrated(ir: dict[str, Any]) -> None:
+    cat = prepare(ir, "pivots")
+    g = Game(cat, [make_bot("heuristic", 0), make_bot("heuristic", 1)], 1)
+    pivot, north, south = (g.board.index[s] for s in ("Pivot", "North", "South"))
+    assert [m.to for m in g.board.moves[pivot]] == [g.board.index["HQ"], north]
+    before = _paths(g)
+    g.turn_switch("dial")
+    assert _path_changes(g, before) == ["turns switch dial to 2"]
+    assert [m.to for m in g.board.moves[pivot]] == [g.board.index["HQ"], south]
+    back = restore(cat, g.snapshot(), [make_bot("random", 0), make_bot("random", 1)])
+    assert back.switches == {"dial": 2} and back.board is g.board
+    g.turn_switch("dial")  # after the last state, the first
+    assert g.switches == {"dial": 1}
+    svg = render_graph(board_graph(board_in_play(back)), "svg").decode()
+    assert "switch dial: 1" in svg and "blocked" in svg
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("turn switch dail", "switch 'dail', which no path of a board has"),
+        ("set switch dial to 3", "state 3 of switch 'dial', which has states 1 to 2"),
+        ("if switch dail is 1 (+1 gold)", "switch 'dail'"),
+    ],
+)
+def test_a_switch_the_board_lacks_is_cw107(line: str, message: str) -> None:
+    src = (
+        "token Relic { artifact; points 10 }\n"
+        f"card X {{ cost 1; play: {line} }}\n"
+        "board b {\n space HQ { hq }\n space A\n space B { artifact 10 }\n"
+        " path HQ -- A { switch dial 1 }\n path HQ -- B { switch dial 2 }\n path A -- B\n}\n"
+    )
+    result = compile_text(src, "t.clank")
+    (d,) = [d for d in result.diagnostics if d.code == "CW107"]
+    assert message in d.message
+    assert d.span is not None and d.span.line == 2
