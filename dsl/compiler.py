@@ -188,6 +188,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "lock",
         "requires",
         "switch",
+        "holds",
         "way",
     ),
     "resource": RESOURCE_PROPS,
@@ -1494,6 +1495,9 @@ class _Compiler(Declarations, Modules):
                 path["requires"].append(" ".join(a.text.lower() for a in rest))
             elif key == "switch":
                 self._path_switch(path, s)
+            elif key == "holds":
+                path.setdefault("holds", [])
+                self._holds(path, s, rest)
             else:
                 self.error(
                     "CW102",

@@ -200,23 +200,11 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
             if "switch" in p:
                 name = p["switch"]["name"]
                 switches[name] = max(switches.get(name, 1), *p["switch"]["states"])
-    # What a line placing a token may name, as the game matches it: a name, type or kind.
-    token_words = {w.lower() for t in ir["tokens"] for w in (t["name"], t["type"], t["kind"])}
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
             diags += _path_references(owner, node, ir["boards"], space_names)
             if node["op"] == "turn_switch" and ir["boards"]:
                 diags += _switch_reference(owner, node, switches)
-            if node["op"] == "place_on_path" and node["what"].lower() not in token_words:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"{owner['name']!r} puts token {node['what']!r} on a path, which the "
-                        "pack does not declare",
-                        _span(node.get("at")),
-                        hint=near_miss(node["what"], token_names) or "declare the token first",
-                    )
-                )
             if node["op"] == "trash" and "card" in node:
                 ref, known, pool, what = (
                     node["card"],
@@ -710,6 +698,18 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
             if n["op"] in _TAKES and n["what"] not in ("token", "any token")
+        ]
+        wanted += [
+            ({"name": f"path {p['from']} -- {p['to']}"}, h["what"], h.get("at"), "holds")
+            for b in ir["boards"]
+            for p in b["paths"]
+            for h in p.get("holds", ())
+        ]
+        wanted += [
+            (owner, n["what"], n.get("at"), "places on a path")
+            for owner, trig in _triggers(ir)
+            for n in walk_effects(trig["effects"])
+            if n["op"] == "place_on_path"
         ]
         wanted += [
             (owner, n["what"], n.get("at"), "puts in the Clank! area")

@@ -237,6 +237,8 @@ class Board:
         # states each has, and the paths each state leaves open, (path, switch, states).
         self.switches: dict[str, int] = {}
         self.switched: list[tuple[int, str, frozenset[int]]] = []
+        # Tokens laid on paths at setup (`holds` on a path): (path, what, how many).
+        self.path_holds: list[tuple[int, str, int]] = []
         # A path's triggers (`when you take this path: ...`) by path index (`Move.path`).
         self.path_on: dict[int, tuple[Hook, ...]] = {}
         closed = self.shape[0]
@@ -252,6 +254,8 @@ class Board:
             if p.get("to") is None:
                 self.dead_ends.append(p)
                 continue
+            for h in p.get("holds", ()):
+                self.path_holds.append((k, h["what"], h.get("n", 1)))
             switch = p.get("switch")
             if switch is not None:
                 name, states = switch["name"], frozenset(switch["states"])

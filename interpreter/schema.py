@@ -362,6 +362,8 @@ def pack_schema() -> dict[str, Any]:
         "requires": {"type": "array", "items": {"type": "string"}},
         "features": {"type": "array", "items": {"type": "string"}},
         "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+        # Tokens laid on the path at setup (from the supply).
+        "holds": {"type": "array", "items": hold},
         # Open only while a switch of the board is in one of these states.
         "switch": _closed(
             {

@@ -102,6 +102,10 @@ def tokens(game: Game) -> None:
                 if tok is not None:
                     here.append(tok)
     game.major_bank = majors
+    laid = board.base.path_holds
+    for k, what, n in laid:
+        for _ in range(n):
+            game.place_on_path(k, what)
     artifacts = list(cat.token_copies.get("artifact", ()))
     for i in board.artifact_spaces:
         sp = board.spaces[i]

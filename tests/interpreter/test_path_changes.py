@@ -116,7 +116,7 @@ def test_bots_finish_games_with_path_cards(ir: dict[str, Any]) -> None:
     [
         ("place a Spike on the tunnel between Hal and Cellar", "space 'Hal'", '"Hall"'),
         ("block the tunnel between HQ and Vault", "no path of a board joins", "path A -- B"),
-        ("place a Spik on a tunnel next to you", "token 'Spik'", '"Spike"'),
+        ("place a Spik on a tunnel next to you", "places on a path 'Spik'", '"spike"'),
         ("add a tunnel between Hall and Vaul", "space 'Vaul'", '"Vault"'),
     ],
 )
