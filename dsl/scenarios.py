@@ -867,11 +867,11 @@ class _ScenarioCompiler:
                 return
             if tail in (["is", "blocked"], ["is", "open"]):
                 step.update(fact="path", path=path, value=tail[1])
-            elif tail[0] == "has" and len(tail) in (2, 3) and (len(tail) == 2 or tail[1] == "no"):
+            elif tail[0] == "has" and tail[1:-1] in ([], ["no"], ["token"], ["no", "token"]):
                 token = self.ref(rest[-1], self.tokens, "token")
                 if token is None:
                     return
-                fact = "path has no" if len(tail) == 3 else "path has"
+                fact = "path has no" if tail[1] == "no" else "path has"
                 step.update(fact=fact, path=path, value=token)
             else:
                 self.error(
