@@ -263,6 +263,7 @@ class Game(GameCore):
     enter = movement.enter
     reshape = paths.reshape
     pick_path = paths.pick_path
+    paths_next_to = paths.paths_next_to
     place_on_path = paths.place_on_path
     set_path = paths.set_path
     add_path = paths.add_path

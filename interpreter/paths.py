@@ -46,7 +46,7 @@ def paths_next_to(game: GameCore, space: int) -> list[int]:
     out = []
     for k in range(len(board.ir["paths"]) + len(game.added_paths)):
         e = board.ends(k)
-        if e is not None and space in e and k not in game.closed_paths:
+        if e is not None and space in e and not is_closed(game, k):
             out.append(k)
     return out
 
@@ -55,12 +55,13 @@ def open_paths(game: GameCore) -> list[int]:
     """Every open path (printed or added) joining two spaces, by index."""
     board = game.board
     n = len(board.ir["paths"]) + len(game.added_paths)
-    return [k for k in range(n) if board.ends(k) is not None and k not in game.closed_paths]
+    return [k for k in range(n) if board.ends(k) is not None and not is_closed(game, k)]
 
 
 def pick_path(game: GameCore, player: PlayerState, where: str) -> int | None:
     """The path a line names: ``crossed`` (the one the player last moved along this turn),
-    ``adjacent`` (one with an end at the player's space, the first by index) or ``random``
+    ``adjacent`` (one with an end at the player's space, the first by index: a line asks
+    the player which, `effects/path_changes.py`) or ``random``
     (any open path, drawn with the game's RNG); None when there is none."""
     if where == "crossed":
         return player.crossed if player.crossed >= 0 else None

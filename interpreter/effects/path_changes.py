@@ -38,6 +38,17 @@ def _which(n: dict[str, Any]) -> str:
 
 
 def _path(game: Any, ctx: Any, node: dict[str, Any]) -> int | None:
+    if node["where"] == "adjacent":
+        # The player picks one of the open paths from their space.
+        near = game.paths_next_to(ctx.player.pos)
+        if len(near) < 2:
+            return near[0] if near else None
+        board = game.board
+        verb = f"place {node['what']} on" if "what" in node else "block"
+        labels = [f"{verb} {board.path_name(k)}" for k in near]
+        # Bots read each option as the same line on that path (an equal worth: the first).
+        detail = {"op": "choose", "options": [[node] for _ in near]}
+        return near[game.choose(ctx.player, "choose", labels, source=ctx.source, detail=detail)]
     if node["where"] != "between":
         return game.pick_path(ctx.player, node["where"])
     index = game.board.index
