@@ -26,6 +26,10 @@ from .lazy import networkx
 # boots asked to cross a path ((path, boots), sorted: tokens lying on it that ask them).
 Shape = tuple[frozenset[int], tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]
 
+# The boards of other shapes a printed board keeps made (`Board.reshaped`), the oldest
+# dropped first: a game that keeps changing its paths meets many shapes, one at a time.
+SHAPES_KEPT = 64
+
 # Distance to a space that cannot be reached; large enough to lose every comparison.
 UNREACHABLE = 10**6
 # The most cells (rows times spaces) a table worked out row by row keeps: every row of a board
@@ -364,6 +368,8 @@ class Board:
             return base
         board = base._shapes.get(shape)
         if board is None:
+            if len(base._shapes) >= SHAPES_KEPT:
+                del base._shapes[next(iter(base._shapes))]  # made again, the same, if needed
             board = base._shapes[shape] = Board(base.ir, base.ways, shape, base)
         return board
 

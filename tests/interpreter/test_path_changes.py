@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from clankwork.dsl.compiler import compile_pack, compile_text
+from clankwork.interpreter.board import SHAPES_KEPT
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.game import Game
@@ -239,3 +240,12 @@ def test_a_switch_the_board_lacks_is_cw107(line: str, message: str) -> None:
     (d,) = [d for d in result.diagnostics if d.code == "CW107"]
     assert message in d.message
     assert d.span is not None and d.span.line == 2
+
+
+def test_the_boards_of_changed_shapes_kept_are_bounded(ir: dict[str, Any]) -> None:
+    g = _game(ir)
+    base = g.board.base
+    for k in range(SHAPES_KEPT + 10):
+        g.add_path(g.board.index["HQ"], g.board.index["Vault"], 1 + k % 3)
+    assert len(base._shapes) == SHAPES_KEPT
+    assert g.board is base._shapes[next(reversed(base._shapes))]
