@@ -16,6 +16,7 @@ from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
 from clankwork.interpreter.effects.logic import leaves
+from clankwork.interpreter.effects.triggers import CARD_MOMENTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 from clankwork.interpreter.steps import STEPS, plan_names
 
@@ -75,6 +76,15 @@ CARD_FLAGS = {
     "companion": "companion",
     "gem": "gem",
     "device": "device",
+}
+# What becomes of a token lying on a path when someone crosses it (`removed when crossed`).
+CROSSED = {
+    "stays": "stays",
+    "remains": "stays",
+    "removed": "removed",
+    "discarded": "removed",
+    "returned": "removed",
+    "taken": "taken",
 }
 TOKEN_KINDS = {
     ("major", "secret"): "major",
@@ -145,7 +155,20 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "set aside",
         "art",
     ),
-    "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
+    "token": (
+        "points",
+        "gold",
+        "count",
+        "type",
+        "grants",
+        "returns",
+        "action",
+        "stays when crossed",
+        "removed when crossed",
+        "taken when crossed",
+        "extra boots",
+        "crossing costs",
+    ),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
     "module": ("connects", "side", "space", "path", "dead end"),
     "space": (
@@ -168,6 +191,8 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "mountain",
         "lock",
         "requires",
+        "switch",
+        "holds",
         "way",
     ),
     "resource": RESOURCE_PROPS,
@@ -751,7 +776,7 @@ class _Compiler(Declarations, Modules, Awards):
         before = len(self.diags)
         # A reserve card becomes the reserve monster once it has `fight`.
         selfs = {
-            "acquire": ("play", "acquire", "arrive", "use")
+            "acquire": ("play", "acquire", "arrive", "use", *CARD_MOMENTS)
             + (("defeat",) if deck == "reserve" else ()),
             "monster": ("defeat", "arrive"),
             "event": ("arrive",),
@@ -930,13 +955,16 @@ class _Compiler(Declarations, Modules, Awards):
         if node is None:
             bad = atoms[0] if atoms else s.head[0]
             text = " ".join(a.source() for a in atoms) or bad.source()
+            leads = [w.split()[0] for w in shown]
+            # The whole phrase against every phrase allowed here; the first word alone only
+            # when it is not one a trigger already starts with ("when" says nothing).
             self.error(
                 "CW102",
                 f"unknown trigger `{text}`",
                 _phrase_span(atoms) if atoms else bad.span,
-                hint=did_you_mean(text.lower(), shown)
+                hint=did_you_mean(text.lower(), [p for r in allowed for p in r.phrases])
                 or _misspelt_if(atoms)
-                or did_you_mean(bad.text, [w.split()[0] for w in shown])
+                or (None if bad.text.lower() in leads else did_you_mean(bad.text, leads))
                 or f"triggers here are {', '.join(p + ':' for p in shown)}",
             )
             return None
@@ -1205,7 +1233,7 @@ class _Compiler(Declarations, Modules, Awards):
                 self.action_line(tok, s)  # see declarations.py
                 continue
             if s.effects is not None:
-                trig = self._trigger(s, "token", ("reveal", "use", "drawn"))
+                trig = self._trigger(s, "token", ("reveal", "use", "drawn", "cross"))
                 if trig is not None:
                     tok["triggers"].append(trig)
                 continue
@@ -1237,6 +1265,16 @@ class _Compiler(Declarations, Modules, Awards):
                 tok["grants"].append(" ".join(a.text.lower() for a in rest))
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
+            elif len(words) == 3 and words[0] in CROSSED and words[1:] == ["when", "crossed"]:
+                tok["crossed"] = CROSSED[words[0]]
+            elif words[:2] == ["extra", "boots"] or (
+                words[:2] == ["crossing", "costs"]
+                and words[3:] in (["extra", "boot"], ["extra", "boots"])
+            ):
+                at = s.head[2:] if words[0] == "extra" else s.head[2:3]
+                value = self._int(s, at, "extra boots", "extra boots")
+                if value is not None:
+                    tok["extra_boots"] = value
             else:
                 self.error(
                     "CW102",
@@ -1511,6 +1549,11 @@ class _Compiler(Declarations, Modules, Awards):
             elif key == "requires" and rest:
                 self._clean(rest)
                 path["requires"].append(" ".join(a.text.lower() for a in rest))
+            elif key == "switch":
+                self._path_switch(path, s)
+            elif key == "holds":
+                path.setdefault("holds", [])
+                self._holds(path, s, rest)
             else:
                 self.error(
                     "CW102",
@@ -1523,6 +1566,26 @@ class _Compiler(Declarations, Modules, Awards):
                     or "paths take boots N, monsters N, water, mountain, lock, requires WORD, "
                     "way WAY",
                 )
+
+    def _path_switch(self, path: dict[str, Any], s: Stmt) -> None:
+        """`switch NAME STATE...`: the path is there only while the switch NAME (a piece of
+        the board with states, turned by effects) is in one of those states."""
+        rest = s.head[1:]
+        if len(rest) < 2 or rest[0].kind not in ("word", "string"):
+            self.error(
+                "CW105",
+                "`switch` takes the switch's name and the states the path is open in",
+                s.span,
+                hint="switch dial 1 3",
+            )
+            return
+        states = []
+        for a in rest[1:]:
+            value = self._int(s, [a], "switch state", "switch state")
+            if value is None:
+                return
+            states.append(value)
+        path["switch"] = {"name": rest[0].text, "states": sorted(set(states))}
 
     # rules ---------------------------------------------------------------------------------
     def decl_rules(self, st: Stmt) -> None:

@@ -64,6 +64,79 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
             yield {"name": f"step {change['step']}"}, change
 
 
+# Effects that name a path by its two spaces (`the tunnel between A and B`) or add one.
+_PATH_OPS = ("place_on_path", "block_path", "open_path", "add_path")
+
+
+def _path_references(
+    owner: dict[str, Any],
+    node: dict[str, Any],
+    boards: list[dict[str, Any]],
+    spaces: set[str],
+) -> list[Diagnostic]:
+    """A path effect's spaces that no board has, and two spaces no path of a board joins."""
+    if node["op"] not in _PATH_OPS:
+        return []
+    out: list[Diagnostic] = []
+    where = _span(node.get("at"))
+    if "a" not in node or not boards:
+        return out  # a pack without a board (yet): its spaces come with the one it extends
+    ends = (node["a"], node["b"])
+    bad = [x for x in ends if x not in spaces]
+    for x in bad:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names space {x!r}, which no board of the pack has",
+                where,
+                hint=near_miss(x, spaces) or "name a space of the board",
+            )
+        )
+    if bad or node["op"] == "add_path":
+        return out
+    joined = any({p.get("from"), p.get("to")} == set(ends) for b in boards for p in b["paths"])
+    if not joined:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names the path between {ends[0]!r} and {ends[1]!r}, but "
+                "no path of a board joins them",
+                where,
+                hint="name two spaces a `path A -- B` of the board joins",
+            )
+        )
+    return out
+
+
+def _switch_reference(
+    owner: dict[str, Any], node: dict[str, Any], switches: dict[str, int]
+) -> list[Diagnostic]:
+    """A switch no path of a board names, or a state it does not have."""
+    name, where = node["switch"], _span(node.get("at"))
+    n = switches.get(name)
+    if n is None:
+        return [
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names switch {name!r}, which no path of a board has",
+                where,
+                hint=near_miss(name, switches) or "give paths `switch NAME STATE` on the board",
+            )
+        ]
+    state = node.get("state")
+    if state is not None and state > n:
+        return [
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names state {state} of switch {name!r}, which has "
+                f"states 1 to {n}",
+                where,
+                hint=f"a path opens in a state with `switch {name} {state}`",
+            )
+        ]
+    return []
+
+
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     """Duplicate and undefined names, and the starting deck size."""
     diags: list[Diagnostic] = []
@@ -122,8 +195,18 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     def card_or_tag(ref: str) -> bool:
         return ref in card_names or ref.lower() in tags
 
+    space_names = {s["name"] for b in ir["boards"] for s in b["spaces"]}
+    switches: dict[str, int] = {}
+    for b in ir["boards"]:
+        for p in b["paths"]:
+            if "switch" in p:
+                name = p["switch"]["name"]
+                switches[name] = max(switches.get(name, 1), *p["switch"]["states"])
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
+            diags += _path_references(owner, node, ir["boards"], space_names)
+            if node["op"] == "turn_switch" and ir["boards"]:
+                diags += _switch_reference(owner, node, switches)
             if node["op"] == "trash" and "card" in node:
                 ref, known, pool, what = (
                     node["card"],
@@ -150,6 +233,11 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         hint=near_miss(ref, pool) or f"declare the {what} first",
                     )
                 )
+    for owner, trig in _triggers(ir):
+        tests = [trig.get("if")] + [n.get("cond") for n in walk_effects(trig["effects"])]
+        for t in tests:
+            if t and t.get("cond") == "switch_state" and ir["boards"]:
+                diags += _switch_reference(owner, t, switches)
     # Every owner's `points N per COUNT` once, whether or not it has triggers.
     counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
     counted += [({"name": "rules"}, [a["count"]]) for a in ir.get("awards", ())]
@@ -637,6 +725,18 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
             if n["op"] in _TAKES and n["what"] not in ("token", "any token")
+        ]
+        wanted += [
+            ({"name": f"path {p['from']} -- {p['to']}"}, h["what"], h.get("at"), "holds")
+            for b in ir["boards"]
+            for p in b["paths"]
+            for h in p.get("holds", ())
+        ]
+        wanted += [
+            (owner, n["what"], n.get("at"), "places on a path")
+            for owner, trig in _triggers(ir)
+            for n in walk_effects(trig["effects"])
+            if n["op"] == "place_on_path"
         ]
         wanted += [
             (owner, n["what"], n.get("at"), "puts in the Clank! area")

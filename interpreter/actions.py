@@ -315,6 +315,9 @@ class _Move(ActionKind):
                 ctx = Ctx(p, None)
                 for hook in on_path:
                     game.fire(hook, ctx)
+            p.crossed = m.path
+            if game.path_tokens and m.path in game.path_tokens:
+                game.cross(p, m.path)
             game.enter(p, m.to)
 
     def narrate(self, game, p, value):

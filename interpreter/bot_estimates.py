@@ -51,9 +51,12 @@ class _Estimates:
 
     def _begin(self, game: Any, p: Any) -> None:
         """Refresh the turn's estimates (once per turn, and when the plan changes)."""
-        if game.turn == self._turn and game is self._game:
+        # A board whose paths changed (a path blocked or added, a token asking boots) is
+        # another board: its routes are worked out again at once, mid-turn too.
+        same_board = self.info is not None and self.info.board is game.board
+        if game.turn == self._turn and game is self._game and same_board:
             return
-        if game is not self._game:
+        if game is not self._game or not same_board:
             self._deck_left = None
             self.info = _board_info(game)
             self._rules = _game_rules(game)

@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .board import UNREACHABLE
-from .effects.registry import EFFECTS, Valuer
+from .effects.registry import EFFECTS, TRIGGERS, Valuer
+from .effects.triggers import ZONE_TRIGGERS
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
@@ -80,6 +81,14 @@ class _Appraiser(Valuer):
         total = 0.0
         for h in getattr(thing, "hooks", ()):
             total = total + self.line(h.cond) * self.effects(h.effects)
+        moments = getattr(thing, "moments", None)
+        if moments:
+            # A card's own moves ("when you discard this"): each by the chance its record
+            # gives that the move comes as the card goes round the deck once.
+            for event, lines in moments.items():
+                record = TRIGGERS[ZONE_TRIGGERS[event][0]]
+                for cond, eff in lines:
+                    total = total + self.line(cond) * record.appraise({"effects": eff}, self)
         return total
 
 

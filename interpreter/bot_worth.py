@@ -267,6 +267,22 @@ class _Worths:
             v = self._lw[key] = self.effects(self.info.effects(thing, on))
         return v
 
+    def _moments_bonus(self, p: Any, card: CardDef) -> float:
+        """What a card's own-move lines ("when you discard this") are worth on top of their
+        record's chance for this player: more while the player's cards hold effects that make
+        that move (a discard trigger in a deck of discarding cards), by the share of them."""
+        cards = p.cards()
+        if not cards:
+            return 0.0
+        info = self.info
+        v = 0.0
+        for event, lines in card.moments.items():
+            doers = sum(1 for c in cards if info.amounts(c).get(event))
+            if doers:
+                share = min(1.0, self.cards_turn * doers / len(cards))
+                v += share * self._lines(lines)
+        return v
+
     def trash_value(self, name: str | None) -> float:
         """Worth of trashing one card (the weakest one the player could pick)."""
         return 1.0 if name is None else 0.6
@@ -340,6 +356,8 @@ class _Worths:
             if power is None:
                 power = self.power(card)
             v = self.POINTS_SHARE * points + plays * (power - self.avg_power) + acq
+            if card.moments:
+                v += plays * self._moments_bonus(p, card)
         if card.danger:
             v += 1.0  # one cube less in every attack while it would have waited in the row
         self._worth[card] = v

@@ -23,7 +23,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from . import asking, campaign_marks, cards, dragon, economy, ending, events, movement, tokens, turn
+from . import (
+    asking,
+    campaign_marks,
+    cards,
+    dragon,
+    economy,
+    ending,
+    events,
+    movement,
+    paths,
+    tokens,
+    turn,
+)
 from .assembly import label as assembly_label
 from .catalog import CardDef, Catalog, prepare
 from .clone import clone
@@ -135,6 +147,10 @@ class Game(GameCore):
         self.minor_bank, self.major_bank = [], []
         self.space_tokens = [[] for _ in self.board.spaces]
         self.space_artifact = [None] * len(self.board.spaces)
+        self.path_tokens, self.closed_paths, self.added_paths = {}, [], []
+        self.switches = dict.fromkeys(self.board.switches, 1)
+        if self.switches:
+            paths.reshape(self)  # the paths of each switch's other states are closed
         self.token_supply, self.box = {}, []
         self.used = {}
         self.new_dragon = False
@@ -246,6 +262,14 @@ class Game(GameCore):
     # -- movement (movement.py) ---------------------------------------------------------
     teleport = movement.teleport
     enter = movement.enter
+    reshape = paths.reshape
+    pick_path = paths.pick_path
+    paths_next_to = paths.paths_next_to
+    place_on_path = paths.place_on_path
+    set_path = paths.set_path
+    add_path = paths.add_path
+    cross = paths.cross
+    turn_switch = paths.turn_switch
     escape = movement.escape
     space_has = movement.space_has
 

@@ -153,6 +153,9 @@ def pack_schema() -> dict[str, Any]:
             "type": {"type": "string"},
             "grants": {"type": "array", "items": {"type": "string"}},
             "returns": {"type": "boolean"},
+            # Lying on a path: what becomes of it when someone crosses, the boots it adds.
+            "crossed": {"enum": ["stays", "removed", "taken"]},
+            "extra_boots": {"type": "integer", "minimum": 0, "maximum": 100},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
             "actions": actions,
             "at": at,
@@ -375,6 +378,16 @@ def pack_schema() -> dict[str, Any]:
         "requires": {"type": "array", "items": {"type": "string"}},
         "features": {"type": "array", "items": {"type": "string"}},
         "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+        # Tokens laid on the path at setup (from the supply).
+        "holds": {"type": "array", "items": hold},
+        # Open only while a switch of the board is in one of these states.
+        "switch": _closed(
+            {
+                "name": name,
+                "states": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            },
+            ["name", "states"],
+        ),
         "at": at,
         "from_at": at,
         "to_at": at,

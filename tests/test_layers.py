@@ -110,6 +110,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.ending",
             "interpreter.events",
             "interpreter.movement",
+            "interpreter.paths",
             "interpreter.tokens",
             "interpreter.turn",
         ),

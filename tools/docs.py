@@ -86,6 +86,16 @@ Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`, and the event trigg
 `TRIGGER if CONDITION:`. A `play if` line waits for its condition for the rest of the turn and
 fires once, whatever order the cards were played in.
 
+A card also says what happens when it moves between zones: `when you discard this:`,
+`when you trash this:`, `when you draw this:` (and `when you play this:`, `when you acquire
+this:`). As the Clank! FAQ rules, `when you discard this` fires when an effect makes you
+discard the card from your hand (a price, `discard 1 card`, another player's `each opponent
+(discard 1 card)`), never when the play area is cleared at the end of the turn. Each zone
+event (play, acquire, discard, trash, draw, take a token) has the same three triggers: the
+card's own (`when you discard this`), its owner's (`whenever you discard a card`) and another
+player's (`whenever another player discards a card`: on a card in play or a held token, for
+its owner).
+
 ## Tokens
 
 `token NAME { ... }` with one kind: `major secret N`, `minor secret N`, `market N`, `artifact`,
@@ -101,6 +111,24 @@ moves some from the supply to the Clank! area, the next attack puts them in the 
 with everyone's Clank!, and when one is drawn its `when drawn:` lines run (for the active
 player) and it goes back to the Clank! area:
 `token Hunter { cube 4; when drawn: each player (take 1 damage) }`.
+
+A token may lie on a path (a tunnel): `place TOKEN on a tunnel next to you`, `... on the tunnel
+you just crossed`, `... on a random tunnel` or `... on the tunnel between A and B` (any line,
+a setup step included) puts one there from the supply. Whoever moves along that path pays its
+`extra boots N` on top of the path's, then its `when you cross this:` lines run for them, and
+the token `stays when crossed` (the default), is `removed when crossed` (back to the supply)
+or is `taken when crossed` (the crosser takes it):
+`token Thorns { token 3; extra boots 1; removed when crossed; when you cross this: take 1
+damage }`. Paths change too: `block the tunnel you just crossed` (or any of the path phrases
+above) closes one until `open the tunnel between A and B`; `add a tunnel between A and B`
+(`add a 2 boots tunnel between ...`) joins two spaces for the rest of the game. A switch is
+a piece of the board with states that decides which of its paths are open: a path with
+`switch NAME STATE...` (`path Pivot -- North { switch dial 1 }`) is open only while the switch
+is in one of those states; every switch starts in state 1, `turn switch NAME` moves it to its
+next state (after the last, the first), `set switch NAME to N` sets it, and `if switch NAME is
+N` tests it (`space Pivot { action turn once per turn: pay 1 gold -> turn switch dial }`). Moves,
+distances and the bots' routes follow the changed board at once; `expect tunnel A -- B has
+TOKEN` and `expect path A -- B is blocked` check it in a scenario.
 
 ## Boards
 
@@ -140,7 +168,8 @@ space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 
 Paths: `A -- B` (both ways) or `A -> B` (one way); `boots N` (footprints), `monsters N`,
 `water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`, `way WAY` (or
-the way's bare name) and `cost N` (its price in the way's resource).
+the way's bare name), `cost N` (its price in the way's resource) and `switch NAME STATE...`
+(open only in those states of a switch: see [Tokens](#tokens) for paths that change).
 
 ## Modules
 
