@@ -473,6 +473,7 @@ class Declarations:
                 )
 
         self.diags += mug_warnings(ir)
+        self.diags += status_errors(ir)
 
     # actions ---------------------------------------------------------------------------
     def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
@@ -604,3 +605,37 @@ def mug_warnings(ir: dict[str, Any]) -> list[Diagnostic]:
         for tok in ir.get("tokens", ())
         if tok.get("kind") == "mug" and not {tok["name"].lower(), "mug"} & taken
     ]
+
+
+def _nodes(value: Any, key: str) -> Iterator[dict[str, Any]]:
+    """Every node keyed by ``key`` ("op" for effects, "cond" for conditions) in an IR value."""
+    if isinstance(value, dict):
+        if key in value:
+            yield value
+        for v in value.values():
+            if isinstance(v, (list, dict)):
+                yield from _nodes(v, key)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _nodes(v, key)
+
+
+def status_errors(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW104: a condition `you are NAME` testing a status no line of the pack gives (`you
+    are NAME this turn`): a misspelling, or a condition the language does not know."""
+    given = {n["name"] for n in _nodes(ir, "op") if n["op"] == "status"}
+    out = []
+    for n in _nodes(ir, "cond"):
+        if n["cond"] != "has_status" or n["name"] in given or "at" not in n:
+            continue
+        out.append(
+            Diagnostic(
+                "CW104",
+                f"unknown condition `you are {n['name']}`: no line of the pack gives the "
+                f"status `{n['name']}`",
+                Span.from_ir(n["at"]),
+                hint=did_you_mean(n["name"], given)
+                or f"give it with an effect such as `you are {n['name']} this turn`",
+            )
+        )
+    return out

@@ -9,13 +9,17 @@ from __future__ import annotations
 from .effects.turn_modifiers import on_gain
 from .events import emit
 from .state import KNOCKED_OUT, GameCore, PlayerState
+from .statuses import forbids
 
 # The base resources of the turn's pool (lost when the turn ends).
 TURN_POOL = frozenset(("skill", "swords", "boots"))
 
 
 def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> None:
-    """Add ``amount`` (possibly negative) of a resource to the player's pool."""
+    """Add ``amount`` (possibly negative) of a resource to the player's pool; a gain a
+    status forbids (`cannot gain clank`) is not made."""
+    if amount > 0 and player.statuses and forbids(player, "gain", resource):
+        return
     if amount > 0 and player is game.active and resource in TURN_POOL:
         # The commonest gains of all (a played card's skill, boots or swords), kept
         # short: no floor to apply.
@@ -101,7 +105,9 @@ def clank(game: GameCore, player: PlayerState, amount: int) -> None:
 
 
 def can_spend(game: GameCore, player: PlayerState, resource: str, n: int) -> bool:
-    """Whether the player can pay ``n`` of a resource."""
+    """Whether the player can pay ``n`` of a resource (a status may forbid using it)."""
+    if n > 0 and player.statuses and forbids(player, "use", resource):
+        return False
     return pool(game, player, resource) >= n
 
 
@@ -116,6 +122,18 @@ def spend(game: GameCore, player: PlayerState, resource: str, n: int) -> None:
         setattr(player, resource, getattr(player, resource) - n)
     else:
         player.pools[resource] -= n
+
+
+def can_box_cubes(game: GameCore, player: PlayerState, n: int) -> bool:
+    """Whether the player's supply holds ``n`` cubes to pay with."""
+    return player.supply >= n
+
+
+def box_cubes(game: GameCore, player: PlayerState, n: int) -> None:
+    """Pay ``n`` cubes of the player's supply as a price: they go to the box, out of the game
+    (the caller checked `can_box_cubes`)."""
+    player.supply -= n
+    player.boxed_cubes += n
 
 
 def pay_gold(game: GameCore, player: PlayerState, n: int) -> None:
