@@ -22,7 +22,7 @@ from . import extends as ext
 from . import limits
 from .art import check_art
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
-from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
+from .diagnostics import Diagnostic, Span, did_you_mean, has_errors, quote_name
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
@@ -524,6 +524,16 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
         if tuple(words[: len(key)]) == key and (best is None or len(key) > best[1]):
             best = (value, len(key))
     return best
+
+
+def _takes_from_pool(node: dict[str, Any]) -> bool:
+    """A gain with a minus sign of anything but Clank! (whose negative amount is a real debt
+    the rules keep): it would take from a pool that may not hold it."""
+    return (
+        node["op"] in ("gain", "bonus_on_gain")
+        and node.get("amount", 0) < 0
+        and node["resource"] != "clank"
+    )
 
 
 class _Compiler(Declarations, Modules):
@@ -1083,6 +1093,20 @@ class _Compiler(Declarations, Modules):
         )
         return None
 
+    def _negative_gain(self, node: dict[str, Any], span: Span) -> None:
+        """CW131: `-20 boots` would take what the pool may not hold (it used to stop at 0,
+        so later Boots still worked): say what to write instead."""
+        res, n = node["resource"], -node["amount"]
+        word = quote_name(res)
+        self.error(
+            "CW131",
+            f"`-{n} {word}` takes {word} from the pool, which may hold less: an effect never "
+            "takes more than there is",
+            span,
+            hint=f"a price offered only when it can be paid: `pay {n} {word} -> ...`; to stop "
+            f"{word} being used: `you can't use {word} for the rest of this turn`",
+        )
+
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []
         atoms = self.resource_atoms(atoms)  # declared resources' words (declarations.py)
@@ -1094,6 +1118,9 @@ class _Compiler(Declarations, Modules):
             node["at"] = _at(span)
             if "per" in node:
                 node["per"]["at"] = _at(span)
+            if _takes_from_pool(node):
+                self._negative_gain(node, span)
+                return None
             return node
         for kind, sub in failures:
             if kind == "count":

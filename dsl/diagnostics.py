@@ -93,6 +93,12 @@ CODES: dict[str, tuple[str, str]] = {
         "A token of kind `mug` that no rule awards: a mug no longer awards itself on escape "
         "(write `when you escape: take NAME` in the pack's `rules` block).",
     ),
+    "CW131": (
+        "error",
+        "A negative gain of a resource other than Clank! (`-20 boots`): it would take what the "
+        "pool may not hold; write a price (`pay 2 boots -> ...`) or a status (`you can't use "
+        "boots for the rest of this turn`).",
+    ),
     "CW135": (
         "error",
         "A module used twice: at two fixed positions, fixed and also offered at a free one, "

@@ -37,17 +37,18 @@ def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> Non
         if game.turn_modifiers:
             on_gain(game, player, resource, amount)
         return
+    if amount < 0 and resource != "clank":
+        # Never a clamp: only Clank! keeps a debt; the compiler refuses the rest (CW131).
+        _take(game, player, resource, -amount)
+        return
     if resource == "skill":
-        player.skill = max(0, player.skill + amount)
+        player.skill += amount
     elif resource == "swords":
-        player.swords = max(0, player.swords + amount)
+        player.swords += amount
     elif resource == "boots":
-        player.boots = max(0, player.boots + amount)
+        player.boots += amount
     elif resource == "gold":
-        if amount >= 0:
-            player.gold += amount
-        else:
-            pay_gold(game, player, min(-amount, gold_of(game, player)))
+        player.gold += amount
     elif resource == "clank":
         before = player.area
         clank(game, player, amount)
@@ -55,7 +56,7 @@ def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> Non
         amount = player.area - before
     elif resource in game.catalog.resources:
         pools = player.pools
-        pools[resource] = max(0, pools.get(resource, 0) + amount)
+        pools[resource] = pools.get(resource, 0) + amount
     else:
         raise ValueError(f"unknown resource {resource!r}")
     if amount > 0 and game._track_gains and player is game.active:
@@ -64,6 +65,20 @@ def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> Non
         got[1] += 1
         if game.turn_modifiers:
             on_gain(game, player, resource, amount)
+
+
+def _take(game: GameCore, player: PlayerState, resource: str, n: int) -> None:
+    """A negative gain of a pool (IR the compiler did not write: it refuses one, CW131):
+    paid like a price when the pool holds it, else an error rather than a silent clamp."""
+    if resource not in TURN_POOL and resource != "gold" and resource not in game.catalog.resources:
+        raise ValueError(f"unknown resource {resource!r}")
+    have = pool(game, player, resource)
+    if have < n:
+        raise ValueError(
+            f"an effect takes {n} {resource} from player {player.seat + 1}, who has {have}: a "
+            f"negative gain is never cut to what there is (write `pay {n} {resource} -> ...`)"
+        )
+    spend(game, player, resource, n)
 
 
 def clear_turn_pools(game: GameCore, player: PlayerState) -> None:

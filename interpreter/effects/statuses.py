@@ -57,19 +57,21 @@ def _render_forbid(node: dict[str, Any]) -> str:
     return f"you can't {act} {ends}"
 
 
-_CANT = "[you] can't|cannot"
+# "you can't", "you cannot", "you may not" (the "you" may be left out).
+_CANTS = ("[you] can't|cannot", "[you] may not")
 
 
 @effect(
     "forbid",
     phrases=(
-        f'{_CANT} use|spend {{resource:resource}} {{act="use"}} {{ends:duration}}',
-        f'{_CANT} use|spend {{resource:resource}} {{act="use"}}',
-        f'{_CANT} gain {{resource:resource}} {{act="gain"}} {{ends:duration}}',
-        'gain no {resource:resource} {act="gain"} {ends:duration}',
-        f'{_CANT} gain {{resource:resource}} {{act="gain"}}',
-        *(f'{_CANT} {a} {{act="{a}"}} {{ends:duration}}' for a in _PLAIN),
-        *(f'{_CANT} {a} {{act="{a}"}}' for a in _PLAIN),
+        *(f'{c} use|spend {{resource:resource}} {{act="use"}} {{ends:duration}}' for c in _CANTS),
+        *(f'{c} use|spend {{resource:resource}} {{act="use"}}' for c in _CANTS),
+        *(f'{c} gain {{resource:resource}} {{act="gain"}} {{ends:duration}}' for c in _CANTS),
+        '[you] gain no {resource:resource} {act="gain"} {ends:duration}',
+        '[you] gain no {resource:resource} {act="gain"}',
+        *(f'{c} gain {{resource:resource}} {{act="gain"}}' for c in _CANTS),
+        *(f'{c} {a} {{act="{a}"}} {{ends:duration}}' for c in _CANTS for a in _PLAIN),
+        *(f'{c} {a} {{act="{a}"}}' for c in _CANTS for a in _PLAIN),
     ),
     params={
         "act": {"enum": list(ACTS)},

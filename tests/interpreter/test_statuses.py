@@ -22,6 +22,7 @@ from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.invariants import check_invariants
 from clankwork.interpreter.restore import restore
+from clankwork.interpreter.schema import validate_ir
 from clankwork.interpreter.scoring import fingerprint
 from clankwork.tools.cli import main
 from clankwork.tools.play import position
@@ -170,3 +171,44 @@ def test_a_misspelt_status_is_an_unknown_condition_with_a_suggestion() -> None:
     assert len(diags) == 1
     assert "dizy" in diags[0].message and diags[0].span.line == 3
     assert "dizzy" in (diags[0].hint or "")
+
+
+@pytest.mark.parametrize(
+    ("line", "price"),
+    [
+        ("-20 boots", "pay 20 boots"),
+        ("-1 gold", "pay 1 gold"),
+        ("-2 skill whenever you gain boots this turn", "pay 2 skill"),
+    ],
+)
+def test_a_negative_gain_of_a_pool_is_cw131_with_what_to_write(line: str, price: str) -> None:
+    """`-20 boots` used to compile and stop at 0, so later Boots still worked (issue 24)."""
+    src = f'pack p {{ version "0.1.0" }}\ncard X {{ cost 1; play: +1 skill, {line} }}\n'
+    (d,) = [d for d in compile_text(src).diagnostics if d.code == "CW131"]
+    assert (d.severity, d.span.line) == ("error", 2)
+    word = price.split()[-1]
+    assert f"`{price} -> ...`" in (d.hint or "")
+    assert f"you can't use {word} for the rest of this turn" in (d.hint or "")
+
+
+def test_negative_clank_is_still_a_debt() -> None:
+    src = 'pack p { version "0.1.0" }\ncard X { cost 1; play: -2 clank }\n'
+    assert not [d for d in compile_text(src).diagnostics if d.code == "CW131"]
+
+
+def test_a_negative_gain_in_ir_is_reported_and_never_cut_to_zero(ir: dict[str, Any]) -> None:
+    """IR the compiler did not write: the IR check names it, and the engine refuses to take
+    more than the pool holds rather than clamping."""
+    bad = json.loads(json.dumps(ir))
+    card = next(c for c in bad["cards"] if c["name"] == "Sidestep")
+    card["triggers"][0]["effects"].append({"op": "gain", "resource": "boots", "amount": -3})
+    assert any("negative gain of 'boots'" in m for _, m in validate_ir(bad))
+    g = _game(ir)
+    p = g.players[0]
+    g.begin_turn(p)
+    p.boots = 1
+    with pytest.raises(ValueError, match="takes 3 boots from player 1, who has 1"):
+        g.gain(p, "boots", -3)
+    assert p.boots == 1
+    g.gain(p, "boots", -1)  # a pool that holds it pays
+    assert p.boots == 0
