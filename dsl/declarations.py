@@ -474,6 +474,7 @@ class Declarations:
 
         self.diags += mug_warnings(ir)
         self.diags += status_errors(ir)
+        self.diags += bare_price_errors(ir)
 
     # actions ---------------------------------------------------------------------------
     def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
@@ -638,4 +639,36 @@ def status_errors(ir: dict[str, Any]) -> list[Diagnostic]:
                 or f"give it with an effect such as `you are {n['name']} this turn`",
             )
         )
+    return out
+
+
+# Prices that take what the player may not have: before `->`, in an `action` line, a `to
+# enter:` toll or a `choose` option they are asked only when payable; alone on a line, never.
+_PRICE_ONLY = {
+    "spend": lambda n: f"pay {n['amount']} {quote_name(n['resource'])}",
+    "pay_cubes": lambda n: f"pay {n['n']} clank cubes",
+}
+
+
+def bare_price_errors(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW132: `pay 2 gold` (or Clank! cubes) alone on a card's, token's or the rules' line,
+    where nothing asks whether it can be paid: it would take what the player may not have."""
+    lines = [t for kind in ("cards", "tokens") for c in ir.get(kind, ()) for t in c["triggers"]]
+    lines += ir.get("triggers", ())
+    out = []
+    for line in lines:
+        for n in line.get("effects", ()):
+            if n["op"] not in _PRICE_ONLY or "at" not in n:
+                continue
+            text = _PRICE_ONLY[n["op"]](n)
+            out.append(
+                Diagnostic(
+                    "CW132",
+                    f"`{text}` alone on a line takes what the player may not have: a price is "
+                    "asked only before `->`, in an `action` line or a `choose` option",
+                    Span.from_ir(n["at"]),
+                    hint=f"write it as a price: `{text} -> ...` (`may {text} -> ...` to let "
+                    "the player decline), or `choose one (" + text + " | ...)`",
+                )
+            )
     return out

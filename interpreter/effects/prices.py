@@ -44,6 +44,11 @@ def _plural(n: int, one: str, many: str) -> str:
 def pay_cubes(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Pay with cubes of your supply: they go to the box, out of the game (not to the Clank!
     area: they are never drawn). As a price it can be paid only with that many in supply."""
+    if not game.can_box_cubes(ctx.player, node["n"]):
+        raise ValueError(
+            f"player {ctx.player.seat + 1} cannot pay {node['n']} Clank! cubes: a price "
+            "nothing asked about (CW132)"
+        )
     game.box_cubes(ctx.player, node["n"])
 
 

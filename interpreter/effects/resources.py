@@ -78,5 +78,11 @@ def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     can_pay=_can_spend,
 )
 def spend(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Pay resources from the pool (a price before "->"); it cannot be paid with what you lack."""
+    """Pay resources from the pool (a price before "->"); it cannot be paid with what you lack
+    (a price is asked only when it can be paid: alone on a line it is CW132)."""
+    if not game.can_spend(ctx.player, node["resource"], node["amount"]):
+        raise ValueError(
+            f"player {ctx.player.seat + 1} cannot pay {node['amount']} {node['resource']}: "
+            "a price nothing asked about (CW132), never cut to what the pool holds"
+        )
     game.spend(ctx.player, node["resource"], node["amount"])

@@ -47,7 +47,7 @@ def _game(ir: dict[str, Any], seed: int = 1) -> Game:
 def test_the_fixture_scenarios_pass() -> None:
     result = CliRunner().invoke(main, ["test", str(PACK)])
     assert result.exit_code == 0, result.output
-    assert "22 scenarios: 22 passed" in result.output
+    assert "24 scenarios: 24 passed" in result.output
 
 
 def test_statuses_survive_a_snapshot_and_a_copy(ir: dict[str, Any]) -> None:
@@ -212,3 +212,20 @@ def test_a_negative_gain_in_ir_is_reported_and_never_cut_to_zero(ir: dict[str, A
     assert p.boots == 1
     g.gain(p, "boots", -1)  # a pool that holds it pays
     assert p.boots == 0
+
+
+@pytest.mark.parametrize("line", ["spend 3 gold", "pay 2 boots, draw 1", "pay 2 clank cubes"])
+def test_a_price_alone_on_a_line_is_cw132(line: str) -> None:
+    """`spend 3 gold` with 1 gold used to pay what there was (or fail mid-game): a price is
+    asked only where something checks it can be paid."""
+    src = f'pack p {{ version "0.1.0" }}\ncard X {{ cost 1; play: {line} }}\n'
+    (d,) = [d for d in compile_text(src).diagnostics if d.code == "CW132"]
+    assert d.severity == "error" and "->" in (d.hint or "")
+
+
+@pytest.mark.parametrize(
+    "line", ["choose one (pay 3 gold -> draw 1 | +1 skill)", "may pay 2 clank cubes -> draw 1"]
+)
+def test_a_price_where_it_is_asked_compiles(line: str) -> None:
+    src = f'pack p {{ version "0.1.0" }}\ncard X {{ cost 1; play: {line} }}\n'
+    assert not [d for d in compile_text(src).diagnostics if d.code == "CW132"]
