@@ -25,6 +25,7 @@ from clankwork.interpreter.restore import restore
 from clankwork.interpreter.schema import validate_ir
 from clankwork.interpreter.scoring import fingerprint
 from clankwork.tools.cli import main
+from clankwork.tools.lsp_complete import complete, pack_names
 from clankwork.tools.play import position
 from clankwork.tools.replay import command as replay_command
 from clankwork.tools.simulate import command as simulate_command
@@ -229,3 +230,21 @@ def test_a_price_alone_on_a_line_is_cw132(line: str) -> None:
 def test_a_price_where_it_is_asked_compiles(line: str) -> None:
     src = f'pack p {{ version "0.1.0" }}\ncard X {{ cost 1; play: {line} }}\n'
     assert not [d for d in compile_text(src).diagnostics if d.code == "CW132"]
+
+
+def test_completion_offers_how_long_a_prohibition_lasts() -> None:
+    names = pack_names(None, [])
+    text = "card X { cost 1; play: you can't use boots until "
+    labels = [i.label for i in complete(text, 0, len(text), names)]
+    assert "until your next turn" in labels
+    assert "for the rest of the game" not in labels
+    text = "card X { cost 1; play: you can't use boots "
+    labels = [i.label for i in complete(text, 0, len(text), names)]
+    assert "for the rest of this turn" in labels
+
+
+def test_completion_after_a_whole_phrase_and_more_words_answers() -> None:
+    """Typing past the end of a phrase (`draw 2 cards ` then a word) raised IndexError in
+    the completer before (met while adding the duration slot)."""
+    text = "card X { cost 1; play: draw 2 cards and "
+    assert complete(text, 0, len(text), pack_names(None, [])) == []
