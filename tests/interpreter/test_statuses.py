@@ -48,7 +48,7 @@ def _game(ir: dict[str, Any], seed: int = 1) -> Game:
 def test_the_fixture_scenarios_pass() -> None:
     result = CliRunner().invoke(main, ["test", str(PACK)])
     assert result.exit_code == 0, result.output
-    assert "24 scenarios: 24 passed" in result.output
+    assert "25 scenarios: 25 passed" in result.output
 
 
 def test_statuses_survive_a_snapshot_and_a_copy(ir: dict[str, Any]) -> None:
