@@ -16,24 +16,19 @@ from typing import Any
 from .registry import effect
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 @effect(
     "pay_cubes",
     phrases=(
-        "pay {n:int} clank|clank! cube|cubes",
-        "pay {n:int} of your clank|clank! cube|cubes",
-        "pay {n:int} of your cubes",
-        "pay {n:int} cube|cubes",
-        "pay a|one clank|clank! cube {n=1}",
-        "pay one of your clank|clank! cubes {n=1}",
+        "pay|spend {n:int} clank|clank! cube|cubes",
+        "pay|spend {n:int} of your clank|clank! cube|cubes",
+        "pay|spend {n:int} of your cubes",
+        "pay|spend {n:int} cube|cubes",
+        "pay|spend a|one clank|clank! cube {n=1}",
+        "pay|spend one of your clank|clank! cubes {n=1}",
+        "return {n:int} of your clank|clank! cubes to the box",
     ),
     params={"n": {"type": "integer", "minimum": 1, "maximum": 100}},
-    render=lambda n: (
-        f"pay {_plural(n['n'], 'of your Clank! cubes', 'of your Clank! cubes')}" + " (to the box)"
-    ),
+    render=lambda n: f"pay {n['n']} of your Clank! cubes (to the box)",
     examples=("pay 2 clank cubes -> +3 gold", "may pay 1 of your clank cubes -> draw 1"),
     payable=True,
     can_pay=lambda game, ctx, n: game.can_box_cubes(ctx.player, n["n"]),
