@@ -526,6 +526,22 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
+# A subject before a status said of other players, without brackets ("each opponent can't
+# move this turn", "each opponent is dizzy until your next turn"): how many words it takes
+# and who it names. Only a status reads this way (the rest of the phrase is a `forbid` or a
+# `status`); other effects keep their brackets.
+_EACH_SUBJECT = {
+    ("each", "opponent", "can't"): (2, "opponent"),
+    ("each", "opponent", "cannot"): (2, "opponent"),
+    ("each", "opponent", "gains"): (2, "opponent"),
+    ("each", "opponent", "is"): (2, "opponent"),
+    ("each", "player", "can't"): (2, "player"),
+    ("each", "player", "cannot"): (2, "player"),
+    ("each", "player", "gains"): (2, "player"),
+    ("each", "player", "is"): (2, "player"),
+}
+
+
 def _takes_from_pool(node: dict[str, Any]) -> bool:
     """A gain with a minus sign of anything but Clank! (whose negative amount is a real debt
     the rules keep): it would take from a pool that may not hold it."""
@@ -1007,6 +1023,18 @@ class _Compiler(Declarations, Modules):
             if words and words[0] == "may" and len(e.phrase) > 1:
                 inner = self._phrase(e.phrase[1:])
                 return None if inner is None else {"op": "may", "do": [inner], "at": _at(e.span)}
+            who = _EACH_SUBJECT.get(tuple(w or "" for w in words[:3])) if words else None
+            if who is not None and resolve(EFFECTS, e.phrase) is None:
+                # "each opponent can't move until your next turn": a status said of others
+                # is "each opponent (you can't move until your next turn)".
+                n, kind = who
+                inner = resolve(EFFECTS, e.phrase[n:])
+                if inner is not None and inner["op"] in ("forbid", "status"):
+                    inner = self._phrase(e.phrase[n:])
+                    at = _at(e.span)
+                    if inner is None:
+                        return None
+                    return {"op": "each", "who": kind, "do": [inner], "at": at}
             return self._phrase(e.phrase)
         if e.form == "then":
             optional = bool(words) and words[0] == "may"

@@ -48,7 +48,7 @@ def _game(ir: dict[str, Any], seed: int = 1) -> Game:
 def test_the_fixture_scenarios_pass() -> None:
     result = CliRunner().invoke(main, ["test", str(PACK)])
     assert result.exit_code == 0, result.output
-    assert "25 scenarios: 25 passed" in result.output
+    assert "26 scenarios: 26 passed" in result.output
 
 
 def test_statuses_survive_a_snapshot_and_a_copy(ir: dict[str, Any]) -> None:
@@ -248,3 +248,18 @@ def test_completion_after_a_whole_phrase_and_more_words_answers() -> None:
     the completer before (met while adding the duration slot)."""
     text = "card X { cost 1; play: draw 2 cards and "
     assert complete(text, 0, len(text), pack_names(None, [])) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "each opponent can't use boots until your next turn",
+        "each opponent is dizzy until your next turn",
+        "each player gains no clank this turn",
+        "you may not use boots for the remainder of this turn",
+        "you cannot move until the start of your next turn",
+    ],
+)
+def test_natural_wordings_of_a_status_compile(line: str) -> None:
+    src = f'pack p {{ version "0.1.0" }}\ncard X {{ cost 1; play: {line} }}\n'
+    assert not [d for d in compile_text(src).diagnostics if d.severity == "error"]
