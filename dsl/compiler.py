@@ -26,7 +26,7 @@ from .art import check_art
 from .awards import Awards, is_award
 from .condition_logic import IF_WORDS, failing_part, parse_condition
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
-from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
+from .diagnostics import Diagnostic, Span, did_you_mean, has_errors, quote_name
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
@@ -570,6 +570,32 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
+# A subject before a status said of other players, without brackets ("each opponent can't
+# move this turn", "each opponent is dizzy until your next turn"): how many words it takes
+# and who it names. Only a status reads this way (the rest of the phrase is a `forbid` or a
+# `status`); other effects keep their brackets.
+_EACH_SUBJECT = {
+    ("each", "opponent", "can't"): (2, "opponent"),
+    ("each", "opponent", "cannot"): (2, "opponent"),
+    ("each", "opponent", "gains"): (2, "opponent"),
+    ("each", "opponent", "is"): (2, "opponent"),
+    ("each", "player", "can't"): (2, "player"),
+    ("each", "player", "cannot"): (2, "player"),
+    ("each", "player", "gains"): (2, "player"),
+    ("each", "player", "is"): (2, "player"),
+}
+
+
+def _takes_from_pool(node: dict[str, Any]) -> bool:
+    """A gain with a minus sign of anything but Clank! (whose negative amount is a real debt
+    the rules keep): it would take from a pool that may not hold it."""
+    return (
+        node["op"] in ("gain", "bonus_on_gain")
+        and node.get("amount", 0) < 0
+        and node["resource"] != "clank"
+    )
+
+
 class _Compiler(Declarations, Modules, Awards):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
@@ -1053,6 +1079,18 @@ class _Compiler(Declarations, Modules, Awards):
             if words and words[0] == "may" and len(e.phrase) > 1:
                 inner = self._phrase(e.phrase[1:])
                 return None if inner is None else {"op": "may", "do": [inner], "at": _at(e.span)}
+            who = _EACH_SUBJECT.get(tuple(w or "" for w in words[:3])) if words else None
+            if who is not None and resolve(EFFECTS, e.phrase) is None:
+                # "each opponent can't move until your next turn": a status said of others
+                # is "each opponent (you can't move until your next turn)".
+                n, kind = who
+                inner = resolve(EFFECTS, e.phrase[n:])
+                if inner is not None and inner["op"] in ("forbid", "status"):
+                    inner = self._phrase(e.phrase[n:])
+                    at = _at(e.span)
+                    if inner is None:
+                        return None
+                    return {"op": "each", "who": kind, "do": [inner], "at": at}
             return self._phrase(e.phrase)
         if e.form == "then":
             optional = bool(words) and words[0] == "may"
@@ -1167,6 +1205,20 @@ class _Compiler(Declarations, Modules, Awards):
                 return {"op": record.name, **got, "do": do, "at": at}
         return None
 
+    def _negative_gain(self, node: dict[str, Any], span: Span) -> None:
+        """CW131: `-20 boots` would take what the pool may not hold (it used to stop at 0,
+        so later Boots still worked): say what to write instead."""
+        res, n = node["resource"], -node["amount"]
+        word = quote_name(res)
+        self.error(
+            "CW131",
+            f"`-{n} {word}` takes {word} from the pool, which may hold less: an effect never "
+            "takes more than there is",
+            span,
+            hint=f"a price offered only when it can be paid: `pay {n} {word} -> ...`; to stop "
+            f"{word} being used: `you can't use {word} for the rest of this turn`",
+        )
+
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []
         atoms = self.resource_atoms(atoms)  # declared resources' words (declarations.py)
@@ -1178,6 +1230,9 @@ class _Compiler(Declarations, Modules, Awards):
             node["at"] = _at(span)
             if "per" in node:
                 node["per"]["at"] = _at(span)
+            if _takes_from_pool(node):
+                self._negative_gain(node, span)
+                return None
             return node
         for kind, sub in failures:
             if kind == "count":

@@ -490,6 +490,8 @@ class Declarations:
                 )
 
         self.diags += mug_warnings(ir)
+        self.diags += status_errors(ir)
+        self.diags += bare_price_errors(ir)
 
     # actions ---------------------------------------------------------------------------
     def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
@@ -633,3 +635,69 @@ def mug_warnings(ir: dict[str, Any]) -> list[Diagnostic]:
         for tok in ir.get("tokens", ())
         if tok.get("kind") == "mug" and not {tok["name"].lower(), "mug"} & taken
     ]
+
+
+def _nodes(value: Any, key: str) -> Iterator[dict[str, Any]]:
+    """Every node keyed by ``key`` ("op" for effects, "cond" for conditions) in an IR value."""
+    if isinstance(value, dict):
+        if key in value:
+            yield value
+        for v in value.values():
+            if isinstance(v, (list, dict)):
+                yield from _nodes(v, key)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _nodes(v, key)
+
+
+def status_errors(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW104: a condition `you are NAME` testing a status no line of the pack gives (`you
+    are NAME this turn`): a misspelling, or a condition the language does not know."""
+    given = {n["name"] for n in _nodes(ir, "op") if n["op"] == "status"}
+    out = []
+    for n in _nodes(ir, "cond"):
+        if n["cond"] != "has_status" or n["name"] in given or "at" not in n:
+            continue
+        out.append(
+            Diagnostic(
+                "CW104",
+                f"unknown condition `you are {n['name']}`: no line of the pack gives the "
+                f"status `{n['name']}`",
+                Span.from_ir(n["at"]),
+                hint=did_you_mean(n["name"], given)
+                or f"give it with an effect such as `you are {n['name']} this turn`",
+            )
+        )
+    return out
+
+
+# Prices that take what the player may not have: before `->`, in an `action` line, a `to
+# enter:` toll or a `choose` option they are asked only when payable; alone on a line, never.
+_PRICE_ONLY = {
+    "spend": lambda n: f"pay {n['amount']} {quote_name(n['resource'])}",
+    "pay_cubes": lambda n: f"pay {n['n']} clank cubes",
+}
+
+
+def bare_price_errors(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW132: `pay 2 gold` (or Clank! cubes) alone on a card's, token's or the rules' line,
+    where nothing asks whether it can be paid: it would take what the player may not have."""
+    lines = [t for kind in ("cards", "tokens") for c in ir.get(kind, ()) for t in c["triggers"]]
+    lines += ir.get("triggers", ())
+    out = []
+    for line in lines:
+        for n in line.get("effects", ()):
+            if n["op"] not in _PRICE_ONLY or "at" not in n:
+                continue
+            text = _PRICE_ONLY[n["op"]](n)
+            out.append(
+                Diagnostic(
+                    "CW132",
+                    f"`{text}` alone on a line takes what the player may not have: a price is "
+                    "asked only before `->`, in an `action` line or a `choose` option",
+                    Span.from_ir(n["at"]),
+                    hint=f"write it as a price: `{text} -> ...` (`may {text} -> ...` to let "
+                    "the player decline), or `choose one (" + text + " | ...)`",
+                )
+            )
+    return out

@@ -8,7 +8,12 @@ from functools import cache
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, Record, Registry
-from clankwork.interpreter.effects.registry import FAMILY_KEY, RESOURCE_WORDS, pretty_phrase
+from clankwork.interpreter.effects.registry import (
+    DURATIONS,
+    FAMILY_KEY,
+    RESOURCE_WORDS,
+    pretty_phrase,
+)
 
 from .limits import EFFECT_AMOUNT_MAX, Range
 from .parser import Atom
@@ -69,6 +74,11 @@ def _match(
             if got is not None:
                 return got
         return _match(rest, atoms, out, failures) if item.optional else None
+    if item.kind == "duration":
+        if rest or not atoms:
+            return None  # a duration ends the phrase
+        ends = DURATIONS.get(" ".join(_word(a) or "\0" for a in atoms))
+        return None if ends is None else {**out, item.slot: ends}
     if item.kind in ("words", "cond", "count"):
         if not atoms:
             return None

@@ -117,6 +117,10 @@ PLAYER_FACTS: dict[tuple[str, ...], str] = {
     ("status",): "word",
     ("has",): "token",
     ("has", "no"): "token",
+    # A status in force (interpreter/statuses.py): a name, or a prohibition in quotes
+    # ("cannot use boots").
+    ("has", "status"): "status",
+    ("has", "no", "status"): "status",
     ("exhausted",): "bool",
     ("artifact",): "token?",
     ("owns",): "int card",
@@ -1058,6 +1062,8 @@ class _ScenarioCompiler:
             value = self.artifact(a)  # `artifact TOKEN`, the only fact of this shape
         elif shape == "token":
             value = self.ref(a, self.tokens, "token")
+        elif shape == "status" and a.kind in ("word", "string"):
+            value = a.text.lower()
         elif shape == "word" and a.text.lower() in ("on", "escaped", "knocked"):
             value = {"knocked": "knocked out"}.get(a.text.lower(), a.text.lower())
         else:
@@ -1078,6 +1084,7 @@ def _shape_words(shape: str) -> str:
         "card": "a card",
         "token": "a token",
         "token?": "a token or none",
+        "status": "a status (a name, or a prohibition in quotes)",
         "int card": "a number and a card",
         "card int": "a card and a number",
         "counter int": "a counter and a number",
@@ -1099,6 +1106,7 @@ def _shape_example(shape: str) -> str:
         "card": "Burgle",
         "token": "Mug",
         "token?": "none",
+        "status": "dizzy",
         "int card": "6 Burgle",
         "card int": "Explore 14",
         "counter int": "doom 2",

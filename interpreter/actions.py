@@ -26,6 +26,7 @@ from .effects.turn_modifiers import ignores_monsters, largest_discount, price
 from .effects.where import has_feature
 from .state import Ctx, PlayerState
 from .state import GameCore as Game
+from .statuses import forbids
 
 
 class ActionKind:
@@ -62,6 +63,11 @@ class ActionKind:
     def lands(self, value: tuple[Any, ...]) -> int | None:
         """The space the action takes the player to, when it moves them."""
         return None
+
+    def forbidden(self, game: Game, p: PlayerState, value: tuple[Any, ...]) -> bool:
+        """Whether a status of ``p`` forbids the option (`cannot move`, `cannot use boots`):
+        asked only of a player with statuses; a forbidden option is not listed."""
+        return False
 
     def script(self, step: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
         """Labels a scenario step of this kind's verb names, in order of preference, and
@@ -333,6 +339,14 @@ class _Move(ActionKind):
     def lands(self, value):
         return value[1].to
 
+    def forbidden(self, game, p, value):
+        _, m, swords = value
+        return (
+            forbids(p, "move")
+            or (m.boots > 0 and forbids(p, "use", m.way.paid_in))
+            or (swords > 0 and forbids(p, "use", "swords"))
+        )
+
     def script(self, step):
         arg = step.get("arg")
         if "swords" in step:
@@ -407,6 +421,9 @@ class _Coach(ActionKind):
     def lands(self, value):
         return value[1]
 
+    def forbidden(self, game, p, value):
+        return forbids(p, "move") or forbids(p, "use", "boots") or forbids(p, "use", "gold")
+
     def script(self, step):
         return ((f"hire a coach to {step.get('arg')}",), False)
 
@@ -466,6 +483,9 @@ class _Fight(ActionKind):
     def narrate(self, game, p, value):
         card = value[1]
         return f"defeats {card.name} ({card.fight} swords)"
+
+    def forbidden(self, game, p, value):
+        return forbids(p, "fight") or (value[1].fight > 0 and forbids(p, "use", "swords"))
 
     def script(self, step):
         arg = step.get("arg")
@@ -547,6 +567,9 @@ class _Acquire(ActionKind):
         where = " from the reserve" if self.reserve else ""
         return f"acquires {card.name}{where} ({_price(game, card)} skill)"
 
+    def forbidden(self, game, p, value):
+        return forbids(p, "acquire") or (_price(game, value[1]) > 0 and forbids(p, "use", "skill"))
+
     def script(self, step):
         arg = step.get("arg")
         return ((f"acquire {arg}", f"acquire {arg} (reserve)"), False)
@@ -594,6 +617,9 @@ class _Buy(ActionKind):
 
     def narrate(self, game, p, value):
         return f"buys {best_market_item(game, value[1]).name}"
+
+    def forbidden(self, game, p, value):
+        return forbids(p, "buy") or forbids(p, "use", "gold")
 
     def appraise(self, value, v):
         return value[2].points * v.unit("points") - value[3] * v.unit("gold")
@@ -818,6 +844,8 @@ def _ask(
     """Append ``kind``'s options to ``out`` and note their indexes in ``groups``; how many
     options are listed now."""
     kind.legal(game, p, here, cache, out)
+    if p.statuses:
+        _drop_forbidden(game, p, out, n)
     k = len(out)
     if k > n:
         groups[kind] = range(n, k)
@@ -831,8 +859,19 @@ def kinds_legal(game: Game, p: PlayerState) -> list[Option]:
     caches = _listing(game).caches
     out: list[Option] = []
     for kind in ACTION_KINDS:
+        n = len(out)
         kind.legal(game, p, here, caches[kind], out)
+        if p.statuses:
+            _drop_forbidden(game, p, out, n)
     return out
+
+
+def _drop_forbidden(game: Game, p: PlayerState, out: list[Option], n: int) -> None:
+    """Take out of ``out[n:]`` the options a status of ``p`` forbids."""
+    kept = [o for o in out[n:] if not o.value[0].forbidden(game, p, o.value)]
+    if len(kept) != len(out) - n:
+        del out[n:]
+        out.extend(kept)
 
 
 def allowed_here(card: Any, here: Any) -> bool:

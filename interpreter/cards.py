@@ -148,6 +148,17 @@ def discard(game: GameCore, player: PlayerState, n: int) -> None:
         moved(game, player, card, "discard")
 
 
+def can_trash(game: GameCore, player: PlayerState, n: int, card: str | None = None) -> bool:
+    """Whether the discard pile and play area hold ``n`` cards (matching ``card``) to trash."""
+    want = card.lower() if card else None
+    k = 0
+    for zone in (player.discard, player.play):
+        for c in zone:
+            if want is None or want in c.match:
+                k += 1
+    return k >= n
+
+
 def trash(game: GameCore, player: PlayerState, n: int, card: str | None = None) -> None:
     """Trash cards of the player's choice from discard pile or play area (name or tag)."""
     want = card.lower() if card else None

@@ -33,6 +33,7 @@ from . import (
     events,
     movement,
     paths,
+    statuses,
     tokens,
     turn,
 )
@@ -219,6 +220,14 @@ class Game(GameCore):
     take_damage = economy.take_damage
     knock_out = economy.knock_out
     refresh = economy.refresh
+    can_box_cubes = economy.can_box_cubes
+    box_cubes = economy.box_cubes
+
+    # -- statuses (statuses.py) ---------------------------------------------------------
+    give_status = statuses.give_status
+    end_status = statuses.take_status
+    has_status = statuses.status_held
+    prohibition = staticmethod(statuses.prohibition)
 
     # -- cards and zones (cards.py) -----------------------------------------------------
     draw = cards.draw
@@ -231,6 +240,7 @@ class Game(GameCore):
     can_discard = cards.can_discard
     discard = cards.discard
     trash = cards.trash
+    can_trash = cards.can_trash
     unmark_left_play = cards.unmark_left_play
     take_from_reserve = cards.take_from_reserve
     flip_reserve_monster = cards.flip_reserve_monster
@@ -256,6 +266,8 @@ class Game(GameCore):
     deal_face_down = tokens.deal_face_down
     remove_random = tokens.remove_random
     has_token = tokens.has_token
+    held_count = tokens.held_count
+    return_held = tokens.return_held
     grants = tokens.grants
     artifact_room = tokens.artifact_room
 
@@ -301,7 +313,13 @@ class Game(GameCore):
 
     def cube_count(self, player: PlayerState) -> int:
         """All of a player's cubes wherever they are (constant: the conservation check)."""
-        return player.supply + player.area + player.damage + self.bag.count(player.seat)
+        return (
+            player.supply
+            + player.area
+            + player.damage
+            + player.boxed_cubes
+            + self.bag.count(player.seat)
+        )
 
     def decision_log(self) -> list[dict[str, Any]]:
         """The decision records of the log."""

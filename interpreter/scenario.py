@@ -20,6 +20,7 @@ from .game import BLACK, Game
 from .paths import is_closed
 from .scoring import score_player
 from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState, state_facts
+from .statuses import describe, has_status
 
 
 @dataclass
@@ -203,6 +204,8 @@ def check(game: Game, step: dict[str, Any]) -> str | None:
         if not 1 <= seat <= len(game.players):
             return f"there is no player {seat}"
         p = game.players[seat - 1]
+        if fact in ("has status", "has no status"):
+            return _check_status(p, step)
         if fact.endswith(" has") or fact.endswith(" has no") or fact in ("has", "has no"):
             return _check_holds(game, p, step)
         got = player_fact(game, p, fact, step)
@@ -299,6 +302,18 @@ def _check_holds(game: Game, p: PlayerState, step: dict[str, Any]) -> str | None
     return (
         f"expected {'no ' if negate else ''}{want!r} in {who}'s {where}; "
         f"it holds {_names(c.name for c in cards)}"
+    )
+
+
+def _check_status(p: PlayerState, step: dict[str, Any]) -> str | None:
+    """`has status NAME` and `has no status NAME` for one player."""
+    want, negate = step["value"], step["fact"] == "has no status"
+    if has_status(p, want) != negate:
+        return None
+    held = [describe(e) for e in p.statuses]
+    return (
+        f"expected player {p.seat + 1} {'not ' if negate else ''}to have status {want!r}; "
+        f"their statuses: {_names(held)}"
     )
 
 

@@ -578,8 +578,8 @@ def validate_ir(ir: dict[str, Any]) -> list[tuple[str, str]]:
 
 def resource_errors(ir: dict[str, Any]) -> list[tuple[str, str]]:
     """Effect nodes and ways naming a resource that is neither a base one nor one of the
-    pack's `resources`, and paths naming an undeclared way (a schema cannot tie them
-    together), as (JSON path, message)."""
+    pack's `resources`, negative gains of anything but Clank! (CW131), and paths naming an
+    undeclared way (a schema cannot tie them together), as (JSON path, message)."""
     known = set(RESOURCES) | {r.get("name") for r in ir.get("resources", ()) if isinstance(r, dict)}
     out: list[tuple[str, str]] = []
 
@@ -592,6 +592,20 @@ def resource_errors(ir: dict[str, Any]) -> list[tuple[str, str]]:
             res = node.get("resource") if "op" in node else None
             if isinstance(res, str) and res not in known:
                 out.append(("/".join([*at, "resource"]), f"{res!r} is not a resource of the pack"))
+            amount = node.get("amount")
+            if (
+                node.get("op") in ("gain", "bonus_on_gain")
+                and isinstance(amount, int)
+                and amount < 0
+                and res != "clank"
+            ):
+                out.append(
+                    (
+                        "/".join([*at, "amount"]),
+                        f"a negative gain of {res!r} takes what the pool may not hold: write "
+                        "a price (`spend`) or a status (`forbid`) (CW131)",
+                    )
+                )
             items: Any = node.items()
         elif isinstance(node, list):
             items = enumerate(node)

@@ -88,6 +88,11 @@ class PlayerState:
     # the boxes of personal goals filled this game, by goal (tools/campaign.py keeps both).
     checkmarks: list[str] = field(default_factory=list)
     goals: dict[str, int] = field(default_factory=dict)
+    # Statuses in force (see statuses.py): [name, ends, seat], ends "turn", "next turn" (the
+    # seat's) or "game"; a prohibition is named "cannot use boots", "cannot move"...
+    statuses: list[list[Any]] = field(default_factory=list)
+    # Clank! cubes paid as a price (`pay 2 clank cubes`): in the box, out of the game.
+    boxed_cubes: int = 0
 
     @property
     def on_clock(self) -> bool:

@@ -67,6 +67,23 @@ def return_token(game: GameCore, player: PlayerState, token: TokenDef) -> None:
         game.box.append(token)
 
 
+def held_count(game: GameCore, player: PlayerState, what: str) -> int:
+    """Tokens the player holds in hand (not the artifact carried) matching ``what``."""
+    want = what.lower()
+    return sum(1 for t in player.tokens if want in t.match)
+
+
+def return_held(game: GameCore, player: PlayerState, what: str, n: int) -> int:
+    """The player gives back up to ``n`` held tokens matching ``what`` (never the artifact)
+    to the box, first held first; how many went."""
+    want = what.lower()
+    gone = [t for t in player.tokens if want in t.match][:n]
+    for tok in gone:
+        player.tokens.remove(tok)
+        game.box.append(tok)
+    return len(gone)
+
+
 def supply_to_box(game: GameCore, what: str, n: int, at_random: bool = False) -> int:
     """Put up to ``n`` tokens matching ``what`` from the supply back in the box (fewer
     market items with fewer players), the first in the supply's order or ``at_random``;

@@ -85,6 +85,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.hooks",
             "interpreter.content_actions",
             "interpreter.state",
+            "interpreter.statuses",
         ),
     ),
     (

@@ -271,6 +271,34 @@ Marker here: place a Marker here -> +2 gold`: one marker a module, one a space).
 that is only a price (`action fight: defeat a troll here with 3 swords`) is offered when it
 can be paid.
 
+## Statuses
+
+```
+card "Tangled Net" { play: +2 skill, you can't use boots for the rest of this turn }
+card Hush { play: gain no clank this turn }
+card "Sleep Dust" { play: each opponent (you are dizzy until your next turn) }
+rules { when you enter if you are dizzy: take 1 damage }
+```
+
+A status holds for a player for a time: `this turn` (to the end of the turn it is given in),
+`until your next turn` (until the next turn of the player whose line gives it begins: "each
+opponent (... until your next turn)" lasts through their turns) or `for the rest of the game`.
+A prohibition (`forbid`) is read where its act happens: you can't use (spend) a resource,
+including what you gain afterwards (Boots cannot pay for a path, prices in it are not offered);
+you gain none of a resource (`gain no clank this turn`: the Clank! you would add is not added);
+you can't move, teleport, acquire, fight or buy. A forbidden action is not offered, to bots or
+in `play`. A named status (`you are dizzy`; with no duration it lasts until `you are no longer
+dizzy`) does what the pack's lines that test it say (`if you are dizzy`, also `at the start of
+your turn if you are slowed: you can't use boots this turn`). A condition testing a status no
+line gives is CW104. Statuses are part of the game state (snapshots, replays), shown by `play`
+and the replay, and checked by scenarios: `expect player 2 has status dizzy`, `expect player 1
+has no status "cannot use boots"`.
+
+A minus sign takes Clank! only (a debt the rules keep): `-20 boots` is CW131, since an effect
+never takes more than the pool holds; write a price (`pay 2 boots -> ...`, offered only when it
+can be paid) or a status. A price alone on a line (`pay 2 gold`, outside `->`, an action, a
+toll or a `choose` option) is CW132.
+
 ## Naming the dragon
 
 ```

@@ -39,7 +39,7 @@ from clankwork.dsl.extends import EDIT_KINDS
 from clankwork.dsl.phrases import Item, compile_pattern
 from clankwork.dsl.scenarios import ACTIONS, GAME_FACTS, PLAYER_FACTS, PLAYER_SETUP, SETUP_WORDS
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
-from clankwork.interpreter.effects.registry import RESOURCE_WORDS, pretty_phrase
+from clankwork.interpreter.effects.registry import DURATIONS, RESOURCE_WORDS, pretty_phrase
 from clankwork.interpreter.rules import RULE_PARAMS
 
 from .lsp_index import NAME_RE
@@ -335,6 +335,8 @@ def expectations(
             yield ("slot", it.kind, it.slot, [])
             return
         return
+    if not items:
+        return  # the phrase is complete and more was typed: it is not this one
     it, rest = items[0], items[1:]
     a = atoms[0]
     if it.kind == "const":
@@ -362,6 +364,10 @@ def expectations(
         yield from expectations(rest, atoms[1:], resources, depth)
     elif it.kind == "words" and all(t.kind in ("word", "string", "number") for t in atoms):
         yield ("slot", "words", it.slot, atoms)
+    elif it.kind == "duration" and all(t.kind == "word" for t in atoms):
+        typed = " ".join(t.text.lower() for t in atoms)
+        if any(d.startswith(typed) for d in DURATIONS):
+            yield ("slot", "duration", it.slot, atoms)
     elif it.kind in ("cond", "count"):
         registry = CONDITIONS if it.kind == "cond" else COUNTS
         yield from _registry_expectations(registry, atoms, resources, depth + 1)
@@ -518,6 +524,9 @@ def _expected(got: _Items, found: Iterator[Expect], names: Names) -> None:
             continue
         if kind == "resource":
             got.names("resource", names, 0, typed)
+        elif kind == "duration":
+            for d in DURATIONS:
+                got.add(d, 0, lsp.CompletionItemKind.EnumMember, "how long it lasts", typed=typed)
         elif kind == "words" and slot == "feature":
             got.names("feature", names, 0, typed)
         elif kind == "words" and slot == "what":

@@ -30,6 +30,7 @@ from clankwork.interpreter.decisions import ACTION, Decision
 from clankwork.interpreter.game import BLACK, Game
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
+from clankwork.interpreter.statuses import describe
 
 from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
 from .livelog import LiveLog
@@ -391,6 +392,7 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
         f"{game.catalog.gold_word} {game.gold_of(me)}, "
         f"damage {me.damage}/{health}, Clank! in the area {me.area}"
         + (", exhausted" if me.exhausted else "")
+        + _statuses(me)
     )
     hand = f"Hand: {_names(me.hand)}   (deck {len(me.deck)}, discard {len(me.discard)})"
     play = f"Play area: {_names(me.play)}"
@@ -446,7 +448,7 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
         state = "" if p.on_clock else f", {p.status}"
         lines.append(
             f"  P{p.seat + 1}: at {spaces[p.pos].name} (damage {p.damage}/{health}, "
-            f"{game.catalog.gold_word} {game.gold_of(p)}{art}{state})"
+            f"{game.catalog.gold_word} {game.gold_of(p)}{art}{state}{_statuses(p)})"
         )
     lines.append(you)
     owned = []
@@ -465,6 +467,11 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
             + "; ".join(f"{c.name} (cost {c.cost}, {n} left)" for c, n in game.reserve.items())
         )
     return "\n".join(lines)
+
+
+def _statuses(p: PlayerState) -> str:
+    """The player's statuses, for their line: ", dizzy until player 2's next turn"."""
+    return "".join(f", {describe(e)}" for e in p.statuses)
 
 
 def menu(game: Game, decision: Decision, cards: dict[str, dict[str, Any]]) -> str:

@@ -21,6 +21,7 @@ from clankwork.interpreter.game import Game
 from clankwork.interpreter.log import LogError, ReplayMismatch, replay
 from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
 from clankwork.interpreter.stats import GameStats
+from clankwork.interpreter.statuses import describe
 
 from .game_logs import Packs, read_log_file, version_note
 from .packs import PACK
@@ -44,6 +45,7 @@ class Narrator(GameStats):
         "attack",
         "expect",
         "status",
+        "statuses",
     )
 
     def __init__(self, game_players: int, spaces: int, bots: list[str], write: Any) -> None:
@@ -58,6 +60,8 @@ class Narrator(GameStats):
         self.attack: Any = None  # (cubes drawn, black aside, damage by seat) at its start
         self.expect: int | None = None  # where a move, coach or teleport decision leads
         self.status: list[str] = []
+        # Each player's statuses as last told (a line says when one begins or ends).
+        self.statuses: list[list[list[Any]]] = [[] for _ in range(game_players)]
 
     # -- following the game ---------------------------------------------------------------
 
@@ -86,6 +90,7 @@ class Narrator(GameStats):
             )
         else:
             self.write(f"  Turn {game.turn}: {_who(p)} is off the clock ({p.status})")
+        self._statuses(game)  # those that ended as the turn began
 
     def _item(self, game: Game, text: str, player: PlayerState) -> None:
         self._close(game)
@@ -113,6 +118,28 @@ class Narrator(GameStats):
             self.write(
                 f"    {who}: {drawn} cubes drawn" + (": " + ", ".join(parts) if parts else "")
             )
+        self._statuses(game)
+
+    def _statuses(self, game: Game) -> None:
+        """A line for each status that began or ended since the last one was told."""
+        for p in game.players:
+            now = [list(e) for e in p.statuses]
+            was = self.statuses[p.seat]
+            if now == was:
+                continue
+            names = [e[0] for e in now]
+            for e in was:
+                if e[0] not in names:
+                    act = e[0].removeprefix("cannot ")
+                    said = f"may {act} again" if act != e[0] else f"is no longer {e[0]}"
+                    self.write(f"    {_who(p)} {said}")
+            for e in now:
+                if e not in was:
+                    said = describe(e)
+                    self.write(
+                        f"    {_who(p)} {'now' if said[:7] == 'cannot ' else 'is now'} {said}"
+                    )
+            self.statuses[p.seat] = now
 
     def decided(self, game: Game, decision: Decision, index: int) -> None:
         """A decision is answered (called before the engine acts on it)."""

@@ -91,6 +91,10 @@ def discard(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     game.discard(ctx.player, node["n"])
 
 
+def _can_trash(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    return game.can_trash(ctx.player, node["n"], node.get("card"))
+
+
 @effect(
     "trash",
     appraise=lambda n, v: n["n"] * v.unit("trash") * (0.6 if "card" in n else 1.0),
@@ -108,10 +112,13 @@ def discard(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         + ("" if n["n"] == 1 else "s")
         + " from your discard pile or play area"
     ),
-    examples=("trash 1 card", "trash a Burgle"),
+    examples=("trash 1 card", "trash a Burgle", "trash a card -> +2 gold"),
+    payable=True,
+    can_pay=_can_trash,
 )
 def trash(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Remove cards from your discard pile or play area for the rest of the game (not destroy)."""
+    """Remove cards from your discard pile or play area for the rest of the game (not destroy);
+    as a price, only with that many there to trash."""
     game.trash(ctx.player, node["n"], node.get("card"))
 
 

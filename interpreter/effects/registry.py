@@ -37,7 +37,32 @@ RESOURCE_WORDS = {
 #   resource skill, swords, boots...   name     a quoted or bare name (a card, a token)
 #   tag      one word (companion)      words    the rest of the phrase, as one string
 #   cond     the rest, as a condition  count    the rest, as a count
-SLOT_KINDS = ("int", "signed", "resource", "name", "tag", "words", "cond", "count")
+#   duration the rest, as how long something lasts (`DURATIONS`): "turn", "next_turn", "game"
+SLOT_KINDS = ("int", "signed", "resource", "name", "tag", "words", "cond", "count", "duration")
+
+# How long a status lasts, as a designer writes it: to the end of the turn it is given in,
+# until the next turn of the player whose line it is begins, or for the rest of the game.
+DURATIONS = {
+    "this turn": "turn",
+    "for the rest of this turn": "turn",
+    "for the rest of the turn": "turn",
+    "for the remainder of this turn": "turn",
+    "until the end of this turn": "turn",
+    "until the end of the turn": "turn",
+    "until the end of your turn": "turn",
+    "until your next turn": "next_turn",
+    "until the start of your next turn": "next_turn",
+    "until the beginning of your next turn": "next_turn",
+    "for the rest of the game": "game",
+    "until the end of the game": "game",
+    "for the remainder of the game": "game",
+    "this game": "game",
+}
+DURATION_TEXT = {
+    "turn": "for the rest of this turn",
+    "next_turn": "until your next turn",
+    "game": "for the rest of the game",
+}
 
 SPAN_REF = {"$ref": "#/$defs/span"}
 
@@ -311,6 +336,7 @@ _SLOT_SHOWN = {
     "words": "WORDS",
     "cond": "CONDITION",
     "count": "COUNT",
+    "duration": "DURATION",
 }
 
 
