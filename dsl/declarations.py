@@ -31,6 +31,7 @@ from typing import Any
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
 from .board_blocks import per_board
+from .condition_logic import IF_WORDS
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
@@ -63,6 +64,10 @@ def _at(span: Span) -> dict[str, Any]:
 def _span_of(atoms: list[Atom]) -> Span:
     a, b = atoms[0].span, atoms[-1].span
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+# Words after which a declared resource's words name it as a count (`the most veins`).
+_COMPARING = frozenset({"most", "fewest", "least", "more", "fewer", "less"})
 
 
 def _text(atoms: list[Atom]) -> str:
@@ -283,17 +288,29 @@ class Declarations:
                     self.resource_aliases[word] = base
         return True
 
-    def resource_atoms(self, atoms: list[Atom]) -> list[Atom]:
+    def resource_atoms(self, atoms: list[Atom], compared: bool = False) -> list[Atom]:
         """``atoms`` with each declared resource's words after a number made one atom of kind
-        "resource" (its name), which the effect phrases' resource slot accepts."""
+        "resource" (its name), which the effect phrases' resource slot accepts; with
+        ``compared``, also after a comparison (`the most veins`, `more favour than`) and
+        when they are all the atoms (a count alone: `most veins: 7 points`)."""
         if not self.resource_words:
             return atoms
+        if compared and _text(atoms) in self.resource_words:
+            return [Atom("resource", self.resource_words[_text(atoms)], _span_of(atoms))]
         out: list[Atom] = []
         i = 0
         longest = max(len(w.split()) for w in self.resource_words)
         while i < len(atoms):
             a = atoms[i]
-            if out and out[-1].kind in ("number", "signed") and a.kind in ("word", "string"):
+            before = out[-1] if out else None
+            if (
+                before is not None
+                and (
+                    before.kind in ("number", "signed")
+                    or (compared and before.kind == "word" and before.text.lower() in _COMPARING)
+                )
+                and a.kind in ("word", "string")
+            ):
                 for n in range(min(longest, len(atoms) - i), 0, -1):
                     run = atoms[i : i + n]
                     if any(x.kind not in ("word", "string") for x in run):
@@ -463,6 +480,8 @@ class Declarations:
         # What a whole game is checked for, once per board when boards differ (`on board`).
         self.diags += per_board(ir, lambda game: _never_gained(game, self.resources))
         self.diags += per_board(ir, mug_warnings)
+        self.diags += status_errors(ir)
+        self.diags += bare_price_errors(ir)
 
     # actions ---------------------------------------------------------------------------
     def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
@@ -484,9 +503,10 @@ class Declarations:
             return
         node: dict[str, Any] = {"at": _at(s.span)}
         words = [a.text.lower() if a.kind == "word" else None for a in head]
-        if "if" in words:
-            # `action NAME [LIMIT] if CONDITION:` is offered only while the condition holds.
-            k = words.index("if")
+        k = next((i for i, w in enumerate(words) if w in IF_WORDS), None)
+        if k is not None:
+            # `action NAME [LIMIT] if|unless CONDITION:` is offered only while it holds.
+            deny = IF_WORDS[words[k]]
             cond_atoms = head[k + 1 :]
             head, words = head[:k], words[:k]
             if not cond_atoms:
@@ -494,7 +514,7 @@ class Declarations:
                     "CW128", "`if` needs a condition", s.span, hint="action hack if ...: ..."
                 )
                 return
-            cond = self._condition(cond_atoms)  # type: ignore[attr-defined]
+            cond = self._condition(cond_atoms, deny)  # type: ignore[attr-defined]
             if cond is None:
                 return
             node["if"] = cond
@@ -524,6 +544,17 @@ class Declarations:
                         _span_of(head),
                         hint='name it with words or a quoted name: `action "Pray" once per '
                         "game: ...`",
+                    )
+                    return
+            # A misspelt `unless` would read as part of a name of several bare words.
+            for a in head[1:]:
+                hint = did_you_mean(a.text, ["unless"]) if a.kind == "word" else None
+                if hint is not None and len(a.text) > 3:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW128",
+                        f"`{a.text}` in the action's name `{_text(head)}`",
+                        a.span,
+                        hint=hint + " (`action NAME unless CONDITION: ...`)",
                     )
                     return
             node["name"] = " ".join(a.text for a in head)
@@ -609,3 +640,69 @@ def mug_warnings(ir: dict[str, Any]) -> list[Diagnostic]:
         for tok in ir.get("tokens", ())
         if tok.get("kind") == "mug" and not {tok["name"].lower(), "mug"} & taken
     ]
+
+
+def _nodes(value: Any, key: str) -> Iterator[dict[str, Any]]:
+    """Every node keyed by ``key`` ("op" for effects, "cond" for conditions) in an IR value."""
+    if isinstance(value, dict):
+        if key in value:
+            yield value
+        for v in value.values():
+            if isinstance(v, (list, dict)):
+                yield from _nodes(v, key)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _nodes(v, key)
+
+
+def status_errors(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW104: a condition `you are NAME` testing a status no line of the pack gives (`you
+    are NAME this turn`): a misspelling, or a condition the language does not know."""
+    given = {n["name"] for n in _nodes(ir, "op") if n["op"] == "status"}
+    out = []
+    for n in _nodes(ir, "cond"):
+        if n["cond"] != "has_status" or n["name"] in given or "at" not in n:
+            continue
+        out.append(
+            Diagnostic(
+                "CW104",
+                f"unknown condition `you are {n['name']}`: no line of the pack gives the "
+                f"status `{n['name']}`",
+                Span.from_ir(n["at"]),
+                hint=did_you_mean(n["name"], given)
+                or f"give it with an effect such as `you are {n['name']} this turn`",
+            )
+        )
+    return out
+
+
+# Prices that take what the player may not have: before `->`, in an `action` line, a `to
+# enter:` toll or a `choose` option they are asked only when payable; alone on a line, never.
+_PRICE_ONLY = {
+    "spend": lambda n: f"pay {n['amount']} {quote_name(n['resource'])}",
+    "pay_cubes": lambda n: f"pay {n['n']} clank cubes",
+}
+
+
+def bare_price_errors(ir: dict[str, Any]) -> list[Diagnostic]:
+    """CW132: `pay 2 gold` (or Clank! cubes) alone on a card's, token's or the rules' line,
+    where nothing asks whether it can be paid: it would take what the player may not have."""
+    lines = [t for kind in ("cards", "tokens") for c in ir.get(kind, ()) for t in c["triggers"]]
+    lines += ir.get("triggers", ())
+    out = []
+    for line in lines:
+        for n in line.get("effects", ()):
+            if n["op"] not in _PRICE_ONLY or "at" not in n:
+                continue
+            text = _PRICE_ONLY[n["op"]](n)
+            out.append(
+                Diagnostic(
+                    "CW132",
+                    f"`{text}` alone on a line takes what the player may not have: a price is "
+                    "asked only before `->`, in an `action` line or a `choose` option",
+                    Span.from_ir(n["at"]),
+                    hint=f"write it as a price: `{text} -> ...` (`may {text} -> ...` to let "
+                    "the player decline), or `choose one (" + text + " | ...)`",
+                )
+            )
+    return out

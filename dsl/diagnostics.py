@@ -93,6 +93,17 @@ CODES: dict[str, tuple[str, str]] = {
         "A token of kind `mug` that no rule awards: a mug no longer awards itself on escape "
         "(write `when you escape: take NAME` in the pack's `rules` block).",
     ),
+    "CW131": (
+        "error",
+        "A negative gain of a resource other than Clank! (`-20 boots`): it would take what the "
+        "pool may not hold; write a price (`pay 2 boots -> ...`) or a status (`you can't use "
+        "boots for the rest of this turn`).",
+    ),
+    "CW132": (
+        "error",
+        "A price alone on a line (`pay 2 gold`, `pay 2 clank cubes` with nothing after `->`): "
+        "nothing asks whether it can be paid; write `PRICE -> EFFECTS` or a `choose` option.",
+    ),
     "CW135": (
         "error",
         "A module used twice: at two fixed positions, fixed and also offered at a free one, "

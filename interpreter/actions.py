@@ -23,8 +23,10 @@ from .decisions import Option
 from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
+from .effects.where import has_feature
 from .state import Ctx, PlayerState
 from .state import GameCore as Game
+from .statuses import forbids
 
 
 class ActionKind:
@@ -61,6 +63,11 @@ class ActionKind:
     def lands(self, value: tuple[Any, ...]) -> int | None:
         """The space the action takes the player to, when it moves them."""
         return None
+
+    def forbidden(self, game: Game, p: PlayerState, value: tuple[Any, ...]) -> bool:
+        """Whether a status of ``p`` forbids the option (`cannot move`, `cannot use boots`):
+        asked only of a player with statuses; a forbidden option is not listed."""
+        return False
 
     def script(self, step: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
         """Labels a scenario step of this kind's verb names, in order of preference, and
@@ -314,6 +321,9 @@ class _Move(ActionKind):
                 ctx = Ctx(p, None)
                 for hook in on_path:
                     game.fire(hook, ctx)
+            p.crossed = m.path
+            if game.path_tokens and m.path in game.path_tokens:
+                game.cross(p, m.path)
             game.enter(p, m.to)
 
     def narrate(self, game, p, value):
@@ -328,6 +338,14 @@ class _Move(ActionKind):
 
     def lands(self, value):
         return value[1].to
+
+    def forbidden(self, game, p, value):
+        _, m, swords = value
+        return (
+            forbids(p, "move")
+            or (m.boots > 0 and forbids(p, "use", m.way.paid_in))
+            or (swords > 0 and forbids(p, "use", "swords"))
+        )
 
     def script(self, step):
         arg = step.get("arg")
@@ -403,6 +421,9 @@ class _Coach(ActionKind):
     def lands(self, value):
         return value[1]
 
+    def forbidden(self, game, p, value):
+        return forbids(p, "move") or forbids(p, "use", "boots") or forbids(p, "use", "gold")
+
     def script(self, step):
         return ((f"hire a coach to {step.get('arg')}",), False)
 
@@ -463,6 +484,9 @@ class _Fight(ActionKind):
         card = value[1]
         return f"defeats {card.name} ({card.fight} swords)"
 
+    def forbidden(self, game, p, value):
+        return forbids(p, "fight") or (value[1].fight > 0 and forbids(p, "use", "swords"))
+
     def script(self, step):
         arg = step.get("arg")
         # A step names the card; the row's copy is preferred over the reserve's.
@@ -501,13 +525,12 @@ class _Acquire(ActionKind):
                         o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
                     out.append(o)
             return
-        features = here.features
         seen: list[Any] = []  # a second copy in the row is listed once, at the first
         for card in game.row:
             if (
                 card.type == "acquire"
                 and (price(game, card) if mods else card.cost) <= skill
-                and (card.only_in is None or card.only_in.lower() in features)
+                and (card.only_in is None and card.not_in is None or allowed_here(card, here))
             ):
                 if card in seen:
                     continue
@@ -543,6 +566,9 @@ class _Acquire(ActionKind):
         card = value[1]
         where = " from the reserve" if self.reserve else ""
         return f"acquires {card.name}{where} ({_price(game, card)} skill)"
+
+    def forbidden(self, game, p, value):
+        return forbids(p, "acquire") or (_price(game, value[1]) > 0 and forbids(p, "use", "skill"))
 
     def script(self, step):
         arg = step.get("arg")
@@ -591,6 +617,9 @@ class _Buy(ActionKind):
 
     def narrate(self, game, p, value):
         return f"buys {best_market_item(game, value[1]).name}"
+
+    def forbidden(self, game, p, value):
+        return forbids(p, "buy") or forbids(p, "use", "gold")
 
     def appraise(self, value, v):
         return value[2].points * v.unit("points") - value[3] * v.unit("gold")
@@ -815,6 +844,8 @@ def _ask(
     """Append ``kind``'s options to ``out`` and note their indexes in ``groups``; how many
     options are listed now."""
     kind.legal(game, p, here, cache, out)
+    if p.statuses:
+        _drop_forbidden(game, p, out, n)
     k = len(out)
     if k > n:
         groups[kind] = range(n, k)
@@ -828,13 +859,27 @@ def kinds_legal(game: Game, p: PlayerState) -> list[Option]:
     caches = _listing(game).caches
     out: list[Option] = []
     for kind in ACTION_KINDS:
+        n = len(out)
         kind.legal(game, p, here, caches[kind], out)
+        if p.statuses:
+            _drop_forbidden(game, p, out, n)
     return out
 
 
+def _drop_forbidden(game: Game, p: PlayerState, out: list[Option], n: int) -> None:
+    """Take out of ``out[n:]`` the options a status of ``p`` forbids."""
+    kept = [o for o in out[n:] if not o.value[0].forbidden(game, p, o.value)]
+    if len(kept) != len(out) - n:
+        del out[n:]
+        out.extend(kept)
+
+
 def allowed_here(card: Any, here: Any) -> bool:
-    """`only in FEATURE`: the card is fought or acquired only on a space with that feature."""
-    return card.only_in is None or card.only_in.lower() in here.features
+    """`only in FEATURE`: the card is fought or acquired only on a space with that feature;
+    `not in FEATURE`: never on one."""
+    return (card.only_in is None or has_feature(here.features, card.only_in)) and (
+        card.not_in is None or not has_feature(here.features, card.not_in)
+    )
 
 
 def best_market_item(game: Game, typ: str) -> Any:

@@ -9,13 +9,17 @@ from __future__ import annotations
 from .effects.turn_modifiers import on_gain
 from .events import emit
 from .state import KNOCKED_OUT, GameCore, PlayerState
+from .statuses import forbids
 
 # The base resources of the turn's pool (lost when the turn ends).
 TURN_POOL = frozenset(("skill", "swords", "boots"))
 
 
 def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> None:
-    """Add ``amount`` (possibly negative) of a resource to the player's pool."""
+    """Add ``amount`` (possibly negative) of a resource to the player's pool; a gain a
+    status forbids (`cannot gain clank`) is not made."""
+    if amount > 0 and player.statuses and forbids(player, "gain", resource):
+        return
     if amount > 0 and player is game.active and resource in TURN_POOL:
         # The commonest gains of all (a played card's skill, boots or swords), kept
         # short: no floor to apply.
@@ -33,17 +37,18 @@ def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> Non
         if game.turn_modifiers:
             on_gain(game, player, resource, amount)
         return
+    if amount < 0 and resource != "clank":
+        # Never a clamp: only Clank! keeps a debt; the compiler refuses the rest (CW131).
+        _take(game, player, resource, -amount)
+        return
     if resource == "skill":
-        player.skill = max(0, player.skill + amount)
+        player.skill += amount
     elif resource == "swords":
-        player.swords = max(0, player.swords + amount)
+        player.swords += amount
     elif resource == "boots":
-        player.boots = max(0, player.boots + amount)
+        player.boots += amount
     elif resource == "gold":
-        if amount >= 0:
-            player.gold += amount
-        else:
-            pay_gold(game, player, min(-amount, gold_of(game, player)))
+        player.gold += amount
     elif resource == "clank":
         before = player.area
         clank(game, player, amount)
@@ -51,7 +56,7 @@ def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> Non
         amount = player.area - before
     elif resource in game.catalog.resources:
         pools = player.pools
-        pools[resource] = max(0, pools.get(resource, 0) + amount)
+        pools[resource] = pools.get(resource, 0) + amount
     else:
         raise ValueError(f"unknown resource {resource!r}")
     if amount > 0 and game._track_gains and player is game.active:
@@ -60,6 +65,20 @@ def gain(game: GameCore, player: PlayerState, resource: str, amount: int) -> Non
         got[1] += 1
         if game.turn_modifiers:
             on_gain(game, player, resource, amount)
+
+
+def _take(game: GameCore, player: PlayerState, resource: str, n: int) -> None:
+    """A negative gain of a pool (IR the compiler did not write: it refuses one, CW131):
+    paid like a price when the pool holds it, else an error rather than a silent clamp."""
+    if resource not in TURN_POOL and resource != "gold" and resource not in game.catalog.resources:
+        raise ValueError(f"unknown resource {resource!r}")
+    have = pool(game, player, resource)
+    if have < n:
+        raise ValueError(
+            f"an effect takes {n} {resource} from player {player.seat + 1}, who has {have}: a "
+            f"negative gain is never cut to what there is (write `pay {n} {resource} -> ...`)"
+        )
+    spend(game, player, resource, n)
 
 
 def clear_turn_pools(game: GameCore, player: PlayerState) -> None:
@@ -101,7 +120,9 @@ def clank(game: GameCore, player: PlayerState, amount: int) -> None:
 
 
 def can_spend(game: GameCore, player: PlayerState, resource: str, n: int) -> bool:
-    """Whether the player can pay ``n`` of a resource."""
+    """Whether the player can pay ``n`` of a resource (a status may forbid using it)."""
+    if n > 0 and player.statuses and forbids(player, "use", resource):
+        return False
     return pool(game, player, resource) >= n
 
 
@@ -116,6 +137,18 @@ def spend(game: GameCore, player: PlayerState, resource: str, n: int) -> None:
         setattr(player, resource, getattr(player, resource) - n)
     else:
         player.pools[resource] -= n
+
+
+def can_box_cubes(game: GameCore, player: PlayerState, n: int) -> bool:
+    """Whether the player's supply holds ``n`` cubes to pay with."""
+    return player.supply >= n
+
+
+def box_cubes(game: GameCore, player: PlayerState, n: int) -> None:
+    """Pay ``n`` cubes of the player's supply as a price: they go to the box, out of the game
+    (the caller checked `can_box_cubes`)."""
+    player.supply -= n
+    player.boxed_cubes += n
 
 
 def pay_gold(game: GameCore, player: PlayerState, n: int) -> None:

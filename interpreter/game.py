@@ -23,7 +23,20 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from . import asking, campaign_marks, cards, dragon, economy, ending, events, movement, tokens, turn
+from . import (
+    asking,
+    campaign_marks,
+    cards,
+    dragon,
+    economy,
+    ending,
+    events,
+    movement,
+    paths,
+    statuses,
+    tokens,
+    turn,
+)
 from .assembly import label as assembly_label
 from .catalog import CardDef, Catalog, prepare
 from .clone import clone
@@ -135,6 +148,10 @@ class Game(GameCore):
         self.minor_bank, self.major_bank = [], []
         self.space_tokens = [[] for _ in self.board.spaces]
         self.space_artifact = [None] * len(self.board.spaces)
+        self.path_tokens, self.closed_paths, self.added_paths = {}, [], []
+        self.switches = dict.fromkeys(self.board.switches, 1)
+        if self.switches:
+            paths.reshape(self)  # the paths of each switch's other states are closed
         self.token_supply, self.box = {}, []
         self.used = {}
         self.new_dragon = False
@@ -204,6 +221,14 @@ class Game(GameCore):
     take_damage = economy.take_damage
     knock_out = economy.knock_out
     refresh = economy.refresh
+    can_box_cubes = economy.can_box_cubes
+    box_cubes = economy.box_cubes
+
+    # -- statuses (statuses.py) ---------------------------------------------------------
+    give_status = statuses.give_status
+    end_status = statuses.take_status
+    has_status = statuses.status_held
+    prohibition = staticmethod(statuses.prohibition)
 
     # -- cards and zones (cards.py) -----------------------------------------------------
     draw = cards.draw
@@ -216,6 +241,7 @@ class Game(GameCore):
     can_discard = cards.can_discard
     discard = cards.discard
     trash = cards.trash
+    can_trash = cards.can_trash
     unmark_left_play = cards.unmark_left_play
     take_from_reserve = cards.take_from_reserve
     flip_reserve_monster = cards.flip_reserve_monster
@@ -232,6 +258,7 @@ class Game(GameCore):
     take_token = tokens.take_token
     return_token = tokens.return_token
     supply_to_box = tokens.supply_to_box
+    take_random = tokens.take_random
     place_held = tokens.place_held
     place_from_supply = tokens.place_from_supply
     put_cubes = tokens.put_cubes
@@ -240,12 +267,22 @@ class Game(GameCore):
     deal_face_down = tokens.deal_face_down
     remove_random = tokens.remove_random
     has_token = tokens.has_token
+    held_count = tokens.held_count
+    return_held = tokens.return_held
     grants = tokens.grants
     artifact_room = tokens.artifact_room
 
     # -- movement (movement.py) ---------------------------------------------------------
     teleport = movement.teleport
     enter = movement.enter
+    reshape = paths.reshape
+    pick_path = paths.pick_path
+    paths_next_to = paths.paths_next_to
+    place_on_path = paths.place_on_path
+    set_path = paths.set_path
+    add_path = paths.add_path
+    cross = paths.cross
+    turn_switch = paths.turn_switch
     escape = movement.escape
     space_has = movement.space_has
 
@@ -257,6 +294,7 @@ class Game(GameCore):
     _draw_cubes = dragon.draw_cubes
     off_clock_draw = dragon.off_clock_draw
     return_black_cubes = dragon.return_black_cubes
+    remove_own_cubes = dragon.remove_own_cubes
     move_counter = dragon.move_counter
 
     # -- the end of a game, contracts and a campaign's marks ----------------------------
@@ -278,7 +316,13 @@ class Game(GameCore):
 
     def cube_count(self, player: PlayerState) -> int:
         """All of a player's cubes wherever they are (constant: the conservation check)."""
-        return player.supply + player.area + player.damage + self.bag.count(player.seat)
+        return (
+            player.supply
+            + player.area
+            + player.damage
+            + player.boxed_cubes
+            + self.bag.count(player.seat)
+        )
 
     def decision_log(self) -> list[dict[str, Any]]:
         """The decision records of the log."""

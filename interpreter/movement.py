@@ -9,10 +9,14 @@ from .decisions import TELEPORT, Option
 from .effects.turn_modifiers import ignores_exhaustion
 from .events import emit, fire
 from .state import ESCAPED, GameCore, PlayerState
+from .statuses import forbids
 
 
 def teleport(game: GameCore, player: PlayerState) -> None:
-    """Move to an adjacent space of the player's choice (arrows and icons ignored)."""
+    """Move to an adjacent space of the player's choice (arrows and icons ignored); not
+    while a status forbids it (`cannot teleport`)."""
+    if player.statuses and forbids(player, "teleport"):
+        return
     targets = teleport_targets(game, player)
     if not targets:
         return

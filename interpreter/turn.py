@@ -19,6 +19,7 @@ from .events import emit, run_phase
 from .rules import ROUND_CAP_MAX
 from .scoring import GameResult
 from .state import ON_CLOCK, GameCore, PlayerState
+from .statuses import expire
 
 # Actions in one turn beyond which the game is stuck in a loop.
 MAX_STEPS = 5000
@@ -51,6 +52,8 @@ def take_turn(game: GameCore, player: PlayerState) -> None:
     """One whole turn: an off-the-clock draw, or actions until the player ends the turn."""
     game.turn += 1
     game.active = player
+    # "Until your next turn" ends as that turn begins, whether or not it is a regular one.
+    expire(game.players, "next_turn", player.seat)
     if player.status != ON_CLOCK:
         off_clock_turn(game)
         return
@@ -80,6 +83,7 @@ def empty_pool(game: GameCore, player: PlayerState) -> None:
     modifiers are gone; the `turn start` event."""
     player.skill = player.swords = player.boots = player.clank_debt = 0
     player.exhausted = player.escaping = False
+    player.crossed = -1
     player.visited.clear()
     player.pending.clear()
     player.recounts.clear()
@@ -179,12 +183,14 @@ def end_turn(game: GameCore, player: PlayerState) -> None:
     # Negative Clank! an event just gave is lost with the turn too; it must not cancel
     # Clank! that others give this player before their next turn.
     player.clank_debt = 0
+    expire(game.players, "turn")  # "this turn" statuses, whoever has them
     check_all_off(game)
 
 
 def off_clock_turn(game: GameCore) -> None:
     """The turn of a player off the clock: the pack's `off_clock` phase."""
     run_phase(game, "off_clock", game.active)
+    expire(game.players, "turn")
     check_all_off(game)
 
 

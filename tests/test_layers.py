@@ -87,6 +87,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.hooks",
             "interpreter.content_actions",
             "interpreter.state",
+            "interpreter.statuses",
         ),
     ),
     (
@@ -112,6 +113,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.ending",
             "interpreter.events",
             "interpreter.movement",
+            "interpreter.paths",
             "interpreter.tokens",
             "interpreter.turn",
         ),
@@ -151,6 +153,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dsl.parser",
             "dsl.sources",
             "dsl.phrases",
+            "dsl.condition_logic",
             "dsl.formatter",
             "dsl.art",
             "dsl.incremental",
@@ -161,6 +164,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "dsl.declarations",
             "dsl.board_blocks",
+            "dsl.awards",
             "dsl.resolve",
             "dsl.modules",
             "dsl.extends",

@@ -31,6 +31,7 @@ from clankwork.interpreter.game import BLACK, Game
 from clankwork.interpreter.on_board import for_board
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
+from clankwork.interpreter.statuses import describe
 
 from .check import FLAGSHIP, bundled_names, bundled_pack, load_ir
 from .livelog import LiveLog
@@ -392,6 +393,7 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
         f"{game.catalog.gold_word} {game.gold_of(me)}, "
         f"damage {me.damage}/{health}, Clank! in the area {me.area}"
         + (", exhausted" if me.exhausted else "")
+        + _statuses(me)
     )
     hand = f"Hand: {_names(me.hand)}   (deck {len(me.deck)}, discard {len(me.discard)})"
     play = f"Play area: {_names(me.play)}"
@@ -425,9 +427,21 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
             extra.append(f"artifact {token.name}")
         if sp.danger_zone:
             extra.append("danger zone")
+        extra += [f"{t.name} on the path" for t in game.path_tokens.get(m.path, ())]
         lines.append(
             f"  -> {sp.name} ({', '.join(how)})" + (f"  [{', '.join(extra)}]" if extra else "")
         )
+    changed = [f"{game.board.path_name(k)} blocked" for k in game.closed_paths]
+    first = len(game.board.ir["paths"])
+    changed += [f"{game.board.path_name(first + k)} added" for k in range(len(game.added_paths))]
+    changed += [
+        f"{t.name} on {game.board.path_name(k)}"
+        for k, toks in game.path_tokens.items()
+        for t in toks
+    ]
+    changed += [f"switch {k} in state {v}" for k, v in game.switches.items()]
+    if changed:
+        lines.append("Paths: " + "; ".join(changed))
     for p in game.players:
         if p.seat == seat:
             continue
@@ -435,7 +449,7 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
         state = "" if p.on_clock else f", {p.status}"
         lines.append(
             f"  P{p.seat + 1}: at {spaces[p.pos].name} (damage {p.damage}/{health}, "
-            f"{game.catalog.gold_word} {game.gold_of(p)}{art}{state})"
+            f"{game.catalog.gold_word} {game.gold_of(p)}{art}{state}{_statuses(p)})"
         )
     lines.append(you)
     owned = []
@@ -454,6 +468,11 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
             + "; ".join(f"{c.name} (cost {c.cost}, {n} left)" for c, n in game.reserve.items())
         )
     return "\n".join(lines)
+
+
+def _statuses(p: PlayerState) -> str:
+    """The player's statuses, for their line: ", dizzy until player 2's next turn"."""
+    return "".join(f", {describe(e)}" for e in p.statuses)
 
 
 def menu(game: Game, decision: Decision, cards: dict[str, dict[str, Any]]) -> str:

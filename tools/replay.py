@@ -21,6 +21,7 @@ from clankwork.interpreter.game import Game
 from clankwork.interpreter.log import LogError, ReplayMismatch, replay
 from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
 from clankwork.interpreter.stats import GameStats
+from clankwork.interpreter.statuses import describe
 
 from .game_logs import Packs, read_log_file, version_note
 from .packs import PACK
@@ -44,6 +45,7 @@ class Narrator(GameStats):
         "attack",
         "expect",
         "status",
+        "statuses",
     )
 
     def __init__(self, game_players: int, spaces: int, bots: list[str], write: Any) -> None:
@@ -58,6 +60,8 @@ class Narrator(GameStats):
         self.attack: Any = None  # (cubes drawn, black aside, damage by seat) at its start
         self.expect: int | None = None  # where a move, coach or teleport decision leads
         self.status: list[str] = []
+        # Each player's statuses as last told (a line says when one begins or ends).
+        self.statuses: list[list[list[Any]]] = [[] for _ in range(game_players)]
 
     # -- following the game ---------------------------------------------------------------
 
@@ -86,6 +90,7 @@ class Narrator(GameStats):
             )
         else:
             self.write(f"  Turn {game.turn}: {_who(p)} is off the clock ({p.status})")
+        self._statuses(game)  # those that ended as the turn began
 
     def _item(self, game: Game, text: str, player: PlayerState) -> None:
         self._close(game)
@@ -113,6 +118,28 @@ class Narrator(GameStats):
             self.write(
                 f"    {who}: {drawn} cubes drawn" + (": " + ", ".join(parts) if parts else "")
             )
+        self._statuses(game)
+
+    def _statuses(self, game: Game) -> None:
+        """A line for each status that began or ended since the last one was told."""
+        for p in game.players:
+            now = [list(e) for e in p.statuses]
+            was = self.statuses[p.seat]
+            if now == was:
+                continue
+            names = [e[0] for e in now]
+            for e in was:
+                if e[0] not in names:
+                    act = e[0].removeprefix("cannot ")
+                    said = f"may {act} again" if act != e[0] else f"is no longer {e[0]}"
+                    self.write(f"    {_who(p)} {said}")
+            for e in now:
+                if e not in was:
+                    said = describe(e)
+                    self.write(
+                        f"    {_who(p)} {'now' if said[:7] == 'cannot ' else 'is now'} {said}"
+                    )
+            self.statuses[p.seat] = now
 
     def decided(self, game: Game, decision: Decision, index: int) -> None:
         """A decision is answered (called before the engine acts on it)."""
@@ -140,8 +167,8 @@ class Narrator(GameStats):
                 self.expect = lands
             self._item(game, act.narrate(game, p, value), p)
             if act is TAKE:
-                gold, damage, tokens, _, hand = self.items[0][2]
-                self.items[0][2] = (gold, damage, tokens, value[1], hand)  # said already
+                gold, damage, tokens, _, hand, paths = self.items[0][2]
+                self.items[0][2] = (gold, damage, tokens, value[1], hand, paths)  # said already
 
     def _effect_decision(self, game: Game, p: PlayerState, d: Decision, label: str) -> None:
         if p is game.active:
@@ -222,12 +249,39 @@ _STATUS = {"on": "still in (capped)"}
 
 
 def _snapshot(game: Game, p: PlayerState) -> tuple[Any, ...]:
-    return (game.gold_of(p), p.damage, list(p.tokens), p.artifact, len(p.hand))
+    return (game.gold_of(p), p.damage, list(p.tokens), p.artifact, len(p.hand), _paths(game))
+
+
+def _paths(game: Game) -> tuple[Any, ...]:
+    """The game's changes to its paths: closed ones, added ones, tokens on each."""
+    lying = {k: [t.name for t in v] for k, v in game.path_tokens.items()}
+    return (list(game.closed_paths), len(game.added_paths), lying, dict(game.switches))
+
+
+def _path_changes(game: Game, before: tuple[Any, ...]) -> list[str]:
+    """What changed on the board's paths since ``before`` (`_paths`), as narration."""
+    closed, added, lying, switches = before
+    name = game.board.path_name
+    turned = [f"turns switch {k} to {v}" for k, v in game.switches.items() if switches.get(k) != v]
+    out = [f"blocks {name(k)}" for k in game.closed_paths if k not in closed]
+    out += [f"opens {name(k)}" for k in closed if k not in game.closed_paths]
+    first = len(game.board.ir["paths"])
+    out += [f"adds a tunnel {name(first + k)}" for k in range(added, len(game.added_paths))]
+    for k in sorted({*lying, *game.path_tokens}):
+        now = [t.name for t in game.path_tokens.get(k, ())]
+        was = list(lying.get(k, ()))
+        for t in now:
+            if t in was:
+                was.remove(t)
+            else:
+                out.append(f"{t} on {name(k)}")
+        out += [f"{t} leaves {name(k)}" for t in was]
+    return turned + out
 
 
 def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
     """What the player gained or lost since ``before``: gold, damage, tokens, artifact."""
-    gold, damage, tokens, artifact, _ = before
+    gold, damage, tokens, artifact, _, paths = before
     out = []
     if game.gold_of(p) != gold:
         out.append(f"{game.gold_of(p) - gold:+d} {game.catalog.gold_word}")
@@ -243,6 +297,7 @@ def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
             out.append(f"gets {t.name}")
     if p.artifact is not artifact and p.artifact is not None:
         out.append(f"gets {p.artifact.name}")
+    out += _path_changes(game, paths)
     return ", ".join(out)
 
 

@@ -91,6 +91,10 @@ def discard(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     game.discard(ctx.player, node["n"])
 
 
+def _can_trash(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    return game.can_trash(ctx.player, node["n"], node.get("card"))
+
+
 @effect(
     "trash",
     appraise=lambda n, v: n["n"] * v.unit("trash") * (0.6 if "card" in n else 1.0),
@@ -108,10 +112,13 @@ def discard(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         + ("" if n["n"] == 1 else "s")
         + " from your discard pile or play area"
     ),
-    examples=("trash 1 card", "trash a Burgle"),
+    examples=("trash 1 card", "trash a Burgle", "trash a card -> +2 gold"),
+    payable=True,
+    can_pay=_can_trash,
 )
 def trash(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Remove cards from your discard pile or play area for the rest of the game (not destroy)."""
+    """Remove cards from your discard pile or play area for the rest of the game (not destroy);
+    as a price, only with that many there to trash."""
     game.trash(ctx.player, node["n"], node.get("card"))
 
 
@@ -128,6 +135,11 @@ def secret(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     game.take_secret(ctx.player, node["size"])
 
 
+def _left_in_supply(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    want = node["token"].lower()
+    return any(left and tok.name.lower() == want for tok, left in game.token_supply.items())
+
+
 @effect(
     "token",
     appraise=lambda n, v: v.token(n["token"]),
@@ -135,7 +147,9 @@ def secret(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     params={"token": {"type": "string"}},
     render=lambda n: f"take {n['token']}",
     examples=('take "Mystic Fruit"',),
+    can_pay=_left_in_supply,
 )
 def token(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Take one token of that name from the supply (nothing if none is left)."""
+    """Take one token of that name from the supply (nothing if none is left: a choice's
+    option that would take one is then not offered while another option can be done)."""
     game.take_token(ctx.player, node["token"])

@@ -37,7 +37,32 @@ RESOURCE_WORDS = {
 #   resource skill, swords, boots...   name     a quoted or bare name (a card, a token)
 #   tag      one word (companion)      words    the rest of the phrase, as one string
 #   cond     the rest, as a condition  count    the rest, as a count
-SLOT_KINDS = ("int", "signed", "resource", "name", "tag", "words", "cond", "count")
+#   duration the rest, as how long something lasts (`DURATIONS`): "turn", "next_turn", "game"
+SLOT_KINDS = ("int", "signed", "resource", "name", "tag", "words", "cond", "count", "duration")
+
+# How long a status lasts, as a designer writes it: to the end of the turn it is given in,
+# until the next turn of the player whose line it is begins, or for the rest of the game.
+DURATIONS = {
+    "this turn": "turn",
+    "for the rest of this turn": "turn",
+    "for the rest of the turn": "turn",
+    "for the remainder of this turn": "turn",
+    "until the end of this turn": "turn",
+    "until the end of the turn": "turn",
+    "until the end of your turn": "turn",
+    "until your next turn": "next_turn",
+    "until the start of your next turn": "next_turn",
+    "until the beginning of your next turn": "next_turn",
+    "for the rest of the game": "game",
+    "until the end of the game": "game",
+    "for the remainder of the game": "game",
+    "this game": "game",
+}
+DURATION_TEXT = {
+    "turn": "for the rest of this turn",
+    "next_turn": "until your next turn",
+    "game": "for the rest of the game",
+}
 
 SPAN_REF = {"$ref": "#/$defs/span"}
 
@@ -110,6 +135,7 @@ class Valuer:
       like a resource it has never seen.
     - ``v.effects(nodes)``: the worth of a nested effect list (for structural ops).
     - ``v.chance(cond)``: how likely a condition node is to hold, 0..1.
+    - ``v.unlikely(cond)``: how likely it is not to hold (by default ``1 - v.chance(cond)``).
     - ``v.opponents(nodes)``: the worth to us of opponents getting ``nodes`` (usually < 0).
     - ``v.count(node)``: the expected value of a count node ("per ..."), when it is applied.
     - ``v.pays(cost)``: how likely the player pays a price (an effect list) when it is asked,
@@ -142,6 +168,12 @@ class Valuer:
     def chance(self, cond: dict[str, Any]) -> float:
         """Likelihood that a condition node holds (by default: its record's appraisal)."""
         return CONDITIONS[cond["cond"]].appraise(cond, self)
+
+    def unlikely(self, cond: dict[str, Any]) -> float:
+        """Likelihood that a condition node does not hold (`not`, `unless`): by default one
+        less its chance; a bot that learns from a condition (where a card pays off) learns
+        nothing from one it must not meet."""
+        return 1.0 - self.chance(cond)
 
     def opponents(self, nodes: list[dict[str, Any]]) -> float:
         """Worth to us of each opponent getting ``nodes``."""
@@ -304,6 +336,7 @@ _SLOT_SHOWN = {
     "words": "WORDS",
     "cond": "CONDITION",
     "count": "COUNT",
+    "duration": "DURATION",
 }
 
 

@@ -43,11 +43,14 @@ def _appraise_gain(node: dict[str, Any], v: Any) -> float:
     examples=("+2 skill", "+1 clank", "-2 clank", "+1 swords per companion in play"),
 )
 def gain(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Add to (or, with a minus sign, take from) the active player's pool.
+    """Add to the active player's pool.
 
     Skill, Swords and Boots last until the end of the turn; Gold is kept. Clank! moves cubes
     from the player's supply to the Clank! area (skipped when the supply is empty); negative
     Clank! removes cubes, and what cannot be removed yet waits for Clank! later in the turn.
+    A minus sign is for Clank! only (CW131): taking another resource is a price (`pay 2
+    boots -> ...`, offered only when it can be paid) or a status (`you can't use boots for the
+    rest of this turn`), never a cut to what the pool holds.
     With "per", the amount is multiplied by the count; a played card's "per ... in play" keeps
     counting, so companions played after it add to what it gave (regardless of order).
     """
@@ -75,5 +78,11 @@ def _can_spend(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     can_pay=_can_spend,
 )
 def spend(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Pay resources from the pool (a price before "->"); it cannot be paid with what you lack."""
+    """Pay resources from the pool (a price before "->"); it cannot be paid with what you lack
+    (a price is asked only when it can be paid: alone on a line it is CW132)."""
+    if not game.can_spend(ctx.player, node["resource"], node["amount"]):
+        raise ValueError(
+            f"player {ctx.player.seat + 1} cannot pay {node['amount']} {node['resource']}: "
+            "a price nothing asked about (CW132), never cut to what the pool holds"
+        )
     game.spend(ctx.player, node["resource"], node["amount"])

@@ -147,7 +147,7 @@ def test_cw129_counts_gains_from_the_rules_block_and_space_triggers() -> None:
 
 def test_cw129_still_warns_when_the_only_mention_spends_it() -> None:
     r = _compile(
-        "resource favour { kept }\nrules { when you escape: -1 favour }",
+        "resource favour { kept }\nrules { when you escape: pay 1 favour -> +1 gold }",
         space="action: pay 1 favour -> +1 gold",
     )
     assert [(d.code, d.severity) for d in r.diagnostics] == [("CW129", "warning")]
