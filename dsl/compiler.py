@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
+from clankwork.interpreter.effects.conditions import token_words
 from clankwork.interpreter.effects.logic import leaves
 from clankwork.interpreter.effects.triggers import CARD_MOMENTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
@@ -587,6 +588,35 @@ _EACH_SUBJECT = {
     ("each", "player", "gains"): (2, "player"),
     ("each", "player", "is"): (2, "player"),
 }
+
+
+def _count_held_tokens(ir: dict[str, Any]) -> None:
+    """A count of cards that names no card and no tag but names tokens counts the tokens the
+    player holds: `most veins: 7 points` in a pack whose veins are tokens (`token Vein {
+    type vein }`), as `vein tokens` says outright. A name that is a card or a tag keeps its
+    meaning, so no pack's counts change but those that named nothing."""
+    cards = {c["name"].lower() for c in ir["cards"]}
+    cards |= {t.lower() for c in ir["cards"] for t in c.get("tags", ())}
+    tokens = {w for t in ir["tokens"] for w in token_words(t)}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("count") == "owned" and isinstance(node.get("card"), str):
+                name = node["card"].lower()
+                if name not in cards and name not in _singulars(cards) and name in tokens:
+                    what = node.pop("card")
+                    node["count"], node["what"] = "held", what
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(ir)
+
+
+def _singulars(words: set[str]) -> set[str]:
+    return {w + "s" for w in words}
 
 
 def _takes_from_pool(node: dict[str, Any]) -> bool:
@@ -2521,6 +2551,7 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
                 Span.from_ir(bad["at"]),
                 hint=did_you_mean(anchor, list(STEPS)) or "see docs/language.md, Steps",
             )
+        _count_held_tokens(ir)
         if not check and self.extends is None:
             self.settle_declarations()
         if check:

@@ -394,3 +394,35 @@ def test_a_lead_is_worth_keeping() -> None:
     # Behind, one more vein ties for the most: from 4 to 5.
     p.pools["veins"] = 1
     assert award_margin(g, p, ir["awards"][0]) == 1
+
+
+def test_clank_with_its_exclamation_mark_is_a_word() -> None:
+    """Card text writes the game's noise as `Clank!`: `+1 Clank!`, `gain no Clank! this
+    turn` and `pay 2 of your Clank! cubes` read as they do without the mark (they were
+    CW002, "unexpected character '!'")."""
+    result = _compiled(
+        "card A { cost 1; play: +1 Clank!, gain no Clank! this turn }\n"
+        "card B { cost 1; play: may pay 2 of your Clank! cubes -> +3 skill }\n"
+    )
+    assert result.ok, result.diagnostics
+    a, b = (_strip(c["triggers"][0]["effects"]) for c in result.ir["cards"][:2])
+    assert a == [
+        {"op": "gain", "amount": 1, "resource": "clank"},
+        {"op": "forbid", "ends": "turn", "resource": "clank", "act": "gain"},
+    ]
+    assert b[0]["cost"] == [{"op": "pay_cubes", "n": 2}]
+
+
+def test_a_count_naming_tokens_counts_the_tokens_held() -> None:
+    """`most veins: 7 points` where veins are tokens (no card or tag of that name) counts
+    the vein tokens each player holds, as `vein tokens` does; a card's name keeps its
+    meaning."""
+    result = _compiled(
+        "token Vein { count 12; type vein }\n"
+        "card Prospector { cost 1; tag miner }\n"
+        "rules {\n  most veins: 7 points, second most: 4\n  most miner: 3 points\n}\n"
+    )
+    assert result.ok, result.diagnostics
+    veins, miners = (_strip(a["count"]) for a in result.ir["awards"])
+    assert veins == {"count": "held", "what": "veins"}
+    assert miners == {"count": "owned", "card": "miner"}
