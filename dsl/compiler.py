@@ -31,6 +31,10 @@ from .resolve import check_references
 from .sources import PackReader
 from .stickers import check as check_stickers
 
+# The words of a group (an effect with bracketed options) and of a random outcome's weight.
+GROUP_WORDS = ("choose", "each", "if", "may", "roll", "at random")
+WEIGHT_WORDS = frozenset(("face", "faces", "chance", "chances", "times"))
+
 IR_FORMAT = "clankwork-ir/1"
 MANIFEST = "pack.clank"
 
@@ -1025,13 +1029,15 @@ class _Compiler(Declarations, Modules):
                 "at": _at(e.span),
             }
         # group: "choose one ( a | b )", "each opponent ( ... )", "if COND ( ... )", "may ( ... )"
+        head = words[0] if words else None
+        if head == "roll" or words[:2] == ["at", "random"]:
+            return self._random(e)
         alts = []
         for alt in e.alternatives:
             compiled = self.effects(alt)
             if compiled is None:
                 return None
             alts.append(compiled)
-        head = words[0] if words else None
         at = _at(e.span)
         if head == "choose" and words[1:] in ([], ["one"]):
             if len(alts) < 2:
@@ -1078,10 +1084,84 @@ class _Compiler(Declarations, Modules):
             "CW103",
             f"unknown effect group `{' '.join(a.source() for a in e.phrase)} (...)`",
             _phrase_span(e.phrase) if e.phrase else e.span,
-            hint=did_you_mean(head or "", ["choose", "each", "if", "may"])
-            or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`",
+            hint=did_you_mean(head or "", list(GROUP_WORDS))
+            or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`, "
+            "`roll (a | b)`",
         )
         return None
+
+    def _random(self, e: Effect) -> dict[str, Any] | None:
+        """`roll [NAME OF THE DIE] (a | b | c)` or `at random (a | b)`: one option comes up by
+        chance; `weight N` (or `N faces`) first in an option gives it N chances."""
+        words = [a.text.lower() if a.kind == "word" else None for a in e.phrase]
+        label_atoms = e.phrase[1:] if words[0] == "roll" else e.phrase[2:]
+        if words[0] != "roll" and label_atoms:
+            self.error(
+                "CW105",
+                "`at random` takes no words after it, not "
+                f"`{' '.join(a.source() for a in label_atoms)}`",
+                _phrase_span(label_atoms),
+                hint="write `at random (a | b)`, or `roll the NAME die (a | b)` to name the die",
+            )
+            return None
+        if any(a.kind not in ("word", "string") for a in label_atoms):
+            self.error(
+                "CW105",
+                "a roll is named with words (`roll the bone die (...)`), not numbers",
+                _phrase_span(label_atoms),
+                hint="give each option its chances inside the brackets: "
+                "`roll (weight 2, +1 gold | nothing)`",
+            )
+            return None
+        options, weights = [], []
+        for alt in e.alternatives:
+            weight, rest = self._weight(alt)
+            if weight is None:
+                return None
+            compiled = self.effects(rest)
+            if compiled is None:
+                return None
+            options.append(compiled)
+            weights.append(weight)
+        if len(options) < 2:
+            self.error(
+                "CW105",
+                "a roll needs at least two outcomes",
+                e.span,
+                hint="separate the outcomes with |, e.g. roll (+2 gold | nothing)",
+            )
+            return None
+        node: dict[str, Any] = {"op": "random", "options": options, "weights": weights}
+        if label_atoms:
+            node["label"] = " ".join(a.text for a in label_atoms)
+        node["at"] = _at(e.span)
+        return node
+
+    def _weight(self, alt: list[Effect]) -> tuple[int | None, list[Effect]]:
+        """An outcome's chances, from a leading `weight N` / `N faces` (1 without one), and
+        its effects. None (reported) for a weight out of range or with nothing to weigh."""
+        first = alt[0].phrase if alt and alt[0].form == "simple" else []
+        kinds = [a.kind for a in first]
+        low = [a.text.lower() for a in first]
+        number = None
+        if kinds == ["word", "number"] and low[0] == "weight":
+            number = first[1]
+        elif kinds == ["number", "word"] and low[1] in WEIGHT_WORDS:
+            number = first[0]
+        if number is None:
+            return 1, alt
+        weight = self._in_range(number, "the weight of an outcome", RANGES["weight"])
+        if weight is None:
+            return None, alt
+        if len(alt) == 1:
+            self.error(
+                "CW105",
+                "this outcome has a weight but no effect",
+                alt[0].span,
+                hint="write the effect after a comma (`weight 2, +1 gold`), or `nothing`",
+            )
+            return None, alt
+        return int(weight), alt[1:]
 
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []

@@ -72,6 +72,8 @@ class Game(GameCore):
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         self.first_player = first_player
         self.stacked_adventure = list(stacked_adventure)
+        # A scenario's rolls (`rolls N`): the options random outcomes take next, in order.
+        self.stacked_rolls: list[int] = []
         self.goals_before = [dict(g) for g in goals_before]
         self.rules = dict(self.catalog.rules)
         if rules:
@@ -188,6 +190,7 @@ class Game(GameCore):
     decide = asking.decide
     choose = asking.choose
     _log_decision = asking.log_decision
+    roll = asking.roll
 
     # -- resources, Clank! and health (economy.py) --------------------------------------
     gain = economy.gain

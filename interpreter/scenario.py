@@ -532,6 +532,11 @@ def _draws(game: Game, sc: dict[str, Any]) -> None:
     ]
 
 
+def _rolls(game: Game, sc: dict[str, Any]) -> None:
+    if "rolls" in sc:
+        game.stacked_rolls = [k - 1 for k in sc["rolls"]]
+
+
 # The setup statements in the order they change the position, each with the statements
 # (their first words) it sets up: a failure while setting one up is reported at its line.
 SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]], ...] = (
@@ -545,6 +550,7 @@ SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]
     (("place",), _places),
     (("bag",), _bag),
     (("draws",), _draws),
+    (("rolls",), _rolls),
 )
 
 

@@ -17,6 +17,7 @@ import click
 
 from clankwork.interpreter.actions import END_TURN, PLAY, TAKE, kind_of
 from clankwork.interpreter.decisions import Decision
+from clankwork.interpreter.effects.registry import render_effects
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.log import LogError, ReplayMismatch, replay
 from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
@@ -171,6 +172,14 @@ class Narrator(GameStats):
             return
         self._turn(game)
         self._item(game, f"teleports to {game.board.spaces[space].name}", player)
+
+    def on_roll(self, game: Game, player: PlayerState, pick: int, source: Any, detail: Any) -> None:
+        """A random outcome came up: its line says what (the option's card text)."""
+        self._turn(game)
+        head = f"rolls {detail['label']}" if detail.get("label") else "rolls"
+        src = f"{source}: " if source else ""
+        who = "" if player is game.active else f"{_who(player)} "
+        self._item(game, f"{who}{src}{head}: {render_effects(detail['options'][pick])}", player)
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """An attack begins; its line is written once its cubes are drawn."""
