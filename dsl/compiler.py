@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
+from clankwork.interpreter.effects.counted_amounts import held_name
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 from clankwork.interpreter.steps import STEPS, plan_names
 
@@ -1170,10 +1171,23 @@ class _Compiler(Declarations, Modules):
         span = _phrase_span(atoms)
         if node is not None and self._out_of_range(failures):
             return None
+        if node is not None and "counted" in node and held_name(node["counted"]) is None:
+            # `return COUNT` gives back tokens: its count must count tokens you hold.
+            self.error(
+                "CW105",
+                f"`{' '.join(a.source() for a in atoms)}` does not count tokens you hold",
+                span,
+                hint="write `return half your gem tokens rounded up` or `return 2 gem tokens`",
+            )
+            return None
         if node is not None:
             node["at"] = _at(span)
             if "per" in node:
                 node["per"]["at"] = _at(span)
+            inner = node.get("counted")
+            while isinstance(inner, dict):
+                inner["at"] = _at(span)
+                inner = inner.get("of")
             return node
         for kind, sub in failures:
             if kind == "count":

@@ -70,6 +70,16 @@ def _match(
                 return got
         return _match(rest, atoms, out, failures) if item.optional else None
     if item.kind in ("words", "cond", "count"):
+        if rest and all(it.slot is None for it in rest):
+            # Literal words after the tail (`half {of:count} rounded up`): the slot takes
+            # what comes before the longest match of them at the end of the phrase.
+            for cut in range(1, len(atoms)):
+                tail = _match(rest, atoms[cut:], out, failures)
+                if tail is not None:
+                    got = _match((item,), atoms[:cut], tail, failures)
+                    if got is not None:
+                        return got
+            return None
         if rest or not atoms:
             return None  # these slots take the whole tail of the phrase
         if item.kind == "words":

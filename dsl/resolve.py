@@ -507,11 +507,28 @@ def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, 
 
 
 def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
-    """Every count node of the pack, with its owner: `points N per` and `per` in effects."""
+    """Every count node of the pack, with its owner: `points N per`, `per` and amounts in
+    effects, counts in conditions, and the counts a count is made of (`half ...`)."""
     for o in [*ir["cards"], *ir["tokens"]]:
-        yield o, [o.get("points_per", {}).get("per")]
+        yield o, _inner_counts([o.get("points_per", {}).get("per")])
     for owner, trig in _triggers(ir):
-        yield owner, [n.get("per") for n in walk_effects(trig["effects"])]
+        nodes = list(walk_effects(trig["effects"]))
+        tests = [trig.get("if"), *(n.get("cond") for n in nodes)]
+        found = [n.get(k) for n in nodes for k in ("per", "counted")]
+        found += [t.get("of") for t in tests if t]
+        yield owner, _inner_counts(found)
+
+
+def _inner_counts(counts: list[Any]) -> list[Any]:
+    """The counts listed and every count they are made of (through `of`)."""
+    out = []
+    stack = [c for c in counts if c]
+    while stack:
+        c = stack.pop()
+        out.append(c)
+        if isinstance(c.get("of"), dict):
+            stack.append(c["of"])
+    return out
 
 
 # Effects that take, deal, remove or fight a token named by their `what`, and their verb.
@@ -524,6 +541,7 @@ _TAKES = {
     "take_elsewhere": "takes",
     "defeat_here": "defeats",
     "deal_face_down": "deals",
+    "return_held": "returns",
 }
 
 
@@ -609,7 +627,7 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             (owner, n["what"], n.get("at"), _TAKES[n["op"]])
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
-            if n["op"] in _TAKES and n["what"] not in ("token", "any token")
+            if n["op"] in _TAKES and n.get("what", "token") not in ("token", "any token")
         ]
         wanted += [
             (owner, n["what"], n.get("at"), "puts in the Clank! area")

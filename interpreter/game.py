@@ -233,6 +233,7 @@ class Game(GameCore):
     reveal = tokens.reveal
     take_token = tokens.take_token
     return_token = tokens.return_token
+    return_held = tokens.return_held
     supply_to_box = tokens.supply_to_box
     place_held = tokens.place_held
     place_from_supply = tokens.place_from_supply

@@ -19,7 +19,7 @@ from . import after_action, take_elsewhere, token_presence  # noqa: F401, E402, 
 from . import defeat_here, entry_toll, face_down_deal, stay_in_play  # noqa: F401, E402
 from . import cube_tokens, placing  # noqa: F401, E402
 from . import campaign  # noqa: F401, E402
-from . import random_outcome  # noqa: F401, E402
+from . import counted_amounts, random_outcome  # noqa: F401, E402
 from .registry import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
 
 __all__ = ["CONDITIONS", "COUNTS", "EFFECTS", "TRIGGERS", "Record", "Registry"]
