@@ -15,7 +15,11 @@ token Relic { artifact; points 5 }
 token Hex { count 20; points -2 }
 card Cleanse { cost 1; play: return half your Hex tokens rounded up }
 card Sweep { cost 1; play: return 2 Hex tokens you hold }
-card Dread { cost 1; play: if you have 3 or more Hex tokens (+2 skill), +1 gold per half your Hex tokens }
+card Dread {
+  cost 1
+  play: if you have 3 or more Hex tokens (+2 skill),
+    +1 gold per half your Hex tokens
+}
 board b {
   space HQ { hq }
   space Grove { artifact 5 }
@@ -70,7 +74,7 @@ def test_a_threshold_and_half_rounded_down() -> None:
 def test_returning_a_count_that_counts_no_held_token_is_a_diagnostic() -> None:
     got = compile_text(PACK + "card X { cost 1; play: return half your Hax tokens }\n", "p.clank")
     (d,) = got.diagnostics
-    assert d.code == "CW107" and d.hint == 'did you mean "hex"?' and d.span.line == 13
+    assert d.code == "CW107" and d.hint == 'did you mean "hex"?' and d.span.line == 17
     got = compile_text(PACK + "card X { cost 1; play: return half Burgle you own }\n", "p.clank")
     (d,) = got.diagnostics
     assert d.code == "CW105" and "does not count tokens you hold" in d.message
