@@ -1743,6 +1743,10 @@ class _Compiler(Declarations, Modules):
                 return
             players = str(seats)
             rest = rest[:-3]
+        if not rest and param.switch and players == "*":
+            self.rules[param.key] = 1  # a switch's words alone turn it on
+            self.rules_at[param.key] = _at(s.span)
+            return
         if not rest or any(a.kind != "number" for a in rest):
             self.error(
                 "CW105",
