@@ -80,7 +80,7 @@ def _counts(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 def _render_return(node: dict[str, Any]) -> str:
     if "counted" in node:
-        return f"return {render_count(node['amount'])} to the supply"
+        return f"return {render_count(node['counted'])} to the supply"
     n, what = node["n"], node["what"]
     return f"return {n} {what} you hold to the supply"
 

@@ -7,6 +7,7 @@ from clankwork.dsl.compiler import compile_text
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.context import Ctx
+from clankwork.interpreter.effects.registry import render_effects
 from clankwork.interpreter.game import Game
 
 PACK = """pack p { version "1" }
@@ -78,3 +79,11 @@ def test_returning_a_count_that_counts_no_held_token_is_a_diagnostic() -> None:
     got = compile_text(PACK + "card X { cost 1; play: return half Burgle you own }\n", "p.clank")
     (d,) = got.diagnostics
     assert d.code == "CW105" and "does not count tokens you hold" in d.message
+
+
+def test_card_text_of_a_count_returned_and_a_threshold() -> None:
+    ir = compile_text(PACK, "p.clank").ir
+    text = {c["name"]: render_effects(c["triggers"][0]["effects"]) for c in ir["cards"]}
+    assert text["Cleanse"] == "return half (rounded up) of Hex token you hold to the supply"
+    assert text["Sweep"] == "return 2 Hex you hold to the supply"
+    assert text["Dread"].startswith("if 3 or more Hex token you hold: +2 Skill")
