@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -512,6 +512,30 @@ def _join(a: Span, b: Span) -> Span:
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
+def _rounding_joined(effs: list[Effect]) -> list[Effect]:
+    """`return half your gems, rounded up`: a rounding written after a comma belongs to the
+    effect before it (the comma separates effects, so it arrives as an effect of its own)."""
+    out: list[Effect] = []
+    for e in effs:
+        words = [a.text.lower() for a in e.phrase]
+        if out and e.form == "simple" and words in (["rounded", "up"], ["rounded", "down"]):
+            # The effect it rounds: the one before, or the last of what its price buys.
+            prev = out[-1]
+            last = prev.consequence[-1] if prev.form == "then" and prev.consequence else prev
+            if last.form == "simple" and "half" in [a.text.lower() for a in last.phrase]:
+                # New effects: the parsed ones may be cached and compiled again.
+                joined = replace(
+                    last, phrase=[*last.phrase, *e.phrase], span=_join(last.span, e.span)
+                )
+                if last is not prev:
+                    rest = [*prev.consequence[:-1], joined]
+                    joined = replace(prev, consequence=rest, span=_join(prev.span, e.span))
+                out[-1] = joined
+                continue
+        out.append(e)
+    return out
+
+
 def _phrase_span(atoms: list[Atom]) -> Span:
     return _join(atoms[0].span, atoms[-1].span)
 
@@ -987,7 +1011,7 @@ class _Compiler(Declarations, Modules):
         """Compile a list of effects; None when any of them failed (already reported)."""
         out = []
         ok = True
-        for e in effs:
+        for e in _rounding_joined(effs):
             node = self.effect(e)
             if node is None:
                 ok = False

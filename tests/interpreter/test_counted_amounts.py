@@ -87,3 +87,25 @@ def test_card_text_of_a_count_returned_and_a_threshold() -> None:
     assert text["Cleanse"] == "return half (rounded up) of Hex token you hold to the supply"
     assert text["Sweep"] == "return 2 Hex you hold to the supply"
     assert text["Dread"].startswith("if 3 or more Hex token you hold: +2 Skill")
+
+
+def test_a_comma_before_the_rounding_reads_as_written_without_it() -> None:
+    def line(effects: str) -> list:
+        src = PACK + f"card X {{ cost 1; play: {effects} }}\n"
+        got = compile_text(src, "p.clank")
+        assert got.ok, got.diagnostics
+        return [dict(n, at=None) for n in got.ir["cards"][-1]["triggers"][0]["effects"]]
+
+    def bare(nodes: list) -> list:
+        for n in nodes:
+            n.pop("at", None)
+            n.get("counted", {}).pop("at", None)
+            n.get("counted", {}).get("of", {}).pop("at", None)
+        return nodes
+
+    comma = bare(line("return half your Hex tokens, rounded up, +1 gold"))
+    plain = bare(line("return half your Hex tokens rounded up, +1 gold"))
+    assert comma == plain and comma[0]["counted"]["up"] is True
+    # After a price, the rounding belongs to what the price buys.
+    (paid,) = line("pay 1 gold -> return half your Hex tokens, rounded up")
+    assert paid["then"][0]["counted"]["up"] is True
