@@ -179,7 +179,9 @@ class Narrator(GameStats):
         head = f"rolls {detail['label']}" if detail.get("label") else "rolls"
         src = f"{source}: " if source else ""
         who = "" if player is game.active else f"{_who(player)} "
-        self._item(game, f"{who}{src}{head}: {render_effects(detail['options'][pick])}", player)
+        # The option's number is what a scenario's `rolls N` names.
+        told = f"{head} {pick + 1}: {render_effects(detail['options'][pick])}"
+        self._item(game, f"{who}{src}{told}", player)
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """An attack begins; its line is written once its cubes are drawn."""

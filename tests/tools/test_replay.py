@@ -205,6 +205,15 @@ def test_effect_decisions_are_told(logs: Path) -> None:
     assert " is knocked out at " in text and ": scores 0" in text
 
 
+def test_a_random_outcome_is_told_with_its_number(tmp_path: Path) -> None:
+    # The Mummy's Curse rolls its die often: when a token is taken, a monster defeated.
+    args = [str(ROOT / "content" / "mummy"), "-n", "2", "-p", "2", "--seed", "3"]
+    result = CliRunner().invoke(simulate_command, [*args, "--log-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = "".join(replay(p).stdout for p in sorted(tmp_path.iterdir()))
+    assert re.search(r"\n    Pyramid Die[\w ()]*: rolls the pyramid die [1-4]: ", text), text
+
+
 # --- a log is untrusted --------------------------------------------------------------------
 
 
