@@ -71,6 +71,10 @@ def choose(
     return pick
 
 
+class UnfitRoll(ValueError):
+    """A scenario stacked a roll (`rolls N`) whose option the roll that came does not have."""
+
+
 def roll(
     game,
     player: PlayerState,
@@ -84,9 +88,9 @@ def roll(
     if stacked:
         pick = stacked.pop(0)
         if not 0 <= pick < len(weights):
-            raise ValueError(
-                f"the scenario's `rolls {pick + 1}` names option {pick + 1} of a roll with "
-                f"{len(weights)} options"
+            raise UnfitRoll(
+                f"`rolls {pick + 1}` names option {pick + 1}, but the roll that came "
+                f"({getattr(source, 'name', source) or 'a roll'}) has {len(weights)} options"
             )
     else:
         r = below(game.rng, sum(weights))

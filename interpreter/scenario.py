@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import ACTION_KINDS, MOVE, legal_actions, teleport_targets
+from .asking import UnfitRoll
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
@@ -701,7 +702,13 @@ def _run(pack: Catalog | dict[str, Any], sc: dict[str, Any], out: Outcome, doing
         return
     doing.at, doing.what = sc["at"], "starting the first turn"
     with contextlib.suppress(_Stop):
-        _play(game, sc)
+        try:
+            _play(game, sc)
+        except UnfitRoll as e:
+            # The script does not fit the game: reported at the `rolls` line.
+            at = sc.get("setup_at", {}).get("rolls", sc["at"])
+            out.failures.append(Failure(f"{e}; stack the option numbers of the rolls", at))
+            return
     if sc.get("campaign") and game.over and game.result is not None and not out.failures:
         # A campaign game: the post-game steps, then what is still to be checked.
         doing.at, doing.what = sc["at"], "running the post-game steps"

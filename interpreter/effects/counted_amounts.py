@@ -99,7 +99,7 @@ def _appraise_return(node: dict[str, Any], v: Any) -> float:
     phrases=(
         "return {n:int} {what:name} token|tokens [you] [hold] [to] [the] [supply]",
         "return {n:int} {what:name} you hold [to] [the] [supply]",
-        "return a|an|one {what:name} [token] you hold [to] [the] [supply] {n=1}",
+        "return a|an|one {what:name} [token] [you] [hold] [to] [the] [supply] {n=1}",
         "return {counted:count} to the supply",
         "return {counted:count}",
     ),
