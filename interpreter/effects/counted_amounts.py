@@ -87,7 +87,7 @@ def _render_return(node: dict[str, Any]) -> str:
 
 def _appraise_return(node: dict[str, Any], v: Any) -> float:
     # Giving back what one holds is worth minus holding it: a token worth points against
-    # you (a curse) is a gain to give back.
+    # you (a penalty token) is a gain to give back.
     if "counted" in node:
         what = held_name(node["counted"]) or ""
         return -v.count(node["counted"]) * v.token(what)
