@@ -239,6 +239,19 @@ def latencies(pack: Path, big: str, path: Path | None, rounds: int) -> dict[str,
         out.setdefault("edit: a comment on a line in the middle", []).append(
             _change(client, uri, version, text)
         )
+    # A card's cost changed (code, so the pack is compiled again): the first card from the
+    # middle on.
+    card = next(i for i in range(middle, len(lines)) if lines[i].startswith("card "))
+    code = lines[card]
+    digit = code.index("cost ") + len("cost ")
+    for n in range(rounds):
+        version += 1
+        lines = text.split("\n")
+        lines[card] = code[:digit] + str(1 + (int(code[digit]) + n) % 9) + code[digit + 1 :]
+        text = "\n".join(lines)
+        out.setdefault("edit: a card's cost changed", []).append(
+            _change(client, uri, version, text)
+        )
     for n in range(rounds):
         version += 1
         text = f"# top {n}\n" + text

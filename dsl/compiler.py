@@ -16,18 +16,22 @@ from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
 from clankwork.interpreter.effects.counted_amounts import held_name
+from clankwork.interpreter.effects.logic import leaves
+from clankwork.interpreter.effects.triggers import CARD_MOMENTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
 from clankwork.interpreter.steps import STEPS, plan_names
 
 from . import extends as ext
 from . import limits
 from .art import check_art
+from .awards import Awards, is_award
+from .condition_logic import IF_WORDS, failing_part, parse_condition
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
 from .parser import Atom, Effect, Parser, Stmt
-from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, resolve
+from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, match_record, resolve
 from .resolve import check_references
 from .sources import PackReader
 from .stickers import check as check_stickers
@@ -77,6 +81,15 @@ CARD_FLAGS = {
     "companion": "companion",
     "gem": "gem",
     "device": "device",
+}
+# What becomes of a token lying on a path when someone crosses it (`removed when crossed`).
+CROSSED = {
+    "stays": "stays",
+    "remains": "stays",
+    "removed": "removed",
+    "discarded": "removed",
+    "returned": "removed",
+    "taken": "taken",
 }
 TOKEN_KINDS = {
     ("major", "secret"): "major",
@@ -143,10 +156,24 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "dragon attack",
         "danger",
         "only in",
+        "not in",
         "set aside",
         "art",
     ),
-    "token": ("points", "gold", "count", "type", "grants", "returns", "action"),
+    "token": (
+        "points",
+        "gold",
+        "count",
+        "type",
+        "grants",
+        "returns",
+        "action",
+        "stays when crossed",
+        "removed when crossed",
+        "taken when crossed",
+        "extra boots",
+        "crossing costs",
+    ),
     "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
     "module": ("connects", "side", "space", "path", "dead end"),
     "space": (
@@ -169,6 +196,8 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "mountain",
         "lock",
         "requires",
+        "switch",
+        "holds",
         "way",
     ),
     "resource": RESOURCE_PROPS,
@@ -540,6 +569,21 @@ def _phrase_span(atoms: list[Atom]) -> Span:
     return _join(atoms[0].span, atoms[-1].span)
 
 
+# Groups the compiler reads itself (`choose one (a | b)`, `each player (...)`, `if`, `may`).
+_GROUPS = frozenset({"each", "choose", "if", "may", "pay"})
+
+
+def _misspelt_if(atoms: list[Atom]) -> str | None:
+    """`did you mean "unless"?` for a trigger line whose `if` or `unless` is misspelt (the
+    words after it then read as part of the trigger)."""
+    for a in atoms[1:]:
+        if a.kind == "word" and len(a.text) > 3:
+            hint = did_you_mean(a.text, ["unless"])
+            if hint is not None:
+                return hint
+    return None
+
+
 def _new_only(diags: list[Diagnostic], first: int, start: int) -> list[Diagnostic]:
     """The diagnostics from ``start`` on that are not among those from ``first`` to it."""
     seen = set(diags[first:start])
@@ -555,7 +599,7 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
     return best
 
 
-class _Compiler(Declarations, Modules):
+class _Compiler(Declarations, Modules, Awards):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -576,6 +620,7 @@ class _Compiler(Declarations, Modules):
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
         self._init_modules()
+        self._init_awards()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
             "passages": [],
@@ -760,7 +805,7 @@ class _Compiler(Declarations, Modules):
         before = len(self.diags)
         # A reserve card becomes the reserve monster once it has `fight`.
         selfs = {
-            "acquire": ("play", "acquire", "arrive", "use")
+            "acquire": ("play", "acquire", "arrive", "use", *CARD_MOMENTS)
             + (("defeat",) if deck == "reserve" else ()),
             "monster": ("defeat", "arrive"),
             "event": ("arrive",),
@@ -873,9 +918,10 @@ class _Compiler(Declarations, Modules):
                     _phrase_span(rest) if rest else s.span,
                     hint='write `art "art/goblin.png"`: a PNG, JPEG or SVG inside the pack folder',
                 )
-        elif words[:2] == ["only", "in"] and len(words) > 2:
+        elif words[:2] in (["only", "in"], ["not", "in"]) and len(words) > 2:
             self._clean(s.head[2:])
-            card["only_in"] = feature_name(" ".join(words[2:]))
+            where = words[3:] if words[2] in ("a", "an") and len(words) > 3 else words[2:]
+            card["only_in" if key == "only" else "not_in"] = feature_name(" ".join(where))
         else:
             self.error(
                 "CW102",
@@ -923,8 +969,10 @@ class _Compiler(Declarations, Modules):
         if low[:1] == ["on"]:
             atoms, low = atoms[1:], low[1:]
         cond_atoms: list[Atom] | None = None
-        if "if" in low:
-            k = low.index("if")
+        deny = False
+        k = next((i for i, w in enumerate(low) if w in IF_WORDS), None)
+        if k is not None:
+            deny = IF_WORDS[low[k]]
             atoms, cond_atoms = atoms[:k], atoms[k + 1 :]
         allowed = [
             r
@@ -936,12 +984,16 @@ class _Compiler(Declarations, Modules):
         if node is None:
             bad = atoms[0] if atoms else s.head[0]
             text = " ".join(a.source() for a in atoms) or bad.source()
+            leads = [w.split()[0] for w in shown]
+            # The whole phrase against every phrase allowed here; the first word alone only
+            # when it is not one a trigger already starts with ("when" says nothing).
             self.error(
                 "CW102",
                 f"unknown trigger `{text}`",
                 _phrase_span(atoms) if atoms else bad.span,
-                hint=did_you_mean(text.lower(), shown)
-                or did_you_mean(bad.text, [w.split()[0] for w in shown])
+                hint=did_you_mean(text.lower(), [p for r in allowed for p in r.phrases])
+                or _misspelt_if(atoms)
+                or (None if bad.text.lower() in leads else did_you_mean(bad.text, leads))
                 or f"triggers here are {', '.join(p + ':' for p in shown)}",
             )
             return None
@@ -966,7 +1018,7 @@ class _Compiler(Declarations, Modules):
                     hint=f"write `{record.phrases[0]} if CONDITION: effects`",
                 )
                 return None
-            cond = self._condition(cond_atoms)
+            cond = self._condition(cond_atoms, deny)
             if cond is None:
                 return None
             trig["if"] = cond
@@ -976,24 +1028,28 @@ class _Compiler(Declarations, Modules):
         trig["effects"] = effects
         return trig
 
-    def _condition(self, atoms: list[Atom]) -> dict[str, Any] | None:
+    def _condition(self, atoms: list[Atom], deny: bool = False) -> dict[str, Any] | None:
+        """The condition node of ``atoms`` (`not`, `or`, `and` included; denied with
+        ``deny``, for `unless`), or None after reporting why it is none."""
         failures: list[Any] = []
-        node = resolve(CONDITIONS, atoms, failures)
+        atoms = self.resource_atoms(atoms, compared=True)
+        node = parse_condition(atoms, failures, deny)
         if node is not None and self._out_of_range(failures):
             return None
         if node is None:
+            bad = failing_part(atoms)
             self.error(
                 "CW104",
-                f"unknown condition `{' '.join(a.source() for a in atoms)}`",
-                _phrase_span(atoms),
-                hint=did_you_mean(atoms[0].text, leading_words(CONDITIONS))
+                f"unknown condition `{' '.join(a.source() for a in bad)}`",
+                _phrase_span(bad),
+                hint=did_you_mean(bad[0].text, leading_words(CONDITIONS) | {"not"})
                 or "conditions: `another companion in play`, `you have an artifact`, "
-                "`you are in a forest`",
+                "`you are in a forest`, `not ...`, `... or ...`",
             )
             return None
-        if node["cond"] == "at":
-            node["feature"] = feature_name(node["feature"])
-        node["at"] = _at(_phrase_span(atoms))
+        for leaf in leaves(node):
+            if leaf["cond"] == "at":
+                leaf["feature"] = feature_name(leaf["feature"])
         return node
 
     def _out_of_range(self, failures: list[Any]) -> bool:
@@ -1064,6 +1120,7 @@ class _Compiler(Declarations, Modules):
                 return None
             alts.append(compiled)
         at = _at(e.span)
+        mark = len(self.diags)
         if head == "choose" and words[1:] in ([], ["one"]):
             if len(alts) < 2:
                 self.error(
@@ -1074,7 +1131,7 @@ class _Compiler(Declarations, Modules):
                 )
                 return None
             return {"op": "choose", "options": alts, "at": at}
-        if head in ("each", "if", "may") and len(alts) != 1:
+        if head in ("each", "if", "unless", "may") and len(alts) != 1:
             self.error(
                 "CW105",
                 f"`{head}` takes one bracketed list, not options with |",
@@ -1092,6 +1149,9 @@ class _Compiler(Declarations, Modules):
                 ("players",): "player",
             }.get(tuple(w or "" for w in words[1:]))
             if who is None:
+                node = self._group(e.phrase, alts[0], at)
+                if node is not None or len(self.diags) > mark:
+                    return node
                 self.error(
                     "CW103",
                     f"unknown group `{' '.join(a.source() for a in e.phrase)}`",
@@ -1100,16 +1160,20 @@ class _Compiler(Declarations, Modules):
                 )
                 return None
             return {"op": "each", "who": who, "do": alts[0], "at": at}
-        if head == "if" and len(e.phrase) > 1:
-            cond = self._condition(e.phrase[1:])
+        if head in IF_WORDS and len(e.phrase) > 1:
+            cond = self._condition(e.phrase[1:], IF_WORDS[head])
             return None if cond is None else {"op": "if", "cond": cond, "do": alts[0], "at": at}
         if head == "may" and len(e.phrase) == 1:
             return {"op": "may", "do": alts[0], "at": at}
+        if len(alts) == 1 and e.phrase:
+            node = self._group(e.phrase, alts[0], at)
+            if node is not None or len(self.diags) > mark:
+                return node
         self.error(
             "CW103",
             f"unknown effect group `{' '.join(a.source() for a in e.phrase)} (...)`",
             _phrase_span(e.phrase) if e.phrase else e.span,
-            hint=did_you_mean(head or "", list(GROUP_WORDS))
+            hint=did_you_mean(head or "", [*GROUP_WORDS, "unless"])
             or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`, "
             "`roll (a | b)`",
         )
@@ -1187,6 +1251,26 @@ class _Compiler(Declarations, Modules):
             )
             return None, alt
         return int(weight), alt[1:]
+
+    def _group(
+        self, phrase: list[Atom], do: list[dict[str, Any]], at: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """A group whose words a structural record with a `do` list reads (`each player who
+        has more gold than you (...)`), or None (nothing reported) when none does."""
+        failures: list[Any] = []
+        atoms = self.resource_atoms(phrase, compared=True)
+        for record in EFFECTS:
+            if not record.structural or "do" not in record.params or record.name in _GROUPS:
+                continue
+            got = match_record(record, atoms, failures)
+            if got is not None:
+                if self._out_of_range(failures):
+                    return None
+                for value in got.values():
+                    if isinstance(value, dict) and "count" in value:
+                        value["at"] = at
+                return {"op": record.name, **got, "do": do, "at": at}
+        return None
 
     def _phrase(self, atoms: list[Atom]) -> dict[str, Any] | None:
         failures: list[Any] = []
@@ -1267,7 +1351,7 @@ class _Compiler(Declarations, Modules):
                 self.action_line(tok, s)  # see declarations.py
                 continue
             if s.effects is not None:
-                trig = self._trigger(s, "token", ("reveal", "use", "drawn"))
+                trig = self._trigger(s, "token", ("reveal", "use", "drawn", "cross"))
                 if trig is not None:
                     tok["triggers"].append(trig)
                 continue
@@ -1299,6 +1383,16 @@ class _Compiler(Declarations, Modules):
                 tok["grants"].append(" ".join(a.text.lower() for a in rest))
             elif words in (["returns"], ["return"]):
                 tok["returns"] = True
+            elif len(words) == 3 and words[0] in CROSSED and words[1:] == ["when", "crossed"]:
+                tok["crossed"] = CROSSED[words[0]]
+            elif words[:2] == ["extra", "boots"] or (
+                words[:2] == ["crossing", "costs"]
+                and words[3:] in (["extra", "boot"], ["extra", "boots"])
+            ):
+                at = s.head[2:] if words[0] == "extra" else s.head[2:3]
+                value = self._int(s, at, "extra boots", "extra boots")
+                if value is not None:
+                    tok["extra_boots"] = value
             else:
                 self.error(
                     "CW102",
@@ -1573,6 +1667,11 @@ class _Compiler(Declarations, Modules):
             elif key == "requires" and rest:
                 self._clean(rest)
                 path["requires"].append(" ".join(a.text.lower() for a in rest))
+            elif key == "switch":
+                self._path_switch(path, s)
+            elif key == "holds":
+                path.setdefault("holds", [])
+                self._holds(path, s, rest)
             else:
                 self.error(
                     "CW102",
@@ -1586,6 +1685,26 @@ class _Compiler(Declarations, Modules):
                     "way WAY",
                 )
 
+    def _path_switch(self, path: dict[str, Any], s: Stmt) -> None:
+        """`switch NAME STATE...`: the path is there only while the switch NAME (a piece of
+        the board with states, turned by effects) is in one of those states."""
+        rest = s.head[1:]
+        if len(rest) < 2 or rest[0].kind not in ("word", "string"):
+            self.error(
+                "CW105",
+                "`switch` takes the switch's name and the states the path is open in",
+                s.span,
+                hint="switch dial 1 3",
+            )
+            return
+        states = []
+        for a in rest[1:]:
+            value = self._int(s, [a], "switch state", "switch state")
+            if value is None:
+                return
+            states.append(value)
+        path["switch"] = {"name": rest[0].text, "states": sorted(set(states))}
+
     # rules ---------------------------------------------------------------------------------
     def decl_rules(self, st: Stmt) -> None:
         table = {tuple(p.words.split()): p for p in RULE_PARAMS}
@@ -1598,6 +1717,9 @@ class _Compiler(Declarations, Modules):
                 continue
             if s.words[0] == "counter" and s.effects is None:
                 self._counter(s)
+                continue
+            if is_award(s):
+                self.decl_award(s)
                 continue
             if s.effects is not None:
                 trig = self._trigger(s, "rules")
@@ -2202,16 +2324,18 @@ class _Compiler(Declarations, Modules):
         for s in st.block or []:
             w = s.words
             if w[0] == "complete" and s.effects is not None:
-                if len(s.head) > 2 and w[1] == "if":
-                    cond = self._condition(s.head[2:])
+                if len(s.head) > 2 and w[1] in IF_WORDS:
+                    cond = self._condition(s.head[2:], IF_WORDS[w[1]])
                     if cond is None:
                         continue
                     contract["if"] = cond
                 elif len(s.head) != 1:
                     self.error(
                         "CW105",
-                        "write `complete: ...` or `complete if CONDITION: ...`",
+                        "write `complete: ...`, `complete if CONDITION: ...` or "
+                        "`complete unless CONDITION: ...`",
                         s.span,
+                        hint=did_you_mean(s.head[1].text, list(IF_WORDS)),
                     )
                     continue
                 effects = self.effects(s.effects)
@@ -2438,6 +2562,8 @@ class _Compiler(Declarations, Modules):
         # them compiles to the IR it always had).
         if self.goals:
             ir["goals"] = self.goals
+        if self.awards:
+            ir["awards"] = self.awards
         if self.resource_aliases:
             ir["resource_aliases"] = self.resource_aliases
         if self.dragon is not None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
+from .condition_logic import IF_WORDS
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
@@ -62,6 +63,10 @@ def _at(span: Span) -> dict[str, Any]:
 def _span_of(atoms: list[Atom]) -> Span:
     a, b = atoms[0].span, atoms[-1].span
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+# Words after which a declared resource's words name it as a count (`the most veins`).
+_COMPARING = frozenset({"most", "fewest", "least", "more", "fewer", "less"})
 
 
 def _text(atoms: list[Atom]) -> str:
@@ -282,17 +287,29 @@ class Declarations:
                     self.resource_aliases[word] = base
         return True
 
-    def resource_atoms(self, atoms: list[Atom]) -> list[Atom]:
+    def resource_atoms(self, atoms: list[Atom], compared: bool = False) -> list[Atom]:
         """``atoms`` with each declared resource's words after a number made one atom of kind
-        "resource" (its name), which the effect phrases' resource slot accepts."""
+        "resource" (its name), which the effect phrases' resource slot accepts; with
+        ``compared``, also after a comparison (`the most veins`, `more favour than`) and
+        when they are all the atoms (a count alone: `most veins: 7 points`)."""
         if not self.resource_words:
             return atoms
+        if compared and _text(atoms) in self.resource_words:
+            return [Atom("resource", self.resource_words[_text(atoms)], _span_of(atoms))]
         out: list[Atom] = []
         i = 0
         longest = max(len(w.split()) for w in self.resource_words)
         while i < len(atoms):
             a = atoms[i]
-            if out and out[-1].kind in ("number", "signed") and a.kind in ("word", "string"):
+            before = out[-1] if out else None
+            if (
+                before is not None
+                and (
+                    before.kind in ("number", "signed")
+                    or (compared and before.kind == "word" and before.text.lower() in _COMPARING)
+                )
+                and a.kind in ("word", "string")
+            ):
                 for n in range(min(longest, len(atoms) - i), 0, -1):
                     run = atoms[i : i + n]
                     if any(x.kind not in ("word", "string") for x in run):
@@ -494,9 +511,10 @@ class Declarations:
             return
         node: dict[str, Any] = {"at": _at(s.span)}
         words = [a.text.lower() if a.kind == "word" else None for a in head]
-        if "if" in words:
-            # `action NAME [LIMIT] if CONDITION:` is offered only while the condition holds.
-            k = words.index("if")
+        k = next((i for i, w in enumerate(words) if w in IF_WORDS), None)
+        if k is not None:
+            # `action NAME [LIMIT] if|unless CONDITION:` is offered only while it holds.
+            deny = IF_WORDS[words[k]]
             cond_atoms = head[k + 1 :]
             head, words = head[:k], words[:k]
             if not cond_atoms:
@@ -504,7 +522,7 @@ class Declarations:
                     "CW128", "`if` needs a condition", s.span, hint="action hack if ...: ..."
                 )
                 return
-            cond = self._condition(cond_atoms)  # type: ignore[attr-defined]
+            cond = self._condition(cond_atoms, deny)  # type: ignore[attr-defined]
             if cond is None:
                 return
             node["if"] = cond
@@ -534,6 +552,17 @@ class Declarations:
                         _span_of(head),
                         hint='name it with words or a quoted name: `action "Pray" once per '
                         "game: ...`",
+                    )
+                    return
+            # A misspelt `unless` would read as part of a name of several bare words.
+            for a in head[1:]:
+                hint = did_you_mean(a.text, ["unless"]) if a.kind == "word" else None
+                if hint is not None and len(a.text) > 3:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW128",
+                        f"`{a.text}` in the action's name `{_text(head)}`",
+                        a.span,
+                        hint=hint + " (`action NAME unless CONDITION: ...`)",
                     )
                     return
             node["name"] = " ".join(a.text for a in head)

@@ -64,6 +64,7 @@ _WORD_FIELDS: dict[str, tuple[str, ...]] = {
     "dragon": ("dragon",),
     "danger": ("danger",),
     "only": ("only_in",),
+    "not": ("not_in",),
     "art": ("art",),
     "gold": ("gold",),
     "count": ("count",),

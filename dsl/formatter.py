@@ -255,7 +255,20 @@ class _Formatter:
         return a.source()  # pragma: no cover - atoms are single tokens on one line
 
     def phrase(self, atoms: list[Atom]) -> str:
-        return " ".join(self.atom(a) for a in atoms)
+        out = []
+        for i, a in enumerate(atoms):
+            if i:
+                # A score sheet's colon inside an award line (`second most: 4`), which the
+                # parser reads past (dsl/parser.py), is kept as written.
+                out.append(": " if self._colon_before(atoms[i - 1], a) else " ")
+            out.append(self.atom(a))
+        return "".join(out)
+
+    def _colon_before(self, before: Atom, a: Atom) -> bool:
+        b, s = before.span, a.span
+        if b.end_line != s.line:
+            return False
+        return self.lines[s.line - 1][b.end_col - 1 : s.col - 1].strip() == ":"
 
     def effect(self, e: Effect) -> str:
         text = self.phrase(e.phrase)

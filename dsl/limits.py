@@ -71,6 +71,8 @@ RANGES: dict[str, Range] = {
     "points per": Range(0, 1000, "N of `points N per COUNT`"),
     "token count": Range(1, 1000, "how many of a token the box holds (`minor secret 3`)"),
     "token gold": Range(0, 100, "gold a token counts as"),
+    "extra boots": Range(0, 100, "boots a token lying on a path adds to crossing it"),
+    "switch state": Range(1, 12, "a state of a switch, in which some of its paths are open"),
     "coach": Range(0, 100, "gold a coach ride costs"),
     "waypoint": Range(1, 1000, "a waypoint's number"),
     "artifact": Range(1, 1000, "an artifact space's value"),

@@ -119,7 +119,23 @@ class _ParenNewlines:
         if self.too_deep is not None:
             return
         brackets = self.brackets
+        head: str | None = None  # the statement's first word
+        colons = 0  # colons of the statement, outside brackets
+        last = "_NL"
         for tok in stream:
+            if tok.type == "COLON" and not depth:
+                colons += 1
+                # An award line reads like a score sheet: `most veins: 7 points, second
+                # most: 4` is `most veins: 7 points, second most 4` (dsl/awards.py).
+                if colons > 1 and head in AWARD_HEADS:
+                    continue
+            elif tok.type == "NAME" and last in _STATEMENT_ENDS:
+                head = tok.lower()
+            elif tok.type != "NAME" and last in _STATEMENT_ENDS and tok.type not in _STATEMENT_ENDS:
+                head = None
+            if tok.type in _STATEMENT_ENDS and not depth and last not in ("COMMA", "ARROW"):
+                colons = 0
+            last = tok.type if tok.type != "_NL" or last not in ("COMMA", "ARROW") else last
             if tok.type in _OPENERS:
                 brackets.open(tok)
                 self.nesting += 1
@@ -171,6 +187,12 @@ class _ParenNewlines:
         return out
 
 
+# Tokens after which a new statement starts (a new line after a comma or an arrow does not).
+_STATEMENT_ENDS = frozenset({"_NL", "SEMICOLON", "LBRACE", "RBRACE"})
+# The first words of a ranked award's line (`most`, `second most`, `fewest`...).
+AWARD_HEADS = frozenset(
+    {"most", "fewest", "least", "second", "third", "fourth", "fifth", "sixth", "2nd", "3rd", "4th"}
+)
 _OPENERS = frozenset({"LPAR", "LBRACE"})
 _CLOSERS = frozenset({"RPAR", "RBRACE"})
 

@@ -70,18 +70,10 @@ def _match(
                 return got
         return _match(rest, atoms, out, failures) if item.optional else None
     if item.kind in ("words", "cond", "count"):
-        if rest and all(it.slot is None for it in rest):
-            # Literal words after the tail (`half {of:count} rounded up`): the slot takes
-            # what comes before the longest match of them at the end of the phrase.
-            for cut in range(1, len(atoms)):
-                tail = _match(rest, atoms[cut:], out, failures)
-                if tail is not None:
-                    got = _match((item,), atoms[:cut], tail, failures)
-                    if got is not None:
-                        return got
+        if not atoms:
             return None
-        if rest or not atoms:
-            return None  # these slots take the whole tail of the phrase
+        if rest:
+            return _match_inner(item, rest, atoms, out, failures)
         if item.kind == "words":
             if not all(a.kind in ("word", "string") for a in atoms):
                 return None
@@ -120,6 +112,21 @@ def _match(
     return _match(rest, atoms[1:], {**out, item.slot: value}, failures)
 
 
+def _match_inner(
+    item: Item, rest: tuple[Item, ...], atoms: list[Atom], out: dict[str, Any], failures: list[Any]
+) -> dict[str, Any] | None:
+    """A words, condition or count slot with more pattern after it (`more {count:count}
+    than you`): the shortest run of atoms that fills it and leaves the rest matching."""
+    for k in range(1, len(atoms) + 1):
+        tail = _match(rest, atoms[k:], {}, [])
+        if tail is None:
+            continue
+        head = _match((item,), atoms[:k], out, failures)
+        if head is not None:
+            return _match(rest, atoms[k:], head, failures)
+    return None
+
+
 def slot_range(record: Record, slot: str) -> Range:
     """The range of a number slot: its parameter schema's minimum and maximum, or the
     default effect bound where the schema leaves one out."""
@@ -131,13 +138,18 @@ def slot_range(record: Record, slot: str) -> Range:
     )
 
 
-def match_record(record: Record, atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    """Params for ``atoms`` if one of the record's phrases reads like them.
+def match_record(
+    record: Record, atoms: list[Atom], failures: list[Any], words: bool = True
+) -> dict[str, Any] | None:
+    """Params for ``atoms`` if one of the record's phrases reads like them (without
+    ``words``, only phrases with no `{x:words}` slot, which takes any words at all).
 
     A number outside its slot's range still matches (the phrase is the right one); it is
     added to ``failures`` as ``("range", (atom, what, range))`` for the compiler to report.
     """
     for pattern in record.phrases:
+        if not words and ":words}" in pattern:
+            continue
         got = _match(compile_pattern(pattern), atoms, {}, failures)
         if got is not None:
             params = {k: v for k, v in got.items() if isinstance(k, str)}
@@ -186,12 +198,16 @@ def resolve(
 
 def _resolve(registry: Registry, atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
     key = FAMILY_KEY[registry.family]
-    for record in registry:
-        if record.structural:
-            continue
-        got = match_record(record, atoms, failures)
-        if got is not None:
-            return {key: record.name, **got}
+    # A phrase that reads the words one by one comes before one whose `{x:words}` slot takes
+    # whatever is left: `you have more gold than every other player` is a comparison, not
+    # a token called "more gold than every other player".
+    for words in (False, True):
+        for record in registry:
+            if record.structural:
+                continue
+            got = match_record(record, atoms, failures, words)
+            if got is not None:
+                return {key: record.name, **got}
     return None
 
 

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from clankwork.interpreter.effects.conditions import token_words
+from clankwork.interpreter.effects.logic import leaves
+from clankwork.interpreter.effects.where import feature_stem, has_feature
 from clankwork.interpreter.stickers import slot_kind, slots
 
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -60,6 +62,79 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
     for change in ir.get("steps", ()):
         if "effects" in change:
             yield {"name": f"step {change['step']}"}, change
+
+
+# Effects that name a path by its two spaces (`the tunnel between A and B`) or add one.
+_PATH_OPS = ("place_on_path", "block_path", "open_path", "add_path")
+
+
+def _path_references(
+    owner: dict[str, Any],
+    node: dict[str, Any],
+    boards: list[dict[str, Any]],
+    spaces: set[str],
+) -> list[Diagnostic]:
+    """A path effect's spaces that no board has, and two spaces no path of a board joins."""
+    if node["op"] not in _PATH_OPS:
+        return []
+    out: list[Diagnostic] = []
+    where = _span(node.get("at"))
+    if "a" not in node or not boards:
+        return out  # a pack without a board (yet): its spaces come with the one it extends
+    ends = (node["a"], node["b"])
+    bad = [x for x in ends if x not in spaces]
+    for x in bad:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names space {x!r}, which no board of the pack has",
+                where,
+                hint=near_miss(x, spaces) or "name a space of the board",
+            )
+        )
+    if bad or node["op"] == "add_path":
+        return out
+    joined = any({p.get("from"), p.get("to")} == set(ends) for b in boards for p in b["paths"])
+    if not joined:
+        out.append(
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names the path between {ends[0]!r} and {ends[1]!r}, but "
+                "no path of a board joins them",
+                where,
+                hint="name two spaces a `path A -- B` of the board joins",
+            )
+        )
+    return out
+
+
+def _switch_reference(
+    owner: dict[str, Any], node: dict[str, Any], switches: dict[str, int]
+) -> list[Diagnostic]:
+    """A switch no path of a board names, or a state it does not have."""
+    name, where = node["switch"], _span(node.get("at"))
+    n = switches.get(name)
+    if n is None:
+        return [
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names switch {name!r}, which no path of a board has",
+                where,
+                hint=near_miss(name, switches) or "give paths `switch NAME STATE` on the board",
+            )
+        ]
+    state = node.get("state")
+    if state is not None and state > n:
+        return [
+            Diagnostic(
+                "CW107",
+                f"{owner['name']!r} names state {state} of switch {name!r}, which has "
+                f"states 1 to {n}",
+                where,
+                hint=f"a path opens in a state with `switch {name} {state}`",
+            )
+        ]
+    return []
 
 
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
@@ -120,8 +195,18 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     def card_or_tag(ref: str) -> bool:
         return ref in card_names or ref.lower() in tags
 
+    space_names = {s["name"] for b in ir["boards"] for s in b["spaces"]}
+    switches: dict[str, int] = {}
+    for b in ir["boards"]:
+        for p in b["paths"]:
+            if "switch" in p:
+                name = p["switch"]["name"]
+                switches[name] = max(switches.get(name, 1), *p["switch"]["states"])
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
+            diags += _path_references(owner, node, ir["boards"], space_names)
+            if node["op"] == "turn_switch" and ir["boards"]:
+                diags += _switch_reference(owner, node, switches)
             if node["op"] == "trash" and "card" in node:
                 ref, known, pool, what = (
                     node["card"],
@@ -148,11 +233,22 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         hint=near_miss(ref, pool) or f"declare the {what} first",
                     )
                 )
-    # Every owner's `points N per COUNT` once, whether or not it has triggers.
-    counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
     for owner, trig in _triggers(ir):
         tests = [trig.get("if")] + [n.get("cond") for n in walk_effects(trig["effects"])]
+        for t in tests:
+            if t and t.get("cond") == "switch_state" and ir["boards"]:
+                diags += _switch_reference(owner, t, switches)
+    # Every owner's `points N per COUNT` once, whether or not it has triggers.
+    counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
+    counted += [({"name": "rules"}, [a["count"]]) for a in ir.get("awards", ())]
+    # A misspelt resource reads as a card's name (`most vains`): offer the resources too.
+    resources = {r["name"] for r in ir.get("resources", ())}
+    for owner, trig in _triggers(ir):
+        tests = [*leaves(trig.get("if"))]
+        tests += [c for n in walk_effects(trig["effects"]) for c in leaves(n.get("cond"))]
+        tests += [c.get("count") for c in tests if isinstance(c.get("count"), dict)]
         tests += [n.get("per") for n in walk_effects(trig["effects"])]
+        tests += [n.get("count") for n in walk_effects(trig["effects"])]
         counted.append((owner, tests))
     for owner, tests in counted:
         for t in tests:
@@ -167,28 +263,34 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                 ref = t["card"]
                 known = card_or_tag(ref)
             if not known:
+                held = ref.lower() in {w for tok in ir["tokens"] for w in token_words(tok)}
                 diags.append(
                     Diagnostic(
                         "CW107",
                         f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag "
                         "of the pack",
                         _span(t.get("at")),
-                        hint=near_miss(ref, card_names | tags)
-                        or "tag cards with `companion`, `tag WORD` or `faction WORD`",
+                        hint=(
+                            f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
+                            if held
+                            else near_miss(ref, card_names | tags | resources)
+                            or "tag cards with `companion`, `tag WORD` or `faction WORD`"
+                        ),
                     )
                 )
     for card in ir["cards"]:
-        where = card.get("only_in")
-        if where and ir["boards"] and where not in features:
-            diags.append(
-                Diagnostic(
-                    "CW107",
-                    f"{card['name']!r} is only in {where!r}, but no space has that feature",
-                    _span(card["at"]),
-                    hint=did_you_mean(where, features)
-                    or "known features: " + ", ".join(sorted(features)),
+        for key, said in (("only_in", "only in"), ("not_in", "not in")):
+            where = card.get(key)
+            if where and ir["boards"] and not has_feature(features, where):
+                diags.append(
+                    Diagnostic(
+                        "CW107",
+                        f"{card['name']!r} is {said} {where!r}, but no space has that feature",
+                        _span(card["at"]),
+                        hint=did_you_mean(feature_stem(where), features)
+                        or "known features: " + ", ".join(sorted(features)),
+                    )
                 )
-            )
 
     # A sticker fills a rule slot the pack (or its base) declares, with what that slot takes
     # (effects for a step or a trigger, rule values for a rule parameter); names are unique.
@@ -499,11 +601,11 @@ def _all_effects(ir: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """Every condition of the pack's triggers (a trigger's `if` and nested `if` groups)."""
     for owner, trig in _triggers(ir):
-        if trig.get("if"):
-            yield owner, trig["if"]
+        for cond in leaves(trig.get("if")):
+            yield owner, cond
         for node in walk_effects(trig["effects"]):
-            if node.get("cond"):
-                yield owner, node["cond"]
+            for cond in leaves(node.get("cond")):
+                yield owner, cond
 
 
 def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
@@ -511,18 +613,20 @@ def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
     effects, counts in conditions, and the counts a count is made of (`half ...`)."""
     for o in [*ir["cards"], *ir["tokens"]]:
         yield o, _inner_counts([o.get("points_per", {}).get("per")])
+    for a in ir.get("awards", ()):
+        yield {"name": "rules"}, _inner_counts([a["count"]])
     for owner, trig in _triggers(ir):
         nodes = list(walk_effects(trig["effects"]))
-        tests = [trig.get("if"), *(n.get("cond") for n in nodes)]
-        found = [n.get(k) for n in nodes for k in ("per", "counted")]
-        found += [t.get("of") for t in tests if t]
+        conds = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
+        found = [n.get(k) for n in nodes for k in ("per", "count", "counted")]
+        found += [c.get(k) for c in conds for k in ("count", "of")]
         yield owner, _inner_counts(found)
 
 
 def _inner_counts(counts: list[Any]) -> list[Any]:
     """The counts listed and every count they are made of (through `of`)."""
     out = []
-    stack = [c for c in counts if c]
+    stack = [c for c in counts if isinstance(c, dict)]
     while stack:
         c = stack.pop()
         out.append(c)
@@ -538,6 +642,8 @@ _TAKES = {
     "place": "takes",
     "place_on_each": "takes",
     "supply_to_box": "takes",
+    "take_random": "takes",
+    "deal_random": "deals",
     "take_elsewhere": "takes",
     "defeat_here": "defeats",
     "deal_face_down": "deals",
@@ -590,14 +696,14 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     or "name a token, its type (crown, canoe), or a kind (artifact, secret)",
                 )
             )
-        elif cond["cond"] == "at" and spaces and cond["feature"].lower() not in place_words:
+        elif cond["cond"] == "at" and spaces and not has_feature(place_words, cond["feature"]):
             diags.append(
                 Diagnostic(
                     "CW107",
                     f"{owner['name']!r} asks whether you are in {cond['feature']!r}, but no "
                     "space has that feature",
                     _span(cond.get("at")),
-                    hint=did_you_mean(cond["feature"], place_words)
+                    hint=did_you_mean(feature_stem(cond["feature"]), place_words)
                     or "features: " + ", ".join(sorted(place_words)),
                 )
             )
@@ -605,7 +711,7 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
     counters = {c["name"] for c in ir.get("counters", ())}
     for owner, trig in _triggers(ir):
         nodes = list(walk_effects(trig["effects"]))
-        tests = [trig.get("if"), *(n.get("cond") for n in nodes)]
+        tests = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
         named = [n for n in nodes if n["op"] == "counter"]
         named += [t for t in tests if t and t.get("cond") == "counter"]
         for n in named:
@@ -628,6 +734,18 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
             if n["op"] in _TAKES and n.get("what", "token") not in ("token", "any token")
+        ]
+        wanted += [
+            ({"name": f"path {p['from']} -- {p['to']}"}, h["what"], h.get("at"), "holds")
+            for b in ir["boards"]
+            for p in b["paths"]
+            for h in p.get("holds", ())
+        ]
+        wanted += [
+            (owner, n["what"], n.get("at"), "places on a path")
+            for owner, trig in _triggers(ir)
+            for n in walk_effects(trig["effects"])
+            if n["op"] == "place_on_path"
         ]
         wanted += [
             (owner, n["what"], n.get("at"), "puts in the Clank! area")

@@ -60,6 +60,8 @@ SETUP_WORDS = (
     "minor secrets",
     "major secrets",
     "place",
+    "block",
+    "switch",
     "bag",
     "draws",
     "rolls",
@@ -512,6 +514,14 @@ class _ScenarioCompiler:
             sc[f"{words[0]}_bank"] = names
         elif key == "place":
             self.place(sc, s, rest)
+        elif key == "block":
+            path = self.path(s, rest)
+            if path is not None:
+                sc.setdefault("block", []).append(path)
+        elif key == "switch":
+            switch = self.switch(s, rest)
+            if switch is not None:
+                sc.setdefault("switches", {})[switch[0]] = switch[1]
         elif key == "bag" and rest:
             self.bag(sc, s, rest)
         elif key == "draws" and rest:
@@ -549,8 +559,39 @@ class _ScenarioCompiler:
             return
         sc.setdefault("reserve", {})[name] = left
 
+    def switch(self, s: Stmt, rest: list[Atom]) -> tuple[str, int] | None:
+        """`NAME N`: a switch of the board (`switch NAME N` on its paths) and a state."""
+        if len(rest) != 2 or rest[1].kind != "number" or rest[0].kind not in ("word", "string"):
+            self.error(
+                "CW105", "a switch is written `switch NAME STATE`", s.span, hint="switch dial 2"
+            )
+            return None
+        n = self.in_range(rest[1], "switch state", "switch state")
+        return None if n is None else (rest[0].text, n)
+
+    def path(self, s: Stmt, rest: list[Atom]) -> list[str] | None:
+        """`tunnel A -- B` (or `path A -- B`): the two spaces of a path, as the board writes
+        it; None (reported) when it is not that."""
+        words = _lower(rest)
+        if len(rest) != 4 or words[0] not in ("tunnel", "path") or rest[2].kind != "link":
+            self.error(
+                "CW105",
+                "a path is written `tunnel A -- B` (the spaces it joins, as the board says)",
+                s.span,
+                hint="tunnel Hall -- Cellar",
+            )
+            return None
+        a, b = self.space(rest[1]), self.space(rest[3])
+        return None if a is None or b is None else [a, b]
+
     def place(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
         words = _lower(rest)
+        if len(rest) == 6 and words[1] == "on" and words[2] in ("tunnel", "path"):
+            path = self.path(s, rest[2:])
+            token = self.ref(rest[0], self.tokens, "token")
+            if path is not None and token is not None:
+                sc.setdefault("place_on_path", []).append({"token": token, "path": path})
+            return
         if len(rest) != 3 or words[1] != "on":
             self.error(
                 "CW105",
@@ -836,6 +877,32 @@ class _ScenarioCompiler:
             step.update(fact=words[0], value=sorted(spaces))
         elif words[0] == "game" and words[1:] in (["over"], ["not", "over"]):
             step.update(fact="over", value=words[1] == "over")
+        elif words[0] == "switch" and len(rest) == 3:
+            switch = self.switch(s, rest[1:])
+            if switch is None:
+                return
+            step.update(fact="switch", switch=switch[0], value=switch[1])
+        elif words[0] in ("tunnel", "path") and len(rest) >= 6 and rest[2].kind == "link":
+            path = self.path(s, rest[:4])
+            tail = words[4:]
+            if path is None:
+                return
+            if tail in (["is", "blocked"], ["is", "open"]):
+                step.update(fact="path", path=path, value=tail[1])
+            elif tail[0] == "has" and tail[1:-1] in ([], ["no"], ["token"], ["no", "token"]):
+                token = self.ref(rest[-1], self.tokens, "token")
+                if token is None:
+                    return
+                fact = "path has no" if tail[1] == "no" else "path has"
+                step.update(fact=fact, path=path, value=token)
+            else:
+                self.error(
+                    "CW105",
+                    "expect tunnel A -- B is blocked|open, or has [no] TOKEN",
+                    s.span,
+                    hint="expect tunnel Hall -- Cellar has Spike",
+                )
+                return
         elif words[0] == "space" and len(rest) >= 4 and words[2] == "has":
             space = self.space(rest[1])
             negate = words[3] == "no" and len(rest) == 5

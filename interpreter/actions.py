@@ -23,6 +23,7 @@ from .decisions import Option
 from .effects.entry_toll import toll_open
 from .effects.registry import Valuer
 from .effects.turn_modifiers import ignores_monsters, largest_discount, price
+from .effects.where import has_feature
 from .state import Ctx, PlayerState
 from .state import GameCore as Game
 
@@ -314,6 +315,9 @@ class _Move(ActionKind):
                 ctx = Ctx(p, None)
                 for hook in on_path:
                     game.fire(hook, ctx)
+            p.crossed = m.path
+            if game.path_tokens and m.path in game.path_tokens:
+                game.cross(p, m.path)
             game.enter(p, m.to)
 
     def narrate(self, game, p, value):
@@ -501,13 +505,12 @@ class _Acquire(ActionKind):
                         o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
                     out.append(o)
             return
-        features = here.features
         seen: list[Any] = []  # a second copy in the row is listed once, at the first
         for card in game.row:
             if (
                 card.type == "acquire"
                 and (price(game, card) if mods else card.cost) <= skill
-                and (card.only_in is None or card.only_in.lower() in features)
+                and (card.only_in is None and card.not_in is None or allowed_here(card, here))
             ):
                 if card in seen:
                     continue
@@ -833,8 +836,11 @@ def kinds_legal(game: Game, p: PlayerState) -> list[Option]:
 
 
 def allowed_here(card: Any, here: Any) -> bool:
-    """`only in FEATURE`: the card is fought or acquired only on a space with that feature."""
-    return card.only_in is None or card.only_in.lower() in here.features
+    """`only in FEATURE`: the card is fought or acquired only on a space with that feature;
+    `not in FEATURE`: never on one."""
+    return (card.only_in is None or has_feature(here.features, card.only_in)) and (
+        card.not_in is None or not has_feature(here.features, card.not_in)
+    )
 
 
 def best_market_item(game: Game, typ: str) -> Any:

@@ -21,6 +21,15 @@ from .effects.entry_toll import tolled_spaces
 from .hooks import Hook, hooks
 from .lazy import networkx
 
+# A board's changes to its printed paths during a game: the paths closed (by index), the
+# paths added ((from space, to space, boots), indexed after the printed ones) and the extra
+# boots asked to cross a path ((path, boots), sorted: tokens lying on it that ask them).
+Shape = tuple[frozenset[int], tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]
+
+# The boards of other shapes a printed board keeps made (`Board.reshaped`), the oldest
+# dropped first: a game that keeps changing its paths meets many shapes, one at a time.
+SHAPES_KEPT = 64
+
 # Distance to a space that cannot be reached; large enough to lose every comparison.
 UNREACHABLE = 10**6
 # The most cells (rows times spaces) a table worked out row by row keeps: every row of a board
@@ -165,10 +174,22 @@ class Move:
 class Board:
     """A board prepared for play (read-only once built; shared by every game)."""
 
-    def __init__(self, board_ir: dict[str, Any], ways: dict[str, Way] | None = None) -> None:
+    def __init__(
+        self,
+        board_ir: dict[str, Any],
+        ways: dict[str, Way] | None = None,
+        shape: Shape = (frozenset(), (), ()),
+        base: Board | None = None,
+    ) -> None:
         self.name: str = board_ir["name"]
         # The pack's declared ways by name; a path naming none is a tunnel.
         self.ways: dict[str, Way] = dict(ways or {})
+        # The board as printed, and this one's changes to its paths (`Shape`); the boards of
+        # other shapes, made from the printed one when a game changes its paths (`reshaped`).
+        self.ir = board_ir
+        self.shape = shape
+        self.base: Board = base if base is not None else self
+        self._shapes: dict[Shape, Board] = {}
         self._read_spaces(board_ir)
         hqs = [s.index for s in self.spaces if s.hq]
         if len(hqs) != 1:
@@ -176,7 +197,8 @@ class Board:
         self.hq: int = hqs[0]
 
         self._read_paths(board_ir)
-        self._join_within(len(board_ir["paths"]))
+        self._add_paths(len(board_ir["paths"]))
+        self._join_within(len(board_ir["paths"]) + len(shape[1]))
 
         self._make_moves()
         self._make_tables()
@@ -215,8 +237,16 @@ class Board:
         for s in self.spaces:
             self.graph.add_node(s.name, index=s.index, features=s.features)
         self.dead_ends: list[dict[str, Any]] = []
+        # Switches (pieces of the board with states, `switch NAME N` on a path): how many
+        # states each has, and the paths each state leaves open, (path, switch, states).
+        self.switches: dict[str, int] = {}
+        self.switched: list[tuple[int, str, frozenset[int]]] = []
+        # Tokens laid on paths at setup (`holds` on a path): (path, what, how many).
+        self.path_holds: list[tuple[int, str, int]] = []
         # A path's triggers (`when you take this path: ...`) by path index (`Move.path`).
         self.path_on: dict[int, tuple[Hook, ...]] = {}
+        closed = self.shape[0]
+        extra = dict(self.shape[2])
         for k, p in enumerate(board_ir["paths"]):
             # Names match exactly; an end naming no space would otherwise add a stray graph
             # node and fail later with a KeyError (the compiler reports it as CW107).
@@ -228,14 +258,23 @@ class Board:
             if p.get("to") is None:
                 self.dead_ends.append(p)
                 continue
+            for h in p.get("holds", ()):
+                self.path_holds.append((k, h["what"], h.get("n", 1)))
+            switch = p.get("switch")
+            if switch is not None:
+                name, states = switch["name"], frozenset(switch["states"])
+                self.switches[name] = max(self.switches.get(name, 1), *states)
+                self.switched.append((k, name, states))
             if p.get("triggers"):
                 self.path_on[k] = hooks(f"path:{k}", p["triggers"])
             way = self.ways.get(p["way"], TUNNEL) if p.get("way") else TUNNEL
             if p.get("way") and p["way"] not in self.ways:
                 raise ValueError(f"board {self.name!r}: path way {p['way']!r} is not declared")
+            if k in closed:
+                continue  # blocked during the game: no move along it either way
             requires = tuple(r.lower() for r in p.get("requires", ()))
             attrs = {
-                "boots": p.get("boots", 1),
+                "boots": p.get("boots", 1) + extra.get(k, 0),
                 "monsters": p.get("monsters", 0),
                 "requires": requires + tuple(r for r in way.requires if r not in requires),
                 "features": tuple(p.get("features", ())),
@@ -302,6 +341,68 @@ class Board:
         self.dist: Distances = Distances(self._boot_paths(allow_requirements=False))
         self.dist_any: Distances = Distances(self._boot_paths(allow_requirements=True))
         self.dist_to_hq: list[int] = self.dist.to(self.hq)
+
+    def _add_paths(self, key: int) -> None:
+        """The paths added during the game (tunnels both ways, keys after the printed paths'),
+        and the extra boots tokens lying on them ask."""
+        extra = dict(self.shape[2])
+        for k, (a, b, boots) in enumerate(self.shape[1], start=key):
+            if k in self.shape[0]:
+                continue
+            attrs = {
+                "boots": boots + extra.get(k, 0),
+                "monsters": 0,
+                "requires": (),
+                "features": (),
+                "oneway": False,
+                "way": TUNNEL,
+            }
+            self.graph.add_edge(self.spaces[a].name, self.spaces[b].name, key=k, **attrs)
+            self.graph.add_edge(self.spaces[b].name, self.spaces[a].name, key=k, **attrs)
+
+    def reshaped(self, shape: Shape) -> Board:
+        """The printed board with ``shape``'s changes to its paths (itself when there are
+        none), made once per shape and kept: games and their copies share it."""
+        base = self.base
+        if not (shape[0] or shape[1] or shape[2]):
+            return base
+        board = base._shapes.get(shape)
+        if board is None:
+            if len(base._shapes) >= SHAPES_KEPT:
+                del base._shapes[next(iter(base._shapes))]  # made again, the same, if needed
+            board = base._shapes[shape] = Board(base.ir, base.ways, shape, base)
+        return board
+
+    def ends(self, path: int) -> tuple[int, int] | None:
+        """The spaces a path joins (printed or added), or None for no such path."""
+        paths = self.ir["paths"]
+        if 0 <= path < len(paths):
+            p = paths[path]
+            if p.get("to") is None:
+                return None
+            return self.index[p["from"]], self.index[p["to"]]
+        added = self.shape[1]
+        k = path - len(paths)
+        if 0 <= k < len(added):
+            return added[k][0], added[k][1]
+        return None
+
+    def path_between(self, a: int, b: int) -> int | None:
+        """The printed or added path joining spaces ``a`` and ``b`` (either way), first by
+        index, open or not; None when none does."""
+        n = len(self.ir["paths"]) + len(self.shape[1])
+        for k in range(n):
+            e = self.ends(k)
+            if e is not None and (e == (a, b) or e == (b, a)):
+                return k
+        return None
+
+    def path_name(self, path: int) -> str:
+        """A path as content writes it: `A -- B`."""
+        e = self.ends(path)
+        if e is None:
+            return f"path {path}"
+        return f"{self.spaces[e[0]].name} -- {self.spaces[e[1]].name}"
 
     def _join_within(self, key: int) -> None:
         """Edges for the ways declared `within` features: from every space with one of the

@@ -24,6 +24,7 @@ from .bot_routes import (
 )
 from .bot_values import (
     _NONE,
+    _UNKNOWN_UNIT,
     BOOTS,
     CLANK,
     DRAW,
@@ -35,6 +36,7 @@ from .bot_values import (
     SWORDS,
     TELEPORT,
 )
+from .bot_worth import award_margins
 from .catalog import CardDef
 from .state import ON_CLOCK, Ctx
 
@@ -49,9 +51,12 @@ class _Estimates:
 
     def _begin(self, game: Any, p: Any) -> None:
         """Refresh the turn's estimates (once per turn, and when the plan changes)."""
-        if game.turn == self._turn and game is self._game:
+        # A board whose paths changed (a path blocked or added, a token asking boots) is
+        # another board: its routes are worked out again at once, mid-turn too.
+        same_board = self.info is not None and self.info.board is game.board
+        if game.turn == self._turn and game is self._game and same_board:
             return
-        if game is not self._game:
+        if game is not self._game or not same_board:
             self._deck_left = None
             self.info = _board_info(game)
             self._rules = _game_rules(game)
@@ -365,4 +370,11 @@ class _Estimates:
         }
         if self._way_units:
             units.update(self._way_units)
+        game = self._game
+        if game.catalog.awards:
+            # A ranked award on a count of a unit (a resource, damage): what one more wins.
+            p = game.players[self._seat]
+            for key, margin in award_margins(game, p, "unit"):
+                if key not in self.info.way_resources:
+                    units[key] = units.get(key, _UNKNOWN_UNIT) + margin
         return units

@@ -28,9 +28,28 @@ from .bot_values import (
     _GAINS,
     _reading_of,
     _third,
+    best_untaught,
 )
 from .catalog import CardDef
 from .decisions import Option
+
+# The action kinds the cascade below has a rule for; any other is taken by its appraisal.
+_TAUGHT = frozenset(
+    (
+        PLAY,
+        USE,
+        ACT,
+        TAKE,
+        BUY,
+        COACH,
+        FIGHT,
+        FIGHT_RESERVE,
+        MOVE,
+        ACQUIRE,
+        ACQUIRE_RESERVE,
+        END_TURN,
+    )
+)
 
 
 class _Turn:
@@ -67,6 +86,11 @@ class _Turn:
                     if self._errand_on:
                         self._turn = -1  # the errand done (or not): plan again
                     return i
+
+        if len(groups) > len(groups.keys() & _TAUGHT):
+            i = best_untaught(opts, groups, _TAUGHT, self)
+            if i is not None:
+                return i
 
         if TAKE in groups:
             if self.target != p.pos and self._looked != (game.turn, p.pos):

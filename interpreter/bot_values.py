@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .board import UNREACHABLE
-from .effects.registry import EFFECTS, Valuer
+from .effects.registry import EFFECTS, TRIGGERS, Valuer
+from .effects.triggers import ZONE_TRIGGERS
 
 # What one unit of each resource is worth to the greedy bot, in "skill".
 WEIGHTS = {"skill": 1.0, "swords": 0.8, "boots": 1.5, "gold": 0.7, "clank": -0.6}
@@ -80,6 +81,14 @@ class _Appraiser(Valuer):
         total = 0.0
         for h in getattr(thing, "hooks", ()):
             total = total + self.line(h.cond) * self.effects(h.effects)
+        moments = getattr(thing, "moments", None)
+        if moments:
+            # A card's own moves ("when you discard this"): each by the chance its record
+            # gives that the move comes as the card goes round the deck once.
+            for event, lines in moments.items():
+                record = TRIGGERS[ZONE_TRIGGERS[event][0]]
+                for cond, eff in lines:
+                    total = total + self.line(cond) * record.appraise({"effects": eff}, self)
         return total
 
 
@@ -129,6 +138,24 @@ class _GreedyValuer(_Appraiser):
 
 _GREEDY = _GreedyValuer()
 _GREEDY_UNHURT = _GreedyValuer(hurt=False)
+
+
+def best_untaught(
+    opts: Sequence[Any], groups: dict[Any, list[int]], taught: frozenset[Any], v: Valuer
+) -> int | None:
+    """The option worth most (and more than nothing) among the action kinds a bot has no
+    rule for (``taught`` are those it has): a kind added to the engine after the bot was
+    written is taken when its own appraisal says it is worth something, rather than never
+    (a designer's new action would otherwise be measured as if no bot wanted it)."""
+    best, at = 0.0, None
+    for kind, found in groups.items():
+        if kind in taught:
+            continue
+        for i in found:
+            worth = kind.appraise(opts[i][1], v)
+            if worth > best:
+                best, at = worth, i
+    return at
 
 
 def effects_value(nodes: list[dict[str, Any]]) -> float:
@@ -307,6 +334,14 @@ class _Profiler(_Appraiser):
         """Half the time, and the card is marked as paying off on such spaces."""
         self.places.append(feature)
         return 0.5
+
+    def unlikely(self, cond: dict[str, Any]) -> float:
+        """One less the condition's chance; the spaces it names are where the card does not
+        pay off, so they are not marked."""
+        marked = len(self.places)
+        miss = 1.0 - self.chance(cond)
+        del self.places[marked:]
+        return miss
 
 
 class _Reading:

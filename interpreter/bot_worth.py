@@ -13,8 +13,27 @@ from .bot_values import (
     _UNKNOWN_UNIT,
 )
 from .catalog import CardDef
-from .effects.registry import TRIGGERS, Valuer
+from .effects.registry import COUNTS, TRIGGERS, Valuer
+from .scoring import award_margin
 from .state import Ctx
+
+
+def award_margins(game: Any, p: Any, what: str) -> list[tuple[str, float]]:
+    """For each ranked award of the pack whose count is made of ``what`` ("unit": a
+    resource or damage; "holding": tokens held; "owning": cards owned, as its count
+    record's meta says), the thing counted (a unit key, a token's or a card's word) and the
+    points one more of it wins the player now (`scoring.award_margin`)."""
+    out = []
+    for award in game.catalog.awards:
+        count = award["count"]
+        meta = COUNTS[count["count"]].meta
+        if what == "unit":
+            key = meta.get("unit_key") or count.get(meta.get("unit", ""))
+        else:
+            key = count.get(meta.get(what, ""))
+        if key:
+            out.append((str(key).lower(), float(award_margin(game, p, award))))
+    return out
 
 
 class _Worths:
@@ -95,9 +114,16 @@ class _Worths:
         want = what.lower()
         total = 0.0
         n = 0
-        for t in self._game.catalog.tokens:
+        game = self._game
+        ranked = (
+            award_margins(game, game.players[self._seat], "holding") if game.catalog.awards else ()
+        )
+        for t in game.catalog.tokens:
             if want in t.match and t.count:
                 w = t.points * self.unit("points") + self._lines(t.reveal) + self._held(t)
+                for word, margin in ranked:
+                    if word in t.match:
+                        w += margin * self.unit("points")
                 total += t.count * w
                 n += t.count
         v = self._tokens[what] = total / n if n else Valuer.token(self, what)
@@ -241,6 +267,22 @@ class _Worths:
             v = self._lw[key] = self.effects(self.info.effects(thing, on))
         return v
 
+    def _moments_bonus(self, p: Any, card: CardDef) -> float:
+        """What a card's own-move lines ("when you discard this") are worth on top of their
+        record's chance for this player: more while the player's cards hold effects that make
+        that move (a discard trigger in a deck of discarding cards), by the share of them."""
+        cards = p.cards()
+        if not cards:
+            return 0.0
+        info = self.info
+        v = 0.0
+        for event, lines in card.moments.items():
+            doers = sum(1 for c in cards if info.amounts(c).get(event))
+            if doers:
+                share = min(1.0, self.cards_turn * doers / len(cards))
+                v += share * self._lines(lines)
+        return v
+
     def trash_value(self, name: str | None) -> float:
         """Worth of trashing one card (the weakest one the player could pick)."""
         return 1.0 if name is None else 0.6
@@ -266,6 +308,14 @@ class _Worths:
                     x = got.get(r)
                     if x:
                         v += x * (self._way_plan(r) - _UNKNOWN_UNIT)
+            game = self._game
+            if game.catalog.awards:
+                # A resource (or damage) a ranked award counts: what one more wins now.
+                got = self.info.amounts(card)
+                for key, margin in award_margins(game, game.players[self._seat], "unit"):
+                    x = got.get(key)
+                    if x:
+                        v += x * margin
             self._power[card] = v
         return v
 
@@ -283,6 +333,11 @@ class _Worths:
             v = acq + self._lines_worth(card, "use")
         else:
             points = float(card.points)
+            if game.catalog.awards:
+                # A ranked award on cards owned with its name or a tag: what one more wins.
+                for word, margin in award_margins(game, p, "owning"):
+                    if word in card.match:
+                        points += margin
             if card.points_per:
                 # What it counts now, and what its record expects it to add by the end.
                 per = card.points_per
@@ -301,6 +356,8 @@ class _Worths:
             if power is None:
                 power = self.power(card)
             v = self.POINTS_SHARE * points + plays * (power - self.avg_power) + acq
+            if card.moments:
+                v += plays * self._moments_bonus(p, card)
         if card.danger:
             v += 1.0  # one cube less in every attack while it would have waited in the row
         self._worth[card] = v

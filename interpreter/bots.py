@@ -51,6 +51,7 @@ from .bot_values import (
     _GREEDY_UNHURT,
     _effect_lists,
     _reading_of,
+    best_untaught,
     effects_value,
     play_value,
     triggers_value,
@@ -70,6 +71,24 @@ __all__ = [
     "play_value",
     "triggers_value",
 ]
+
+# The action kinds the greedy bot has a rule for; any other is taken by its appraisal.
+_TAUGHT = frozenset(
+    (
+        PLAY,
+        TAKE,
+        ACT,
+        USE,
+        MOVE,
+        COACH,
+        FIGHT,
+        ACQUIRE,
+        ACQUIRE_RESERVE,
+        FIGHT_RESERVE,
+        BUY,
+        END_TURN,
+    )
+)
 
 
 class RandomBot:
@@ -245,6 +264,11 @@ class GreedyBot:
 
         for i in groups.get(ACT, ()):
             if ACT.appraise(opts[i].value, _GREEDY) > 0:
+                return i
+
+        if len(groups) > len(groups.keys() & _TAUGHT):
+            i = best_untaught(opts, groups, _TAUGHT, _GREEDY)
+            if i is not None:
                 return i
 
         for i in groups.get(USE, ()):

@@ -15,8 +15,9 @@ from .rng import shuffle
 from .state import GameCore, PlayerState
 
 
-def draw(game: GameCore, player: PlayerState, n: int) -> None:
-    """Draw cards, reshuffling the discard pile (never the play area) into an empty deck."""
+def draw(game: GameCore, player: PlayerState, n: int, moments: bool = True) -> None:
+    """Draw cards, reshuffling the discard pile (never the play area) into an empty deck;
+    each card drawn is a draw event (not the first hands dealt at setup: ``moments`` off)."""
     hand = player.hand
     while n > 0:
         deck = player.deck
@@ -28,9 +29,13 @@ def draw(game: GameCore, player: PlayerState, n: int) -> None:
             deck = player.deck
         # The top k cards, top first (the top of a deck is its end), in one slice.
         k = min(n, len(deck))
-        hand.extend(deck[: -k - 1 : -1])
+        drawn = deck[: -k - 1 : -1]
+        hand.extend(drawn)
         del deck[-k:]
         n -= k
+        if moments and ("draw" in game._emits or "draw" in game.catalog.moments):
+            for card in drawn:
+                moved(game, player, card, "draw")
 
 
 def play_card(game: GameCore, player: PlayerState, card: CardDef) -> None:
@@ -140,6 +145,7 @@ def discard(game: GameCore, player: PlayerState, n: int) -> None:
         card = choices[pick]
         player.hand.remove(card)
         player.discard.append(card)
+        moved(game, player, card, "discard")
 
 
 def trash(game: GameCore, player: PlayerState, n: int, card: str | None = None) -> None:
@@ -159,6 +165,19 @@ def trash(game: GameCore, player: PlayerState, n: int, card: str | None = None) 
         game.trashed.append(chosen)
         if zone is player.play:
             unmark_left_play(game, player, chosen)
+        moved(game, player, chosen, "trash")
+
+
+def moved(game: GameCore, player: PlayerState, card: CardDef, event: str) -> None:
+    """A card went to another zone by ``event`` (discard, trash, draw): its own lines for
+    that move run, then the triggers that watch the event."""
+    if game.over:
+        return
+    lines = card.moments.get(event) if card.moments else None
+    if lines:
+        run_triggers(game, Ctx(player, card), lines)
+    if event in game._emits and not game.over:
+        emit(game, event, player)
 
 
 def unmark_left_play(game: GameCore, player: PlayerState, card: CardDef) -> None:

@@ -14,6 +14,7 @@ from . import assembly as asm
 from .board import Board, Way
 from .content_actions import content_actions
 from .effects.conditions import token_words
+from .effects.triggers import CARD_MOMENTS
 from .hooks import Hook, hooks
 from .pools import Resource, declared
 from .rules import default_rules
@@ -25,6 +26,17 @@ Trigger = tuple[dict[str, Any] | None, list[dict[str, Any]]]
 
 def _triggers(node: dict[str, Any], on: str) -> tuple[Trigger, ...]:
     return tuple((t.get("if"), t["effects"]) for t in node.get("triggers", ()) if t["on"] == on)
+
+
+def _moments(node: dict[str, Any]) -> dict[str, tuple[Trigger, ...]]:
+    """A card's lines for its own moves between zones (`when you discard this:`), by the
+    event that moves it; empty for most cards."""
+    out: dict[str, list[Trigger]] = {}
+    for t in node.get("triggers", ()):
+        event = CARD_MOMENTS.get(t["on"])
+        if event is not None:
+            out.setdefault(event, []).append((t.get("if"), t["effects"]))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _plain_gains(lines: tuple[Trigger, ...]) -> tuple[tuple[str, int], ...] | None:
@@ -72,6 +84,10 @@ class CardDef:
     gains: tuple[tuple[str, int], ...] | None = None
     # A reserve monster set aside at setup, until an effect flips it in.
     aside: bool = False
+    # `not in FEATURE`: never fought or acquired on a space with that feature.
+    not_in: str | None = None
+    # Its lines for its own moves ("when you discard this"), by event: discard, trash, draw.
+    moments: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_ir(cls, c: dict[str, Any]) -> CardDef:
@@ -90,6 +106,7 @@ class CardDef:
             dragon=bool(c.get("dragon")),
             danger=bool(c.get("danger")),
             only_in=c.get("only_in"),
+            not_in=c.get("not_in"),
             play=_triggers(c, "play"),
             acquire=_triggers(c, "acquire"),
             defeat=_triggers(c, "defeat"),
@@ -99,6 +116,7 @@ class CardDef:
             hooks=hooks(f"card:{c['name']}", c.get("triggers", ())),
             gains=_plain_gains(_triggers(c, "play")),
             aside=bool(c.get("aside")),
+            moments=_moments(c),
         )
 
     def __repr__(self) -> str:
@@ -129,6 +147,11 @@ class TokenDef:
     hooks: tuple[Hook, ...] = ()
     # A cube token's `when drawn:` lines (drawn from the dragon bag in an attack).
     drawn: tuple[Trigger, ...] = ()
+    # Lying on a path: its `when you cross this:` lines, what becomes of it when crossed
+    # ("stays", "removed", "taken") and the extra boots crossing asks.
+    cross: tuple[Trigger, ...] = ()
+    crossed: str = "stays"
+    extra_boots: int = 0
 
     @classmethod
     def from_ir(cls, t: dict[str, Any], implicit: bool = False) -> TokenDef:
@@ -153,6 +176,9 @@ class TokenDef:
             implicit=implicit,
             hooks=hooks(f"token:{t['name']}", t.get("triggers", ())),
             drawn=_triggers(t, "drawn"),
+            cross=_triggers(t, "cross"),
+            crossed=t.get("crossed", "stays"),
+            extra_boots=int(t.get("extra_boots", 0)),
         )
 
     def __repr__(self) -> str:
@@ -192,6 +218,8 @@ class Catalog:
     steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     # The pack's counters (`counter NAME max N` in its rules) and their maxima.
     counters: dict[str, int] = field(default_factory=dict)
+    # Ranked awards scored at the end (`most veins: 7 points, ...`; effects/ranking.py).
+    awards: tuple[dict[str, Any], ...] = ()
     # Declared resources by name (the base five are not listed).
     resources: dict[str, Resource] = field(default_factory=dict)
     # Every effect op the pack's designs, spaces and rules use: the engine skips the
@@ -223,6 +251,9 @@ class Catalog:
     decks: dict[str, tuple[CardDef, ...]] = field(init=False, repr=False, compare=False)
     deck_copies: dict[str, tuple[CardDef, ...]] = field(init=False, repr=False, compare=False)
     token_copies: dict[str, tuple[TokenDef, ...]] = field(init=False, repr=False, compare=False)
+    # Events some card has its own lines for (`when you draw this:`): only these make the
+    # engine look at the cards that move.
+    moments: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         decks: dict[str, list[CardDef]] = {}
@@ -236,6 +267,7 @@ class Catalog:
         for t in self.tokens:
             tokens.setdefault(t.kind, []).extend([t] * t.count)
         self.token_copies = {k: tuple(v) for k, v in tokens.items()}
+        self.moments = frozenset(e for c in self.cards for e in c.moments)
 
     @property
     def space_slots(self) -> int:
@@ -383,6 +415,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         held_events=frozenset(held),
         steps=plan(ir.get("steps", [])),
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
+        awards=tuple(ir.get("awards", ())),
         resources=declared(ir),
         ops=frozenset(_ops(ir)),
         contracts=tuple(

@@ -13,14 +13,22 @@ from .state import BLACK, GameCore, PlayerState
 
 def advance_rage(game: GameCore, n: int) -> None:
     """Move the dragon marker; it stays within the track. Each space it reaches going up
-    is a `rage` event (`when the rage marker advances:`)."""
-    new = max(0, min(len(game.rules["rage_track"]) - 1, game.rage + n))
+    is a `rage` event (`when the rage marker advances:`), and each step up it cannot take
+    from the last space a `rage past top` event (`when rage would rise past the top:`)."""
+    top = len(game.rules["rage_track"]) - 1
+    new = max(0, min(top, game.rage + n))
+    past = game.rage + n - top  # steps up it cannot take from the last space
     if new <= game.rage or "rage" not in game._watched:
         game.rage = new
-        return
-    while game.rage < new and not game.over:
-        game.rage += 1
-        emit(game, "rage", None)
+    else:
+        while game.rage < new and not game.over:
+            game.rage += 1
+            emit(game, "rage", None)
+    if past > 0 and "rage past top" in game._watched:
+        for _ in range(past):
+            if game.over:
+                break
+            emit(game, "rage past top", None)
 
 
 def attack_size(game: GameCore) -> int:
@@ -149,6 +157,21 @@ def return_black_cubes(game: GameCore, n: int) -> int:
     k = min(n, game.black_aside)
     game.black_aside -= k
     game.bag.extend([BLACK] * k)
+    return k
+
+
+def remove_own_cubes(game: GameCore, player: PlayerState, n: int) -> int:
+    """Take up to ``n`` of the player's cubes out of the bag, back to their supply (the last
+    put in first); how many came out."""
+    seat = player.seat
+    k = 0
+    for i in range(len(game.bag) - 1, -1, -1):
+        if k == n:
+            break
+        if game.bag[i] == seat:
+            del game.bag[i]
+            k += 1
+    player.supply += k
     return k
 
 

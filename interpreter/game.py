@@ -23,7 +23,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from . import asking, campaign_marks, cards, dragon, economy, ending, events, movement, tokens, turn
+from . import (
+    asking,
+    campaign_marks,
+    cards,
+    dragon,
+    economy,
+    ending,
+    events,
+    movement,
+    paths,
+    tokens,
+    turn,
+)
 from .assembly import label as assembly_label
 from .catalog import CardDef, Catalog, prepare
 from .clone import clone
@@ -137,6 +149,10 @@ class Game(GameCore):
         self.minor_bank, self.major_bank = [], []
         self.space_tokens = [[] for _ in self.board.spaces]
         self.space_artifact = [None] * len(self.board.spaces)
+        self.path_tokens, self.closed_paths, self.added_paths = {}, [], []
+        self.switches = dict.fromkeys(self.board.switches, 1)
+        if self.switches:
+            paths.reshape(self)  # the paths of each switch's other states are closed
         self.token_supply, self.box = {}, []
         self.used = {}
         self.new_dragon = False
@@ -235,6 +251,7 @@ class Game(GameCore):
     return_token = tokens.return_token
     return_held = tokens.return_held
     supply_to_box = tokens.supply_to_box
+    take_random = tokens.take_random
     place_held = tokens.place_held
     place_from_supply = tokens.place_from_supply
     put_cubes = tokens.put_cubes
@@ -249,6 +266,14 @@ class Game(GameCore):
     # -- movement (movement.py) ---------------------------------------------------------
     teleport = movement.teleport
     enter = movement.enter
+    reshape = paths.reshape
+    pick_path = paths.pick_path
+    paths_next_to = paths.paths_next_to
+    place_on_path = paths.place_on_path
+    set_path = paths.set_path
+    add_path = paths.add_path
+    cross = paths.cross
+    turn_switch = paths.turn_switch
     escape = movement.escape
     space_has = movement.space_has
 
@@ -260,6 +285,7 @@ class Game(GameCore):
     _draw_cubes = dragon.draw_cubes
     off_clock_draw = dragon.off_clock_draw
     return_black_cubes = dragon.return_black_cubes
+    remove_own_cubes = dragon.remove_own_cubes
     move_counter = dragon.move_counter
 
     # -- the end of a game, contracts and a campaign's marks ----------------------------

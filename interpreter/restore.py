@@ -79,6 +79,7 @@ def restore(pack: Catalog | dict[str, Any], data: dict[str, Any], bots: Sequence
     game.players = players
     for name, _, dec in codecs:
         setattr(game, name, dec(state[name], reader, None))
+    game.reshape()  # the board with the paths the game changed
     game.log = json.loads(json.dumps(data["log"])) or game.log[:1]
     game.result = final_result(game) if game.over else None
     for bot, carried in zip(game.bots, data["bots"], strict=True):

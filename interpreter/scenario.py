@@ -18,6 +18,7 @@ from .asking import UnfitRoll
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
+from .paths import is_closed
 from .scoring import score_player
 from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState, state_facts
 
@@ -221,6 +222,15 @@ def check(game: Game, step: dict[str, Any]) -> str | None:
                 f"expected {'no ' if fact.endswith(' no') else ''}{want!r} in {where}; "
                 f"{where} holds {_names(c.name for c in pile)}"
             )
+        if fact in ("path", "path has", "path has no"):
+            return _check_path(game, step)
+        if fact == "switch":
+            if step["switch"] not in game.board.switches:
+                return f"no path of this game's board has switch {step['switch']!r}"
+            got = game.switches.get(step["switch"], 1)
+            if got == want:
+                return None
+            return f"expected switch {step['switch']} {want}, it is {got}"
         if fact in ("space has", "space has no"):
             at = game.board.index.get(step["space"])
             if at is None:
@@ -489,6 +499,50 @@ def _banks(game: Game, sc: dict[str, Any]) -> None:
             setattr(game, f"{size}_bank", bank)
 
 
+def _path_index(game: Game, ends: list[str]) -> int:
+    a, b = (_space_index(game, x) for x in ends)
+    path = game.board.path_between(a, b)
+    if path is None:
+        raise ValueError(f"no path joins {ends[0]} and {ends[1]} on this game's board")
+    return path
+
+
+def _check_path(game: Game, step: dict[str, Any]) -> str | None:
+    """`expect tunnel A -- B is blocked|open` / `has [no] TOKEN`: None when it holds."""
+    a, b = (game.board.index.get(x) for x in step["path"])
+    path = None if a is None or b is None else game.board.path_between(a, b)
+    name = " -- ".join(step["path"])
+    if path is None:
+        return f"no path joins {step['path'][0]} and {step['path'][1]} on this game's board"
+    if step["fact"] == "path":
+        state = "blocked" if is_closed(game, path) else "open"
+        return None if state == step["value"] else f"expected {name} {step['value']}, it is {state}"
+    here = [t.name for t in game.path_tokens.get(path, ())]
+    if (step["value"] in here) == (step["fact"] == "path has"):
+        return None
+    want = "to hold" if step["fact"] == "path has" else "not to hold"
+    return f"expected {name} {want} {step['value']!r}; it holds {_names(here)}"
+
+
+def _paths(game: Game, sc: dict[str, Any]) -> None:
+    """The scenario's tokens on paths and blocked paths."""
+    for placed in sc.get("place_on_path", ()):
+        tok = _token(game.catalog, placed["token"])
+        if game.token_supply.get(tok):
+            game.token_supply[tok] -= 1  # from the supply while it lasts, as a line places
+        game.path_tokens.setdefault(_path_index(game, placed["path"]), []).append(tok)
+    for name, state in sc.get("switches", {}).items():
+        if name not in game.board.switches:
+            raise ValueError(f"no path of this game's board has switch {name!r}")
+        game.switches[name] = state
+    for ends in sc.get("block", ()):
+        path = _path_index(game, ends)
+        if path not in game.closed_paths:
+            game.closed_paths.append(path)
+    game.closed_paths.sort()
+    game.reshape()
+
+
 def _places(game: Game, sc: dict[str, Any]) -> None:
     for placed in sc.get("place", []):
         space = _space_index(game, placed["space"])
@@ -549,6 +603,7 @@ SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]
     (("reserve",), _reserve),
     (("minor secrets", "major secrets"), _banks),
     (("place",), _places),
+    (("place", "block", "switch"), _paths),
     (("bag",), _bag),
     (("draws",), _draws),
     (("rolls",), _rolls),

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from .effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Registry
+from .effects.ranking import TIES
 from .effects.registry import RESOURCES
 from .rules import rules_schema
 
@@ -131,6 +132,7 @@ def pack_schema() -> dict[str, Any]:
             # A reserve monster out of play until an effect flips it in.
             "aside": {"type": "boolean"},
             "only_in": {"type": "string"},
+            "not_in": {"type": "string"},
             # The card's picture: a path inside the pack folder (`art "art/goblin.png"`).
             "art": {"type": "string", "minLength": 1},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
@@ -151,6 +153,9 @@ def pack_schema() -> dict[str, Any]:
             "type": {"type": "string"},
             "grants": {"type": "array", "items": {"type": "string"}},
             "returns": {"type": "boolean"},
+            # Lying on a path: what becomes of it when someone crosses, the boots it adds.
+            "crossed": {"enum": ["stays", "removed", "taken"]},
+            "extra_boots": {"type": "integer", "minimum": 0, "maximum": 100},
             "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
             "actions": actions,
             "at": at,
@@ -316,6 +321,20 @@ def pack_schema() -> dict[str, Any]:
         },
         ["name", "at"],
     )
+    award = _closed(
+        {
+            "count": {"$ref": "#/$defs/count"},
+            "fewest": {"type": "boolean"},
+            "points": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": -100, "maximum": 1000},
+                "minItems": 1,
+            },
+            "ties": {"enum": list(TIES)},
+            "at": at,
+        },
+        ["count", "fewest", "points", "ties"],
+    )
     counter = _closed(
         {"name": name, "max": {"type": "integer", "minimum": 1, "maximum": 1000}, "at": at},
         ["name", "max", "at"],
@@ -359,6 +378,16 @@ def pack_schema() -> dict[str, Any]:
         "requires": {"type": "array", "items": {"type": "string"}},
         "features": {"type": "array", "items": {"type": "string"}},
         "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+        # Tokens laid on the path at setup (from the supply).
+        "holds": {"type": "array", "items": hold},
+        # Open only while a switch of the board is in one of these states.
+        "switch": _closed(
+            {
+                "name": name,
+                "states": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            },
+            ["name", "states"],
+        ),
         "at": at,
         "from_at": at,
         "to_at": at,
@@ -453,6 +482,8 @@ def pack_schema() -> dict[str, Any]:
                 "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
                 "steps": {"type": "array", "items": step},
                 "counters": {"type": "array", "items": counter},
+                # Ranked awards at the end of the game (`most veins: 7 points, ...`).
+                "awards": {"type": "array", "items": award},
                 "resources": {"type": "array", "items": resource},
                 # Other words for a base resource (`resource gold { word credits }`): a
                 # compile-time name an extension of the pack may use too.

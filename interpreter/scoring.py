@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import snapshot
+from .effects.ranking import rank_points
 from .state import ESCAPED, KNOCKED_OUT, GameCore, PlayerState
 
 
@@ -70,17 +71,57 @@ class GameResult:
 
 
 def score_player(game: GameCore, p: PlayerState) -> tuple[int, dict[str, int]]:
-    """A player's score and its parts (all zero when the rules give them nothing)."""
+    """A player's score and its parts (all zero when the rules give them nothing); a pack
+    with ranked awards has an `awards` part too."""
     parts = {"artifact": 0, "tokens": 0, "gold": 0, "cards": 0}
-    if p.artifact is None:
-        return 0, parts  # no artifact, no score
-    if p.status != ESCAPED and game.board.spaces[p.pos].danger_zone:
-        return 0, parts
-    parts["artifact"] = p.artifact.points + _per(game, p, p.artifact.points_per)
+    awards = game.catalog.awards
+    if awards:
+        parts["awards"] = 0
+    if not _scores(game, p):
+        return 0, parts  # no artifact, or knocked out in the danger zone: no score
+    parts["artifact"] = p.artifact.points + _per(game, p, p.artifact.points_per)  # type: ignore[union-attr]
     parts["tokens"] = sum(t.points + _per(game, p, t.points_per) for t in p.tokens)
     parts["gold"] = game.gold_of(p)
     parts["cards"] = sum(c.points + _per(game, p, c.points_per) for c in p.cards())
+    for award in awards:
+        parts["awards"] += award_points(game, award)[p.seat]
     return sum(parts.values()), parts
+
+
+def _scores(game: GameCore, p: PlayerState) -> bool:
+    """Whether the player scores at all: an artifact, and not knocked out in the danger zone."""
+    if p.artifact is None:
+        return False
+    return p.status == ESCAPED or not game.board.spaces[p.pos].danger_zone
+
+
+def award_points(game: GameCore, award: dict[str, Any]) -> list[int]:
+    """What each player scores from a ranked award, by seat. Only players who score at all
+    take part in the ranking: a player out of the scoring takes no place."""
+    values = [game.count_of(q, award["count"]) if _scores(game, q) else None for q in game.players]
+    return rank_points(values, award["points"], award["ties"], award["fewest"])
+
+
+def award_margin(game: GameCore, p: PlayerState, award: dict[str, Any]) -> int:
+    """The points one more of the award's count would win ``p`` as the counts stand now
+    (every player counted); for the most of a count, when one more wins nothing, the points
+    it keeps from the nearest rival who would pass ``p`` with one more. Negative when one
+    more loses points (one more damage for the fewest damage)."""
+    values = [game.count_of(q, award["count"]) for q in game.players]
+    points, ties, fewest = award["points"], award["ties"], award["fewest"]
+    now = rank_points(values, points, ties, fewest)[p.seat]
+    values[p.seat] += 1
+    gain = rank_points(values, points, ties, fewest)[p.seat] - now
+    values[p.seat] -= 1
+    if gain or fewest:
+        return gain
+    kept = 0
+    for q in game.players:
+        if q is not p:
+            values[q.seat] += 1
+            kept = max(kept, now - rank_points(values, points, ties, fewest)[p.seat])
+            values[q.seat] -= 1
+    return kept
 
 
 def _per(game: GameCore, p: PlayerState, per: dict[str, Any] | None) -> int:

@@ -102,6 +102,10 @@ def tokens(game: Game) -> None:
                 if tok is not None:
                     here.append(tok)
     game.major_bank = majors
+    laid = board.base.path_holds
+    for k, what, n in laid:
+        for _ in range(n):
+            game.place_on_path(k, what)
     artifacts = list(cat.token_copies.get("artifact", ()))
     for i in board.artifact_spaces:
         sp = board.spaces[i]
@@ -132,7 +136,7 @@ def players(game: Game) -> None:
 def hands(game: Game) -> None:
     """Setup 11: opening hands, in seating order."""
     for seat in game.order:
-        game.draw(game.players[seat], game.rules["hand_size"])
+        game.draw(game.players[seat], game.rules["hand_size"], moments=False)
 
 
 def arrive(game: Game) -> None:

@@ -622,6 +622,14 @@ def _zone_walker(tp: Any) -> Callable[[Any, list[tuple[Any, int]]], None] | None
         def walk(v: Any, out: list[tuple[Any, int]]) -> None:
             out.extend(v.items())  # a pile: the number of copies left
 
+    elif origin is dict and _zone_walker(args[1]) is not None:
+        value = _zone_walker(args[1])
+        assert value is not None
+
+        def walk(v: Any, out: list[tuple[Any, int]]) -> None:
+            for x in v.values():  # zones by a key (tokens on each path)
+                value(x, out)
+
     _ZONES[tp] = walk
     return walk
 

@@ -66,6 +66,8 @@ class PlayerState:
     tokens: list[TokenDef] = field(default_factory=list)
     # Reached HQ with an artifact this turn: goes off the clock before the row is refilled.
     escaping: bool = False
+    # The path last moved along this turn (-1: none yet): "the tunnel you just crossed".
+    crossed: int = -1
     status: str = ON_CLOCK
     # "play if ..." lines still waiting for their condition this turn: (card, cond, effects).
     pending: list[Annotated[tuple[CardDef, Node, Nodes], REF]] = field(default_factory=list)
@@ -146,6 +148,15 @@ class GameState:
     # artifact on an artifact space.
     space_tokens: list[list[TokenDef]]
     space_artifact: list[TokenDef | None]
+    # Tokens lying on paths, by path index, in the order placed (a token on a tunnel).
+    path_tokens: dict[int, list[TokenDef]]
+    # The board's paths changed during the game: those closed (by index) and those added
+    # ([from space, to space, boots], indexed after the printed paths). `board` is the
+    # printed board so changed, with the extra boots of the tokens on paths (paths.reshape).
+    closed_paths: list[int]
+    added_paths: list[list[int]]
+    # Each switch of the board (`switch NAME N` on its paths) and the state it is in.
+    switches: dict[str, int]
     token_supply: dict[TokenDef, int]
     box: list[TokenDef]
     # Once-per-turn and once-per-game triggers used ("uid@seat" -> turn last fired).

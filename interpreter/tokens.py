@@ -82,12 +82,36 @@ def return_held(game: GameCore, player: PlayerState, what: str, n: int) -> int:
     return gone
 
 
-def supply_to_box(game: GameCore, what: str, n: int) -> int:
+def supply_to_box(game: GameCore, what: str, n: int, at_random: bool = False) -> int:
     """Put up to ``n`` tokens matching ``what`` from the supply back in the box (fewer
-    market items with fewer players); how many went."""
-    taken = from_supply(game, what, n)
+    market items with fewer players), the first in the supply's order or ``at_random``;
+    how many went."""
+    taken = random_from_supply(game, what, n) if at_random else from_supply(game, what, n)
     game.box.extend(taken)
     return len(taken)
+
+
+def take_random(game: GameCore, player: PlayerState, what: str, n: int) -> None:
+    """The player takes up to ``n`` tokens matching ``what`` drawn at random from the supply,
+    revealing each as it is taken."""
+    for tok in random_from_supply(game, what, n):
+        reveal(game, player, tok)
+
+
+def random_from_supply(game: GameCore, what: str, n: int) -> list[TokenDef]:
+    """Up to ``n`` tokens matching ``what`` taken out of the supply at random (each copy as
+    likely as any other)."""
+    want = what.lower()
+    pile: list[TokenDef] = []
+    for tok, left in game.token_supply.items():
+        if left and want in tok.match:
+            pile.extend([tok] * left)
+    taken: list[TokenDef] = []
+    while pile and len(taken) < n:
+        tok = pile.pop(below(game.rng, len(pile)))
+        game.token_supply[tok] -= 1
+        taken.append(tok)
+    return taken
 
 
 def place_held(game: GameCore, player: PlayerState, what: str) -> bool:

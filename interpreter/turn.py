@@ -80,6 +80,7 @@ def empty_pool(game: GameCore, player: PlayerState) -> None:
     modifiers are gone; the `turn start` event."""
     player.skill = player.swords = player.boots = player.clank_debt = 0
     player.exhausted = player.escaping = False
+    player.crossed = -1
     player.visited.clear()
     player.pending.clear()
     player.recounts.clear()

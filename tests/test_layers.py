@@ -110,6 +110,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.ending",
             "interpreter.events",
             "interpreter.movement",
+            "interpreter.paths",
             "interpreter.tokens",
             "interpreter.turn",
         ),
@@ -149,6 +150,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dsl.parser",
             "dsl.sources",
             "dsl.phrases",
+            "dsl.condition_logic",
             "dsl.formatter",
             "dsl.art",
             "dsl.incremental",
@@ -158,6 +160,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "language records",
         (
             "dsl.declarations",
+            "dsl.awards",
             "dsl.resolve",
             "dsl.modules",
             "dsl.extends",

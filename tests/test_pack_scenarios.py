@@ -18,8 +18,14 @@ from clankwork.interpreter.effects import EFFECTS
 from clankwork.interpreter.scenario import Outcome
 from clankwork.tools.scenario_cmd import run_one
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
-PACKS = sorted(p for p in CONTENT.iterdir() if (p / "scenarios").is_dir())
+ROOT = Path(__file__).resolve().parent.parent
+# The bundled packs, and the fixture packs that carry scenarios (the records' own rules).
+PACKS = sorted(
+    p
+    for base in (ROOT / "content", ROOT / "tests" / "fixtures")
+    for p in base.iterdir()
+    if (p / "scenarios").is_dir()
+)
 
 
 def _collect() -> list:

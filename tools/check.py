@@ -136,6 +136,9 @@ def _pack_part(
         if kept is not None:
             cache.reuses += 1
             return kept
+        kept = cache.moved(pack, overrides)
+        if kept is not None:
+            return kept
     compiled = compile_pack(
         pack,
         display_root=display_path(pack),

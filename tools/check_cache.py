@@ -8,6 +8,9 @@ board checks, scenarios, the IR schema) this keeps what the edit cannot have cha
 - each scenario file's whole parse (`LastParse`), which its balance blocks are read from;
 - the compiled pack and its board checks, while no file it read has changed: an edit of a
   scenario file compiles that file's scenarios and nothing else;
+- the same, moved, when an edit changed where statements stand but none of them (a comment
+  or a blank line added or removed above them): every position in the IR and the
+  diagnostics is moved as the statements moved, and the IR schema's verdict is kept;
 - each scenario file's scenarios, by its text, for the compiled pack they were checked
   against;
 - the IR schema's verdict on the compiled pack.
@@ -22,12 +25,12 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from clankwork.dsl.compiler import CompileResult, parser
-from clankwork.dsl.diagnostics import Diagnostic
+from clankwork.dsl.diagnostics import Diagnostic, Span
 from clankwork.dsl.incremental import IncrementalParser
 from clankwork.dsl.parser import Stmt
 from clankwork.dsl.scenarios import ScenarioFile
@@ -75,6 +78,7 @@ class CheckCache:
         self.part: PackPart | None = None
         self.compiles = 0  # runs that compiled the pack
         self.reuses = 0  # runs that found it unchanged
+        self.moves = 0  # runs that found only statements moved (`moved`)
 
     def parse(self, text: str, filename: str) -> Any:
         """`Parser.parse`, re-parsing only the statements that changed."""
@@ -86,18 +90,60 @@ class CheckCache:
         part = self.part
         if part is None or part.root != os.path.realpath(pack):
             return None
-        overrides = overrides or {}
         for shown, text in part.result.sources.items():
-            path = os.path.join(os.getcwd(), shown)  # as PackReader showed it
-            real = os.path.realpath(path)
-            rel = os.path.relpath(real, part.root)
-            if not rel.startswith(os.pardir) and Path(rel).as_posix() in overrides:
-                if overrides[Path(rel).as_posix()] != text:
-                    return None
-                continue
-            if _disk_text(path) != text:
+            if _current_text(part.root, shown, overrides or {}) != text:
                 return None
         return part
+
+    def moved(self, pack: Path, overrides: Mapping[str, str] | None) -> PackPart | None:
+        """The kept compile of ``pack`` with its positions moved, when the files that changed
+        hold the same lines of code as before, in the same order, and differ only in their
+        comments and blank lines (a comment or a blank line added or removed, a comment
+        written after a line's code);
+        else None. Comments and runs of blank lines mean nothing to the grammar, so the
+        statements are the same and what a compile gives is the kept IR and diagnostics with
+        each position moved as its line moved (a test compares them with a compile of the
+        new text, on every bundled file)."""
+        part = self.part
+        if part is None or part.root != os.path.realpath(pack):
+            return None
+        shifts: dict[str, dict[int, int]] = {}
+        texts = dict(part.result.sources)
+        for shown, text in part.result.sources.items():
+            now = _current_text(part.root, shown, overrides or {})
+            if now == text:
+                continue
+            if now is None or not shown.endswith(".clank"):
+                return None
+            shift = _lines_moved(text, now)
+            if shift is None:
+                return None
+            shifts[shown] = shift
+            texts[shown] = now
+        if not shifts:
+            return part
+        result = part.result
+        moved_part = PackPart(
+            CompileResult(
+                _move_ir(result.ir, shifts),
+                [_move_diag(d, shifts) for d in result.diagnostics],
+                texts,
+            ),
+            [_move_diag(d, shifts) for d in part.board],
+            part.root,
+            scenarios={
+                key: ScenarioFile(
+                    _move_ir(done.scenarios, shifts),
+                    [_move_diag(d, shifts) for d in done.syntax],
+                    [_move_diag(d, shifts) for d in done.checks],
+                )
+                for key, done in part.scenarios.items()
+            },
+            schema=part.schema,
+        )
+        self.part = moved_part
+        self.moves += 1
+        return moved_part
 
     def keep(self, pack: Path, result: CompileResult, board: list[Diagnostic]) -> PackPart:
         """Keep this compile of ``pack`` when the next run may use it (see the module)."""
@@ -108,6 +154,88 @@ class CheckCache:
         )
         self.part = None if reread else part
         return part
+
+
+def _current_text(root: str, shown: str, overrides: Mapping[str, str]) -> str | None:
+    """A file's text now: the editor's buffer when ``overrides`` has it, else the disk's."""
+    path = os.path.join(os.getcwd(), shown)  # as PackReader showed it
+    rel = os.path.relpath(os.path.realpath(path), root)
+    if not rel.startswith(os.pardir) and Path(rel).as_posix() in overrides:
+        return overrides[Path(rel).as_posix()]
+    return _disk_text(path)
+
+
+def _code_lines(text: str) -> list[tuple[int, str]]:
+    """(line number from 1, its code) of each line that holds more than blanks and a
+    comment; a line's code ends where its comment begins, trailing blanks left out."""
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        code = _code(line)
+        if code.strip():
+            out.append((n, code))
+    return out
+
+
+def _code(line: str) -> str:
+    """``line`` without its comment and the blanks before it: a `#` outside a string starts
+    a comment, as the lexer reads it (an unclosed quote is one character it skips)."""
+    if "#" not in line:
+        return line.rstrip()
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == '"':
+            j = i + 1
+            while j < n and line[j] != '"':
+                j += 2 if line[j] == "\\" else 1
+            if j < n:
+                i = j + 1
+                continue
+        elif c == "#":
+            return line[:i].rstrip()
+        i += 1
+    return line.rstrip()
+
+
+def _lines_moved(before: str, after: str) -> dict[int, int] | None:
+    """Where each line of code of ``before`` stands in ``after`` (line numbers from 1), when
+    the two hold the same lines of code in the same order; else None."""
+    old, new = _code_lines(before), _code_lines(after)
+    if len(old) != len(new) or any(a[1] != b[1] for a, b in zip(old, new, strict=True)):
+        return None
+    return {a[0]: b[0] for a, b in zip(old, new, strict=True) if a[0] != b[0]}
+
+
+def _move_span(s: Span, shifts: dict[str, dict[int, int]]) -> Span:
+    shift = shifts.get(s.file)
+    if not shift:
+        return s
+    return replace(s, line=shift.get(s.line, s.line), end_line=shift.get(s.end_line, s.end_line))
+
+
+def _move_diag(d: Diagnostic, shifts: dict[str, dict[int, int]]) -> Diagnostic:
+    return replace(
+        d,
+        span=_move_span(d.span, shifts) if d.span else None,
+        notes=tuple((note, _move_span(s, shifts)) for note, s in d.notes),
+    )
+
+
+def _move_ir(node: Any, shifts: dict[str, dict[int, int]]) -> Any:
+    """A copy of the IR ``node`` with each position in a moved file moved."""
+    if isinstance(node, dict):
+        out = {
+            k: _move_ir(v, shifts) if isinstance(v, (dict, list)) else v for k, v in node.items()
+        }
+        if "end_line" in node:
+            shift = shifts.get(node.get("file"))  # type: ignore[arg-type]
+            if shift:
+                out["line"] = shift.get(node["line"], node["line"])
+                out["end_line"] = shift.get(node["end_line"], node["end_line"])
+        return out
+    if isinstance(node, list):
+        return [_move_ir(v, shifts) if isinstance(v, (dict, list)) else v for v in node]
+    return node
 
 
 def _disk_text(path: str) -> str | None:

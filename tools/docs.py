@@ -77,6 +77,7 @@ repeatable reserve monster). Properties:
 | `dragon attack` | the dragon-attack symbol |
 | `danger` | one more cube per dragon attack while in the row |
 | `only in FEATURE` | fought or acquired only on a space with that feature |
+| `not in FEATURE` | never fought or acquired on one (`not in flooded rooms`) |
 | `set aside` | a reserve monster out of play until `flip OLD to NEW` puts it in OLD's place |
 | `art "FILE"` | a picture inside the pack ([PNG, JPEG or SVG](rendering.md#art-and-templates)) |
 
@@ -84,6 +85,16 @@ Triggers: `play:`, `acquire:`, `arrive:`, `defeat:`, `use:`, and the event trigg
 [Triggers](#triggers) (live while the card is in play); any trigger may be
 `TRIGGER if CONDITION:`. A `play if` line waits for its condition for the rest of the turn and
 fires once, whatever order the cards were played in.
+
+A card also says what happens when it moves between zones: `when you discard this:`,
+`when you trash this:`, `when you draw this:` (and `when you play this:`, `when you acquire
+this:`). As the Clank! FAQ rules, `when you discard this` fires when an effect makes you
+discard the card from your hand (a price, `discard 1 card`, another player's `each opponent
+(discard 1 card)`), never when the play area is cleared at the end of the turn. Each zone
+event (play, acquire, discard, trash, draw, take a token) has the same three triggers: the
+card's own (`when you discard this`), its owner's (`whenever you discard a card`) and another
+player's (`whenever another player discards a card`: on a card in play or a held token, for
+its owner).
 
 ## Tokens
 
@@ -100,6 +111,24 @@ moves some from the supply to the Clank! area, the next attack puts them in the 
 with everyone's Clank!, and when one is drawn its `when drawn:` lines run (for the active
 player) and it goes back to the Clank! area:
 `token Hunter { cube 4; when drawn: each player (take 1 damage) }`.
+
+A token may lie on a path (a tunnel): `place TOKEN on a tunnel next to you`, `... on the tunnel
+you just crossed`, `... on a random tunnel` or `... on the tunnel between A and B` (any line,
+a setup step included) puts one there from the supply. Whoever moves along that path pays its
+`extra boots N` on top of the path's, then its `when you cross this:` lines run for them, and
+the token `stays when crossed` (the default), is `removed when crossed` (back to the supply)
+or is `taken when crossed` (the crosser takes it):
+`token Thorns { token 3; extra boots 1; removed when crossed; when you cross this: take 1
+damage }`. Paths change too: `block the tunnel you just crossed` (or any of the path phrases
+above) closes one until `open the tunnel between A and B`; `add a tunnel between A and B`
+(`add a 2 boots tunnel between ...`) joins two spaces for the rest of the game. A switch is
+a piece of the board with states that decides which of its paths are open: a path with
+`switch NAME STATE...` (`path Pivot -- North { switch dial 1 }`) is open only while the switch
+is in one of those states; every switch starts in state 1, `turn switch NAME` moves it to its
+next state (after the last, the first), `set switch NAME to N` sets it, and `if switch NAME is
+N` tests it (`space Pivot { action turn once per turn: pay 1 gold -> turn switch dial }`). Moves,
+distances and the bots' routes follow the changed board at once; `expect tunnel A -- B has
+TOKEN` and `expect path A -- B is blocked` check it in a scenario.
 
 ## Boards
 
@@ -139,7 +168,8 @@ space "Crystal Spring" { when you enter if you have an artifact: heal 1 }
 
 Paths: `A -- B` (both ways) or `A -> B` (one way); `boots N` (footprints), `monsters N`,
 `water` (needs a canoe), `mountain`, `lock` (needs a key), `requires WORD`, `way WAY` (or
-the way's bare name) and `cost N` (its price in the way's resource).
+the way's bare name), `cost N` (its price in the way's resource) and `switch NAME STATE...`
+(open only in those states of a switch: see [Tokens](#tokens) for paths that change).
 
 ## Modules
 
@@ -280,12 +310,29 @@ Effects are separated by commas. Structure:
 - `roll (A | B | C)` / `at random (A | B)` — one option by chance (`weight N, ...` or `N
   faces, ...` first in an option makes it N times as likely; `nothing` is a blank face;
   `roll the bone die (...)` names the die).
-- `each player (EFFECTS)`, `each opponent (EFFECTS)`.
-- `if CONDITION (EFFECTS)`.
+- `each player (EFFECTS)`, `each opponent (EFFECTS)`; compared with you or the others:
+  `each player who has more gold than you (EFFECTS)`, `the player with the most veins
+  (EFFECTS)`, `each opponent with the fewest crown tokens (EFFECTS)` (`each_compared`).
+- `if CONDITION (EFFECTS)`, `unless CONDITION (EFFECTS)` (the same as `if not CONDITION`).
 
 {effects}
 
 ## Conditions
+
+Wherever a condition is asked (`if`, a trigger's `if`, a contract's `complete if`, an
+action's `if`, a space's `when you enter if`), `unless CONDITION` may stand for `if not
+CONDITION`, and a condition may be:
+
+- denied: `not CONDITION` (`if not another companion in play`), or in its own words: `you are
+  not in a flooded room`, `you do not hold a crown`, `counter doom is not 5`;
+- combined: `A or B` (either holds), `A and B` (both hold); `and` binds tighter than `or`
+  (`you have a crown or you are in a crystal cave and you lack a torch`). A part's words may
+  hold `or` themselves (`2 or more companion in play`): the line is split only where every
+  part reads as a condition.
+
+A feature may be named with a noun after it: "a flooded room" is a space with `feature
+flooded`. The bots weigh a denied condition by one less the chance of the condition, and
+an alternative by the chance that either holds.
 
 {conditions}
 
@@ -302,10 +349,37 @@ for one player count (`rage start 2 with 3 players`).
 | --- | --- | --- |
 {rules}
 
-The rules block also declares counters and the pack's own triggers:
+The rules block also declares counters, ranked awards and the pack's own triggers:
 
 - `counter NAME [max N]`: a marker on a track of the pack's own, moved by
   `counter NAME +N` and read by `if counter NAME is N` / `is at least N`.
+- ranked awards, scored at the end of the game (a score's `awards` part):
+
+  ```
+  resource veins { kept }
+  rules {
+    most veins: 7 points, second most: 4, third most: 2
+    most crown tokens: 6 points, second most 3 points, ties all score
+    fewest damage: 3 points, ties skip next
+  }
+  ```
+
+  A line starts with a place (`most`, `fewest` or `least`, `second most`, `third most`...)
+  and a count (any count of [Counts](#counts-after-per): a resource, `crown tokens`,
+  `companion you own`, `damage`); after the colon, the points of that place, the next places
+  (`second most: 4` or `second most 4 points`) and the tie rule. A later line may add a place
+  to the award above it (`second most: 4 points`). The tie rules:
+  - `ties share` (when not said): the tied players split the points of the places they
+    fill, rounded down, and the next player takes the place after those (two tied for the
+    most of 7 / 4 / 2 score 5 each, the next one 2);
+  - `ties all score`: each tied player scores the place, the next player the next place
+    (7, 7, then 4);
+  - `ties skip next`: each tied player scores the place, and the places they fill beyond
+    it are skipped (7, 7, then 2).
+
+  Only players who score at all (an artifact, not knocked out in the depths) are ranked,
+  and a player with none of a count takes no place for the most of it. The bots value one
+  more of the count by what it wins (or keeps from the nearest rival) as the game stands.
 - trigger lines: `when you escape: take Mug`.
 
 ## Steps

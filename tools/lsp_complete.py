@@ -502,6 +502,11 @@ def _in_effects(got: _Items, after: list[Tok], names: Names) -> None:
     phrase = [t for t in after[cut + 1 :] if _atom(t)]
     if not phrase:  # an effect's first word: the registry's phrases
         _effect_phrases(got)
+        got.words(("if", "unless"), 3, "condition group")
+        return
+    if phrase[0].text.lower() in ("if", "unless"):
+        cond = phrase[1:]
+        _expected(got, _registry_expectations(CONDITIONS, cond, _resources(names)), names)
         return
     _expected(got, _registry_expectations(EFFECTS, phrase, _resources(names)), names)
 
@@ -581,6 +586,7 @@ def _at_start(got: _Items, ctx: Context, names: Names, scenario_file: bool) -> N
     elif block == "rules":
         got.words((p.words for p in RULE_PARAMS), 0, "rule")
         got.words(("step", "counter", "slot", "when", "whenever", "at"), 1, "rules")
+        got.words(("most", "fewest", "second most"), 2, "ranked award")
     elif block == "scenario":
         got.words(SETUP_WORDS, 0, "setup")
         got.words(ACTIONS, 0, "action")
@@ -594,14 +600,16 @@ def _in_head(got: _Items, ctx: Context, names: Names) -> None:
     """After a statement's first words."""
     atoms = [t for t in ctx.stmt if _atom(t) or t.kind in ("--", "->")]
     words = [t.text.lower() for t in atoms]
-    if "if" in words:
-        cut = len(words) - 1 - words[::-1].index("if")
+    if "if" in words or "unless" in words:
+        # The condition being typed: after `if`/`unless`, or after the `or`/`and` that
+        # joins it to the one before.
+        cut = max(i for i, w in enumerate(words) if w in ("if", "unless", "or", "and"))
         cond = [t for t in atoms[cut + 1 :] if _atom(t)]
         _expected(got, _registry_expectations(CONDITIONS, cond, _resources(names)), names)
         return
     first = words[0]
-    if words[:2] == ["only", "in"] or first == "feature":
-        typed = atoms[2:] if first == "only" else atoms[1:]
+    if words[:2] in (["only", "in"], ["not", "in"]) or first == "feature":
+        typed = atoms[2:] if first != "feature" else atoms[1:]
         got.names("feature", names, 0, typed)
     elif first == "path" or words[:2] == ["dead", "end"]:
         got.names("space", names, 0)
@@ -617,6 +625,9 @@ def _in_head(got: _Items, ctx: Context, names: Names) -> None:
         got.names("resource" if first == "paid" else "way", names, 0)
     elif ctx.block in ("scenario", "player"):
         _scenario_head(got, words, names)
+    elif first in TRIGGER_LEADS:
+        # After a trigger's words (`play`, `when you enter`): its condition.
+        got.words(("if", "unless"), 2, "condition")
 
 
 def _scenario_head(got: _Items, words: list[str], names: Names) -> None:

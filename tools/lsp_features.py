@@ -33,7 +33,10 @@ from .packs import bundled_names, bundled_pack
 
 # Words the language reads as its own: a card renamed to one of them is written quoted.
 KEYWORDS = (
-    set(leading_words(EFFECTS)) | set(RESOURCE_WORDS) | set(DECL_KINDS) | {"may", "if", "per"}
+    set(leading_words(EFFECTS))
+    | set(RESOURCE_WORDS)
+    | set(DECL_KINDS)
+    | {"may", "if", "unless", "not", "per"}
 )
 _SYMBOL_KINDS = {
     "card": lsp.SymbolKind.Class,

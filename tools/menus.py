@@ -34,6 +34,8 @@ def card_text(card: CardDef, cards: dict[str, dict[str, Any]], dragon: str = "dr
         bits.append("danger")
     if card.only_in:
         bits.append(f"only in {card.only_in}")
+    if card.not_in:
+        bits.append(f"not in {card.not_in}")
     with antagonist(dragon):
         rules = "; ".join(f"{head} {text}" for head, text in card_rules(ir)) if ir else ""
     return ", ".join(bits) + (" - " if bits and rules else "") + rules

@@ -424,9 +424,21 @@ def position(game: Game, seat: int, cards: dict[str, dict[str, Any]], full: bool
             extra.append(f"artifact {token.name}")
         if sp.danger_zone:
             extra.append("danger zone")
+        extra += [f"{t.name} on the path" for t in game.path_tokens.get(m.path, ())]
         lines.append(
             f"  -> {sp.name} ({', '.join(how)})" + (f"  [{', '.join(extra)}]" if extra else "")
         )
+    changed = [f"{game.board.path_name(k)} blocked" for k in game.closed_paths]
+    first = len(game.board.ir["paths"])
+    changed += [f"{game.board.path_name(first + k)} added" for k in range(len(game.added_paths))]
+    changed += [
+        f"{t.name} on {game.board.path_name(k)}"
+        for k, toks in game.path_tokens.items()
+        for t in toks
+    ]
+    changed += [f"switch {k} in state {v}" for k, v in game.switches.items()]
+    if changed:
+        lines.append("Paths: " + "; ".join(changed))
     for p in game.players:
         if p.seat == seat:
             continue

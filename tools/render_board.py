@@ -26,6 +26,7 @@ from clankwork.dsl.limits import MAX_DATA_BYTES
 from clankwork.interpreter.content_actions import render_action
 from clankwork.interpreter.effects import TRIGGERS
 from clankwork.interpreter.effects.registry import render_condition, render_effects
+from clankwork.interpreter.paths import is_closed
 
 from .render_cards import text_width
 
@@ -470,6 +471,15 @@ def path_parts(path: dict[str, Any], marks: Marks | None = None) -> list[tuple[s
     for need in path["requires"]:
         if need not in covered:
             parts.append((f"needs {need}", "#6b2d8a"))
+    switch = path.get("switch")
+    if switch:
+        states = ", ".join(str(x) for x in switch["states"])
+        parts.append((f"switch {switch['name']}: {states}", ACTION_INK))
+    # A game's changes (`board_in_play`): a blocked path, tokens lying on a path.
+    if path.get("blocked"):
+        parts.append(("\u26d4 blocked", DANGER))
+    for name in path.get("tokens", ()):
+        parts.append((f"\u25c6 {name}", ACTION_INK))
     return parts
 
 
@@ -499,6 +509,8 @@ def _path_style(path: dict[str, Any], marks: Marks | None = None) -> dict[str, s
         attrs.update(color=WATER, penwidth="2.6")
     elif "mountain" in path["features"]:
         attrs.update(color=MOUNTAIN, penwidth="3.2")
+    if path.get("blocked"):
+        attrs.update(color=DANGER, style="dotted", penwidth="2.2")
     if path["to"] is None:
         attrs.update(style="dashed", arrowhead="tee", dir="forward")
     elif path["oneway"]:
@@ -724,6 +736,34 @@ def _dead_end_pos(
     w, h = sizes[here["name"]]
     reach = abs(ux) * w / 2 + abs(uy) * h / 2 + 70
     return x0 + ux * reach, y0 + uy * reach
+
+
+def board_in_play(game: Any) -> dict[str, Any]:
+    """The board IR of a game as it stands: its printed paths with the ones blocked marked
+    (`blocked`), the tokens lying on each (`tokens`), and the paths added during the game
+    (the `board_graph` of it draws them)."""
+    board = game.board
+    ir = dict(board.ir)
+    paths = [dict(p) for p in ir["paths"]]
+    for a, b, boots in game.added_paths:
+        paths.append(
+            {
+                "from": board.spaces[a].name,
+                "to": board.spaces[b].name,
+                "boots": boots,
+                "monsters": 0,
+                "features": [],
+                "requires": [],
+                "oneway": False,
+            }
+        )
+    for k in range(len(paths)):
+        if is_closed(game, k):
+            paths[k]["blocked"] = True
+    for k, toks in game.path_tokens.items():
+        paths[k]["tokens"] = [t.name for t in toks]
+    ir["paths"] = paths
+    return ir
 
 
 def board_graph(

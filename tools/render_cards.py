@@ -178,6 +178,8 @@ def _tags(card: dict[str, Any], dragon: str = "dragon") -> list[tuple[str, str]]
         pills.append(_TAG_COLOURS["danger"])
     if card.get("only_in"):
         pills.append(("#5c5c5c", f"Only in {card['only_in']}"))
+    if card.get("not_in"):
+        pills.append(("#5c5c5c", f"Not in {card['not_in']}"))
     return pills
 
 

@@ -141,8 +141,8 @@ class Narrator(GameStats):
                 self.expect = lands
             self._item(game, act.narrate(game, p, value), p)
             if act is TAKE:
-                gold, damage, tokens, _, hand = self.items[0][2]
-                self.items[0][2] = (gold, damage, tokens, value[1], hand)  # said already
+                gold, damage, tokens, _, hand, paths = self.items[0][2]
+                self.items[0][2] = (gold, damage, tokens, value[1], hand, paths)  # said already
 
     def _effect_decision(self, game: Game, p: PlayerState, d: Decision, label: str) -> None:
         if p is game.active:
@@ -233,12 +233,39 @@ _STATUS = {"on": "still in (capped)"}
 
 
 def _snapshot(game: Game, p: PlayerState) -> tuple[Any, ...]:
-    return (game.gold_of(p), p.damage, list(p.tokens), p.artifact, len(p.hand))
+    return (game.gold_of(p), p.damage, list(p.tokens), p.artifact, len(p.hand), _paths(game))
+
+
+def _paths(game: Game) -> tuple[Any, ...]:
+    """The game's changes to its paths: closed ones, added ones, tokens on each."""
+    lying = {k: [t.name for t in v] for k, v in game.path_tokens.items()}
+    return (list(game.closed_paths), len(game.added_paths), lying, dict(game.switches))
+
+
+def _path_changes(game: Game, before: tuple[Any, ...]) -> list[str]:
+    """What changed on the board's paths since ``before`` (`_paths`), as narration."""
+    closed, added, lying, switches = before
+    name = game.board.path_name
+    turned = [f"turns switch {k} to {v}" for k, v in game.switches.items() if switches.get(k) != v]
+    out = [f"blocks {name(k)}" for k in game.closed_paths if k not in closed]
+    out += [f"opens {name(k)}" for k in closed if k not in game.closed_paths]
+    first = len(game.board.ir["paths"])
+    out += [f"adds a tunnel {name(first + k)}" for k in range(added, len(game.added_paths))]
+    for k in sorted({*lying, *game.path_tokens}):
+        now = [t.name for t in game.path_tokens.get(k, ())]
+        was = list(lying.get(k, ()))
+        for t in now:
+            if t in was:
+                was.remove(t)
+            else:
+                out.append(f"{t} on {name(k)}")
+        out += [f"{t} leaves {name(k)}" for t in was]
+    return turned + out
 
 
 def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
     """What the player gained or lost since ``before``: gold, damage, tokens, artifact."""
-    gold, damage, tokens, artifact, _ = before
+    gold, damage, tokens, artifact, _, paths = before
     out = []
     if game.gold_of(p) != gold:
         out.append(f"{game.gold_of(p) - gold:+d} {game.catalog.gold_word}")
@@ -254,6 +281,7 @@ def _changes(game: Game, p: PlayerState, before: tuple[Any, ...]) -> str:
             out.append(f"gets {t.name}")
     if p.artifact is not artifact and p.artifact is not None:
         out.append(f"gets {p.artifact.name}")
+    out += _path_changes(game, paths)
     return ", ".join(out)
 
 

@@ -17,8 +17,9 @@ from . import (  # noqa: F401
 # Records added for expansion packs, one file each, named for what they do.
 from . import after_action, take_elsewhere, token_presence  # noqa: F401, E402, I001
 from . import defeat_here, entry_toll, face_down_deal, stay_in_play  # noqa: F401, E402
-from . import cube_tokens, placing  # noqa: F401, E402
+from . import cube_tokens, path_changes, placing  # noqa: F401, E402
 from . import campaign  # noqa: F401, E402
+from . import logic, ranking  # noqa: F401, E402
 from . import counted_amounts, random_outcome  # noqa: F401, E402
 from .registry import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
 

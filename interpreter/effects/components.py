@@ -22,6 +22,8 @@ from .registry import condition, count, effect
     render=lambda n: f"{n['what']} token you hold",
     examples=("points 1 per gem token", "points 2 per crown you hold"),
     appraise=lambda n, v: 1.0,
+    # The parameter naming the tokens counted: what holding one more changes (bots).
+    meta={"holding": "what"},
 )
 def held(game: Any, player: Any, node: dict[str, Any]) -> int:
     """Tokens you hold (your artifact included) whose name, type or kind is WHAT."""
@@ -97,16 +99,96 @@ def return_token(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     phrases=(
         "return {n:int} {what:name} from the supply [to] [the] [box]",
         "return a|an|one {what:name} from the supply [to] [the] [box] {n=1}",
+        "return {n:int} random {what:name} from the supply [to] [the] [box] {random=true}",
+        "return a|an|one random {what:name} from the supply [to] [the] [box] {n=1} {random=true}",
+    ),
+    params={
+        "n": {"type": "integer", "minimum": 1, "maximum": 100},
+        "what": {"type": "string", "minLength": 1},
+        "random": {"type": "boolean"},
+    },
+    required=("n", "what"),
+    render=lambda n: (
+        f"return {n['n']} {'random ' if n.get('random') else ''}{n['what']} from the supply "
+        "to the box"
+    ),
+    examples=(
+        'if 2 players (return 1 "Golden Statue" from the supply)',
+        "if 2 players (return 2 random Guard from the supply)",
+    ),
+    appraise=lambda n, v: 0.0,
+)
+def supply_to_box(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Put N tokens matching WHAT (a name, type or kind) from the supply back in the box:
+    fewer market items, say, with fewer players (as many as the supply has). With "random",
+    the N are drawn at random among those matching, unseen (face-down tokens set aside)."""
+    game.supply_to_box(node["what"], node["n"], bool(node.get("random")))
+
+
+@effect(
+    "take_random",
+    phrases=(
+        "take {n:int} random {what:name} [from] [the] [supply]",
+        "take a|an|one random {what:name} [from] [the] [supply] {n=1}",
+        "draw {n:int} random {what:name} [token|tokens] from the supply",
+        "draw a|an|one random {what:name} [token] from the supply {n=1}",
     ),
     params={
         "n": {"type": "integer", "minimum": 1, "maximum": 100},
         "what": {"type": "string", "minLength": 1},
     },
-    render=lambda n: f"return {n['n']} {n['what']} from the supply to the box",
-    examples=('if 2 players (return 1 "Golden Statue" from the supply)',),
-    appraise=lambda n, v: 0.0,
+    render=lambda n: (
+        f"take {'a' if n['n'] == 1 else n['n']} random {n['what']} "
+        f"token{'' if n['n'] == 1 else 's'} from the supply"
+    ),
+    examples=(
+        "each player (take 2 random Guard)",
+        'take a random "Golden Statue"',
+    ),
+    appraise=lambda n, v: n["n"] * v.token(n["what"]),
 )
-def supply_to_box(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Put N tokens matching WHAT (a name, type or kind) from the supply back in the box:
-    fewer market items, say, with fewer players (as many as the supply has)."""
-    game.supply_to_box(node["what"], node["n"])
+def take_random(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Take N tokens matching WHAT (a name, type or kind), drawn at random from those left
+    in the supply (fewer when fewer are left): each is revealed as taken, its `on reveal`
+    lines happen, and one that `returns` goes back to the box. Dealt to every player with
+    `each player (...)`; a pile of face-down tokens drawn one by one is this too."""
+    game.take_random(ctx.player, node["what"], node["n"])
+
+
+def _render_deal(n: dict[str, Any]) -> str:
+    face = " face down" if n.get("face_down") else ""
+    return (
+        f"deal {n['n']} random {n['what']} token{'' if n['n'] == 1 else 's'}{face} to each player"
+    )
+
+
+@effect(
+    "deal_random",
+    phrases=(
+        "deal {n:int} random {what:name} to each player",
+        "deal {n:int} random {what:name} face down to each player {face_down=true}",
+        "deal {n:int} random {what:name} to each player face down {face_down=true}",
+        "deal each player {n:int} random {what:name}",
+        "deal each player {n:int} random {what:name} face down {face_down=true}",
+    ),
+    params={
+        "n": {"type": "integer", "minimum": 1, "maximum": 100},
+        "what": {"type": "string", "minLength": 1},
+        "face_down": {"type": "boolean"},
+    },
+    required=("n", "what"),
+    render=_render_deal,
+    examples=("deal 3 random Guard face down to each player",),
+    appraise=lambda n, v: (
+        n["n"] * v.token(n["what"])
+        + v.opponents([{"op": "take_random", "what": n["what"], "n": n["n"]}])
+    ),
+)
+def deal_random(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Each player still on the clock (every player at setup), from the active one
+    clockwise, takes N tokens matching WHAT drawn at random from the supply, as `take N
+    random WHAT` does (fewer once it runs out). "Face down" says they are dealt hidden: what
+    a player holds is shown to the others only as a count (`play`, the browser table) and no
+    bot reads another's tokens, so a dealt hand is as hidden as any."""
+    for player in game.each(ctx.player, include_self=True):
+        game.take_random(player, node["what"], node["n"])

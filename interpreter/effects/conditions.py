@@ -6,6 +6,7 @@ from typing import Any
 
 from .registry import condition, count
 from .turn_modifiers import counts_in_play
+from .where import feature_stem
 
 # What the bots assume without looking at the game: a condition holds half the time, and a
 # count ("+1 swords per companion in play") comes to one or two when its effect is applied.
@@ -71,7 +72,12 @@ def token_words(token: dict[str, Any]) -> frozenset[str]:
     appraise=lambda n, v: _EVEN,
     # The parameter naming a token the player holds or not: what holding one changes (bots).
     meta={"holding": "what"},
-    phrases=("you have a|an|any {what:words}", "you have {what:words}", "you hold {what:words}"),
+    phrases=(
+        "you have a|an|any {what:words}",
+        "you have {what:words}",
+        "you hold a|an|any {what:words}",
+        "you hold {what:words}",
+    ),
     params={"what": {"type": "string"}},
     render=lambda n: f"you have {_article(n['what'])}",
     examples=("if you have an artifact (+2 skill)", "play if you have mystic fruit: +1 skill"),
@@ -87,11 +93,16 @@ def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     phrases=("you are in|on|at a|an {feature:words}", "you are in|on|at {feature:words}"),
     params={"feature": {"type": "string"}},
     render=lambda n: f"you are in {_article(n['feature'])}",
-    examples=("if you are in a forest (+1 boots)",),
+    examples=("if you are in a forest (+1 boots)", "if you are not in a flooded room (+1 gold)"),
 )
 def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
-    """Your space has that feature (forest, town, magic circle, danger zone...)."""
-    return game.space_has(ctx.player, node["feature"])
+    """Your space has that feature (forest, town, magic circle, danger zone...); "a flooded
+    room" is a space with the feature `flooded`."""
+    feature = node["feature"]
+    stem = feature_stem(feature)
+    return game.space_has(ctx.player, feature) or (
+        stem != feature.lower() and game.space_has(ctx.player, stem)
+    )
 
 
 @count(
@@ -122,8 +133,40 @@ def in_play_count(game: Any, player: Any, node: dict[str, Any]) -> int:
 
 
 @count(
+    "resource",
+    appraise=lambda n, v: _EXPECTED,
+    # The unit a bot values one more of: the parameter naming it (see bot_estimates.py).
+    meta={"unit": "resource"},
+    phrases=("{resource:resource}", "{resource:resource} you have"),
+    params={"resource": {"type": "string", "minLength": 1}},
+    render=lambda n: n["resource"],
+    examples=("points 1 per favour", "most veins: 7 points"),
+)
+def resource_count(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """How much of a resource you have: one the pack declares (`resource veins { kept }`),
+    or skill, swords, boots (this turn's), gold, Clank! (cubes in the Clank! area)."""
+    return game.pool(player, node["resource"])
+
+
+@count(
+    "damage",
+    appraise=lambda n, v: _EXPECTED,
+    meta={"unit_key": "damage"},
+    phrases=("damage", "damage taken", "damage you have taken", "damage on your health meter"),
+    params={},
+    render=lambda n: "damage taken",
+    examples=("fewest damage: 5 points",),
+)
+def damage_count(game: Any, player: Any, node: dict[str, Any]) -> int:
+    """The damage cubes on your health meter."""
+    return player.damage
+
+
+@count(
     "owned",
     appraise=lambda n, v: _EXPECTED,
+    # The parameter naming the cards counted (a name or a tag): what one more adds (bots).
+    meta={"owning": "card"},
     phrases=("{card:name} you own", "{card:name} in your deck", "{card:name}"),
     params={"card": {"type": "string"}},
     render=lambda n: f"{n['card']} you own",

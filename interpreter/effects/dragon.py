@@ -51,3 +51,25 @@ def return_cubes(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     """Put black cubes that earlier attacks set aside back into the dragon bag (as many as
     there are, up to N): the bag lasts longer and each draw is more likely to miss."""
     game.return_black_cubes(node["n"])
+
+
+@effect(
+    "remove_own_cubes",
+    # Each of your cubes out of the bag is a Clank! cube that will not be drawn: worth what
+    # a Clank! less is.
+    appraise=lambda n, v: -n["n"] * v.unit("clank"),
+    phrases=(
+        "remove {n:int} of your cubes from the [dragon] bag",
+        "remove {n:int} of your clank cubes from the [dragon] bag",
+        "remove {n:int} of your cubes from the [dragon] bag to your supply",
+        "take {n:int} of your cubes out of the [dragon] bag",
+        "take {n:int} of your clank cubes out of the [dragon] bag",
+    ),
+    params={"n": {"type": "integer", "minimum": 1, "maximum": 500}},
+    render=lambda n: f"take {n['n']} of your cubes out of {the_antagonist()}'s bag",
+    examples=("remove 3 of your cubes from the bag",),
+)
+def remove_own_cubes(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Take N cubes of your colour out of the dragon bag, back to your supply (as many as
+    the bag holds): Clank! made earlier that can no longer be drawn."""
+    game.remove_own_cubes(ctx.player, node["n"])

@@ -128,6 +128,11 @@ def secret(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     game.take_secret(ctx.player, node["size"])
 
 
+def _left_in_supply(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
+    want = node["token"].lower()
+    return any(left and tok.name.lower() == want for tok, left in game.token_supply.items())
+
+
 @effect(
     "token",
     appraise=lambda n, v: v.token(n["token"]),
@@ -135,7 +140,9 @@ def secret(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     params={"token": {"type": "string"}},
     render=lambda n: f"take {n['token']}",
     examples=('take "Mystic Fruit"',),
+    can_pay=_left_in_supply,
 )
 def token(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """Take one token of that name from the supply (nothing if none is left)."""
+    """Take one token of that name from the supply (nothing if none is left: a choice's
+    option that would take one is then not offered while another option can be done)."""
     game.take_token(ctx.player, node["token"])

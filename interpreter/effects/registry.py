@@ -110,6 +110,7 @@ class Valuer:
       like a resource it has never seen.
     - ``v.effects(nodes)``: the worth of a nested effect list (for structural ops).
     - ``v.chance(cond)``: how likely a condition node is to hold, 0..1.
+    - ``v.unlikely(cond)``: how likely it is not to hold (by default ``1 - v.chance(cond)``).
     - ``v.opponents(nodes)``: the worth to us of opponents getting ``nodes`` (usually < 0).
     - ``v.count(node)``: the expected value of a count node ("per ..."), when it is applied.
     - ``v.pays(cost)``: how likely the player pays a price (an effect list) when it is asked,
@@ -142,6 +143,12 @@ class Valuer:
     def chance(self, cond: dict[str, Any]) -> float:
         """Likelihood that a condition node holds (by default: its record's appraisal)."""
         return CONDITIONS[cond["cond"]].appraise(cond, self)
+
+    def unlikely(self, cond: dict[str, Any]) -> float:
+        """Likelihood that a condition node does not hold (`not`, `unless`): by default one
+        less its chance; a bot that learns from a condition (where a card pays off) learns
+        nothing from one it must not meet."""
+        return 1.0 - self.chance(cond)
 
     def opponents(self, nodes: list[dict[str, Any]]) -> float:
         """Worth to us of each opponent getting ``nodes``."""

@@ -35,6 +35,9 @@ EVENTS: dict[str, str] = {
     "move": "A player moves along a path.",
     "play": "A player plays a card.",
     "acquire": "A player acquires a card.",
+    "discard": "A player discards a card from hand by an effect (not the end of turn's clean-up).",
+    "trash": "A player trashes a card.",
+    "draw": "A player draws a card (by an effect, or the new hand at the end of the turn).",
     "defeat": "A player defeats a monster.",
     "reveal": "A player takes a token.",
     "dragon attack": "The dragon attacks (the Clank! area goes into the bag, cubes are drawn).",
@@ -47,6 +50,8 @@ EVENTS: dict[str, str] = {
     "coach": "A player hires a coach (after arriving on the coach space).",
     "buy": "A player buys an item from the market.",
     "rage": "The rage marker moves up onto a space (once for each space it reaches).",
+    "rage past top": "Rage would go up while the marker is on the track's last space (once "
+    "for each space it cannot move).",
 }
 """Every event the engine emits, with when it happens."""
 
@@ -90,7 +95,8 @@ def _trigger(
     examples: tuple[str, ...] = (),
 ) -> None:
     """Register one trigger record; ``worth`` scales its effects' appraisal (how often it
-    fires over a game, roughly, against once)."""
+    fires over a game, roughly, against once; for a card's own moment, the chance it
+    happens each time the card goes round the deck)."""
     assert event in EVENTS, event
     TRIGGERS.add(
         Record(
@@ -113,7 +119,7 @@ _trigger(
     "play",
     "play",
     "self",
-    ("play", "when you play this"),
+    ("play", "when you play this", "when you play this card"),
     ("card",),
     "When the card is played from hand (`play if CONDITION:` waits for it this turn).",
 )
@@ -121,7 +127,7 @@ _trigger(
     "acquire",
     "acquire",
     "self",
-    ("acquire", "when you acquire this"),
+    ("acquire", "when you acquire this", "when you acquire this card"),
     ("card",),
     "When the card is acquired (bought, or taken as a reward).",
 )
@@ -147,7 +153,7 @@ _trigger(
     "reveal",
     "reveal",
     "self",
-    ("reveal", "when you take this"),
+    ("reveal", "when you take this", "when you reveal this", "when you take this token"),
     ("token",),
     "When the token is taken or revealed.",
 )
@@ -203,8 +209,8 @@ _trigger(
     "play_card",
     "play",
     "you",
-    ("whenever you play a card",),
-    ("token", "rules"),
+    ("whenever you play a card", "when you play a card"),
+    ("card", "token", "rules"),
     "Whenever the owner plays a card.",
     worth=5.0,
 )
@@ -331,7 +337,7 @@ _trigger(
     "reveal",
     "you",
     ("whenever you take a token", "when you take a token"),
-    ("card", "rules"),
+    ("card", "token", "rules"),
     "Whenever the owner takes a token (a secret, an item, an artifact, a mug...), after "
     "its own lines.",
     worth=2.0,
@@ -355,6 +361,170 @@ _trigger(
     worth=0.5,
     examples=("when the rage marker advances if the rage marker is on space 7: dragon attack",),
 )
+_trigger(
+    "rage_past_top",
+    "rage past top",
+    "any",
+    (
+        "when rage would rise past the top",
+        "whenever rage would rise past the top",
+        "when rage would go past the top of the track",
+        "when the rage marker would move past the last space",
+        "whenever the rage marker would move past the last space",
+        "when rage would advance past the last space",
+    ),
+    ("card", "token", "rules"),
+    "Whenever rage would go up while the marker is already on the track's last space (once "
+    "for each space it cannot move: `rage +2` from the next-to-last space is one `rage "
+    "advances` and one of these); the effects act for the owner (rules: for the active "
+    "player).",
+    worth=0.2,
+    examples=("when rage would rise past the top: dragon attack",),
+)
+
+
+# A card's own moments beyond play and acquire: the engine runs them where the card moves.
+# ``worth`` is the chance the moment comes each time the card goes round the deck: an effect
+# that discards picks this card now and then, a trash takes it once, every pass draws it.
+_trigger(
+    "discard_this",
+    "discard",
+    "self",
+    (
+        "when you discard this",
+        "when you discard this card",
+        "when this is discarded",
+        "when this card is discarded",
+    ),
+    ("card",),
+    "When an effect makes you discard the card from your hand (a price, `discard 1 card`, "
+    "another player's effect), not when the play area is cleared at the end of the turn.",
+    worth=0.3,
+    examples=("when you discard this: +2 boots",),
+)
+_trigger(
+    "trash_this",
+    "trash",
+    "self",
+    (
+        "when you trash this",
+        "when you trash this card",
+        "when this is trashed",
+        "when this card is trashed",
+    ),
+    ("card",),
+    "When the card is trashed (from the discard pile or the play area).",
+    worth=0.15,
+    examples=("when you trash this: +3 gold",),
+)
+_trigger(
+    "draw_this",
+    "draw",
+    "self",
+    (
+        "when you draw this",
+        "when you draw this card",
+        "when this is drawn",
+        "when this card is drawn",
+    ),
+    ("card",),
+    "When the card is drawn into your hand (by an effect, or into the new hand at the end of "
+    "your turn, where a resource gained is lost with the pool; gold and cards stay).",
+    worth=1.0,
+    examples=("when you draw this: +1 gold",),
+)
+_trigger(
+    "discard_card",
+    "discard",
+    "you",
+    ("whenever you discard a card", "when you discard a card"),
+    ("card", "token", "rules"),
+    "Whenever the owner discards a card from hand by an effect (not at clean-up).",
+    worth=1.0,
+    examples=("whenever you discard a card: +1 gold",),
+)
+_trigger(
+    "trash_card",
+    "trash",
+    "you",
+    ("whenever you trash a card", "when you trash a card"),
+    ("card", "token", "rules"),
+    "Whenever the owner trashes a card.",
+    worth=1.0,
+    examples=("whenever you trash a card: +1 gold",),
+)
+_trigger(
+    "draw_card",
+    "draw",
+    "you",
+    ("whenever you draw a card", "when you draw a card"),
+    ("card", "token", "rules"),
+    "Whenever the owner draws a card (once a card; the new hand too).",
+    worth=5.0,
+)
+
+_trigger(
+    "cross",
+    "move",
+    "self",
+    (
+        "when you cross this",
+        "whenever you cross this",
+        "when someone crosses this",
+        "when a player crosses this",
+        "whenever a player crosses this",
+        "whenever someone crosses this",
+        "when you cross this tunnel",
+        "when you move through this",
+        "when crossed",
+    ),
+    ("token",),
+    "When a player moves along the path the token lies on (after paying for it, before "
+    "arriving); the effects act for that player. The token then stays, is removed or is "
+    "taken by them, as its `stays|removed|taken when crossed` line says (default: stays).",
+    worth=0.5,
+    examples=("when you cross this: take 1 damage",),
+)
+
+# "Whenever another player ...": on a card in play or a held token, for its owner.
+_OTHER = (
+    ("other_plays", "play", "plays a card", 5.0),
+    ("other_acquires", "acquire", "acquires a card", 2.0),
+    ("other_discards", "discard", "discards a card", 0.5),
+    ("other_trashes", "trash", "trashes a card", 0.5),
+    ("other_draws", "draw", "draws a card", 5.0),
+    ("other_takes_token", "reveal", "takes a token", 1.0),
+)
+for _name, _event, _does, _worth in _OTHER:
+    _trigger(
+        _name,
+        _event,
+        "other",
+        (f"whenever another player {_does}", f"when another player {_does}"),
+        _HELD,
+        f"When another player than the owner {_does}; the effects act for the owner.",
+        worth=_worth,
+        examples=(f"whenever another player {_does}: +1 gold",),
+    )
+
+ZONE_TRIGGERS: dict[str, tuple[str, str, str]] = {
+    "play": ("play", "play_card", "other_plays"),
+    "acquire": ("acquire", "acquire_card", "other_acquires"),
+    "discard": ("discard_this", "discard_card", "other_discards"),
+    "trash": ("trash_this", "trash_card", "other_trashes"),
+    "draw": ("draw_this", "draw_card", "other_draws"),
+    "reveal": ("reveal", "take_token", "other_takes_token"),
+}
+"""Each zone event's three triggers: the component's own (``when you discard this``), the
+owner's (``whenever you discard a card``) and another player's (``whenever another player
+discards a card``)."""
+
+# The card moments the engine runs as a card moves between zones (`CardDef.moments`).
+CARD_MOMENTS: dict[str, str] = {
+    "discard_this": "discard",
+    "trash_this": "trash",
+    "draw_this": "draw",
+}
 
 
 def trigger_event(name: str) -> str:

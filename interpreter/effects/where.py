@@ -19,3 +19,24 @@ def lying_here(game: Any, space: int, what: str) -> bool:
     """Whether a token matching ``what`` (kind, type or name) lies on ``space``."""
     want = what.lower()
     return any(want in t.match for t in game.space_tokens[space])
+
+
+# Words a sentence adds after a feature's name ("a flooded room", "forest spaces").
+_PLACE_NOUNS = (" rooms", " room", " spaces", " space")
+
+
+def feature_stem(feature: str) -> str:
+    """The feature a sentence names, without the noun it puts after it: "flooded room" →
+    "flooded" (a space with `feature flooded` is "a flooded room")."""
+    low = feature.lower()
+    for noun in _PLACE_NOUNS:
+        if low.endswith(noun) and len(low) > len(noun):
+            return low[: -len(noun)]
+    return low
+
+
+def has_feature(features: frozenset[str] | set[str], feature: str) -> bool:
+    """Whether a space's features include ``feature``, written as the feature's name or
+    with a noun after it ("flooded room" for a space with `feature flooded`)."""
+    low = feature.lower()
+    return low in features or feature_stem(low) in features

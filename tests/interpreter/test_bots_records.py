@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from clankwork.dsl.compiler import compile_pack
-from clankwork.interpreter.actions import BUY, END_TURN, legal_actions
+from clankwork.interpreter.actions import BUY, END_TURN, ActionKind, legal_actions
 from clankwork.interpreter.bot_routes import _board_info, _Routes
 from clankwork.interpreter.bot_values import _UNKNOWN_UNIT
 from clankwork.interpreter.bots import HeuristicBot, make_bot
 from clankwork.interpreter.catalog import Catalog, prepare
-from clankwork.interpreter.decisions import Decision
+from clankwork.interpreter.decisions import Decision, Option
 from clankwork.interpreter.effects.registry import EFFECTS, Valuer
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.state import Ctx
@@ -264,3 +264,38 @@ def test_the_card_kept_in_play_for_another_turn_is_the_one_worth_most(ropes: Cat
     assert spear > burgle  # three Swords against one Skill
     # Burgle is the first option (it was played first); the Spear is kept.
     assert [c.name for c in p.staying] == ["Silver Spear"]
+
+
+class _NewKind(ActionKind):
+    """An action kind no bot has a rule for (one a designer adds to the engine)."""
+
+    name, verb = "rest", "rest"
+
+    def __init__(self, worth: float) -> None:
+        self.worth = worth
+
+    def appraise(self, value: tuple, v: Valuer) -> float:
+        return self.worth
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "greedy"])
+def test_an_action_kind_no_bot_was_taught_is_taken_by_its_appraisal(
+    tutorial_ir: dict, bot: str
+) -> None:
+    """Bots choose among the kinds they have rules for; a kind added later is taken when its
+    own appraisal says it is worth something (the best of them), and left when it is not."""
+    cat = prepare(tutorial_ir, 0)
+    player = make_bot(bot, 1)
+    g = Game(cat, [player, make_bot(bot, 2)], 3)
+    p = g.players[0]
+    p.hand = []
+    for worth, want in ((0.5, 1), (-0.5, 0), (0.0, 0)):
+        kinds = (_NewKind(worth), _NewKind(worth / 2))
+        opts = [
+            Option("end turn", (END_TURN,)),
+            Option("rest", (kinds[1],)),
+            Option("rest well", (kinds[0],)),
+        ]
+        groups = {END_TURN: [0], kinds[1]: [1], kinds[0]: [2]}
+        got = player.choose(g, Decision(0, "action", opts, detail=groups))
+        assert got == (2 if want else 0), (bot, worth)

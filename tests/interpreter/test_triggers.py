@@ -306,7 +306,7 @@ board loop {
 @pytest.mark.parametrize(
     ("line", "code", "words"),
     [
-        ("space X { whenever you enterr: +1 gold }", "CW102", "when you enter"),
+        ("space X { whenever you enterr: +1 gold }", "CW102", "whenever you enter"),
         ("space X { whenever another player enters: +1 gold }", "CW102", "does not apply"),
         ("space X { holds 2 idols }", "CW107", "holds 'idols'"),
         ("space X { when you enter: take a fruit here }", "CW107", "takes 'fruit'"),

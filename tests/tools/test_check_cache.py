@@ -13,7 +13,7 @@ import pytest
 from clankwork.dsl.diagnostics import Diagnostic
 from clankwork.dsl.parser import Parser
 from clankwork.tools.check import bundled_pack, compile_and_check
-from clankwork.tools.check_cache import CheckCache
+from clankwork.tools.check_cache import CheckCache, _lines_moved
 
 
 def _same(pack: Path, cache: CheckCache, overrides: dict[str, str] | None = None) -> list:
@@ -143,3 +143,79 @@ def test_an_edit_of_a_pack_file_parses_no_scenario_file(
     got = compile_and_check(pack, {cards: text}, cache)
     assert not any("/scenarios/" in name for name in asked), asked
     assert got.diagnostics == compile_and_check(pack, {cards: text}).diagnostics
+
+
+def _moved_variants(text: str) -> list[str]:
+    """The text with lines that mean nothing to the grammar added and removed: a comment
+    at the top, a blank line and a comment before the middle line of code (the lines below
+    move, those above stay), and the first comment-only line taken out (those below move
+    up)."""
+    lines = text.split("\n")
+    code = [i for i, line in enumerate(lines) if line.strip() and not line.strip().startswith("#")]
+    middle = code[len(code) // 2]
+    out = ["# a note added at the top\n" + text]
+    out.append("\n".join([*lines[:middle], "", "# a note in the middle", *lines[middle:]]))
+    comments = [i for i, line in enumerate(lines) if line.strip().startswith("#")]
+    if comments:
+        out.append("\n".join(lines[: comments[0]] + lines[comments[0] + 1 :]))
+    # A comment after the code of a line with a string (a `#` inside a string is code).
+    quoted = next((i for i in code if '"' in lines[i]), middle)
+    trailing = list(lines)
+    trailing[quoted] += '  # a note after the code, "quoted"'
+    out.append("\n".join(trailing))
+    return out
+
+
+@pytest.mark.parametrize("name", ["clank", "vault", "tutorial"])
+def test_comments_and_blank_lines_move_the_kept_compile(name: str) -> None:
+    """A comment or a blank line added or removed anywhere in a pack file changes no
+    statement: the kept compile is used with its positions moved (`CheckCache.moved`),
+    and it is what compiling the new text gives: the same IR, spans included, the same
+    diagnostics at the same lines, the same sources."""
+    pack = bundled_pack(name)
+    files = sorted(p.relative_to(pack).as_posix() for p in pack.glob("*.clank"))
+    assert files
+    for rel in files:
+        text = (pack / rel).read_text()
+        first = CheckCache()
+        compile_and_check(pack, {rel: text}, first)
+        for variant in _moved_variants(text):
+            cache = CheckCache()
+            cache.part, cache.compiles = first.part, 1  # what the first run kept
+            got = compile_and_check(pack, {rel: variant}, cache)
+            assert (cache.compiles, cache.moves) == (1, 1), rel
+            want = compile_and_check(pack, {rel: variant})
+            assert got.ir == want.ir, rel
+            assert got.diagnostics == want.diagnostics, rel
+            assert got.sources == want.sources, rel
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "card Burgle { starting 6; play: +1 skill }",
+            "card Burgle { starting 6; play: +2 skill }",
+        ),
+        ('card "A#B" { cost 1 }', 'card "A" #B" { cost 1 }'),
+        ('card "A\\"#" { cost 1 }', 'card "A\\"" { cost 1 }'),
+    ],
+)
+def test_a_change_of_code_is_not_a_move(old: str, new: str) -> None:
+    """A change to a line's code is compiled again, `#` inside a string (escaped quotes
+    included) being code and not a comment."""
+    assert _lines_moved(f"# a\n{old}\n", f"{new}\n") is None
+    assert _lines_moved(f"# a\n{old}\n", f"{old}  # b\n\n") == {2: 1}
+
+
+def test_an_edit_of_a_line_of_code_compiles_again() -> None:
+    """A changed line of code is compiled: only comments and blank lines are known to mean
+    nothing."""
+    pack = bundled_pack("clank")
+    text = (pack / "dungeon.clank").read_text()
+    cache = CheckCache()
+    compile_and_check(pack, {"dungeon.clank": text}, cache)
+    changed = text.replace("cost 2", "cost 3", 1)
+    assert changed != text
+    _same(pack, cache, {"dungeon.clank": changed})
+    assert (cache.compiles, cache.moves) == (2, 0)

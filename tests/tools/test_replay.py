@@ -158,7 +158,7 @@ def _variant(src: Path, dst: Path, edit) -> Path:
             "pack.jsonl",
             lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
             r"names pack 'nosuch', which is not a bundled pack "
-            r"\(acqinc, clank, mummy, space, tutorial, vault\): "
+            r"\(acqinc, clank, mummy, space, temple, tutorial, vault\): "
             r"replay it with --pack PACK",
         ),
         ("empty.jsonl", lambda ls: [""], r": the log is empty"),
@@ -259,7 +259,7 @@ def test_bundled_pack_takes_exact_names_only() -> None:
 
     from clankwork.tools.check import bundled_names, bundled_pack
 
-    assert bundled_names() == ["acqinc", "clank", "mummy", "space", "tutorial", "vault"]
+    assert bundled_names() == ["acqinc", "clank", "mummy", "space", "temple", "tutorial", "vault"]
     assert bundled_pack("tutorial").name == "tutorial"
     for bad in ("..", "../tutorial", "/etc", "tutorial/..", "TUTORIAL", "", "tutorial\x00"):
         with pytest.raises(click.ClickException, match="no bundled pack named"):
