@@ -10,12 +10,13 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
 from clankwork.interpreter.effects.conditions import token_words
+from clankwork.interpreter.effects.counted_amounts import held_name
 from clankwork.interpreter.effects.logic import leaves
 from clankwork.interpreter.effects.triggers import CARD_MOMENTS
 from clankwork.interpreter.rules import RULE_PARAMS, default_rules
@@ -36,6 +37,10 @@ from .phrases import EFFECT_EXAMPLES, EFFECT_WORDS, leading_words, match_record,
 from .resolve import check_references
 from .sources import PackReader
 from .stickers import check as check_stickers
+
+# The words of a group (an effect with bracketed options) and of a random outcome's weight.
+GROUP_WORDS = ("choose", "each", "if", "may", "roll", "at random")
+WEIGHT_WORDS = frozenset(("face", "faces", "chance", "chances", "times"))
 
 IR_FORMAT = "clankwork-ir/1"
 MANIFEST = "pack.clank"
@@ -538,6 +543,30 @@ def _at(span: Span) -> dict[str, Any]:
 
 def _join(a: Span, b: Span) -> Span:
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+def _rounding_joined(effs: list[Effect]) -> list[Effect]:
+    """`return half your gems, rounded up`: a rounding written after a comma belongs to the
+    effect before it (the comma separates effects, so it arrives as an effect of its own)."""
+    out: list[Effect] = []
+    for e in effs:
+        words = [a.text.lower() for a in e.phrase]
+        if out and e.form == "simple" and words in (["rounded", "up"], ["rounded", "down"]):
+            # The effect it rounds: the one before, or the last of what its price buys.
+            prev = out[-1]
+            last = prev.consequence[-1] if prev.form == "then" and prev.consequence else prev
+            if last.form == "simple" and "half" in [a.text.lower() for a in last.phrase]:
+                # New effects: the parsed ones may be cached and compiled again.
+                joined = replace(
+                    last, phrase=[*last.phrase, *e.phrase], span=_join(last.span, e.span)
+                )
+                if last is not prev:
+                    rest = [*prev.consequence[:-1], joined]
+                    joined = replace(prev, consequence=rest, span=_join(prev.span, e.span))
+                out[-1] = joined
+                continue
+        out.append(e)
+    return out
 
 
 def _phrase_span(atoms: list[Atom]) -> Span:
@@ -1098,7 +1127,7 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
         """Compile a list of effects; None when any of them failed (already reported)."""
         out = []
         ok = True
-        for e in effs:
+        for e in _rounding_joined(effs):
             node = self.effect(e)
             if node is None:
                 ok = False
@@ -1153,13 +1182,15 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
                 "at": _at(e.span),
             }
         # group: "choose one ( a | b )", "each opponent ( ... )", "if COND ( ... )", "may ( ... )"
+        head = words[0] if words else None
+        if head == "roll" or words[:2] == ["at", "random"]:
+            return self._random(e)
         alts = []
         for alt in e.alternatives:
             compiled = self.effects(alt)
             if compiled is None:
                 return None
             alts.append(compiled)
-        head = words[0] if words else None
         at = _at(e.span)
         mark = len(self.diags)
         if head == "choose" and words[1:] in ([], ["one"]):
@@ -1214,10 +1245,84 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
             "CW103",
             f"unknown effect group `{' '.join(a.source() for a in e.phrase)} (...)`",
             _phrase_span(e.phrase) if e.phrase else e.span,
-            hint=did_you_mean(head or "", ["choose", "each", "if", "unless", "may"])
-            or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`",
+            hint=did_you_mean(head or "", [*GROUP_WORDS, "unless"])
+            or "groups are `choose one (a | b)`, `each opponent (...)`, `if CONDITION (...)`, "
+            "`roll (a | b)`",
         )
         return None
+
+    def _random(self, e: Effect) -> dict[str, Any] | None:
+        """`roll [NAME OF THE DIE] (a | b | c)` or `at random (a | b)`: one option comes up by
+        chance; `weight N` (or `N faces`) first in an option gives it N chances."""
+        words = [a.text.lower() if a.kind == "word" else None for a in e.phrase]
+        label_atoms = e.phrase[1:] if words[0] == "roll" else e.phrase[2:]
+        if words[0] != "roll" and label_atoms:
+            self.error(
+                "CW105",
+                "`at random` takes no words after it, not "
+                f"`{' '.join(a.source() for a in label_atoms)}`",
+                _phrase_span(label_atoms),
+                hint="write `at random (a | b)`, or `roll the NAME die (a | b)` to name the die",
+            )
+            return None
+        if any(a.kind not in ("word", "string") for a in label_atoms):
+            self.error(
+                "CW105",
+                "a roll is named with words (`roll the bone die (...)`), not numbers",
+                _phrase_span(label_atoms),
+                hint="give each option its chances inside the brackets: "
+                "`roll (weight 2, +1 gold | nothing)`",
+            )
+            return None
+        options, weights = [], []
+        for alt in e.alternatives:
+            weight, rest = self._weight(alt)
+            if weight is None:
+                return None
+            compiled = self.effects(rest)
+            if compiled is None:
+                return None
+            options.append(compiled)
+            weights.append(weight)
+        if len(options) < 2:
+            self.error(
+                "CW105",
+                "a roll needs at least two outcomes",
+                e.span,
+                hint="separate the outcomes with |, e.g. roll (+2 gold | nothing)",
+            )
+            return None
+        node: dict[str, Any] = {"op": "random", "options": options, "weights": weights}
+        if label_atoms:
+            node["label"] = " ".join(a.text for a in label_atoms)
+        node["at"] = _at(e.span)
+        return node
+
+    def _weight(self, alt: list[Effect]) -> tuple[int | None, list[Effect]]:
+        """An outcome's chances, from a leading `weight N` / `N faces` (1 without one), and
+        its effects. None (reported) for a weight out of range or with nothing to weigh."""
+        first = alt[0].phrase if alt and alt[0].form == "simple" else []
+        kinds = [a.kind for a in first]
+        low = [a.text.lower() for a in first]
+        number = None
+        if kinds == ["word", "number"] and low[0] == "weight":
+            number = first[1]
+        elif kinds == ["number", "word"] and low[1] in WEIGHT_WORDS:
+            number = first[0]
+        if number is None:
+            return 1, alt
+        weight = self._in_range(number, "the weight of an outcome", RANGES["weight"])
+        if weight is None:
+            return None, alt
+        if len(alt) == 1:
+            self.error(
+                "CW105",
+                "this outcome has a weight but no effect",
+                alt[0].span,
+                hint="write the effect after a comma (`weight 2, +1 gold`), or `nothing`",
+            )
+            return None, alt
+        return int(weight), alt[1:]
 
     def _group(
         self, phrase: list[Atom], do: list[dict[str, Any]], at: dict[str, Any]
@@ -1260,10 +1365,23 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
         span = _phrase_span(atoms)
         if node is not None and self._out_of_range(failures):
             return None
+        if node is not None and "counted" in node and held_name(node["counted"]) is None:
+            # `return COUNT` gives back tokens: its count must count tokens you hold.
+            self.error(
+                "CW105",
+                f"`{' '.join(a.source() for a in atoms)}` does not count tokens you hold",
+                span,
+                hint="write `return half your gem tokens rounded up` or `return 2 gem tokens`",
+            )
+            return None
         if node is not None:
             node["at"] = _at(span)
             if "per" in node:
                 node["per"]["at"] = _at(span)
+            inner = node.get("counted")
+            while isinstance(inner, dict):
+                inner["at"] = _at(span)
+                inner = inner.get("of")
             if _takes_from_pool(node):
                 self._negative_gain(node, span)
                 return None
@@ -1860,6 +1978,10 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
                 return
             players = str(seats)
             rest = rest[:-3]
+        if not rest and param.switch and players == "*":
+            self.rules[param.key] = 1  # a switch's words alone turn it on
+            self.rules_at[param.key] = _at(s.span)
+            return
         if not rest or any(a.kind != "number" for a in rest):
             self.error(
                 "CW105",

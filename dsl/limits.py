@@ -95,6 +95,8 @@ RANGES: dict[str, Range] = {
     "answer": Range(1, 100, "an answer's number (`answer 2`: the second option)"),
     "expected": Range(-1000, 10_000, "a number a scenario expects"),
     "passage": Range(1, 100_000, "a Book of Secrets entry's number, or a campaign game's"),
+    "weight": Range(1, 100, "the chances of a random outcome (`weight N` or `N faces`)"),
+    "rolls": Range(1, 100, "a random outcome a scenario stacks (`rolls N`: the N-th option)"),
 }
 """Number ranges of the language and the scenario language (effect numbers are on the op
 records' parameter schemas; rule values are on interpreter/rules.py's RuleParam)."""

@@ -244,7 +244,7 @@ def known_phrases(registry: Registry) -> list[str]:
     return [p for r in registry for p in r.phrases]
 
 
-EFFECT_WORDS = leading_words(EFFECTS) | {"may", "choose", "each", "if"}
+EFFECT_WORDS = leading_words(EFFECTS) | {"may", "choose", "each", "if", "roll", "at"}
 # Every effect's examples, whole: the nearest one to a phrase whose first word is right but
 # whose rest is not ("take 1 damge") says more than that first word.
 EFFECT_EXAMPLES = sorted({x for r in EFFECTS for x in r.examples if not r.structural})

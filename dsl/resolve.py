@@ -609,22 +609,30 @@ def _conditions(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, 
 
 
 def _counts(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
-    """Every count node of the pack, with its owner: `points N per` and `per` in effects."""
+    """Every count node of the pack, with its owner: `points N per`, `per` and amounts in
+    effects, counts in conditions, and the counts a count is made of (`half ...`)."""
     for o in [*ir["cards"], *ir["tokens"]]:
-        yield o, [o.get("points_per", {}).get("per")]
+        yield o, _inner_counts([o.get("points_per", {}).get("per")])
     for a in ir.get("awards", ()):
-        yield {"name": "rules"}, [a["count"]]
+        yield {"name": "rules"}, _inner_counts([a["count"]])
     for owner, trig in _triggers(ir):
         nodes = list(walk_effects(trig["effects"]))
         conds = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
-        yield (
-            owner,
-            [
-                *(n.get("per") for n in nodes),
-                *(n.get("count") for n in nodes),
-                *(c.get("count") for c in conds),
-            ],
-        )
+        found = [n.get(k) for n in nodes for k in ("per", "count", "counted")]
+        found += [c.get(k) for c in conds for k in ("count", "of")]
+        yield owner, _inner_counts(found)
+
+
+def _inner_counts(counts: list[Any]) -> list[Any]:
+    """The counts listed and every count they are made of (through `of`)."""
+    out = []
+    stack = [c for c in counts if isinstance(c, dict)]
+    while stack:
+        c = stack.pop()
+        out.append(c)
+        if isinstance(c.get("of"), dict):
+            stack.append(c["of"])
+    return out
 
 
 # Effects that take, deal, remove or fight a token named by their `what`, and their verb.
@@ -639,6 +647,8 @@ _TAKES = {
     "take_elsewhere": "takes",
     "defeat_here": "defeats",
     "deal_face_down": "deals",
+    "return_held": "returns",
+    "return_to_supply": "returns",
 }
 
 
@@ -724,7 +734,7 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             (owner, n["what"], n.get("at"), _TAKES[n["op"]])
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
-            if n["op"] in _TAKES and n["what"] not in ("token", "any token")
+            if n["op"] in _TAKES and n.get("what", "token") not in ("token", "any token")
         ]
         wanted += [
             ({"name": f"path {p['from']} -- {p['to']}"}, h["what"], h.get("at"), "holds")

@@ -65,6 +65,7 @@ SETUP_WORDS = (
     "switch",
     "bag",
     "draws",
+    "rolls",
     "counter",
     "sticker",
     "contract",
@@ -546,6 +547,8 @@ class _ScenarioCompiler:
             self.bag(sc, s, rest)
         elif key == "draws" and rest:
             self.draws(sc, rest)
+        elif key == "rolls" and rest:
+            self.rolls(sc, rest)
         elif key == "player" and s.block is not None:
             self.player(sc, s)
         elif key == "expect":
@@ -688,6 +691,25 @@ class _ScenarioCompiler:
                 self.error("CW105", "draws lists `black`, player numbers or cube tokens", a.span)
                 return
         sc["draws"] = draws
+
+    def rolls(self, sc: dict[str, Any], rest: list[Atom]) -> None:
+        """`rolls 3 1`: what the next random outcomes (`roll (...)`) come up, in order: the
+        N-th option of each, counted from 1."""
+        picks: list[int] = []
+        for a in rest:
+            if a.kind != "number":
+                self.error(
+                    "CW105",
+                    f"rolls lists option numbers (from 1), not `{a.source()}`",
+                    a.span,
+                    hint="`rolls 2 1`: the second option of the next roll, then the first",
+                )
+                return
+            pick = self.in_range(a, "a rolled option", "rolls")
+            if pick is None:
+                return
+            picks.append(pick)
+        sc["rolls"] = picks
 
     def player(self, sc: dict[str, Any], s: Stmt) -> None:
         if len(s.head) != 2 or s.head[1].kind != "number":

@@ -1,4 +1,5 @@
-"""Decisions put to the players: the bot's answer, checked and logged."""
+"""Decisions put to the players: the bot's answer, checked and logged; and the decisions of
+chance (a random outcome's roll)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from .board import Space
 from .decisions import ACTION, MAY, Decision, Option
+from .rng import below
 from .state import GameCore, PlayerState
 
 
@@ -66,4 +68,36 @@ def choose(
         # What players answer to a space (its entry toll, what it offers): counted even
         # when only one option was open, as the rules then decided for them.
         game.stats.on_choice(game, player, source.index, kind, labels[pick], detail)
+    return pick
+
+
+class UnfitRoll(ValueError):
+    """A scenario stacked a roll (`rolls N`) whose option the roll that came does not have."""
+
+
+def roll(
+    game,
+    player: PlayerState,
+    weights: Sequence[int],
+    source: Any = None,
+    detail: Any = None,
+) -> int:
+    """A random outcome for the player: the index of the option that comes up, each as
+    likely as its weight. A scenario's stacked rolls come first (`rolls N`: option N)."""
+    stacked = game.stacked_rolls
+    if stacked:
+        pick = stacked.pop(0)
+        if not 0 <= pick < len(weights):
+            raise UnfitRoll(
+                f"`rolls {pick + 1}` names option {pick + 1}, but the roll that came "
+                f"({getattr(source, 'name', source) or 'a roll'}) has {len(weights)} options"
+            )
+    else:
+        r = below(game.rng, sum(weights))
+        pick = 0
+        while r >= weights[pick]:
+            r -= weights[pick]
+            pick += 1
+    if game.stats is not None:
+        game.stats.on_roll(game, player, pick, getattr(source, "name", source), detail)
     return pick

@@ -243,6 +243,15 @@ def refill_row(game: GameCore) -> bool:
     dragon = False
     reshuffled = False
     while len(game.row) < game.rules["row_size"]:
+        if not game.adventure_deck and game.rules.get("deck_out"):
+            # The deck cannot refill the row: the game ends at once, and everyone still in
+            # is knocked out (a pack's `deck out ends game` rule).
+            for p in game.players:
+                if p.on_clock:
+                    game.knock_out(p)
+            if not game.over:
+                game._finish("adventure deck empty")
+            break
         if not game.adventure_deck:
             # One reshuffle per refill: after it, the discard pile holds only the events
             # this refill revealed, and shuffling them back again would loop for ever.

@@ -85,6 +85,8 @@ class Game(GameCore):
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         self.first_player = first_player
         self.stacked_adventure = list(stacked_adventure)
+        # A scenario's rolls (`rolls N`): the options random outcomes take next, in order.
+        self.stacked_rolls: list[int] = []
         self.goals_before = [dict(g) for g in goals_before]
         self.rules = dict(self.catalog.rules)
         if rules:
@@ -206,6 +208,7 @@ class Game(GameCore):
     decide = asking.decide
     choose = asking.choose
     _log_decision = asking.log_decision
+    roll = asking.roll
 
     # -- resources, Clank! and health (economy.py) --------------------------------------
     gain = economy.gain
@@ -257,6 +260,7 @@ class Game(GameCore):
     reveal = tokens.reveal
     take_token = tokens.take_token
     return_token = tokens.return_token
+    return_held = tokens.return_held
     supply_to_box = tokens.supply_to_box
     take_random = tokens.take_random
     place_held = tokens.place_held
@@ -268,7 +272,7 @@ class Game(GameCore):
     remove_random = tokens.remove_random
     has_token = tokens.has_token
     held_count = tokens.held_count
-    return_held = tokens.return_held
+    return_to_supply = tokens.return_to_supply
     grants = tokens.grants
     artifact_room = tokens.artifact_room
 

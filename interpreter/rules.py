@@ -32,6 +32,10 @@ class RuleParam:
     """Largest value allowed: packs come from strangers, so no rule asks for unbounded work."""
     max_len: int = 16
     """Most values an `ints` rule may list."""
+    switch: bool = False
+    """A rule a pack turns on by writing its words alone (`deck out ends game`; `... 0`
+    turns it off): absent from the rules of a pack that does not write it, so the games of
+    packs written before it was added are the same game, state and digest."""
 
 
 RULE_PARAMS: tuple[RuleParam, ...] = (
@@ -90,6 +94,18 @@ RULE_PARAMS: tuple[RuleParam, ...] = (
         1,
         ROUND_CAP_MAX,
     ),
+    RuleParam(
+        "deck_out",
+        "deck out ends game",
+        "int",
+        0,
+        "A switch (1: on): when the adventure deck cannot refill the row, the game ends at once"
+        " and everyone still on the clock is knocked out (the classic game's 2025 FAQ); off,"
+        " the adventure discard pile is shuffled into a new deck.",
+        0,
+        1,
+        switch=True,
+    ),
 )
 
 RULES_BY_KEY = {p.key: p for p in RULE_PARAMS}
@@ -99,7 +115,7 @@ def default_rules() -> dict[str, Any]:
     """A fresh copy of every default value, by key."""
     import copy
 
-    return {p.key: copy.deepcopy(p.default) for p in RULE_PARAMS}
+    return {p.key: copy.deepcopy(p.default) for p in RULE_PARAMS if not p.switch}
 
 
 def for_players(value: dict[str, Any], players: int) -> Any:
@@ -133,7 +149,7 @@ def rules_schema() -> dict[str, Any]:
     return {
         "type": "object",
         "properties": props,
-        "required": [p.key for p in RULE_PARAMS],
+        "required": [p.key for p in RULE_PARAMS if not p.switch],
         "additionalProperties": False,
     }
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import ACTION_KINDS, MOVE, legal_actions, teleport_targets
+from .asking import UnfitRoll
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
 from .game import BLACK, Game
@@ -601,6 +602,11 @@ def _draws(game: Game, sc: dict[str, Any]) -> None:
     ]
 
 
+def _rolls(game: Game, sc: dict[str, Any]) -> None:
+    if "rolls" in sc:
+        game.stacked_rolls = [k - 1 for k in sc["rolls"]]
+
+
 # The setup statements in the order they change the position, each with the statements
 # (their first words) it sets up: a failure while setting one up is reported at its line.
 SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]], ...] = (
@@ -615,6 +621,7 @@ SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]
     (("place", "block", "switch"), _paths),
     (("bag",), _bag),
     (("draws",), _draws),
+    (("rolls",), _rolls),
 )
 
 
@@ -765,7 +772,13 @@ def _run(pack: Catalog | dict[str, Any], sc: dict[str, Any], out: Outcome, doing
         return
     doing.at, doing.what = sc["at"], "starting the first turn"
     with contextlib.suppress(_Stop):
-        _play(game, sc)
+        try:
+            _play(game, sc)
+        except UnfitRoll as e:
+            # The script does not fit the game: reported at the `rolls` line.
+            at = sc.get("setup_at", {}).get("rolls", sc["at"])
+            out.failures.append(Failure(f"{e}; stack the option numbers of the rolls", at))
+            return
     if sc.get("campaign") and game.over and game.result is not None and not out.failures:
         # A campaign game: the post-game steps, then what is still to be checked.
         doing.at, doing.what = sc["at"], "running the post-game steps"

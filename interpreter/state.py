@@ -219,6 +219,9 @@ class GameCore(GameState):
     seed: int
     first_player: int | None
     stacked_adventure: list[CardDef]
+    # A scenario's stacked random outcomes (`rolls N...`, option indices from 0), taken
+    # before the RNG rolls; a scenario input like the stacked adventure deck, not state.
+    stacked_rolls: list[int]
     goals_before: list[dict[str, int]]
     stats: Any  # stats.GameStats or None: counters for simulations
     # The registries' handler tables (a dict lookup per node rather than the registry's).
@@ -250,6 +253,7 @@ class GameCore(GameState):
             "seed",
             "first_player",
             "stacked_adventure",
+            "stacked_rolls",
             "goals_before",
             "stats",
             "_effect",

@@ -211,6 +211,11 @@ class GameStats:
         """A cube token (a pack's `cube N` token, no player's) is drawn from the bag."""
         self.cubes[token.name] = self.cubes.get(token.name, 0) + 1
 
+    def on_roll(self, game: Game, player: PlayerState, pick: int, source: Any, detail: Any) -> None:
+        """A random outcome came up for the player: option ``pick`` of ``detail`` (the roll's
+        node), from ``source`` (the name of the card, token or space whose line rolled).
+        Counted by nothing here; the replay's narrator tells it."""
+
     def on_act(self, game: Game, player: PlayerState, name: str) -> None:
         """A player takes a pack's `action` line (counted by its name, or its label)."""
         self.actions[name] = self.actions.get(name, 0) + 1

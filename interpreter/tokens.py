@@ -84,6 +84,21 @@ def return_held(game: GameCore, player: PlayerState, what: str, n: int) -> int:
     return len(gone)
 
 
+def return_to_supply(game: GameCore, player: PlayerState, what: str, n: int) -> int:
+    """The player gives up to ``n`` tokens they hold matching ``what`` back to the supply
+    (the last taken first; never their artifact); how many went."""
+    want = what.lower()
+    gone = 0
+    for tok in reversed(list(player.tokens)):
+        if gone >= n:
+            break
+        if want in tok.match:
+            player.tokens.remove(tok)
+            game.token_supply[tok] = game.token_supply.get(tok, 0) + 1
+            gone += 1
+    return gone
+
+
 def supply_to_box(game: GameCore, what: str, n: int, at_random: bool = False) -> int:
     """Put up to ``n`` tokens matching ``what`` from the supply back in the box (fewer
     market items with fewer players), the first in the supply's order or ``at_random``;

@@ -374,6 +374,9 @@ Effects are separated by commas. Structure:
   card -> draw 2`). Prices: {payable}. A longer tail goes in brackets: `pay 2 gold -> (heal 1,
   draw 1)`.
 - `choose one (A | B | C)` — exactly one option.
+- `roll (A | B | C)` / `at random (A | B)` — one option by chance (`weight N, ...` or `N
+  faces, ...` first in an option makes it N times as likely; `nothing` is a blank face;
+  `roll the bone die (...)` names the die).
 - `each player (EFFECTS)`, `each opponent (EFFECTS)`; compared with you or the others:
   `each player who has more gold than you (EFFECTS)`, `the player with the most veins
   (EFFECTS)`, `each opponent with the fewest crown tokens (EFFECTS)` (`each_compared`).

@@ -540,9 +540,10 @@ def _expected(got: _Items, found: Iterator[Expect], names: Names) -> None:
 
 def _effect_phrases(got: _Items) -> None:
     for record in EFFECTS:
-        if record.structural:
-            continue
         for pattern in record.phrases:
+            if record.structural and "{" in pattern:
+                # A group is offered by its plain words (`choose one`, `roll`, `at random`).
+                continue
             label = pretty_phrase(pattern)
             insert = record.examples[0] if record.examples else None
             if not label.lower().startswith(got.ctx.prefix.lower()):

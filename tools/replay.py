@@ -17,6 +17,7 @@ import click
 
 from clankwork.interpreter.actions import END_TURN, PLAY, TAKE, kind_of
 from clankwork.interpreter.decisions import Decision
+from clankwork.interpreter.effects.registry import render_effects
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.log import LogError, ReplayMismatch, replay
 from clankwork.interpreter.state import ESCAPED, KNOCKED_OUT, PlayerState
@@ -198,6 +199,16 @@ class Narrator(GameStats):
             return
         self._turn(game)
         self._item(game, f"teleports to {game.board.spaces[space].name}", player)
+
+    def on_roll(self, game: Game, player: PlayerState, pick: int, source: Any, detail: Any) -> None:
+        """A random outcome came up: its line says what (the option's card text)."""
+        self._turn(game)
+        head = f"rolls {detail['label']}" if detail.get("label") else "rolls"
+        src = f"{source}: " if source else ""
+        who = "" if player is game.active else f"{_who(player)} "
+        # The option's number is what a scenario's `rolls N` names.
+        told = f"{head} {pick + 1}: {render_effects(detail['options'][pick])}"
+        self._item(game, f"{who}{src}{told}", player)
 
     def on_attack(self, game: Game, cubes: int, off_clock: bool) -> None:
         """An attack begins; its line is written once its cubes are drawn."""

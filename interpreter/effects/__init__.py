@@ -21,6 +21,7 @@ from . import cube_tokens, path_changes, placing  # noqa: F401, E402
 from . import campaign  # noqa: F401, E402
 from . import logic, ranking  # noqa: F401, E402
 from . import prices, statuses  # noqa: F401, E402
+from . import counted_amounts, random_outcome  # noqa: F401, E402
 from .registry import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record, Registry
 
 __all__ = ["CONDITIONS", "COUNTS", "EFFECTS", "TRIGGERS", "Record", "Registry"]

@@ -15,6 +15,8 @@ from .registry import condition, count, effect
         "{what:name} token|tokens",
         "{what:name} you hold",
         "{what:name} you have",
+        "your {what:name} [token|tokens]",
+        "all your {what:name} [token|tokens]",
     ),
     params={"what": {"type": "string", "minLength": 1}},
     render=lambda n: f"{n['what']} token you hold",

@@ -100,5 +100,14 @@ def test_a_clone_shares_no_zone_and_points_at_its_own_players(catalogs: dict[str
 def test_every_attribute_of_a_game_is_copied_or_shared_on_purpose() -> None:
     # A new attribute must be declared state (copied by its type) or named here and in
     # clone.SHARED_NOT_STATE / set by `clone` itself: never silently shared.
-    set_by_clone = {"bots", "_play_firsts", "_actors", "stats", "_depth", "_keep_log", "log"}
+    set_by_clone = {
+        "bots",
+        "_play_firsts",
+        "_actors",
+        "stats",
+        "_depth",
+        "_keep_log",
+        "log",
+        "stacked_rolls",
+    }
     assert set(SHARED_NOT_STATE) | set_by_clone | {"result"} == set(Game.NOT_STATE)

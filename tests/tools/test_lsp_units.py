@@ -138,6 +138,9 @@ def test_quick_fixes(small: Path) -> None:
         ("card X {\n  co", ["companion", "copies", "cost"], ["card"]),
         ("board b {\n  space A { for", ["forest"], []),
         ("extends tu", ["tutorial"], []),
+        ("card X { cost 2; play: ro", ["roll"], ["choose one"]),
+        ("card X { cost 2; play: at ra", ["random"], []),
+        ("card X { cost 2; play: return ha", ["half"], []),
     ],
 )
 def test_completion_by_context(text: str, first: list[str], absent: list[str]) -> None:

@@ -158,7 +158,7 @@ def _variant(src: Path, dst: Path, edit) -> Path:
             "pack.jsonl",
             lambda ls: [ls[0].replace('"pack":"tutorial"', '"pack":"nosuch"'), *ls[1:]],
             r"names pack 'nosuch', which is not a bundled pack "
-            r"\(acqinc, clank, space, temple, tutorial, vault\): "
+            r"\(acqinc, clank, mummy, space, temple, tutorial, vault\): "
             r"replay it with --pack PACK",
         ),
         ("empty.jsonl", lambda ls: [""], r": the log is empty"),
@@ -203,6 +203,15 @@ def test_effect_decisions_are_told(logs: Path) -> None:
     assert re.search(r"\n    [A-Z][\w' -]+: chooses ", text)
     assert "\n    discards " in text
     assert " is knocked out at " in text and ": scores 0" in text
+
+
+def test_a_random_outcome_is_told_with_its_number(tmp_path: Path) -> None:
+    # The Mummy's Curse rolls its die often: when a token is taken, a monster defeated.
+    args = [str(ROOT / "content" / "mummy"), "-n", "2", "-p", "2", "--seed", "3"]
+    result = CliRunner().invoke(simulate_command, [*args, "--log-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = "".join(replay(p).stdout for p in sorted(tmp_path.iterdir()))
+    assert re.search(r"\n    Pyramid Die[\w ()]*: rolls the pyramid die [1-4]: ", text), text
 
 
 # --- a log is untrusted --------------------------------------------------------------------
@@ -250,7 +259,7 @@ def test_bundled_pack_takes_exact_names_only() -> None:
 
     from clankwork.tools.check import bundled_names, bundled_pack
 
-    assert bundled_names() == ["acqinc", "clank", "space", "temple", "tutorial", "vault"]
+    assert bundled_names() == ["acqinc", "clank", "mummy", "space", "temple", "tutorial", "vault"]
     assert bundled_pack("tutorial").name == "tutorial"
     for bad in ("..", "../tutorial", "/etc", "tutorial/..", "TUTORIAL", "", "tutorial\x00"):
         with pytest.raises(click.ClickException, match="no bundled pack named"):
