@@ -124,6 +124,8 @@ class _Worths:
                 for word, margin in ranked:
                     if word in t.match:
                         w += margin * self.unit("points")
+                if t.points_per:
+                    w += self._points_counted(game, game.players[self._seat], t)
                 total += t.count * w
                 n += t.count
         v = self._tokens[what] = total / n if n else Valuer.token(self, what)
@@ -186,12 +188,22 @@ class _Worths:
         tokens.append(tok)  # as if held: read only, and taken back at once
         try:
             v = self._space_lines(game, p)
-            if tok.points_per:
-                per = tok.points_per
-                v += per["points"] * game.count_of(p, per["per"]) * self.unit("points")
         finally:
             tokens.pop()
+        if tok.points_per:
+            v += self._points_counted(game, p, tok)
         return v - self._space_lines(game, p)
+
+    def _points_counted(self, game: Any, p: Any, tok: Any) -> float:
+        """The worth of ``tok``'s points that count something (`points 3 per companion`,
+        `points 1 per cog you hold`), counted as ``p`` would stand holding it."""
+        tokens = p.tokens
+        tokens.append(tok)  # as if held: read only, and taken back at once
+        try:
+            per = tok.points_per
+            return per["points"] * game.count_of(p, per["per"]) * self.unit("points")
+        finally:
+            tokens.pop()
 
     def _space_lines(self, game: Any, p: Any) -> float:
         """The worth of the board's conditional space lines whose condition holds for ``p``

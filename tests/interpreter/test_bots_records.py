@@ -299,3 +299,27 @@ def test_an_action_kind_no_bot_was_taught_is_taken_by_its_appraisal(
         groups = {END_TURN: [0], kinds[1]: [1], kinds[0]: [2]}
         got = player.choose(g, Decision(0, "action", opts, detail=groups))
         assert got == (2 if want else 0), (bot, worth)
+
+
+def test_a_token_whose_points_count_something_is_worth_them(tmp_path: Path) -> None:
+    """A token taken as a reward (`take "Guardian's Cog"`) whose points count what the player
+    holds (`points 1 per cog you hold`) is worth those points as the player would stand
+    holding it: with two cogs held, a third counts 3 (it was worth 0, so the bots never
+    fought for one)."""
+    (tmp_path / "pack.clank").write_text(
+        'pack cogs { version "0.1.0"; extends clank }\n'
+        "token Cog { count 5; type cog; points 1 per cog you hold }\n"
+        'token "Guardian\'s Cog" { count 1; type cog; points 1 per cog you hold }\n'
+        'reserve "Bronze Guardian" { fight 3; defeat: take "Guardian\'s Cog" }\n',
+        encoding="utf-8",
+    )
+    result = compile_pack(tmp_path)
+    assert result.ok, result.diagnostics
+    g, bot = _game(prepare(result.ir, 0))
+    p = g.players[0]
+    bot._begin(g, p)
+    assert bot.token("Guardian's Cog") == pytest.approx(1 * bot.unit("points"))
+    cog = next(t for t in g.catalog.tokens if t.name == "Cog")
+    p.tokens.extend([cog, cog])
+    bot._tokens.clear()  # remembered for the turn
+    assert bot.token("Guardian's Cog") == pytest.approx(3 * bot.unit("points"))
