@@ -24,6 +24,7 @@ from . import extends as ext
 from . import limits
 from .art import check_art
 from .awards import Awards, is_award
+from .board_blocks import BoardBlocks, check_board_blocks, with_board_designs
 from .condition_logic import IF_WORDS, failing_part, parse_condition
 from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors, quote_name
@@ -61,6 +62,7 @@ DECL_KINDS = (
     "replace",
     "remove",
     "change",
+    "on",
 )
 # Lines that belong inside a block, written at the top of a file: where they go.
 INSIDE = {
@@ -477,7 +479,8 @@ def _extend(
     compiler.check_declarations(ir)
     found = [*diags, *compiler.diags, *overlay]
     if check and syntax_ok:
-        found.extend(check_references(ir))
+        found.extend(check_references(with_board_designs(ir)))
+        found.extend(check_board_blocks(ir))
     return CompileResult(ir if syntax_ok else None, sorted(found, key=Diagnostic.sort_key), files)
 
 
@@ -596,7 +599,7 @@ def _takes_from_pool(node: dict[str, Any]) -> bool:
     )
 
 
-class _Compiler(Declarations, Modules, Awards):
+class _Compiler(Declarations, Modules, Awards, BoardBlocks):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -617,6 +620,7 @@ class _Compiler(Declarations, Modules, Awards):
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
         self._init_modules()
+        self._init_board_blocks()
         self._init_awards()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
@@ -2505,6 +2509,8 @@ class _Compiler(Declarations, Modules, Awards):
             ir["rule_slots"] = self.rule_slots
         if self.campaign_block is not None:
             ir["campaign"] = self.campaign_block
+        if self.on_board:
+            ir["on_board"] = self.on_board
         self.finish_modules(self.boards)  # see modules.py
         for i, problem in plan_names(self.steps)[1]:
             bad = self.steps[i]
@@ -2519,6 +2525,7 @@ class _Compiler(Declarations, Modules, Awards):
             self.settle_declarations()
         if check:
             self.check_declarations(ir)
-            self.diags.extend(check_references(ir))
+            self.diags.extend(check_references(with_board_designs(ir)))
+            self.diags.extend(check_board_blocks(ir))
             self.diags.extend(check_stickers(ir))
         return ir

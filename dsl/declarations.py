@@ -30,6 +30,7 @@ from typing import Any
 
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
 
+from .board_blocks import per_board
 from .condition_logic import IF_WORDS
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .limits import RANGES, bad_name_char
@@ -476,20 +477,9 @@ class Declarations:
                             hint=f"give a token `grants {need}`, or remove the requirement",
                         )
                     )
-        given = _gained(ir)
-        for res in self.resources:
-            if res["name"] not in given:
-                self.diags.append(
-                    Diagnostic(
-                        "CW129",
-                        f"nothing gives the resource `{res['name']}`: no effect gains it",
-                        Span.from_ir(res["at"]),
-                        hint=f"give it with an effect such as `+1 {res['name']}`, or remove "
-                        "the declaration",
-                    )
-                )
-
-        self.diags += mug_warnings(ir)
+        # What a whole game is checked for, once per board when boards differ (`on board`).
+        self.diags += per_board(ir, lambda game: _never_gained(game, self.resources))
+        self.diags += per_board(ir, mug_warnings)
         self.diags += status_errors(ir)
         self.diags += bare_price_errors(ir)
 
@@ -585,6 +575,21 @@ class Declarations:
         else:
             node["cost"], node["effects"] = [], effects
         owner.setdefault("actions", []).append(node)
+
+
+def _never_gained(ir: dict[str, Any], resources: list[dict[str, Any]]) -> list[Diagnostic]:
+    """CW129 for each declared resource no effect of the game ``ir`` gains."""
+    given = _gained(ir)
+    return [
+        Diagnostic(
+            "CW129",
+            f"nothing gives the resource `{res['name']}`: no effect gains it",
+            Span.from_ir(res["at"]),
+            hint=f"give it with an effect such as `+1 {res['name']}`, or remove the declaration",
+        )
+        for res in resources
+        if res["name"] not in given
+    ]
 
 
 def _effect_nodes(nodes: Any) -> Iterator[dict[str, Any]]:

@@ -25,12 +25,13 @@ bases together, and a chain of bases nests at most `limits.MAX_INCLUDE_DEPTH` de
 
 from __future__ import annotations
 
-import copy
 import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from clankwork.interpreter.design_edits import apply_change
 
 from . import limits
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
@@ -48,8 +49,6 @@ EDIT_KINDS: dict[str, tuple[str, ...]] = {
 }
 """What each verb can name."""
 
-# Lists that a `change` adds to rather than replaces (a card gains a tag, a space a feature).
-_ADDITIVE = ("tags", "features", "grants", "requires")
 
 # The IR fields a property word sets, for the `change` of a property whose value may equal
 # the default (`change card X { copies 1 }` when the base has 3): a field whose compiled value
@@ -85,9 +84,6 @@ _WORD_FIELDS: dict[str, tuple[str, ...]] = {
     "footprints": ("boots",),
     "monsters": ("monsters",),
 }
-# Fields that go when the property that sets them is given without them (`points 3` after
-# `points 1 per companion`).
-_CLEARED = ("points_per",)
 
 
 @dataclass
@@ -374,36 +370,9 @@ def change_fields(
 
 
 def _apply_change(target: dict[str, Any], edit: Edit) -> None:
-    """Copy the fields ``edit`` sets onto ``target``; a trigger given replaces the target's
-    triggers of the same event, a reward the target's reward of the same kind."""
-    body = edit.item or {}
-    for f in edit.fields:
-        if f in _ADDITIVE and isinstance(body.get(f), list):
-            have = target.setdefault(f, [])
-            have.extend(x for x in body[f] if x not in have)
-        elif f == "holds" and isinstance(body.get(f), list):
-            what = {h["what"] for h in body[f]}
-            target[f] = [h for h in target.get(f, []) if h["what"] not in what] + body[f]
-        elif f in body:
-            target[f] = copy.deepcopy(body[f])
-        elif f in _CLEARED:
-            target.pop(f, None)
-    if body.get("triggers"):
-        events = {_trigger_key(t) for t in body["triggers"]}
-        kept = [t for t in target.get("triggers", []) if _trigger_key(t) not in events]
-        target["triggers"] = kept + body["triggers"]
-
-
-def _trigger_key(t: dict[str, Any]) -> tuple[str, str | None]:
-    """What a trigger of a `change` body replaces: a space's `reward KIND` (a once-a-turn
-    entry trigger with one kind of effect) replaces the reward of the same kind; any other
-    trigger replaces the target's triggers of the same event."""
-    effects = t["effects"]
-    if t["on"] == "enter" and t.get("limit") == "turn" and "if" not in t and effects:
-        kinds = {(e["op"], e.get("resource"), e.get("size"), e.get("what")) for e in effects}
-        if len(kinds) == 1:
-            return t["on"], repr(next(iter(kinds)))
-    return t["on"], None
+    """Copy the fields ``edit`` sets onto ``target`` (interpreter/design_edits.py: a board's
+    edits of its pack change a design the same way)."""
+    apply_change(target, edit.item or {}, edit.fields)
 
 
 class _Overlay:
@@ -668,6 +637,10 @@ def apply_extension(
         over.add_board(board)
     for key, value in ext_ir.items():
         if key in ("format", "pack", "rules", "cards", "tokens", "boards"):
+            continue
+        if key == "on_board":
+            # Blocks for a board add to the base's blocks: both are laid over its games.
+            ir[key] = [*ir.get(key, ()), *value]
             continue
         if isinstance(value, list):
             over.add_named(key, value, key.rstrip("s"))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clankwork.interpreter.assembly import is_modular, parse_assembly
+from clankwork.interpreter.on_board import for_board, has_sections
 from clankwork.interpreter.rules import default_rules
 from clankwork.interpreter.stickers import apply_stickers
 
@@ -47,6 +48,9 @@ class Pending:
     # leaves the pack, so setup can no longer place it).
     placed_cards: list[tuple[str, Span]] = field(default_factory=list)
     destroyed: list[tuple[str, Span]] = field(default_factory=list)
+    # Cards and tokens named that some board of the pack does not have (`on board`): each
+    # is checked against the scenario's board.
+    designs: list[tuple[str, str, Span]] = field(default_factory=list)
     players_at: Span | None = None
     modules_at: Span | None = None
     # Statements that did not compile (`players`, `board`): the checks that read them are
@@ -68,6 +72,8 @@ class PackFacts:
         for c in ir.get("cards", ()):
             self.copies[c["name"]] = self.copies.get(c["name"], 0) + c.get("copies", 1)
         self._rules: dict[tuple[str, ...], dict[str, Any]] = {}
+        # The cards and tokens of each board's game, in a pack with `on board` blocks.
+        self.designs = board_designs(ir)
         self._assemblies: dict[tuple[str, str], tuple[set[str] | None, str | None]] = {}
         self.counter_max = {c["name"]: c["max"] for c in ir.get("counters", ())}
         self.goal_boxes = {g["name"]: g["boxes"] for g in ir.get("goals", ())}
@@ -118,14 +124,17 @@ class PackFacts:
             return [*(s for b in self.ir.get("boards", ()) for s in b["spaces"]), *added, *edits]
         return [*self.ir.get(kind + "s", ()), *edits]
 
-    def rules(self, stickers: Iterable[str]) -> dict[str, Any]:
-        """The rule values of a game with these stickers on."""
-        key = tuple(stickers)
+    def rules(self, stickers: Iterable[str], board: str | None = None) -> dict[str, Any]:
+        """The rule values of a game with these stickers on, on ``board`` (its `on board`
+        blocks' rules; the first board when None)."""
+        board = board if board in self.boards else self.first_board
+        key = (*stickers, f"@{board}")
         if key not in self._rules:
+            ir = for_board(self.ir, board) if board is not None else self.ir
             rules = default_rules()
-            rules.update({k: v for k, v in (self.ir.get("rules") or {}).items() if k != "at"})
+            rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
             try:
-                changed = apply_stickers(self.ir, [n for n in key if n in self.stickers])
+                changed = apply_stickers(ir, [n for n in key[:-1] if n in self.stickers])
                 rules.update({k: v for k, v in changed.get("rules", {}).items() if k != "at"})
             except ValueError:
                 pass  # a sticker whose slot is gone: the pack's own check reports it
@@ -262,7 +271,7 @@ def check_pending(facts: PackFacts, sc: dict[str, Any], pending: Pending) -> lis
     """The deferred checks of one compiled scenario."""
     out: list[Diagnostic] = []
     players = sc["players"]
-    rules = facts.rules(sc.get("stickers", ()))
+    rules = facts.rules(sc.get("stickers", ()), sc.get("board"))
     low, high = rules.get("min_players", 1), rules.get("max_players", players)
     if "players" in pending.broken:
         players = 10**9  # no seat is past a player count the scenario failed to state
@@ -295,6 +304,46 @@ def check_pending(facts: PackFacts, sc: dict[str, Any], pending: Pending) -> lis
     out += _numbers(facts, sc, pending, rules)
     out += _pools(sc, pending)
     out += _destroyed(facts, pending)
+    out += _on_board(facts, sc, pending)
+    return out
+
+
+def board_designs(ir: dict[str, Any]) -> dict[str, dict[str, set[str]]]:
+    """The card and token names of each board's game (`on board` blocks laid over the
+    pack), by board name and kind ("card", "token"); empty for a pack without blocks."""
+    if not has_sections(ir):
+        return {}
+    out = {}
+    for b in ir.get("boards", ()):
+        game = for_board(ir, b["name"])
+        out[b["name"]] = {
+            "card": {c["name"] for c in game["cards"]},
+            "token": {t["name"] for t in game["tokens"]},
+        }
+    return out
+
+
+def _on_board(facts: PackFacts, sc: dict[str, Any], pending: Pending) -> list[Diagnostic]:
+    """CW142 for a card or token that the scenario's board does not have in play."""
+    board = sc.get("board", facts.first_board)
+    if "board" in pending.broken or board not in facts.designs:
+        return []
+    out = []
+    for kind, name, span in pending.designs:
+        if name in facts.designs[board][kind]:
+            continue
+        have = [b for b, names in facts.designs.items() if name in names[kind]]
+        out.append(
+            Diagnostic(
+                "CW142",
+                f"{kind} {name!r} is not in play on board {board!r}",
+                span,
+                hint=f"it is on board {', '.join(repr(b) for b in have)}: write `board "
+                f"{have[0]}` in the scenario"
+                if have
+                else "the board's `on board` block removes it",
+            )
+        )
     return out
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from clankwork.interpreter.state import state_facts
 
+from .board_blocks import with_board_designs
 from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
@@ -228,6 +229,9 @@ def _is_none(atoms: list[Atom]) -> bool:
 class _ScenarioCompiler:
     def __init__(self, pack: dict[str, Any]) -> None:
         self.diags: list[Diagnostic] = []
+        # A scenario may name what one board has (`on board NAME { token ... }`): checked
+        # against its board once the scenario is read (scenario_facts).
+        raw, pack = pack, with_board_designs(pack)
         # Names match exactly (case and spaces count), as in the pack itself.
         self.cards = {c["name"]: c["name"] for c in pack["cards"]}
         self.reserve = {c["name"]: c["name"] for c in pack["cards"] if c.get("deck") == "reserve"}
@@ -268,7 +272,17 @@ class _ScenarioCompiler:
             **{tuple(w.split()): "int" for w in self.resource_words},
         }
         self.game_facts = {**declared_game, **GAME_FACTS}
-        self.facts = PackFacts(pack)
+        self.facts = PackFacts(raw)
+        # Card and token names some board's game lacks.
+        self.by_board = (
+            {
+                kind: set().union(*(names[kind] for names in self.facts.designs.values()))
+                - set.intersection(*(names[kind] for names in self.facts.designs.values()))
+                for kind in ("card", "token")
+            }
+            if self.facts.designs
+            else {}
+        )
         self.pending = Pending()
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -278,6 +292,9 @@ class _ScenarioCompiler:
         """A declared name, or a CW107 diagnostic."""
         name = atom.text
         if name in pool:
+            kind = "token" if pool is self.tokens else "card"
+            if name in self.by_board.get(kind, ()):
+                self.pending.designs.append((kind, name, atom.span))
             return pool[name]
         self.error(
             "CW107",
@@ -839,7 +856,11 @@ class _ScenarioCompiler:
             self.error("CW105", "expect what?", s.span, hint="forms: " + ", ".join(EXPECT_FORMS))
             return
         if words[0] in ("can", "cannot") and len(rest) > 1:
+            named = len(self.pending.designs)
             action = self.action_step(rest[1:], _join(rest[1:]))
+            if words[0] == "cannot":
+                # What a board lacks may be named: `expect cannot acquire Lantern` there.
+                del self.pending.designs[named:]
             if action is None:
                 return
             if action["do"] in ("answer", "yes", "no"):

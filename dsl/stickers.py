@@ -63,13 +63,15 @@ def board_problems(ir: dict[str, Any]) -> list[Diagnostic]:
 
 
 def with_waypoints(ir: dict[str, Any]) -> dict[str, Any]:
-    """The IR with each waypoint space (`waypoint N`) reading its passage when a player
-    enters it (read after the game, once a game), for a campaign game: only waypoints the
-    pack has a passage for (a plain game reads nothing)."""
+    """The IR of a campaign game: passages are read as they happen (`campaign_game`: the
+    engine's `read_now`), and each waypoint space (`waypoint N`) reads its passage when a
+    player enters it (once a game): only waypoints the pack has a passage for (a plain game
+    reads nothing)."""
     numbers = {p["number"] for p in ir.get("passages", ())}
-    if not numbers or not any(
-        s.get("waypoint") in numbers for b in ir.get("boards", ()) for s in b["spaces"]
-    ):
+    if not numbers:
+        return ir
+    ir = {**ir, "campaign_game": True}
+    if not any(s.get("waypoint") in numbers for b in ir.get("boards", ()) for s in b["spaces"]):
         return ir
     boards = []
     for b in ir["boards"]:

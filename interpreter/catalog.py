@@ -16,6 +16,7 @@ from .content_actions import content_actions
 from .effects.conditions import token_words
 from .effects.triggers import CARD_MOMENTS
 from .hooks import Hook, hooks
+from .on_board import for_board
 from .pools import Resource, declared
 from .rules import default_rules
 from .steps import plan
@@ -232,6 +233,14 @@ class Catalog:
     # tracks, what a player death marks and reads).
     goals: dict[str, dict[str, Any]] = field(default_factory=dict)
     campaign: dict[str, Any] = field(default_factory=dict)
+    # A campaign game reads a passage when it happens (`read N`, a waypoint entered, a
+    # contract completed): the pack's passages by number, and every contract by name (a
+    # passage may open one during the game). Empty in a game that is no campaign game.
+    passages: dict[int, dict[str, Any]] = field(default_factory=dict)
+    all_contracts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # What each sticker's lines do, as effects (its rule effects, its abilities' effects):
+    # what a bot weighs when a passage's choice would apply it.
+    sticker_effects: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # A modular board's IR (positions, joins, modules; interpreter/assembly.py), or None.
     # `board` is then its first assembly; `board_for` builds (once) the board of another.
     modular: dict[str, Any] | None = None
@@ -382,6 +391,8 @@ def _board_ir(ir: dict[str, Any], board: int | str) -> dict[str, Any]:
 def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     """Prepare a compiled pack for play on one of its boards (by index or name)."""
     board_ir = _board_ir(ir, board)
+    # The pack as played on this board: its `on board` blocks laid over it (on_board.py).
+    ir = for_board(ir, board_ir["name"])
     rules = default_rules()
     rules.update({k: v for k, v in (ir.get("rules") or {}).items() if k != "at"})
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]
@@ -423,6 +434,19 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         ),
         goals={g["name"]: g for g in ir.get("goals", ())},
         campaign=ir.get("campaign") or {},
+        passages={p["number"]: p for p in ir.get("passages", ())}
+        if ir.get("campaign_game")
+        else {},
+        all_contracts={c["name"]: c for c in ir.get("contracts", ())},
+        sticker_effects={
+            st["name"]: [
+                *st.get("effects", ()),
+                *(e for t in st.get("abilities", ()) for e in t["effects"]),
+            ]
+            for st in ir.get("stickers", ())
+        }
+        if ir.get("campaign_game")
+        else {},
         modular=modular,
         ways=ways,
         assembled=assembled,

@@ -158,6 +158,7 @@ class Game(GameCore):
         self.left, self.counters = [], {}
         self.turn_modifiers, self.turn_gained = [], {}
         self.completed_contracts, self.campaign_marks, self.reads = [], {}, []
+        self.passages_read, self.opened_contracts = [], []
         self.round = self.turn = 0
         self.over = self.capped = False
         self.end_reason = ""
@@ -305,6 +306,8 @@ class Game(GameCore):
     add_checkmark = campaign_marks.add_checkmark
     mark_track = campaign_marks.mark_track
     queue_read = campaign_marks.queue_read
+    read_now = campaign_marks.read_now
+    passage_choice = campaign_marks.passage_choice
     mark_goal = campaign_marks.mark_goal
     review = campaign_marks.review
     check_death = campaign_marks.check_death

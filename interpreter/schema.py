@@ -13,7 +13,7 @@ from typing import Any
 from .effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Registry
 from .effects.ranking import TIES
 from .effects.registry import RESOURCES
-from .rules import rules_schema
+from .rules import RULE_PARAMS, rules_schema
 
 SCHEMA_ID = "https://clankwork.invalid/schemas/pack.schema.json"
 
@@ -287,6 +287,23 @@ def pack_schema() -> dict[str, Any]:
         },
         ["statuses", "tracks", "at"],
     )
+    edits = {
+        "type": "array",
+        "items": _closed(
+            {
+                "verb": {"enum": ["change", "replace", "remove"]},
+                "kind": {"type": "string"},
+                "name": {"type": "string"},
+                "board": {"type": "string"},
+                "item": {"type": "object"},
+                "fields": {"type": "array", "items": {"type": "string"}},
+                "ends": {"type": "array", "maxItems": 3},
+                "at": at,
+                "name_at": at,
+            },
+            ["verb", "kind", "name", "at", "name_at"],
+        ),
+    }
     sticker = _closed(
         {
             "name": name,
@@ -300,23 +317,7 @@ def pack_schema() -> dict[str, Any]:
             # Spaces and paths a board sticker adds to a board (each a board of the pack's).
             "boards": {"type": "array", "items": {"type": "object"}},
             # Board and card stickers: extension edits (dsl/extends.py edit_to_ir).
-            "edits": {
-                "type": "array",
-                "items": _closed(
-                    {
-                        "verb": {"enum": ["change", "replace", "remove"]},
-                        "kind": {"type": "string"},
-                        "name": {"type": "string"},
-                        "board": {"type": "string"},
-                        "item": {"type": "object"},
-                        "fields": {"type": "array", "items": {"type": "string"}},
-                        "ends": {"type": "array", "maxItems": 3},
-                        "at": at,
-                        "name_at": at,
-                    },
-                    ["verb", "kind", "name", "at", "name_at"],
-                ),
-            },
+            "edits": edits,
             "at": at,
         },
         ["name", "at"],
@@ -338,6 +339,26 @@ def pack_schema() -> dict[str, Any]:
     counter = _closed(
         {"name": name, "max": {"type": "integer", "minimum": 1, "maximum": 1000}, "at": at},
         ["name", "max", "at"],
+    )
+    on_board = _closed(
+        {
+            "board": name,
+            "at": at,
+            "board_at": at,
+            # The rule values the board changes, as the `rules` object writes them.
+            "rules": {
+                "type": "object",
+                "propertyNames": {"enum": [*(p.key for p in RULE_PARAMS), "at"]},
+            },
+            "triggers": {"type": "array", "items": {"$ref": "#/$defs/trigger"}},
+            "steps": {"type": "array", "items": step},
+            "counters": {"type": "array", "items": counter},
+            "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+            "tokens": {"type": "array", "items": {"$ref": "#/$defs/token"}},
+            "edits": edits,
+            "dragon": {"$ref": "#/$defs/dragon"},
+        },
+        ["board", "at", "board_at"],
     )
     hold = _closed(
         {
@@ -494,14 +515,7 @@ def pack_schema() -> dict[str, Any]:
                 "ways": {"type": "array", "items": way},
                 # What the pack calls the antagonist who attacks (`dragon { name "..."; word
                 # WORD }`): display only, "the dragon" and "dragon" when absent.
-                "dragon": _closed(
-                    {
-                        "name": {"type": "string", "minLength": 1},
-                        "word": {"type": "string", "minLength": 1},
-                        "at": at,
-                    },
-                    ["name", "word"],
-                ),
+                "dragon": {"$ref": "#/$defs/dragon"},
                 "stickers": {"type": "array", "items": sticker},
                 "passages": {"type": "array", "items": passage},
                 "contracts": {"type": "array", "items": contract},
@@ -509,6 +523,11 @@ def pack_schema() -> dict[str, Any]:
                 "goals": {"type": "array", "items": goal},
                 "rule_slots": {"type": "array", "items": rule_slot},
                 "campaign": campaign,
+                # What differs on one board (`on board NAME { ... }`), laid over the pack
+                # when a game is set up on it (interpreter/on_board.py).
+                "on_board": {"type": "array", "items": on_board},
+                # A campaign game: passages are read as they happen (dsl/stickers.py).
+                "campaign_game": {"type": "boolean"},
                 # The contracts open in the Contracts row (a campaign's, dsl/stickers.py).
                 "open_contracts": {"type": "array", "items": name},
             },
@@ -538,6 +557,14 @@ def pack_schema() -> dict[str, Any]:
             "card": card,
             "token": token,
             "rules": rules_schema(),
+            "dragon": _closed(
+                {
+                    "name": {"type": "string", "minLength": 1},
+                    "word": {"type": "string", "minLength": 1},
+                    "at": at,
+                },
+                ["name", "word"],
+            ),
         },
     }
 

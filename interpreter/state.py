@@ -183,6 +183,12 @@ class GameState:
     # PlayerState.
     campaign_marks: dict[str, int]
     reads: list[int]
+    # A campaign game's passages read as they happened (a waypoint entered, a contract
+    # completed: `campaign_marks.read_now`): [passage, seat, option chosen or -1, 1 for the
+    # passage first asked for and 0 for one it led to]; and the contracts their lines opened
+    # into the Contracts row this game, by name.
+    passages_read: list[list[int]]
+    opened_contracts: list[str]
 
     # The declared fields and their types, in order (set below, from the annotations).
     STATE: ClassVar[dict[str, Any]] = {}

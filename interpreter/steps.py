@@ -112,7 +112,7 @@ def _continue(game: Game, player: PlayerState) -> None:
 def _resolve_contracts(game: Game, player: PlayerState) -> None:
     """Each open contract whose condition the player meets and whose price they can pay:
     they may complete it (pay, take the reward); a completed contract is done this game."""
-    if game.catalog.contracts:
+    if game.catalog.contracts or game.opened_contracts:
         game.resolve_contracts(player)
 
 

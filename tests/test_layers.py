@@ -70,6 +70,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.pools",
             "interpreter.assembly",
             "interpreter.stickers",
+            "interpreter.design_edits",
+            "interpreter.on_board",
             "interpreter.schema",
             "interpreter.intervals",
             "interpreter.lazy",
@@ -161,6 +163,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "language records",
         (
             "dsl.declarations",
+            "dsl.board_blocks",
             "dsl.awards",
             "dsl.resolve",
             "dsl.modules",

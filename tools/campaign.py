@@ -79,7 +79,7 @@ from .check import bundled_names, bundled_pack, load_ir
 from .livelog import LiveLog
 from .menus import HUMAN
 from .packs import PACK_FOLDER
-from .passages import Ask, Say, read_passages, terminal_ask
+from .passages import Ask, Say, read_during_game, read_passages, terminal_ask
 from .play import PlaySession, Quit, default_log_path
 from .simulate import bot_names, bot_seed, game_seeds
 
@@ -411,12 +411,16 @@ class Campaign:
 
 def readings(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Every passage reading of a game's event, in the order they were read: the prologue,
-    what a recorded game told the table to do, then after the game the completed contracts'
-    passages, the epilogue, and what the post-game steps read (promotions, the campaign
-    tracks' spaces, a death, `read N`)."""
+    what a recorded game told the table to do, those read during the game (a waypoint
+    entered, a contract completed), then after the game the completed contracts' passages,
+    the epilogue, and what the post-game steps read (promotions, the campaign tracks' spaces,
+    a death, `read N`)."""
     out = [game["prologue"]] if game.get("prologue") else []
     # A recorded game: what the game told the table to do, and the passages reached in it.
     out += [game["table"]] if game.get("table") else []
+    # Read during the game, as they happened (files written before passages were read then
+    # have none).
+    out += game.get("during", ())
     out += game.get("contract_passages", ())  # files written before `reads` (same shape)
     out += [game["epilogue"]] if game.get("epilogue") else []
     out += game.get("reads", ())
@@ -567,11 +571,19 @@ BOTS_ONLY = Table()
 
 class CampaignGame(Game):
     """A campaign's game: it also keeps which player's action queued each passage (a
-    waypoint entered, a rule's `read N`), whose choices that player makes."""
+    waypoint entered, a rule's `read N`), whose choices that player makes; ``picks`` (a
+    `Table`'s asks, by seat) take a seat's passage choices during play instead of its bot
+    (`campaign simulate --choices random`)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, picks: list[Ask | None] | None = None, **kwargs: Any) -> None:
         self.readers: dict[int, int] = {}
+        self.picks = list(picks or ())
         super().__init__(*args, **kwargs)
+
+    def passage_choice(self, player: Any, ps: dict[str, Any]) -> int:
+        """The seat's pick when the table has one for it, else the game's decision."""
+        pick = self.picks[player.seat] if player.seat < len(self.picks) else None
+        return pick(ps) if pick is not None else super().passage_choice(player, ps)
 
     def queue_read(self, passage: int, seat: int | None = None) -> None:
         """Queue the passage, and remember the first player who read it."""
@@ -614,11 +626,19 @@ def after_game(
     # completed contract's are its completer's, a promotion's the promoted player's, a
     # waypoint's the player who entered it.
     mvp = game["winners"][0] if game["winners"] else 0
-    # 2. Contracts: a completed contract's passage, then the epilogue.
+    # The passages the game read as they happened (a waypoint entered, a contract completed),
+    # with the choices made then: what they do for the campaign is taken now, in the order
+    # read, before the post-game steps' passages.
+    during = getattr(g, "passages_read", [])
+    read_then = {r[0] for r in during}
+    if during:
+        game["during"] = read_during_game(ir, during, say=table.say, who=table.who)
+    # 2. Contracts: a completed contract's passage (unless read when completed), then the
+    # epilogue.
     done = [
         read(by[name]["passage"], seat)
         for name, seat in g.completed_contracts
-        if by.get(name, {}).get("passage") is not None
+        if by.get(name, {}).get("passage") not in (None, *read_then)
     ]
     end = _arc(ir, "epilogue", n)
     epilogue = read(end, mvp) if end is not None else None
@@ -636,7 +656,7 @@ def after_game(
     # What the game's rules and waypoints asked to read (a death's passage last), each passage
     # once a game, with the player who read it.
     readers = getattr(g, "readers", {})
-    queue = [(p, readers.get(p, mvp)) for p in dict.fromkeys(g.reads)]
+    queue = [(p, readers.get(p, mvp)) for p in dict.fromkeys(g.reads) if p not in read_then]
     out: list[dict[str, Any]] = []
     for _ in range(MAX_POST_READS):
         every = readings({**game, "contract_passages": done, "epilogue": epilogue, "reads": out})
@@ -1344,7 +1364,7 @@ def play_game(ir: dict[str, Any], c: Campaign, n: int, table: Table = BOTS_ONLY)
     The passages' choices are the bots' unless ``table`` names a person for a seat."""
     setup = game_setup(ir, c, n, table)
     bots = [make_bot(b, bot_seed(setup.seed, k)) for k, b in enumerate(c.bots)]
-    g = CampaignGame(setup.catalog, bots, setup.seed, goals_before=c.goals)
+    g = CampaignGame(setup.catalog, bots, setup.seed, goals_before=c.goals, picks=table.ask)
     g.play()
     return finish_game(ir, c, setup, g, table)
 

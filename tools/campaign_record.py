@@ -47,7 +47,7 @@ from .campaign import (
     writing,
 )
 from .menus import HUMAN
-from .passages import choice_index, terminal_ask
+from .passages import MAX_READS, choice_index, terminal_ask
 from .simulate import bot_seed
 
 STATUSES = (ESCAPED, KNOCKED_OUT, "died")
@@ -608,6 +608,8 @@ def record_game(ir: dict[str, Any], c: Campaign, res: Results, table: Table) -> 
     setup = game_setup(ir, c, n, table)
     seed = setup.seed
     open_now = set(c.contracts) | set((setup.prologue or {}).get("contracts", ()))
+    # A waypoint read at the table opened its contracts then: they may be completed in it.
+    open_now |= opened_by(ir, [number for number, _seat in res.passages], res.choices)
     for name, _seat in res.contracts:
         if name not in open_now:
             raise click.ClickException(
@@ -667,6 +669,29 @@ def record_game(ir: dict[str, Any], c: Campaign, res: Results, table: Table) -> 
     if res.contracts:
         game["contracts_completed"] = [[name, seat] for name, seat in res.contracts]
     return after_game(ir, c, game, g, seed, table)
+
+
+def opened_by(ir: dict[str, Any], numbers: list[int], choices: dict[int, Any]) -> set[str]:
+    """The contracts passages ``numbers`` open, with the passages they read (a choice's
+    option as ``choices`` answers it)."""
+    by_no = {p["number"]: p for p in ir.get("passages", ())}
+    out: set[str] = set()
+    seen: set[int] = set()
+    queue = list(numbers)
+    while queue and len(seen) < MAX_READS:
+        ps = by_no.get(queue.pop(0))
+        if ps is None or ps["number"] in seen:
+            continue
+        seen.add(ps["number"])
+        for line in ps["do"]:
+            if line["do"] == "contract":
+                out.add(line["name"])
+            elif line["do"] == "read":
+                queue.append(line["passage"])
+        k = choice_index(ps, choices[ps["number"]]) if ps["number"] in choices else None
+        if k is not None:
+            queue.append(ps["choices"][k]["read"])
+    return out
 
 
 class MissingChoice(click.ClickException):

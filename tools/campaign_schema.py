@@ -134,6 +134,9 @@ def campaign_schema() -> dict[str, Any]:
                             "maxItems": 2,
                         },
                     },
+                    # Passages read during the game, as they happened (a waypoint entered,
+                    # a contract completed), with the choices made then.
+                    "during": {"type": "array", "items": reading},
                     "contract_passages": {"type": "array", "items": reading},
                     # What the post-game steps read: promotions' entries, the campaign
                     # tracks' numbered spaces, `read N` of the game's rules (a death's passage).

@@ -313,7 +313,46 @@ bag of the replay page, `play`'s status line; "dragon" when left out). Each take
 one quoted text. It changes no rule and no log: a game plays the same. One `dragon`
 declaration a pack (a second is CW106); an extension inherits its base's and may declare its
 own, which replaces it. The JSON report keeps its `dragon` keys and carries the pack's words
-under `pack.dragon`.
+under `pack.dragon`. A board may name it otherwise (`on board mine { dragon { ... } }`, [Rules
+per board](#rules-per-board)).
+
+## Rules per board
+
+A pack with several boards (the two sides of one printed board are two boards) says what
+differs on each in `on board NAME { ... }` blocks; everything outside them is played on every
+board:
+
+```
+on board mine {
+  dragon { name "Old Grumbletusk"; word wyrm }
+  token "Mine Cart" { token 3; points 2 }
+  change reserve Lantern { copies 2 }
+  rules {
+    step setup.pay_day after setup.players: each player (+2 gold)
+    whenever you acquire a card: +1 gold
+    hand size 6
+  }
+}
+on board river { remove reserve Lantern }
+```
+
+A block holds a `rules` block (rule values, which replace the pack's; rules triggers, steps
+and counters, after the pack's), `dragon { ... }` (the antagonist's names on that board), new
+designs (`card`, `monster`, `event`, `reserve`, `token`: in play on that board only) and
+edits of the pack's designs (`remove`, `replace`, `change` of a card, monster, event, reserve
+card or token, as an extension writes them: on that board only). A board may have several
+blocks, laid over the pack in order; an extension may add blocks for its base's boards. A
+game on the board (`simulate --board NAME`, a scenario's `board NAME`, a campaign's board)
+plays the pack with its blocks. An unknown board is CW107 (with a did-you-mean), a
+declaration that cannot differ per board (a `board`, a `passage`...) CW101, an edit naming a
+design the pack lacks CW122. `clankwork check` runs the checks that look at a whole game (a
+resource nothing gives, CW129; a mug no rule awards, CW130) once per board, with that
+board's blocks: a finding on only some boards begins with them (`on board 'mine': nothing
+gives the resource ...`). A scenario's `board NAME` plays that board's game, and its names
+and numbers are checked against it (a token only another board has is CW142, naming that
+board). `play --board NAME` and `render cards --board NAME` show a board's game and cards.
+Spaces and paths differ in the `board` block itself; a modular board's module sides have no
+blocks of their own.
 
 ## Triggers
 
@@ -483,12 +522,27 @@ A card with `cardporium N` waits out of play until a passage fetches it. What a 
 reads, applies or marks must be in the pack (CW107); a number or a game's prologue twice is
 CW106. A passage line `contract NAME` puts a contract in the Contracts row.
 
+In a campaign game a passage is read when it happens, as the Legacy rulebook says of
+waypoints ("pause their turn and read the corresponding Passage in the Book. (They resume
+their turn afterward.)"): a player who enters a waypoint space (`waypoint N`), completes a
+contract, or whose effects say `read N` during play has the passage read at once, each
+passage once a game, and not while a contract it opens is in the Contracts row (the
+rulebook: "the story surrounding this Contract is already in progress; you do not repeatedly
+read the Book of Secrets every time a player enters the space with that number"). A contract
+it opens is in the Contracts row from then on (it may be
+completed at the end of that very turn), its choice is asked of that player then (a bot or a
+person, as any choice: a bot weighs what each option's passage does), the passages it reads
+follow, and the turn goes on. Its stickers, checkmarks, X on the tracks, Cardporium cards,
+destroyed cards and the next game's patron or board are the campaign's, kept after the game
+(docs/campaign.md). A `read N` of the post-game steps, and a passage of a game recorded at
+the table, is read after the game.
+
 ## Contracts
 
 `contract NAME { complete [if CONDITION]: PRICE -> REWARD; passage N }`: while the contract
 is in a campaign's Contracts row, a player whose condition holds and who can pay may complete
 it at the end of their turn (`end_of_turn.resolve_contracts`, before the play area is
-cleared); it is then done, and after the game passage N is read. `start: EFFECTS` are its
+cleared); it is then done, and passage N is read then. `start: EFFECTS` are its
 instructions for the start of each game it is open in (`setup.contracts`, after the players'
 figures and cubes are placed), `end of game: EFFECTS` for the end of the game
 (`post_game.contracts_and_epilogue`, after scoring; not once it is completed). A scenario
@@ -512,8 +566,9 @@ did-you-mean).
 
 The words the post-game steps and a campaign's rules use: `checkmark` (a Checkmark of
 Grudging Approval for you), `add an X to the "TRACK" track` (or `mark the "TRACK" track`),
-`read N` (a passage, read after the game), `mark goal NAME`, and the conditions `you scored
-more than N points` and `you won the game` (after scoring).
+`read N` (a passage: during play it is read then; in the post-game steps, after the game),
+`mark goal NAME`, and the conditions `you scored more than N points` and `you won the game`
+(after scoring).
 
 ## Patrons
 

@@ -52,11 +52,12 @@ _SYMBOL_KINDS = {
     "resource": lsp.SymbolKind.Property,
     "way": lsp.SymbolKind.Interface,
     "rules": lsp.SymbolKind.Object,
+    "on": lsp.SymbolKind.Namespace,
     "pack": lsp.SymbolKind.Package,
     "scenario": lsp.SymbolKind.Method,
     "player": lsp.SymbolKind.Variable,
 }
-_OUTLINED_INSIDE = ("board", "module", "rules", "scenario")
+_OUTLINED_INSIDE = ("board", "module", "rules", "scenario", "on")
 
 
 def card_text(card: dict[str, Any]) -> str:
@@ -443,7 +444,7 @@ def _symbol(st: Stmt, text: str, codec: PositionCodec, top: bool) -> lsp.Documen
     kind = _SYMBOL_KINDS.get(words[0]) if words else None
     if kind is None and not (top and words and words[0] in ("replace", "change", "remove")):
         return None
-    if words[0] in ("path", "dead") or words[0] in ("replace", "change", "remove"):
+    if words[0] in ("path", "dead", "on") or words[0] in ("replace", "change", "remove"):
         name = st.head_text()
         selection = st.head[0].span
     elif len(st.head) >= 2:

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from clankwork.dsl.board_blocks import with_board_designs
 from clankwork.dsl.compiler import FEATURE_WORDS, SPACE_FLAGS, feature_name
 from clankwork.dsl.diagnostics import Span
 from clankwork.dsl.parser import Atom, Effect, Stmt
@@ -141,6 +142,7 @@ def build(ir: dict[str, Any] | None, trees: dict[str, list[Stmt]]) -> Index:
     index = Index()
     if ir is None:
         return index
+    ir = with_board_designs(ir)  # the designs one board has (`on board`) are names too
     exact, folded = _names(ir)
     index.base_resources = set(RESOURCE_WORDS.values())
     index.builtin_features = {v[0] for v in SPACE_FLAGS.values() if v[0]}

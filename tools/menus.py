@@ -68,6 +68,9 @@ def question(game: Game, decision: Decision) -> str:
     head = _QUESTIONS.get(decision.kind, f"{decision.kind}?")
     if decision.kind == "may" and isinstance(decision.detail, dict):
         head = f"{render_effects([decision.detail])}?"
+    if isinstance(decision.detail, dict) and decision.detail.get("text"):
+        # A choice read aloud (a passage's): its text before the question.
+        head = f"{decision.detail['text']} {head}"
     if decision.source:
         head = f"{decision.source}: {head}"
     if decision.player != game.active.seat:

@@ -100,6 +100,63 @@ def read_passages(
     next game's patron and board; ``by``: the seat the passages were directed at."""
     by_no = {p["number"]: p for p in ir.get("passages", ())}
     rng = random.Random(seed * 100_003 + start)
+    out = _reading(by)
+    queue = [start]
+    while queue and len(out["read"]) < MAX_READS:
+        ps = by_no.get(queue.pop(0))
+        if ps is None:
+            continue
+        if say is not None:
+            say(passage_text(ps))
+        queue += _take(ps, out)
+        choice = None
+        if ps.get("choices"):
+            # The bot's draw is made even when a person answers, so the seeded choices of
+            # the passages after it are the same whoever answered this one.
+            picked = bot_choice(ir, ps, bot, rng)
+            choice = ask(ps) if ask is not None else picked
+            if not 0 <= choice < len(ps["choices"]):
+                raise ValueError(f"passage {ps['number']}: no option {choice + 1}")
+            queue.append(ps["choices"][choice]["read"])
+            if say is not None:
+                _say_choice(say, ps, choice, who)
+        out["read"].append([ps["number"], choice])
+    return out
+
+
+def read_during_game(
+    ir: dict[str, Any],
+    records: list[list[int]],
+    *,
+    say: Say | None = None,
+    who: Callable[[int], str] | None = None,
+) -> list[dict[str, Any]]:
+    """The readings of the passages a campaign game read as they happened (the engine's
+    `passages_read`: [passage, seat, option chosen or -1, 1 for a passage first asked for]),
+    in the shape `read_passages` gives, one for each passage first asked for with those it
+    led to: the game followed the passages' `read` lines and asked their choices itself, so
+    nothing is asked or followed here; ``say`` gets each text and choice as `read_passages`
+    says them."""
+    by_no = {p["number"]: p for p in ir.get("passages", ())}
+    out: list[dict[str, Any]] = []
+    for number, seat, choice, first in records:
+        ps = by_no.get(number)
+        if ps is None:
+            continue
+        if first or not out:
+            out.append(_reading(seat))
+        if say is not None:
+            say(passage_text(ps))
+        _take(ps, out[-1])
+        picked = choice if choice >= 0 and ps.get("choices") else None
+        if picked is not None and say is not None:
+            _say_choice(say, ps, picked, who(seat) if who is not None else "")
+        out[-1]["read"].append([number, picked])
+    return out
+
+
+def _reading(by: int | None) -> dict[str, Any]:
+    """A reading with nothing read yet, directed at seat ``by``."""
     out: dict[str, Any] = {
         "read": [],
         "stickers": [],
@@ -111,44 +168,36 @@ def read_passages(
     }
     if by is not None:
         out["by"] = by
-    queue = [start]
-    while queue and len(out["read"]) < MAX_READS:
-        ps = by_no.get(queue.pop(0))
-        if ps is None:
-            continue
-        if say is not None:
-            say(passage_text(ps))
-        for d in ps["do"]:
-            if d["do"] == "sticker":
-                out["stickers"].append(d["name"])
-            elif d["do"] == "checkmark":
-                out["checkmarks"] += 1
-            elif d["do"] == "mark":
-                out["marks"][d["track"]] = out["marks"].get(d["track"], 0) + 1
-            elif d["do"] == "read":
-                queue.append(d["passage"])
-            elif d["do"] == "fetch":
-                out["fetched"].append(d["card"])
-            elif d["do"] == "destroy":
-                out["destroyed"].append(d["name"])
-            elif d["do"] == "contract":
-                out["contracts"].append(d["name"])
-            elif d["do"] in ("patron", "board"):
-                out[d["do"]] = d["name"]  # the last one read counts
-        choice = None
-        if ps.get("choices"):
-            # The bot's draw is made even when a person answers, so the seeded choices of
-            # the passages after it are the same whoever answered this one.
-            picked = bot_choice(ir, ps, bot, rng)
-            choice = ask(ps) if ask is not None else picked
-            if not 0 <= choice < len(ps["choices"]):
-                raise ValueError(f"passage {ps['number']}: no option {choice + 1}")
-            queue.append(ps["choices"][choice]["read"])
-            if say is not None:
-                said = f"{who} chose" if who else "chose"
-                say(f"  {said} {choice + 1}. {ps['choices'][choice]['label']}")
-        out["read"].append([ps["number"], choice])
     return out
+
+
+def _take(ps: dict[str, Any], out: dict[str, Any]) -> list[int]:
+    """What passage ``ps``'s lines do, added to the reading ``out``; the passages its `read`
+    lines lead to."""
+    then = []
+    for d in ps["do"]:
+        if d["do"] == "sticker":
+            out["stickers"].append(d["name"])
+        elif d["do"] == "checkmark":
+            out["checkmarks"] += 1
+        elif d["do"] == "mark":
+            out["marks"][d["track"]] = out["marks"].get(d["track"], 0) + 1
+        elif d["do"] == "read":
+            then.append(d["passage"])
+        elif d["do"] == "fetch":
+            out["fetched"].append(d["card"])
+        elif d["do"] == "destroy":
+            out["destroyed"].append(d["name"])
+        elif d["do"] == "contract":
+            out["contracts"].append(d["name"])
+        elif d["do"] in ("patron", "board"):
+            out[d["do"]] = d["name"]  # the last one read counts
+    return then
+
+
+def _say_choice(say: Say, ps: dict[str, Any], choice: int, who: str) -> None:
+    said = f"{who} chose" if who else "chose"
+    say(f"  {said} {choice + 1}. {ps['choices'][choice]['label']}")
 
 
 def passage_text(ps: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import CardDef, Catalog, prepare
 from clankwork.interpreter.decisions import ACTION, Decision
 from clankwork.interpreter.game import BLACK, Game
+from clankwork.interpreter.on_board import for_board
 from clankwork.interpreter.rules import MAX_PLAYERS
 from clankwork.interpreter.state import PlayerState
 from clankwork.interpreter.statuses import describe
@@ -534,6 +535,11 @@ def default_log_path(pack: str, seed: int, folder: Path = Path(".")) -> Path:
     "(heuristic, greedy, random).",
 )
 @click.option(
+    "--board",
+    help="The board to play on, when the pack has several (with its `on board` rules) "
+    "[default: the first].",
+)
+@click.option(
     "--modules",
     help="A modular board's assembly: its free positions' sides, e.g. \"1=Hydroponics, "
     '2=Doomsday Cannon, 3=Med Lab" [default: drawn from the seed].',
@@ -570,6 +576,7 @@ def command(
     seats: str | None,
     seed: int | None,
     bots: str,
+    board: str | None,
     modules: str | None,
     log_file: Path | None,
     web: bool,
@@ -584,7 +591,8 @@ def command(
     """
     ir = load_ir(pack, FLAGSHIP)
     try:
-        catalog = prepare(ir)
+        catalog = prepare(ir, board if board is not None else 0)
+        ir = for_board(ir, catalog.board.name)  # the cards' text as played on it
         names = seat_names(seats, players, seat, bots)
         lo, hi = catalog.rules["min_players"], catalog.rules["max_players"]
         if not lo <= len(names) <= hi:

@@ -12,7 +12,9 @@ from typing import Any
 import click
 import graphviz
 
+from clankwork.dsl.diagnostics import did_you_mean
 from clankwork.interpreter import assembly as asm
+from clankwork.interpreter.on_board import for_board
 
 from .card_template import TemplateError, default_template_bytes
 from .check import FLAGSHIP, bundled_pack, load_ir
@@ -250,6 +252,12 @@ def board_command(
     is_flag=True,
     help="Put the Cardporium's sealed legacy cards on the sheet too.",
 )
+@click.option(
+    "--board",
+    "board_name",
+    help="The cards as played on this board (its `on board` blocks: its own cards, its "
+    "edits, its word for the dragon) [default: the pack's, outside the blocks].",
+)
 @CAMPAIGN
 def cards_command(
     pack: Path | None,
@@ -259,6 +267,7 @@ def cards_command(
     fmt: str,
     dpi: int,
     include_sealed: bool,
+    board_name: str | None,
     campaign: Path | None,
 ) -> None:
     """Write one SVG (or PNG) per card design of PACK (default: the bundled flagship pack),
@@ -267,6 +276,17 @@ def cards_command(
     File names come from card names made safe (lower-case words and hyphens, unique).
     """
     ir = pack_ir(pack, campaign)
+    if board_name is not None:
+        names = [b["name"] for b in ir.get("boards", ())]
+        if board_name not in names:
+            near = did_you_mean(board_name, names)
+            raise click.BadParameter(
+                f"the pack has no board named {board_name!r}"
+                + (f" ({near})" if near else "")
+                + f"; its boards: {', '.join(names)}",
+                param_hint="--board",
+            )
+        ir = for_board(ir, board_name)
     prepare_dir(out_dir)
     pieces = Pieces(ir, pack_dir(pack, campaign))
     try:

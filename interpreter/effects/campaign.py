@@ -67,9 +67,12 @@ def mark_track(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     appraise=lambda n, v: 0.0,
 )
 def read(game: Any, ctx: Any, node: dict[str, Any]) -> None:
-    """A Book of Secrets passage, read after the game (the campaign reads it, with what it
-    does, after the post-game steps that queued it)."""
-    game.queue_read(node["n"], ctx.player.seat)
+    """A Book of Secrets passage: in a campaign game, read at once during play (its contract
+    opened, its choice asked of the player, then the turn goes on; the campaign applies the
+    rest after the game); after the game, or in a game that is no campaign game, queued for
+    the campaign to read after the post-game steps."""
+    if not game.read_now(ctx.player, node["n"]):
+        game.queue_read(node["n"], ctx.player.seat)
 
 
 @effect(
