@@ -74,6 +74,11 @@ class PackFacts:
         self._rules: dict[tuple[str, ...], dict[str, Any]] = {}
         # The cards and tokens of each board's game, in a pack with `on board` blocks.
         self.designs = board_designs(ir)
+        self._board_games = (
+            {b["name"]: for_board(ir, b["name"]) for b in ir.get("boards", ())}
+            if has_sections(ir)
+            else {b["name"]: {"cards": [], "tokens": []} for b in ir.get("boards", ())}
+        )
         self._assemblies: dict[tuple[str, str], tuple[set[str] | None, str | None]] = {}
         self.counter_max = {c["name"]: c["max"] for c in ir.get("counters", ())}
         self.goal_boxes = {g["name"]: g["boxes"] for g in ir.get("goals", ())}
@@ -122,7 +127,12 @@ class PackFacts:
                 for s in b["spaces"]
             ]
             return [*(s for b in self.ir.get("boards", ()) for s in b["spaces"]), *added, *edits]
-        return [*self.ir.get(kind + "s", ()), *edits]
+        # Designs that only an `on board` block declares or changes (its reserve monster, its
+        # tokens) are what they are on that board.
+        blocks = [
+            d for b in self.ir.get("boards", ()) for d in self._board_games[b["name"]][kind + "s"]
+        ]
+        return [*self.ir.get(kind + "s", ()), *edits, *blocks]
 
     def rules(self, stickers: Iterable[str], board: str | None = None) -> dict[str, Any]:
         """The rule values of a game with these stickers on, on ``board`` (its `on board`

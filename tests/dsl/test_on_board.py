@@ -220,3 +220,23 @@ def test_a_scenario_is_checked_against_its_boards_rules(tmp_path: Path) -> None:
     result = compile_pack(tmp_path / "p")
     _, diags, _ = compile_scenarios(tmp_path / "p", result.ir)
     assert [(d.code, d.span.line) for d in diags] == [("CW141", 3)]
+
+
+def test_a_scenario_fights_a_monster_only_a_board_has(tmp_path: Path) -> None:
+    """A reserve monster of an `on board` block is a monster to `fight` on that board (not "a
+    card, so it cannot be fought"), and the scenario plays."""
+    shutil.copytree(PACK, tmp_path / "p")
+    with (tmp_path / "p" / "pack.clank").open("a", encoding="utf-8") as f:
+        f.write('\non board mine { reserve "Pit Warden" { fight 1; defeat: +2 gold } }\n')
+    (tmp_path / "p" / "scenarios" / "x.clank").write_text(
+        'scenario "x" {\n  board mine\n  player 1 { gold 0; hand Spear }\n  play Spear\n'
+        '  fight "Pit Warden"\n  expect player 1 gold 2\n}\n',
+        encoding="utf-8",
+    )
+    result = compile_pack(tmp_path / "p")
+    assert result.ok, result.diagnostics
+    scenarios, diags, _ = compile_scenarios(tmp_path / "p", result.ir)
+    assert not diags, [d.message for d in diags]
+    (sc,) = [s for s in scenarios if s["name"] == "x"]
+    outcome = run_one(result.ir, sc, {})
+    assert outcome.ok, [f.message for f in outcome.failures]
