@@ -59,7 +59,7 @@ def pay_cubes(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         "what": {"type": "string", "minLength": 1},
     },
     render=lambda n: f"return {n['n']} {n['what']} you hold to the box",
-    examples=("return a \"Golden Statue\" token -> +5 gold",),
+    examples=('return a "Golden Statue" token -> +5 gold',),
     payable=True,
     can_pay=lambda game, ctx, n: game.held_count(ctx.player, n["what"]) >= n["n"],
     appraise=lambda n, v: -n["n"] * v.token(n["what"]),
