@@ -147,7 +147,7 @@ REWARDS = {
 # compiler's did-you-mean hints, the language server's completion and the TextMate grammar
 # all read them from here.
 PROPERTIES: dict[str, tuple[str, ...]] = {
-    "pack": ("version", "title", "extends", "description"),
+    "pack": ("version", "title", "extends", "description", "default board"),
     "card": (
         "copies",
         "cost",
@@ -480,6 +480,7 @@ def _extend(
     syntax_ok = not has_errors(diags)
     own = compiler.finish(check=False)
     ir, overlay = ext.apply_extension(base_ir, own, compiler.edits, base)
+    compiler.default_board_first(ir["boards"])
     # The extension's resources and ways are checked (and their source marks taken out of
     # the IR) on the whole pack, whose paths may name them.
     compiler.check_declarations(ir)
@@ -671,6 +672,8 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
         self.art_refs: list[tuple[dict[str, Any], str, Span]] = []
         self.tokens: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
+        # `default board NAME` in the pack block: the board a game plays when none is named.
+        self.default_board: Atom | None = None
         # The pack's own triggers (`rules { when you escape: ... }`).
         self.triggers: list[dict[str, Any]] = []
         # Its changes to the steps of setup and the turn, in order.
@@ -787,6 +790,25 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
     def decl_include(self, st: Stmt) -> None:
         pass  # followed while loading files
 
+    def default_board_first(self, boards: list[dict[str, Any]]) -> None:
+        """A game plays the pack's first board when none is named; `default board NAME` makes
+        NAME that board (a pack that extends another lists the base's boards first, so the
+        one it adds, say, would otherwise never be the default)."""
+        named = self.default_board
+        if named is None:
+            return
+        names = [b["name"] for b in boards]
+        if named.text not in names:
+            self.error(
+                "CW107",
+                f"default board {quote_name(named.text)} is not a board of the pack",
+                named.span,
+                hint=did_you_mean(named.text, names) or "boards: " + ", ".join(names),
+            )
+            return
+        i = names.index(named.text)
+        boards.insert(0, boards.pop(i))
+
     def decl_pack(self, st: Stmt) -> None:
         named = self._name(st, "pack")
         if named is None:
@@ -821,6 +843,8 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
                 )
             elif key == "description" and len(rest) == 1:
                 pack["description"] = rest[0].text
+            elif key == "default" and len(rest) == 2 and rest[0].text.lower() == "board":
+                self.default_board = rest[1]
             else:
                 self.error(
                     "CW102",
@@ -2630,6 +2654,8 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
     # resolve ---------------------------------------------------------------------------------
     def finish(self, check: bool = True) -> dict[str, Any]:
         """Assemble the IR, and (with ``check``) resolve its references."""
+        if self.extends is None:  # an extension's come after its base's (`_extend`)
+            self.default_board_first(self.boards)
         pack = self.pack or {"name": "unnamed", "version": "0.0.0", "extends": []}
         rules = dict(self.rules)
         rules["at"] = self.rules_at

@@ -655,6 +655,9 @@ deep, the include limit, CW007); packs that extend each other in a cycle are CW1
 - `remove KIND NAME` takes a design, a token, a board, a space or a path out; a removed space
   takes its paths with it.
 - `rules { ... }` gives the rules that change; every other rule keeps the base's value.
+- The base's boards come first, so a game that names no board plays the base's first one;
+  `default board NAME` in the pack block makes NAME the board played when none is named
+  (`clankwork simulate`, a scenario without `board`); an unknown name is CW107.
 - The base's resources, its ways and its other words for resources (`credits` for gold) are
   the extension's too: its cards may say `+2 credits`, its paths `{ ladder }`.
 - The base's name for its dragon (`dragon { ... }`) is the extension's unless it declares its

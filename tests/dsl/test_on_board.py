@@ -240,3 +240,28 @@ def test_a_scenario_fights_a_monster_only_a_board_has(tmp_path: Path) -> None:
     (sc,) = [s for s in scenarios if s["name"] == "x"]
     outcome = run_one(result.ir, sc, {})
     assert outcome.ok, [f.message for f in outcome.failures]
+
+
+def test_default_board_names_the_board_a_game_plays_when_none_is_named(tmp_path: Path) -> None:
+    """An extension lists its base's boards first, so its own board was never the default;
+    `default board NAME` puts NAME first, and an unknown name is CW107 with did-you-mean."""
+    pack = tmp_path / "ext"
+    pack.mkdir()
+    own = "board cave { space HQ { hq }; space Deep { artifact 10 }; path HQ -- Deep }\n"
+    (pack / "pack.clank").write_text(
+        'pack ext { version "0.1.0"; extends clank }\n' + own, encoding="utf-8"
+    )
+    assert compile_pack(pack).ir["boards"][0]["name"] == "front"
+    (pack / "pack.clank").write_text(
+        'pack ext { version "0.1.0"; extends clank; default board cave }\n' + own,
+        encoding="utf-8",
+    )
+    result = compile_pack(pack)
+    assert [b["name"] for b in result.ir["boards"]][:2] == ["cave", "front"]
+    assert prepare(result.ir, 0).board.spaces[0].name == "HQ"
+    (pack / "pack.clank").write_text(
+        'pack ext { version "0.1.0"; extends clank; default board caev }\n' + own,
+        encoding="utf-8",
+    )
+    (bad,) = [d for d in compile_pack(pack).diagnostics if d.severity == "error"]
+    assert bad.code == "CW107" and bad.hint == 'did you mean "cave"?'
