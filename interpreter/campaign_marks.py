@@ -48,8 +48,8 @@ def resolve_contracts(game: GameCore, player: PlayerState) -> None:
         node = {"op": "may", "do": c["effects"]}  # what a bot weighs, like a "may"
         if choose(game, player, MAY, ["yes", "no"], source=c["name"], detail=node) != 0:
             continue
+        # Kept in the state, not the log (whose records are a header, decisions, a result).
         game.completed_contracts.append([c["name"], player.seat])
-        game.log.append({"type": "contract", "name": c["name"], "seat": player.seat})
         run(game, ctx, c["effects"])
         if c.get("passage") is not None:
             read_now(game, player, c["passage"])

@@ -5,6 +5,7 @@ written before (tests/fixtures/passages_now, tests/fixtures/campaigns)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.decisions import Decision
 from clankwork.interpreter.game import Game
+from clankwork.interpreter.log import read_log as read_game_log
 from clankwork.tools.campaign import CampaignGame, fold, read_log, readings
 from clankwork.tools.cli import main
 from clankwork.tools.menus import question
@@ -181,3 +183,17 @@ def test_a_tables_pick_takes_a_choice_read_during_play() -> None:
     g = CampaignGame(prepare(with_waypoints(ir)), bots, 3, picks=[lambda ps: 0, None])
     g.read_now(g.players[0], 10)
     assert g.passages_read[0] == [10, 0, 0, 1]  # the heuristic bot would take option 2
+
+
+def test_the_log_of_a_game_that_completes_a_contract_reads_back() -> None:
+    """A completed contract is kept in the state (`completed_contracts`), not as a record of
+    the game's log, whose records are a header, decisions and a result: the log of a person's
+    campaign game (`campaign play` with a human seat writes it as the engine appends) could
+    not be read back by `clankwork replay`."""
+    ir = compile_pack(PACK).ir
+    g = Game(with_waypoints(ir), [make_bot("heuristic", 0), make_bot("heuristic", 1)], 3)
+    g.play()
+    assert g.completed_contracts == [["Courier", 0]]
+    text = "\n".join(json.dumps(record) for record in g.log)
+    got = read_game_log(text)
+    assert got.result is not None and len(got.decisions) == len(g.log) - 2
