@@ -46,7 +46,8 @@ def walk_effects(nodes: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """Every trigger with what carries it: cards, tokens, spaces and the pack's rules; a
-    token's or a space's `action` line counts as one (its price, then its effects)."""
+    token's or a space's `action` line counts as one (its price, then its effects), and so
+    does a contract's completion (its condition, then its effects)."""
     spaces = [s for b in ir["boards"] for s in b["spaces"]]
     for owner in [*ir["cards"], *ir["tokens"], *spaces]:
         for trig in owner.get("triggers", ()):
@@ -62,6 +63,13 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
     for change in ir.get("steps", ()):
         if "effects" in change:
             yield {"name": f"step {change['step']}"}, change
+    # A contract's `complete if` and what completing it does are checked like a trigger.
+    for c in ir.get("contracts", ()):
+        if "effects" in c or "if" in c:
+            line = {"effects": c.get("effects", [])}
+            if "if" in c:
+                line["if"] = c["if"]
+            yield {"name": f"contract {c['name']}"}, line
 
 
 # Effects that name a path by its two spaces (`the tunnel between A and B`) or add one.

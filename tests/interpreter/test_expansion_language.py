@@ -426,3 +426,12 @@ def test_a_count_naming_tokens_counts_the_tokens_held() -> None:
     veins, miners = (_strip(a["count"]) for a in result.ir["awards"])
     assert veins == {"count": "held", "what": "veins"}
     assert miners == {"count": "owned", "card": "miner"}
+
+
+def test_a_contract_is_checked_like_a_trigger() -> None:
+    """A contract's condition and what completing it does name tokens and features like any
+    line: a misspelt one is CW107 (contracts were never walked by the reference checks)."""
+    result = _compiled("contract Dry { complete if you are in a floded room: +1 gold }\n")
+    (bad,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert bad.code == "CW107" and "floded" in bad.message
+    assert bad.hint == 'did you mean "flooded"?'
