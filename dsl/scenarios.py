@@ -248,6 +248,13 @@ class _ScenarioCompiler:
         self.tracks = {t["name"]: t["name"] for t in campaign.get("tracks", ())}
         self.cardporium = {c["cardporium"] for c in pack["cards"] if "cardporium" in c}
         self.spaces = {s["name"]: s["name"] for b in pack["boards"] for s in b["spaces"]}
+        # The switches the boards' paths name (`switch NAME STATES` on a path).
+        self.switches = {
+            p["switch"]["name"]: p["switch"]["name"]
+            for b in pack["boards"]
+            for p in b.get("paths", ())
+            if isinstance(p.get("switch"), dict)
+        }
         # Spaces a board sticker adds (a scenario with that sticker may stand on them).
         self.spaces.update(
             (s["name"], s["name"])
@@ -587,8 +594,9 @@ class _ScenarioCompiler:
                 "CW105", "a switch is written `switch NAME STATE`", s.span, hint="switch dial 2"
             )
             return None
+        name = self.ref(rest[0], self.switches, "switch")
         n = self.in_range(rest[1], "switch state", "switch state")
-        return None if n is None else (rest[0].text, n)
+        return None if n is None or name is None else (name, n)
 
     def path(self, s: Stmt, rest: list[Atom]) -> list[str] | None:
         """`tunnel A -- B` (or `path A -- B`): the two spaces of a path, as the board writes
