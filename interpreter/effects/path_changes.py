@@ -113,8 +113,8 @@ def place_on_path(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     required=("what", "where"),
     render=lambda n: f"place a random {n['what']} on {_which(n)}",
     examples=(
-        'place a random "ape-aratus" on the tunnel between Hall and Cellar',
-        "put a random gem on a tunnel next to you",
+        'place a random "Golden Statue" on the tunnel between Hall and Cellar',
+        'put a random "Golden Statue" on a tunnel next to you',
     ),
     # Like `place_on_path`: what it does to whoever crosses next is not known here.
     appraise=lambda n, v: 0.2 * v.unit("token"),
