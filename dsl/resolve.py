@@ -73,7 +73,7 @@ def _triggers(ir: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, An
 
 
 # Effects that name a path by its two spaces (`the tunnel between A and B`) or add one.
-_PATH_OPS = ("place_on_path", "block_path", "open_path", "add_path")
+_PATH_OPS = ("place_on_path", "place_random_on_path", "block_path", "open_path", "add_path")
 
 
 def _path_references(
@@ -213,7 +213,7 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     for owner, trig in _triggers(ir):
         for node in walk_effects(trig["effects"]):
             diags += _path_references(owner, node, ir["boards"], space_names)
-            if node["op"] == "turn_switch" and ir["boards"]:
+            if node["op"] in ("turn_switch", "random_switch") and ir["boards"]:
                 diags += _switch_reference(owner, node, switches)
             if node["op"] == "trash" and "card" in node:
                 ref, known, pool, what = (
@@ -754,7 +754,7 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
             (owner, n["what"], n.get("at"), "places on a path")
             for owner, trig in _triggers(ir)
             for n in walk_effects(trig["effects"])
-            if n["op"] == "place_on_path"
+            if n["op"] in ("place_on_path", "place_random_on_path")
         ]
         wanted += [
             (owner, n["what"], n.get("at"), "puts in the Clank! area")

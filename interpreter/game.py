@@ -287,6 +287,7 @@ class Game(GameCore):
     add_path = paths.add_path
     cross = paths.cross
     turn_switch = paths.turn_switch
+    random_switch_state = paths.random_switch_state
     escape = movement.escape
     space_has = movement.space_has
 

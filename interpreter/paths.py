@@ -15,7 +15,7 @@ from .context import Ctx
 from .events import run_triggers
 from .rng import below
 from .state import GameCore, PlayerState
-from .tokens import from_supply, reveal
+from .tokens import from_supply, random_from_supply, reveal
 
 
 def reshape(game: GameCore) -> None:
@@ -72,9 +72,10 @@ def pick_path(game: GameCore, player: PlayerState, where: str) -> int | None:
     return everywhere[below(game.rng, len(everywhere))] if everywhere else None
 
 
-def place_on_path(game: GameCore, path: int, what: str) -> bool:
-    """Put a token matching ``what`` from the supply on ``path``; False if none is left."""
-    taken = from_supply(game, what, 1)
+def place_on_path(game: GameCore, path: int, what: str, at_random: bool = False) -> bool:
+    """Put a token matching ``what`` from the supply on ``path``, the first in the supply's
+    order or one drawn ``at_random`` with the game's RNG; False if none is left."""
+    taken = random_from_supply(game, what, 1) if at_random else from_supply(game, what, 1)
     if not taken:
         return False
     game.path_tokens.setdefault(path, []).extend(taken)
@@ -113,6 +114,13 @@ def turn_switch(game: GameCore, name: str, state: int | None = None) -> None:
     if 1 <= new <= n and new != now:
         game.switches[name] = new
         reshape(game)
+
+
+def random_switch_state(game: GameCore, name: str) -> int | None:
+    """A state of switch ``name`` drawn with the game's RNG (each as likely); None for a
+    switch the board lacks."""
+    n = game.board.switches.get(name)
+    return None if n is None else below(game.rng, n) + 1
 
 
 def is_closed(game: GameCore, path: int) -> bool:

@@ -540,12 +540,20 @@ def _check_path(game: Game, step: dict[str, Any]) -> str | None:
 
 
 def _paths(game: Game, sc: dict[str, Any]) -> None:
-    """The scenario's tokens on paths and blocked paths."""
+    """The scenario's tokens on paths and blocked paths. A path the scenario lays tokens on
+    holds those only: what the setup laid there (a path's `holds`, a setup step's random
+    placement) goes back to the supply, so a scenario fixes what lies where."""
+    laid: set[int] = set()
     for placed in sc.get("place_on_path", ()):
         tok = _token(game.catalog, placed["token"])
+        path = _path_index(game, placed["path"])
+        if path not in laid:
+            laid.add(path)
+            for old in game.path_tokens.pop(path, ()):
+                game.token_supply[old] = game.token_supply.get(old, 0) + 1
         if game.token_supply.get(tok):
             game.token_supply[tok] -= 1  # from the supply while it lasts, as a line places
-        game.path_tokens.setdefault(_path_index(game, placed["path"]), []).append(tok)
+        game.path_tokens.setdefault(path, []).append(tok)
     for name, state in sc.get("switches", {}).items():
         if name not in game.board.switches:
             raise ValueError(f"no path of this game's board has switch {name!r}")

@@ -98,6 +98,37 @@ def place_on_path(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 
 @effect(
+    "place_random_on_path",
+    phrases=tuple(
+        p.replace("HEAD", verb + " " + art)
+        for verb in ("place", "put")
+        for art in (
+            "a|one random {what:name} [token]",
+            "a|one {what:name} [token] [drawn] at random",
+            "a|one {what:name} [token] chosen at random",
+        )
+        for p in _phrases("HEAD on")
+    ),
+    params={"what": {"type": "string", "minLength": 1}, **_PLACE},
+    required=("what", "where"),
+    render=lambda n: f"place a random {n['what']} on {_which(n)}",
+    examples=(
+        'place a random "Golden Statue" on the tunnel between Hall and Cellar',
+        'put a random "Golden Statue" on a tunnel next to you',
+    ),
+    # Like `place_on_path`: what it does to whoever crosses next is not known here.
+    appraise=lambda n, v: 0.2 * v.unit("token"),
+)
+def place_random_on_path(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Put a token matching WHAT drawn at random from the supply (with the game's seed: each
+    copy left as likely as any other) on a path, as `place_on_path` puts the first: a setup
+    step shuffling tokens out onto marked tunnels, one line a tunnel."""
+    path = _path(game, ctx, node)
+    if path is not None:
+        game.place_on_path(path, node["what"], True)
+
+
+@effect(
     "block_path",
     phrases=_phrases("block") + _phrases("close"),
     params=dict(_PLACE),
@@ -196,6 +227,32 @@ def turn_switch(game: Any, ctx: Any, node: dict[str, Any]) -> None:
     last back to the first, or set it to STATE: the paths of its new state open, the others
     close (a path with no switch is not touched)."""
     game.turn_switch(node["switch"], node.get("state"))
+
+
+@effect(
+    "random_switch",
+    phrases=(
+        "set|turn switch {switch:name} to a random state|orientation|position",
+        "set|turn the switch {switch:name} to a random state|orientation|position",
+        "set|turn switch {switch:name} at random",
+        "set|turn the switch {switch:name} at random",
+        "randomize|randomise switch {switch:name}",
+        "randomize|randomise the switch {switch:name}",
+    ),
+    params={"switch": {"type": "string", "minLength": 1}},
+    required=("switch",),
+    render=lambda n: f"set switch {n['switch']} to a random state",
+    examples=("set switch dial to a random state",),
+    # Like `turn_switch`: it opens some paths and closes others.
+    appraise=lambda n, v: 0.2 * v.unit("boots"),
+)
+def random_switch(game: Any, ctx: Any, node: dict[str, Any]) -> None:
+    """Set a switch of the board to one of its states drawn at random (with the game's seed:
+    each state as likely, its present one too): a setup step turning pieces of the board in
+    random orientations. Nothing for a switch the board lacks."""
+    state = game.random_switch_state(node["switch"])
+    if state is not None:
+        game.turn_switch(node["switch"], state)
 
 
 @condition(
