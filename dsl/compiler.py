@@ -480,7 +480,9 @@ def _extend(
     syntax_ok = not has_errors(diags)
     own = compiler.finish(check=False)
     ir, overlay = ext.apply_extension(base_ir, own, compiler.edits, base)
-    compiler.default_board_first(ir["boards"])
+    bad = default_board_first(ir["boards"], compiler.default_board)
+    if bad is not None:
+        compiler.diags.append(bad)
     # The extension's resources and ways are checked (and their source marks taken out of
     # the IR) on the whole pack, whose paths may name them.
     compiler.check_declarations(ir)
@@ -623,19 +625,19 @@ _EACH_SUBJECT = {
 def _count_held_tokens(ir: dict[str, Any]) -> None:
     """A count of cards that names no card and no tag but names tokens counts the tokens the
     player holds: `most veins: 7 points` in a pack whose veins are tokens (`token Vein {
-    type vein }`), as `vein tokens` says outright. A name that is a card or a tag keeps its
-    meaning, so no pack's counts change but those that named nothing."""
+    type vein }`), as `vein tokens` says outright. A name that is a card or a tag (or its
+    plural) keeps its meaning, so no pack's counts change but those that named nothing."""
     cards = {c["name"].lower() for c in ir["cards"]}
     cards |= {t.lower() for c in ir["cards"] for t in c.get("tags", ())}
+    cards |= {w + "s" for w in cards}
     tokens = {w for t in ir["tokens"] for w in token_words(t)}
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             if node.get("count") == "owned" and isinstance(node.get("card"), str):
                 name = node["card"].lower()
-                if name not in cards and name not in _singulars(cards) and name in tokens:
-                    what = node.pop("card")
-                    node["count"], node["what"] = "held", what
+                if name not in cards and name in tokens:
+                    node["count"], node["what"] = "held", node.pop("card")
             for v in node.values():
                 walk(v)
         elif isinstance(node, list):
@@ -645,8 +647,22 @@ def _count_held_tokens(ir: dict[str, Any]) -> None:
     walk(ir)
 
 
-def _singulars(words: set[str]) -> set[str]:
-    return {w + "s" for w in words}
+def default_board_first(boards: list[dict[str, Any]], named: Atom | None) -> Diagnostic | None:
+    """A game plays the pack's first board when none is named; `default board NAME` makes
+    NAME that board (a pack that extends another lists the base's boards first, so the one
+    it adds, say, would otherwise never be the default). CW107 for a name no board has."""
+    if named is None:
+        return None
+    names = [b["name"] for b in boards]
+    if named.text not in names:
+        return Diagnostic(
+            "CW107",
+            f"default board {quote_name(named.text)} is not a board of the pack",
+            named.span,
+            hint=did_you_mean(named.text, names) or "boards: " + ", ".join(names),
+        )
+    boards.insert(0, boards.pop(names.index(named.text)))
+    return None
 
 
 def _takes_from_pool(node: dict[str, Any]) -> bool:
@@ -789,25 +805,6 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
 
     def decl_include(self, st: Stmt) -> None:
         pass  # followed while loading files
-
-    def default_board_first(self, boards: list[dict[str, Any]]) -> None:
-        """A game plays the pack's first board when none is named; `default board NAME` makes
-        NAME that board (a pack that extends another lists the base's boards first, so the
-        one it adds, say, would otherwise never be the default)."""
-        named = self.default_board
-        if named is None:
-            return
-        names = [b["name"] for b in boards]
-        if named.text not in names:
-            self.error(
-                "CW107",
-                f"default board {quote_name(named.text)} is not a board of the pack",
-                named.span,
-                hint=did_you_mean(named.text, names) or "boards: " + ", ".join(names),
-            )
-            return
-        i = names.index(named.text)
-        boards.insert(0, boards.pop(i))
 
     def decl_pack(self, st: Stmt) -> None:
         named = self._name(st, "pack")
@@ -2655,7 +2652,9 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
     def finish(self, check: bool = True) -> dict[str, Any]:
         """Assemble the IR, and (with ``check``) resolve its references."""
         if self.extends is None:  # an extension's come after its base's (`_extend`)
-            self.default_board_first(self.boards)
+            bad = default_board_first(self.boards, self.default_board)
+            if bad is not None:
+                self.diags.append(bad)
         pack = self.pack or {"name": "unnamed", "version": "0.0.0", "extends": []}
         rules = dict(self.rules)
         rules["at"] = self.rules_at
