@@ -315,7 +315,7 @@ def _goals() -> dict[str, Any]:
 
 @section("rule_slots")
 def _rule_slots() -> dict[str, Any]:
-    """Rule slots bound to a rule parameter (`slot R13 market price`)."""
+    """Rule slots bound to a rule parameter (`slot R15 rule market price`)."""
     return _list(
         closed({"slot": NAME, "rule": {"type": "string"}, "at": AT}, ["slot", "rule", "at"])
     )
@@ -597,7 +597,7 @@ def _contract() -> dict[str, Any]:
 
 
 def _goal() -> dict[str, Any]:
-    """`goal NAME { player N; boxes N; TRIGGER }`."""
+    """`goal NAME { player N; boxes N; TRIGGER }`: a row of boxes on one player's sheet."""
     return closed(
         {
             "name": NAME,
