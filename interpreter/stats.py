@@ -916,6 +916,24 @@ def _ending_entries(t: RunTotals, players: int, round_cap: Any) -> dict[str, Any
     }
 
 
+def _dragon_entries(t: RunTotals, catalog: Catalog, row_size: Any) -> dict[str, Any]:
+    """The report's ``dragon`` (its attacks, on and off the clock, and their damage) and
+    ``adventure_deck`` (its size, the row's and how often it was reshuffled)."""
+    games = t.games
+    return {
+        "dragon": {
+            "attacks": _per_game(t.attacks, t.attacks_sq, games),
+            "off_clock_attacks": _per_game(t.off_clock, t.off_clock_sq, games),
+            "damage": _per_game(t.damage, t.damage_sq, games),
+        },
+        "adventure_deck": {
+            "cards": sum(c.copies for c in catalog.adventure),
+            "row": row_size,
+            "recycled": _per_game(t.recycles, t.recycles_sq, games),
+        },
+    }
+
+
 def _artifact_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
     """The report's artifacts table, the most points first: taken, escaped with, won with.
     Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup)."""
@@ -1116,16 +1134,7 @@ def report(
         "wins": _wins_entry(t, bots),
         **_length_entries(t),
         **_ending_entries(t, players, played["round_cap"]),
-        "dragon": {
-            "attacks": _per_game(t.attacks, t.attacks_sq, games),
-            "off_clock_attacks": _per_game(t.off_clock, t.off_clock_sq, games),
-            "damage": _per_game(t.damage, t.damage_sq, games),
-        },
-        "adventure_deck": {
-            "cards": sum(c.copies for c in catalog.adventure),
-            "row": played["row_size"],
-            "recycled": _per_game(t.recycles, t.recycles_sq, games),
-        },
+        **_dragon_entries(t, catalog, played["row_size"]),
         "artifacts": _artifact_rows(t, catalog),
         "cards": _card_rows(t, catalog),
         "monsters": _monster_rows(t, catalog),
