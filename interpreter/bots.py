@@ -25,7 +25,7 @@ seat, so a game depends only on its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import (
@@ -57,7 +57,7 @@ from .bot_values import (
     triggers_value,
 )
 from .catalog import CardDef
-from .decisions import Decision
+from .decisions import Decision, Option
 
 # What other modules read from here (the valuation helpers live in bot_values).
 __all__ = [
@@ -251,6 +251,9 @@ class GreedyBot:
         return values.index(max(values))
 
     def _action(self, game: Any, p: Any, d: Decision) -> int:
+        """The first rule that answers: play, take the artifact aimed at, act, an option no
+        rule is for, use a token, walk towards the goal, ride the coach, fight, acquire the
+        best card, fight from the reserve, buy from the market, else end the turn."""
         groups: dict[str, list[int]] = {}
         for i, o in enumerate(d.options):
             groups.setdefault(o.value[0], []).append(i)
@@ -271,13 +274,9 @@ class GreedyBot:
             if i is not None:
                 return i
 
-        for i in groups.get(USE, ()):
-            tok = opts[i].value[1]
-            heals = _reading_of(tok.use, lines=True).terms.get("heal", 0.0)
-            if heals:
-                if p.damage >= heals:
-                    return i
-            elif p.artifact is not None:
+        if USE in groups:
+            i = self._use(p, opts, groups[USE])
+            if i is not None:
                 return i
 
         if MOVE in groups and goal is not None:
@@ -286,25 +285,19 @@ class GreedyBot:
                 return i
 
         if COACH in groups and goal is not None:
-            dist = game.board.dist
-            spaces = game.board.spaces
-            here = dist[p.pos][goal]
-            for i in groups[COACH]:
-                dest = opts[i].value[1]
-                saving = here - dist[dest][goal]
-                cost = spaces[p.pos].coach + spaces[dest].coach
-                if saving >= 3 and cost <= 2 * saving:
-                    return i
+            i = self._coach(game, p, goal, opts, groups[COACH])
+            if i is not None:
+                return i
 
         if FIGHT in groups:
             return max(groups[FIGHT], key=lambda i: triggers_value(opts[i].value[1].defeat))
 
         if ACQUIRE in groups or ACQUIRE_RESERVE in groups:
-            cands = groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
-            scores = [self.card_score(game, p, opts[i].value[1]) for i in cands]
-            best = max(scores)
-            if best >= 1.5:
-                return cands[scores.index(best)]
+            i = self._acquire(
+                game, p, opts, groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
+            )
+            if i is not None:
+                return i
 
         if FIGHT_RESERVE in groups:
             return groups[FIGHT_RESERVE][0]
@@ -315,6 +308,44 @@ class GreedyBot:
                 return i
 
         return groups[END_TURN][0] if END_TURN in groups else 0
+
+    def _use(self, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
+        """A token to use: one that heals when the player is hurt at least that much, or,
+        once it carries an artifact, any that does not heal."""
+        for i in uses:
+            tok = opts[i].value[1]
+            heals = _reading_of(tok.use, lines=True).terms.get("heal", 0.0)
+            if heals:
+                if p.damage >= heals:
+                    return i
+            elif p.artifact is not None:
+                return i
+        return None
+
+    def _coach(
+        self, game: Any, p: Any, goal: int, opts: Sequence[Option], rides: list[int]
+    ) -> int | None:
+        """The first coach ride that brings the player at least 3 spaces nearer the goal,
+        for a fare of at most 2 gold a space saved."""
+        dist = game.board.dist
+        spaces = game.board.spaces
+        here = dist[p.pos][goal]
+        for i in rides:
+            dest = opts[i].value[1]
+            saving = here - dist[dest][goal]
+            cost = spaces[p.pos].coach + spaces[dest].coach
+            if saving >= 3 and cost <= 2 * saving:
+                return i
+        return None
+
+    def _acquire(self, game: Any, p: Any, opts: Sequence[Option], cands: list[int]) -> int | None:
+        """The card of the best `card_score` on offer (the first of equals), when it scores
+        1.5 or more."""
+        scores = [self.card_score(game, p, opts[i].value[1]) for i in cands]
+        best = max(scores)
+        if best >= 1.5:
+            return cands[scores.index(best)]
+        return None
 
     def _move(
         self, game: Any, p: Any, goal: int, moves: list[tuple[int, tuple[Any, ...]]]
