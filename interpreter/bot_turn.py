@@ -102,14 +102,22 @@ class _Turn:
                 return i
 
         if ACT in groups:
-            for i in groups[ACT]:
-                if ACT.appraise(opts[i][1], self) > 0:
-                    if self._errand_on:
-                        self._turn = -1  # the errand done (or not): plan again
-                    return i
+            i = self._pick_act(opts, groups[ACT])
+            if i is not None:
+                return i
 
         if len(groups) > len(groups.keys() & _TAUGHT):
             return best_untaught(opts, groups, _TAUGHT, self)
+        return None
+
+    def _pick_act(self, opts: Sequence[Option], acts: Sequence[int]) -> int | None:
+        """The first action its appraisal finds worth taking; taking it ends an errand (done
+        or not), so the bot plans again at the next decision."""
+        for i in acts:
+            if ACT.appraise(opts[i][1], self) > 0:
+                if self._errand_on:
+                    self._turn = -1
+                return i
         return None
 
     def _pick_here(
