@@ -251,17 +251,31 @@ class GreedyBot:
         return values.index(max(values))
 
     def _action(self, game: Any, p: Any, d: Decision) -> int:
-        """The first rule that answers: play, take the artifact aimed at, act, an option no
-        rule is for, use a token, walk towards the goal, ride the coach, fight, acquire the
-        best card, fight from the reserve, buy from the market, else end the turn."""
+        """The first rule that answers: play a card, then what the turn gains before it walks
+        (`_pick_gain`), a step towards the goal (`_pick_way`), what it spends
+        (`_pick_spend`), else end the turn."""
         groups: dict[str, list[int]] = {}
         for i, o in enumerate(d.options):
             groups.setdefault(o.value[0], []).append(i)
         opts = d.options
         if PLAY in groups:
             return groups[PLAY][0]
-
         goal = self.goal(game, p)
+        i = self._pick_gain(p, opts, groups, goal)
+        if i is None and goal is not None:
+            i = self._pick_way(game, p, opts, groups, goal)
+        if i is None:
+            i = self._pick_spend(game, p, opts, groups)
+        if i is not None:
+            return i
+        return groups[END_TURN][0] if END_TURN in groups else 0
+
+    def _pick_gain(
+        self, p: Any, opts: Sequence[Option], groups: dict[str, list[int]], goal: int | None
+    ) -> int | None:
+        """What the turn gains before it walks: the artifact aimed at (or any, with no goal
+        left), an action worth taking, an option no rule is for (by its appraisal), a token
+        worth using."""
         if TAKE in groups and (goal == p.pos or goal is None):
             return groups[TAKE][0]
 
@@ -275,20 +289,26 @@ class GreedyBot:
                 return i
 
         if USE in groups:
-            i = self._use(p, opts, groups[USE])
-            if i is not None:
-                return i
+            return self._use(p, opts, groups[USE])
+        return None
 
-        if MOVE in groups and goal is not None:
+    def _pick_way(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[str, list[int]], goal: int
+    ) -> int | None:
+        """A step towards the goal: a move (`_move`), else a coach ride worth its fare."""
+        if MOVE in groups:
             i = self._move(game, p, goal, [(i, opts[i].value) for i in groups[MOVE]])
             if i is not None:
                 return i
+        if COACH in groups:
+            return self._coach(game, p, goal, opts, groups[COACH])
+        return None
 
-        if COACH in groups and goal is not None:
-            i = self._coach(game, p, goal, opts, groups[COACH])
-            if i is not None:
-                return i
-
+    def _pick_spend(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[str, list[int]]
+    ) -> int | None:
+        """What the turn spends: the fight whose defeat is worth most, the best card worth
+        acquiring, a fight from the reserve, a market item worth more points than its price."""
         if FIGHT in groups:
             return max(groups[FIGHT], key=lambda i: triggers_value(opts[i].value[1].defeat))
 
@@ -306,8 +326,7 @@ class GreedyBot:
         for i in groups.get(BUY, ()):
             if best_market_item(game, opts[i].value[1]).points > price:
                 return i
-
-        return groups[END_TURN][0] if END_TURN in groups else 0
+        return None
 
     def _use(self, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
         """A token to use: one that heals when the player is hurt at least that much, or,
