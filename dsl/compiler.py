@@ -28,7 +28,25 @@ from .art import check_art
 from .awards import Awards, is_award
 from .board_blocks import BoardBlocks, check_board_blocks, with_board_designs
 from .condition_logic import IF_WORDS, failing_part, parse_condition
-from .declarations import DRAGON_PROPS, RESOURCE_PROPS, WAY_PROPS, Declarations
+from .declarations import Declarations
+from .decls import DECL_KINDS, DECLARATIONS, INSIDE, PROPERTIES
+from .decls.shared import (
+    CARD_FLAGS,
+    CROSSED,
+    FEATURE_WORDS,
+    REWARDS,
+    SPACE_FLAGS,
+    TOKEN_KINDS,
+    TRIGGER_WORDS,
+    _at,
+    _join,
+    _match_words,
+    _new_only,
+    _phrase_span,
+    _track_line,
+    feature_name,
+    first_words,
+)
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors, quote_name
 from .limits import RANGES, Range, bad_name_char, range_problem, shown_name
 from .modules import Modules
@@ -38,180 +56,36 @@ from .resolve import check_references
 from .sources import PackReader
 from .stickers import check as check_stickers
 
+# Names other modules (the language server, the docs, the editor grammar) import from here.
+__all__ = [
+    "CARD_FLAGS",
+    "DECL_KINDS",
+    "FEATURE_WORDS",
+    "IR_FORMAT",
+    "MANIFEST",
+    "PROPERTIES",
+    "REWARDS",
+    "SPACE_FLAGS",
+    "TOKEN_KINDS",
+    "TRIGGERS",
+    "CompileResult",
+    "ParseFn",
+    "Source",
+    "compile_pack",
+    "compile_text",
+    "default_board_first",
+    "feature_name",
+    "first_words",
+    "parser",
+    "property_words",
+]
+
 # The words of a group (an effect with bracketed options) and of a random outcome's weight.
 GROUP_WORDS = ("choose", "each", "if", "may", "roll", "at random")
 WEIGHT_WORDS = frozenset(("face", "faces", "chance", "chances", "times"))
 
 IR_FORMAT = "clankwork-ir/1"
 MANIFEST = "pack.clank"
-
-DECL_KINDS = (
-    "pack",
-    "include",
-    "card",
-    "monster",
-    "reserve",
-    "event",
-    "token",
-    "board",
-    "module",
-    "rules",
-    "resource",
-    "way",
-    "dragon",
-    "sticker",
-    "passage",
-    "contract",
-    "patron",
-    "goal",
-    "campaign",
-    "replace",
-    "remove",
-    "change",
-    "on",
-)
-# Lines that belong inside a block, written at the top of a file: where they go.
-INSIDE = {
-    "step": "a `step` goes inside the `rules { ... }` block: rules { step NAME after OTHER: ... }",
-    "space": "a `space` goes inside a `board NAME { ... }` (or `module`) block",
-    "path": "a `path` goes inside a `board NAME { ... }` (or `module`) block",
-    "action": "an `action` line goes inside a `space` or a `token` block",
-    "scenario": "scenarios go in the pack's scenarios/ folder (`clankwork test` runs them)",
-}
-# How a trigger line starts (a Franchise Board sticker's abilities are trigger lines).
-TRIGGER_WORDS = ("when", "whenever", "at", "once", "after")
-CARD_FLAGS = {
-    "companion": "companion",
-    "gem": "gem",
-    "device": "device",
-}
-# What becomes of a token lying on a path when someone crosses it (`removed when crossed`).
-CROSSED = {
-    "stays": "stays",
-    "remains": "stays",
-    "removed": "removed",
-    "discarded": "removed",
-    "returned": "removed",
-    "taken": "taken",
-}
-TOKEN_KINDS = {
-    ("major", "secret"): "major",
-    ("minor", "secret"): "minor",
-    ("market",): "market",
-    ("artifact",): "artifact",
-    ("mug",): "mug",
-    ("fruit",): "fruit",
-    ("mystic", "fruit"): "fruit",
-    ("cube",): "cube",
-    ("token",): "other",
-}
-SPACE_FLAGS = {
-    ("hq",): ("hq", False),
-    ("forest",): ("forest", True),
-    ("mushroom", "forest"): ("forest", True),
-    ("crystal", "cave"): ("crystal cave", True),
-    ("security", "checkpoint"): ("security checkpoint", True),
-    ("town",): ("town", False),
-    ("market",): ("town", False),
-    ("magic", "circle"): ("magic circle", False),
-    ("danger", "zone"): ("danger zone", False),
-    ("depths",): ("danger zone", False),
-    ("exhausts",): (None, True),
-}
-# A feature named by one of its space-flag words ("depths", "market", "mushroom forest")
-# means the feature that flag gives, wherever a card's `only in` or a condition names it.
-FEATURE_WORDS = {" ".join(k): v[0] for k, v in SPACE_FLAGS.items() if v[0] is not None}
-
-
-def feature_name(words: str) -> str:
-    """The feature a space flag's words give, else the words themselves; a leading "the"
-    is the sentence's, not the feature's ("you are in the depths")."""
-    if words[:4].lower() == "the " and len(words) > 4:
-        words = words[4:]
-    return FEATURE_WORDS.get(words.lower(), words)
-
-
-REWARDS = {
-    ("gold",): ("gold", True),
-    ("minor", "secret"): ("minor secret", False),
-    ("major", "secret"): ("major secret", False),
-    ("mystic", "fruit"): ("fruit", False),
-    ("fruit",): ("fruit", False),
-    ("draw",): ("draw", True),
-    ("card", "draw"): ("draw", True),
-    ("heal",): ("heal", True),
-    ("healing",): ("heal", True),
-}
-
-# The property words of each declaration, beside the flag and kind tables above: the
-# compiler's did-you-mean hints, the language server's completion and the TextMate grammar
-# all read them from here.
-PROPERTIES: dict[str, tuple[str, ...]] = {
-    "pack": ("version", "title", "extends", "description", "default board"),
-    "card": (
-        "copies",
-        "cost",
-        "fight",
-        "points",
-        "starting",
-        "tag",
-        "faction",
-        "dragon attack",
-        "danger",
-        "only in",
-        "not in",
-        "set aside",
-        "art",
-    ),
-    "token": (
-        "points",
-        "gold",
-        "count",
-        "type",
-        "grants",
-        "returns",
-        "action",
-        "stays when crossed",
-        "removed when crossed",
-        "taken when crossed",
-        "extra boots",
-        "crossing costs",
-    ),
-    "board": ("space", "path", "dead end", "position", "join", "module", "group", "area"),
-    "module": ("connects", "side", "space", "path", "dead end"),
-    "space": (
-        "coach",
-        "waypoint",
-        "artifact",
-        "reward",
-        "holds",
-        "at",
-        "feature",
-        "action",
-        "requires",
-    ),
-    "path": (
-        "boots",
-        "footprints",
-        "cost",
-        "monsters",
-        "water",
-        "mountain",
-        "lock",
-        "requires",
-        "switch",
-        "holds",
-        "way",
-    ),
-    "resource": RESOURCE_PROPS,
-    "way": WAY_PROPS,
-    "dragon": DRAGON_PROPS,
-}
-
-
-def first_words(words: tuple[str, ...] | list[str]) -> list[str]:
-    """The first word of each property (what a did-you-mean compares a typed word with)."""
-    return [w.split()[0] for w in words]
 
 
 def property_words() -> list[str]:
@@ -527,27 +401,6 @@ def _show(p: Path) -> str:
     return p.as_posix()
 
 
-def _track_line(st: Stmt) -> str | None:
-    """The track a passage line `mark the TRACK track` (or `add an X to the TRACK track`)
-    marks, or None when the line is something else."""
-    w, h = st.words, st.head
-    if len(h) == 4 and w[:2] == ["mark", "the"] and w[3] == "track":
-        named = h[2]
-    elif len(h) == 7 and w[:5] == ["add", "an", "x", "to", "the"] and w[6] == "track":
-        named = h[5]
-    else:
-        return None
-    return named.text if named.kind in ("word", "string") else None
-
-
-def _at(span: Span) -> dict[str, Any]:
-    return span.to_ir()
-
-
-def _join(a: Span, b: Span) -> Span:
-    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
-
-
 def _rounding_joined(effs: list[Effect]) -> list[Effect]:
     """`return half your gems, rounded up`: a rounding written after a comma belongs to the
     effect before it (the comma separates effects, so it arrives as an effect of its own)."""
@@ -572,10 +425,6 @@ def _rounding_joined(effs: list[Effect]) -> list[Effect]:
     return out
 
 
-def _phrase_span(atoms: list[Atom]) -> Span:
-    return _join(atoms[0].span, atoms[-1].span)
-
-
 # Groups the compiler reads itself (`choose one (a | b)`, `each player (...)`, `if`, `may`).
 _GROUPS = frozenset({"each", "choose", "if", "may", "pay"})
 
@@ -589,21 +438,6 @@ def _misspelt_if(atoms: list[Atom]) -> str | None:
             if hint is not None:
                 return hint
     return None
-
-
-def _new_only(diags: list[Diagnostic], first: int, start: int) -> list[Diagnostic]:
-    """The diagnostics from ``start`` on that are not among those from ``first`` to it."""
-    seen = set(diags[first:start])
-    return [d for d in diags[start:] if d not in seen]
-
-
-def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[Any, int] | None:
-    """Longest key of ``table`` that ``words`` start with, and its length."""
-    best = None
-    for key, value in table.items():
-        if tuple(words[: len(key)]) == key and (best is None or len(key) > best[1]):
-            best = (value, len(key))
-    return best
 
 
 # A subject before a status said of other players, without brackets ("each opponent can't
@@ -789,9 +623,10 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
 
     # -- declarations ----------------------------------------------------------------------
     def decl(self, st: Stmt) -> None:
+        """Compile one declaration through its record (CW101 for a keyword none has)."""
         kind = st.words[0]
-        handler: Callable[[Stmt], None] | None = getattr(self, f"decl_{kind}", None)
-        if kind not in DECL_KINDS or handler is None:
+        record = DECLARATIONS.get(kind)
+        if record is None or record.compile is None:
             self.error(
                 "CW101",
                 f"unknown declaration {st.head[0].text!r}",
@@ -801,7 +636,7 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
                 or f"a file holds {', '.join(DECL_KINDS[:-1])} or {DECL_KINDS[-1]} declarations",
             )
             return
-        handler(st)
+        record.compile(self, st)
 
     def decl_include(self, st: Stmt) -> None:
         pass  # followed while loading files

@@ -162,6 +162,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "language records",
         (
+            "dsl.decls",
+            "dsl.decls.",
             "dsl.declarations",
             "dsl.board_blocks",
             "dsl.awards",
