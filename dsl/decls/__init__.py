@@ -1,15 +1,50 @@
 """The compiler's declaration records (`registry.py`), one module per concern.
 
-The modules are imported in the order of the declaration keywords (`DECL_KINDS`): the order
-files list them in hints, completion and the docs.
+`arrange` lists the modules in the order of their declaration keywords (`DECL_KINDS`): the
+order hints, completion and the docs list them in.
 """
 
-# isort: off
-from . import pack, cards, tokens, boards, board_modules, places, rules, resources
-from . import campaign, edits, on_board
+from . import (
+    board_modules,
+    boards,
+    campaign,
+    cards,
+    edits,
+    on_board,
+    pack,
+    places,
+    resources,
+    rules,
+    tokens,
+)
+from .registry import (
+    DECL_KINDS,
+    DECLARATIONS,
+    INSIDE,
+    PROPERTIES,
+    Declaration,
+    arrange,
+    declaration,
+)
 
-# isort: on
-from .registry import DECL_KINDS, DECLARATIONS, INSIDE, PROPERTIES, Declaration, declaration
+arrange(
+    [
+        m.__name__
+        for m in (
+            pack,
+            cards,
+            tokens,
+            boards,
+            board_modules,
+            places,
+            rules,
+            resources,
+            campaign,
+            edits,
+            on_board,
+        )
+    ]
+)
 
 __all__ = [
     "DECLARATIONS",
@@ -18,15 +53,4 @@ __all__ = [
     "PROPERTIES",
     "Declaration",
     "declaration",
-    "pack",
-    "cards",
-    "tokens",
-    "boards",
-    "board_modules",
-    "places",
-    "rules",
-    "resources",
-    "campaign",
-    "edits",
-    "on_board",
 ]

@@ -12,13 +12,15 @@ and the record's ``inside`` says where it goes (the hint for one written at the 
     def token(c: _Compiler, st: Stmt) -> None:
         "`token NAME { ... }`: a kind of token."
 
-`DECL_KINDS`, `PROPERTIES` and `INSIDE` are views of the registry, in the order the records
-are registered (the order the record modules are imported in `dsl/decls/__init__.py`).
+`DECL_KINDS`, `PROPERTIES` and `INSIDE` are views of the registry, in the order of the record
+modules that `dsl/decls/__init__.py` lists (`arrange`) and, within a module, the order its
+records are written in; a record of another module (a test's) comes after them.
 """
 
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -41,6 +43,8 @@ class Declaration:
     doc: str = ""
     writes: tuple[str, ...] = ()
     inside: str | None = None
+    # The module that registered it (the views list records module by module).
+    module: str = ""
 
     @property
     def is_part(self) -> bool:
@@ -49,6 +53,8 @@ class Declaration:
 
 
 DECLARATIONS: dict[str, Declaration] = {}
+# The record modules in the order their keywords are listed (set by `arrange`).
+_MODULES: list[str] = []
 
 
 def _register(record: Declaration) -> Declaration:
@@ -56,6 +62,19 @@ def _register(record: Declaration) -> Declaration:
         raise ValueError(f"declaration {record.keyword!r} is registered twice")
     DECLARATIONS[record.keyword] = record
     return record
+
+
+def arrange(modules: Sequence[str]) -> None:
+    """The order of the record modules (their names), which the views list records in:
+    a record module may import another's helpers, so import order cannot say it."""
+    _MODULES[:] = modules
+
+
+def _ordered() -> list[Declaration]:
+    rank = {name: i for i, name in enumerate(_MODULES)}
+    records = list(DECLARATIONS.values())
+    seq = {r.keyword: i for i, r in enumerate(records)}
+    return sorted(records, key=lambda r: (rank.get(r.module, len(rank)), seq[r.keyword]))
 
 
 def declaration(
@@ -70,7 +89,7 @@ def declaration(
 
     def register(fn: CompileFn) -> CompileFn:
         doc = inspect.cleandoc(fn.__doc__ or "")
-        _register(Declaration(keyword, fn, properties, form, doc, writes))
+        _register(Declaration(keyword, fn, properties, form, doc, writes, None, fn.__module__))
         return fn
 
     return register
@@ -87,7 +106,8 @@ def part(
 ) -> Declaration:
     """Register a line that belongs inside a block; ``inside`` is the hint for one written
     at the top of a file."""
-    return _register(Declaration(keyword, None, properties, form, doc, writes, inside))
+    module = sys._getframe(1).f_globals.get("__name__", "")
+    return _register(Declaration(keyword, None, properties, form, doc, writes, inside, module))
 
 
 def withdraw(keyword: str) -> None:
@@ -99,7 +119,7 @@ class _Keywords(Sequence[str]):
     """The declaration keywords a file may hold, in registration order (a live view)."""
 
     def _all(self) -> tuple[str, ...]:
-        return tuple(k for k, r in DECLARATIONS.items() if not r.is_part)
+        return tuple(r.keyword for r in _ordered() if not r.is_part)
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -126,7 +146,7 @@ class _Properties(Mapping[str, tuple[str, ...]]):
     """Each declaration's (and part's) property words, for those that have some."""
 
     def _all(self) -> dict[str, tuple[str, ...]]:
-        return {k: r.properties for k, r in DECLARATIONS.items() if r.properties}
+        return {r.keyword: r.properties for r in _ordered() if r.properties}
 
     def __getitem__(self, keyword: str) -> tuple[str, ...]:
         return self._all()[keyword]
@@ -145,7 +165,7 @@ class _Inside(Mapping[str, str]):
     """Where each part goes, for a line written at the top of a file."""
 
     def _all(self) -> dict[str, str]:
-        return {k: r.inside for k, r in DECLARATIONS.items() if r.inside is not None}
+        return {r.keyword: r.inside for r in _ordered() if r.inside is not None}
 
     def __getitem__(self, keyword: str) -> str:
         return self._all()[keyword]
