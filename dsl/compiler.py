@@ -25,7 +25,7 @@ from . import extends as ext
 from . import limits
 from .art import check_art
 from .awards import Awards
-from .board_blocks import BoardBlocks, check_board_blocks, with_board_designs
+from .board_blocks import check_board_blocks, with_board_designs
 from .condition_logic import IF_WORDS, failing_part, parse_condition
 from .declarations import Declarations
 from .decls import DECL_KINDS, DECLARATIONS, INSIDE, PROPERTIES
@@ -503,7 +503,7 @@ def _takes_from_pool(node: dict[str, Any]) -> bool:
     )
 
 
-class _Compiler(Declarations, Modules, Awards, BoardBlocks):
+class _Compiler(Declarations, Modules, Awards):
     """Builds the IR from statements; every method appends diagnostics rather than raising."""
 
     def __init__(self) -> None:
@@ -526,7 +526,8 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
         self.counters: list[dict[str, Any]] = []
         self._init_declarations()
         self._init_modules()
-        self._init_board_blocks()
+        # The `on board NAME { ... }` blocks (dsl/decls/on_board.py).
+        self.on_board: list[dict[str, Any]] = []
         self._init_awards()
         self.campaign: dict[str, list[dict[str, Any]]] = {
             "stickers": [],
@@ -632,8 +633,7 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
             return
         record.compile(self, st)
 
-    # cards ---------------------------------------------------------------------------------
-
+    # triggers, conditions and effects (what the declaration records share) ---------------
     def _trigger(self, s: Stmt, holder: str, selfs: tuple[str, ...] = ()) -> dict[str, Any] | None:
         """A trigger line: `[once per turn|once per game] PHRASE [if CONDITION]: effects`.
 
@@ -1037,18 +1037,8 @@ class _Compiler(Declarations, Modules, Awards, BoardBlocks):
         )
         return None
 
-    # tokens --------------------------------------------------------------------------------
-
-    # boards --------------------------------------------------------------------------------
-
-    # rules ---------------------------------------------------------------------------------
-
-    # campaign declarations: stickers, passages and contracts ----------------------------
-
-    # extensions: `replace`, `remove` and `change` what the base pack declares. Each is
-    # compiled here with the declaration's own code and applied to the base's IR by
-    # `extends.apply_extension` --------------------------------------------------------------
-
+    # extensions: `replace`, `remove` and `change` (dsl/decls/edits.py) are applied to the
+    # base's IR by `extends.apply_extension` ---------------------------------------------------
     def unbased(self) -> list[Diagnostic]:
         """CW124 for `extends` and each edit when no base is followed (`compile_text`, or a
         pack whose `extends` is not in its manifest)."""

@@ -57,19 +57,15 @@ def _sp(at: dict[str, Any] | None) -> Span | None:
 
 
 class Modules:
-    """The `_Compiler` mixin for `module` declarations and a board's `position` and `join`
-    statements; it uses the compiler's ``diags``, ``error``, ``_name``, ``_clean``,
-    ``_no_effects``, ``_space``, ``_path``, ``_dead_end`` and ``_path_props``."""
+    """The `_Compiler` mixin that resolves modular boards once every file is compiled (the
+    `module` declaration and a board's `position` and `join` lines compile in
+    dsl/decls/board_modules.py); it uses the compiler's ``diags`` and ``error``."""
 
     diags: list[Diagnostic]
     modules: list[dict[str, Any]]
 
     def _init_modules(self) -> None:
         self.modules = []
-
-    # -- module declarations ---------------------------------------------------------------
-
-    # -- board statements ------------------------------------------------------------------
 
     # -- once every file is compiled ------------------------------------------------------
     def finish_modules(self, boards: list[dict[str, Any]]) -> None:

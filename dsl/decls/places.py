@@ -8,6 +8,7 @@ from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..limits import RANGES
 from ..parser import Atom, Stmt
 from .registry import part
+from .resources import action_line
 from .shared import REWARDS, SPACE_FLAGS, _at, _match_words, _phrase_span
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def compile_space(c: _Compiler, board: dict[str, Any], st: Stmt, group: str | No
     rewarded: dict[str, Span] = {}
     for s in st.block or []:
         if s.words[0] == "action":
-            c.action_line(space, s)  # see declarations.py
+            action_line(c, space, s)
             continue
         if s.effects is not None:
             trig = c._trigger(s, "space")

@@ -8,6 +8,7 @@ from ..diagnostics import did_you_mean
 from ..parser import Stmt
 from .cards import points
 from .registry import declaration
+from .resources import action_line
 from .shared import CROSSED, TOKEN_KINDS, _at, _match_words
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def token(c: _Compiler, st: Stmt) -> None:
     }
     for s in st.block or []:
         if s.words[0] == "action":
-            c.action_line(tok, s)  # see declarations.py
+            action_line(c, tok, s)
             continue
         if s.effects is not None:
             trig = c._trigger(s, "token", ("reveal", "use", "drawn", "cross"))
