@@ -164,6 +164,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "dsl.decls",
             "dsl.decls.",
+            "dsl.effect_compiler",
             "dsl.declarations",
             "dsl.board_blocks",
             "dsl.awards",
