@@ -158,34 +158,49 @@ def _compile_pack(
     # to the real folder.
     root = Path(os.path.realpath(pack_dir))
     shown = Path(display_root) if display_root is not None else Path(pack_dir)
-    files: dict[str, str] = {}
-    diags: list[Diagnostic] = []
-    # Each file is compiled as soon as it is parsed (in include order), so its statements
-    # are garbage once its IR is built: a 100,000-card pack never holds all its syntax trees
-    # and all its IR at once.
-    compiler = _Compiler()
     manifest = MANIFEST
     if root.is_file() and root.suffix == ".clank":
         manifest, root, shown = root.name, root.parent, shown.parent
     if not os.path.lexists(root / manifest):
-        diags.append(
-            Diagnostic(
-                "CW004",
-                f"{_show(shown / MANIFEST)} does not exist: a pack is a folder with a {MANIFEST}",
-                None,
-                hint=f'create {MANIFEST} with `pack NAME {{ version "0.1" }}` and include lines',
-            )
+        missing = Diagnostic(
+            "CW004",
+            f"{_show(shown / MANIFEST)} does not exist: a pack is a folder with a {MANIFEST}",
+            None,
+            hint=f'create {MANIFEST} with `pack NAME {{ version "0.1" }}` and include lines',
         )
-        return CompileResult(None, diags, files)
+        return CompileResult(None, [missing], {})
+    loading = _PackLoad(root, shown, chain, parse)
+    with PackReader(root, shown, used[0], used[1], overrides=overrides) as reader:
+        loading.read_all(reader, manifest)
+    return loading.result(check)
 
-    def includes(stmts: list[Stmt]) -> list[Atom]:
+
+class _PackLoad:
+    """One pack's files read, parsed and compiled in include order (`_compile_pack`).
+
+    Each file is compiled as soon as it is parsed, so its statements are garbage once its
+    IR is built: a 100,000-card pack never holds all its syntax trees and all its IR at
+    once."""
+
+    def __init__(
+        self, root: Path, shown: Path, chain: list[tuple[Path, str, Span]], parse: ParseFn | None
+    ) -> None:
+        self.root, self.shown, self.chain, self.parse = root, shown, chain, parse
+        self.files: dict[str, str] = {}
+        self.diags: list[Diagnostic] = []
+        self.compiler = _Compiler()
+        # The base, once the manifest's pack block names one: where it is, and what it
+        # compiled to.
+        self.based: dict[str, Any] = {}
+
+    def includes(self, stmts: list[Stmt]) -> list[Atom]:
         """The file names of the include lines among ``stmts`` (CW105 for a malformed one)."""
         out = []
         for st in stmts:
             if st.words and st.words[0] == "include":
                 target = st.head[1] if len(st.head) == 2 else None
                 if target is None or target.kind != "string":
-                    diags.append(
+                    self.diags.append(
                         Diagnostic(
                             "CW105",
                             "include takes one quoted file name",
@@ -197,76 +212,73 @@ def _compile_pack(
                 out.append(target)
         return out
 
-    # The base, once the manifest's pack block names one: where it is, and what it compiled to.
-    based: dict[str, Any] = {}
-
-    with PackReader(root, shown, used[0], used[1], overrides=overrides) as reader:
-
-        def follow_base() -> None:
-            """Compile the base the pack block names, before anything else of this pack: the
-            rules block starts from the base's rules."""
-            assert compiler.extends is not None
-            found = ext.find_base(compiler.extends, root, shown)
-            if isinstance(found, Diagnostic):
-                based["failed"] = found
-                return
-            name = compiler.pack["name"] if compiler.pack else _show(shown)
-            problem = ext.cycle_or_depth(found, chain, root, name)
-            if problem is not None:
-                based["failed"] = problem
-                return
-            result = _compile_pack(
-                found.root,
-                found.shown,
-                None,
-                [*chain, (root, name, found.span)],
-                (reader.used_bytes, reader.used_files),
-                False,
-                parse,
+    def follow_base(self, reader: PackReader) -> None:
+        """Compile the base the pack block names, before anything else of this pack: the
+        rules block starts from the base's rules."""
+        compiler, based = self.compiler, self.based
+        assert compiler.extends is not None
+        found = ext.find_base(compiler.extends, self.root, self.shown)
+        if isinstance(found, Diagnostic):
+            based["failed"] = found
+            return
+        name = compiler.pack["name"] if compiler.pack else _show(self.shown)
+        problem = ext.cycle_or_depth(found, self.chain, self.root, name)
+        if problem is not None:
+            based["failed"] = problem
+            return
+        result = _compile_pack(
+            found.root,
+            found.shown,
+            None,
+            [*self.chain, (self.root, name, found.span)],
+            (reader.used_bytes, reader.used_files),
+            False,
+            self.parse,
+        )
+        reader.used_bytes += sum(
+            len(t.encode("utf-8", "surrogatepass")) for t in result.sources.values()
+        )
+        reader.used_files += len(result.sources)
+        based["base"], based["result"] = found, result
+        if result.ir is not None:
+            compiler.inherit_resources(result.ir)
+            compiler.rules = copy.deepcopy(
+                {k: v for k, v in result.ir["rules"].items() if k != "at"}
             )
-            reader.used_bytes += sum(
-                len(t.encode("utf-8", "surrogatepass")) for t in result.sources.values()
-            )
-            reader.used_files += len(result.sources)
-            based["base"], based["result"] = found, result
-            if result.ir is not None:
-                compiler.inherit_resources(result.ir)
-                compiler.rules = copy.deepcopy(
-                    {k: v for k, v in result.ir["rules"].items() if k != "at"}
-                )
-                compiler.rules_at = dict(result.ir["rules"].get("at", {}))
+            compiler.rules_at = dict(result.ir["rules"].get("at", {}))
 
-        def load(named: str, via: Atom | None) -> list[Stmt] | None:
-            """Read and parse one file; None when it is refused, unreadable or seen."""
-            span = via.span if via else None
-            rel = reader.resolve(named, span)
-            if rel is None:
-                return None
-            name = reader.display(rel)
-            if name in files:
-                return None
-            text = reader.read(rel, named, span)
-            if text is None:
-                return None
-            files[name] = text
-            stmts, syntax = (parse or parser().parse)(text, name)
-            diags.extend(syntax)
-            ordered = stmts
-            if via is None:
-                # The manifest's pack block first, so its `extends` is followed before any
-                # other declaration (the pack block's place in the file means nothing).
-                ordered = sorted(stmts, key=lambda st: st.words[0] != "pack")
-            for st in ordered:
-                compiler.decl(st)
-                if via is None and compiler.extends is not None and not based:
-                    follow_base()
-            return stmts
+    def load(self, reader: PackReader, named: str, via: Atom | None) -> list[Stmt] | None:
+        """Read, parse and compile one file; None when it is refused, unreadable or seen."""
+        span = via.span if via else None
+        rel = reader.resolve(named, span)
+        if rel is None:
+            return None
+        name = reader.display(rel)
+        if name in self.files:
+            return None
+        text = reader.read(rel, named, span)
+        if text is None:
+            return None
+        self.files[name] = text
+        stmts, syntax = (self.parse or parser().parse)(text, name)
+        self.diags.extend(syntax)
+        ordered = stmts
+        if via is None:
+            # The manifest's pack block first, so its `extends` is followed before any
+            # other declaration (the pack block's place in the file means nothing).
+            ordered = sorted(stmts, key=lambda st: st.words[0] != "pack")
+        for st in ordered:
+            self.compiler.decl(st)
+            if via is None and self.compiler.extends is not None and not self.based:
+                self.follow_base(reader)
+        return stmts
 
-        # Depth first, in the order the includes are written (declaration order matters),
-        # with an explicit stack: a chain of thousands of includes is a CW007, not a
-        # RecursionError.
-        first = load(manifest, None)
-        stack = [(0, iter(includes(first or [])))]
+    def read_all(self, reader: PackReader, manifest: str) -> None:
+        """Every file from the manifest on: depth first, in the order the includes are
+        written (declaration order matters), with an explicit stack: a chain of thousands
+        of includes is a CW007, not a RecursionError."""
+        first = self.load(reader, manifest, None)
+        stack = [(0, iter(self.includes(first or [])))]
         while stack:
             depth, pending = stack[-1]
             target = next(pending, None)
@@ -274,7 +286,7 @@ def _compile_pack(
                 stack.pop()
                 continue
             if depth + 1 > limits.MAX_INCLUDE_DEPTH:
-                diags.append(
+                self.diags.append(
                     Diagnostic(
                         "CW007",
                         f"include {target.source()} is nested more than "
@@ -285,46 +297,49 @@ def _compile_pack(
                     )
                 )
                 continue
-            stmts = load(str(target.value), target)
+            stmts = self.load(reader, str(target.value), target)
             if stmts:
-                stack.append((depth + 1, iter(includes(stmts))))
-        diags.extend(check_art(reader, compiler.art_refs))
-        diags.extend(reader.diags)
-        files.update(reader.undecodable)  # to show the line of a CW004
+                stack.append((depth + 1, iter(self.includes(stmts))))
+        self.diags.extend(check_art(reader, self.compiler.art_refs))
+        self.diags.extend(reader.diags)
+        self.files.update(reader.undecodable)  # to show the line of a CW004
 
-    if "failed" in based:
-        # No base: the extension's own declarations are still checked, its references not.
-        found = [*diags, based["failed"], *compiler.diags]
-        return CompileResult(None, sorted(found, key=Diagnostic.sort_key), files)
-    base_result: CompileResult | None = based.get("result")
-    if base_result is not None:
-        files.update(base_result.sources)
-        diags.extend(base_result.diagnostics)
-    if any(d.code in ("CW004", "CW005", "CW006", "CW007") for d in diags):
-        # A file is missing: every reference to what it declares would be a false alarm.
-        return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
-    if base_result is None:
-        result = _compile_statements([], diags, files, compiler, check=check)
-    elif base_result.ir is None or has_errors(base_result.diagnostics):
-        # The base does not compile: the extension's every edit would be a false alarm.
-        result = CompileResult(
-            None, sorted([*diags, *compiler.diags], key=Diagnostic.sort_key), files
-        )
-    else:
-        result = _extend(base_result.ir, based["base"], diags, files, compiler, check)
-    if result.ir is not None and "at" not in result.ir["pack"]:
-        first_name = next(iter(files))
-        result.diagnostics.insert(
-            0,
-            Diagnostic(
-                "CW109",
-                f"{first_name} does not declare the pack",
-                Span(first_name, 1, 1, 1, 2),
-                hint='start it with `pack NAME { version "0.1.0" }`',
-            ),
-        )
-        result.ir = None
-    return result
+    def result(self, check: bool) -> CompileResult:
+        """The pack's IR and diagnostics once every file is read (over its base's, if any)."""
+        diags, files, compiler, based = self.diags, self.files, self.compiler, self.based
+        if "failed" in based:
+            # No base: the extension's own declarations are still checked, its references not.
+            found = [*diags, based["failed"], *compiler.diags]
+            return CompileResult(None, sorted(found, key=Diagnostic.sort_key), files)
+        base_result: CompileResult | None = based.get("result")
+        if base_result is not None:
+            files.update(base_result.sources)
+            diags.extend(base_result.diagnostics)
+        if any(d.code in ("CW004", "CW005", "CW006", "CW007") for d in diags):
+            # A file is missing: every reference to what it declares would be a false alarm.
+            return CompileResult(None, sorted(diags, key=Diagnostic.sort_key), files)
+        if base_result is None:
+            result = _compile_statements([], diags, files, compiler, check=check)
+        elif base_result.ir is None or has_errors(base_result.diagnostics):
+            # The base does not compile: the extension's every edit would be a false alarm.
+            result = CompileResult(
+                None, sorted([*diags, *compiler.diags], key=Diagnostic.sort_key), files
+            )
+        else:
+            result = _extend(base_result.ir, based["base"], diags, files, compiler, check)
+        if result.ir is not None and "at" not in result.ir["pack"]:
+            first_name = next(iter(files))
+            result.diagnostics.insert(
+                0,
+                Diagnostic(
+                    "CW109",
+                    f"{first_name} does not declare the pack",
+                    Span(first_name, 1, 1, 1, 2),
+                    hint='start it with `pack NAME { version "0.1.0" }`',
+                ),
+            )
+            result.ir = None
+        return result
 
 
 def _extend(
