@@ -60,6 +60,7 @@ def event(c: _Compiler, st: Stmt) -> None:
 
 
 def _card(c: _Compiler, st: Stmt, deck: str, type_: str) -> None:
+    """Any card kind's declaration: its properties and trigger lines, in ``deck``."""
     kind = st.words[0]
     named = c._name(st, kind)
     if named is None:
@@ -92,37 +93,7 @@ def _card(c: _Compiler, st: Stmt, deck: str, type_: str) -> None:
                 card["triggers"].append(trig)
             continue
         _card_prop(c, card, s, seen)
-    if card["deck"] == "reserve" and "fight" in card:
-        card["type"] = "monster"
-    if card.get("aside") and card["type"] != "monster":
-        c.error(
-            "CW112",
-            "only a reserve monster (a `reserve` card with `fight`) can be set aside",
-            seen.get("set", st.span),
-            hint="declare it as `reserve NAME { fight N; set aside; defeat: ... }`",
-        )
-    unsure = any(d.code == "CW102" for d in c.diags[before:])
-    if card["type"] == "monster" and "fight" not in card and not unsure:
-        c.error(
-            "CW109",
-            f"monster {card['name']!r} has no fight value",
-            st.head[1].span,
-            hint="add `fight N`: the swords needed to defeat it",
-        )
-    if (
-        card["type"] == "acquire"
-        and card["deck"] != "starting"
-        and "cost" not in card
-        and (not unsure)
-    ):
-        c.error(
-            "CW109",
-            f"card {card['name']!r} has no cost",
-            st.head[1].span,
-            hint="add `cost N` (skill), or `starting N` for a starting-deck card",
-        )
-    if card["type"] == "monster":
-        card.pop("cost", None)
+    _settle_card(c, card, st, seen, before)
     c.cards.append(card)
 
 
@@ -146,29 +117,8 @@ def _card_prop(c: _Compiler, card: dict[str, Any], s: Stmt, seen: dict[str, Span
         value = c._int(s, rest, key, key)
         if value is not None:
             card[key] = value
-    elif key == "cardporium":
-        # Held out of play until a passage fetches it into the adventure deck.
-        value = c._int(s, rest, key, "passage")
-        if value is not None:
-            if card["deck"] != "adventure":
-                c.error(
-                    "CW112",
-                    "only an adventure-deck card can wait in the Cardporium",
-                    s.span,
-                    hint="declare it as `card`, `monster` or `event`",
-                )
-            card["deck"], card["cardporium"] = "cardporium", value
-    elif key == "starting":
-        value = c._int(s, rest, key, "starting")
-        if value is not None:
-            if card["deck"] != "adventure" or card["type"] != "acquire":
-                c.error(
-                    "CW112",
-                    "only a `card` can be a starting-deck card",
-                    s.span,
-                    hint="declare it as `card NAME { starting N }`",
-                )
-            card["deck"], card["copies"] = "starting", value
+    elif key in ("cardporium", "starting"):
+        _card_deck(c, card, s, key)
     elif key == "points":
         points(c, card, s, rest)
     elif key in CARD_FLAGS and not rest:
@@ -185,15 +135,7 @@ def _card_prop(c: _Compiler, card: dict[str, Any], s: Stmt, seen: dict[str, Span
         # reserve monster (checked once the card is read, see `_card`).
         card["aside"] = True
     elif key == "art":
-        if len(rest) == 1 and rest[0].kind == "string":
-            c.art_refs.append((card, str(rest[0].value), rest[0].span))
-        else:
-            c.error(
-                "CW105",
-                "art takes one quoted file name",
-                _phrase_span(rest) if rest else s.span,
-                hint='write `art "art/goblin.png"`: a PNG, JPEG or SVG inside the pack folder',
-            )
+        _card_art(c, card, s)
     elif words[:2] in (["only", "in"], ["not", "in"]) and len(words) > 2:
         c._clean(s.head[2:])
         where = words[3:] if words[2] in ("a", "an") and len(words) > 3 else words[2:]
@@ -231,3 +173,84 @@ def points(c: _Compiler, owner: dict[str, Any], s: Stmt, rest: list[Atom]) -> No
     value = c._int(s, rest, "points", "points")
     if value is not None:
         owner["points"] = value
+
+
+def _card_deck(c: _Compiler, card: dict[str, Any], s: Stmt, key: str) -> None:
+    """`cardporium N` (held out of play until a passage fetches it into the adventure deck)
+    or `starting N` (a starting-deck card, N copies)."""
+    rest = s.head[1:]
+    if key == "cardporium":
+        value = c._int(s, rest, key, "passage")
+        if value is not None:
+            if card["deck"] != "adventure":
+                c.error(
+                    "CW112",
+                    "only an adventure-deck card can wait in the Cardporium",
+                    s.span,
+                    hint="declare it as `card`, `monster` or `event`",
+                )
+            card["deck"], card["cardporium"] = "cardporium", value
+        return
+    value = c._int(s, rest, key, "starting")
+    if value is not None:
+        if card["deck"] != "adventure" or card["type"] != "acquire":
+            c.error(
+                "CW112",
+                "only a `card` can be a starting-deck card",
+                s.span,
+                hint="declare it as `card NAME { starting N }`",
+            )
+        card["deck"], card["copies"] = "starting", value
+
+
+def _card_art(c: _Compiler, card: dict[str, Any], s: Stmt) -> None:
+    """`art "FILE"`: the card's picture, read once every file is (dsl/art.py)."""
+    rest = s.head[1:]
+    if len(rest) == 1 and rest[0].kind == "string":
+        c.art_refs.append((card, str(rest[0].value), rest[0].span))
+    else:
+        c.error(
+            "CW105",
+            "art takes one quoted file name",
+            _phrase_span(rest) if rest else s.span,
+            hint='write `art "art/goblin.png"`: a PNG, JPEG or SVG inside the pack folder',
+        )
+
+
+def _settle_card(
+    c: _Compiler, card: dict[str, Any], st: Stmt, seen: dict[str, Span], before: int
+) -> None:
+    """A card once its block is read: a reserve card with `fight` is the reserve monster;
+    CW112 for a set-aside card that is none, CW109 for a missing fight or cost (unless a
+    property of it was unknown, from ``before`` on, which may have been the one)."""
+    if card["deck"] == "reserve" and "fight" in card:
+        card["type"] = "monster"
+    if card.get("aside") and card["type"] != "monster":
+        c.error(
+            "CW112",
+            "only a reserve monster (a `reserve` card with `fight`) can be set aside",
+            seen.get("set", st.span),
+            hint="declare it as `reserve NAME { fight N; set aside; defeat: ... }`",
+        )
+    unsure = any(d.code == "CW102" for d in c.diags[before:])
+    if card["type"] == "monster" and "fight" not in card and not unsure:
+        c.error(
+            "CW109",
+            f"monster {card['name']!r} has no fight value",
+            st.head[1].span,
+            hint="add `fight N`: the swords needed to defeat it",
+        )
+    if (
+        card["type"] == "acquire"
+        and card["deck"] != "starting"
+        and "cost" not in card
+        and (not unsure)
+    ):
+        c.error(
+            "CW109",
+            f"card {card['name']!r} has no cost",
+            st.head[1].span,
+            hint="add `cost N` (skill), or `starting N` for a starting-deck card",
+        )
+    if card["type"] == "monster":
+        card.pop("cost", None)

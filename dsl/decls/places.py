@@ -60,6 +60,7 @@ part(
 
 
 def compile_space(c: _Compiler, board: dict[str, Any], st: Stmt, group: str | None) -> None:
+    """`space NAME { ... }` in a board, a group of it or a module's side."""
     named = c._name(st, "space")
     if named is None:
         return
@@ -75,95 +76,105 @@ def compile_space(c: _Compiler, board: dict[str, Any], st: Stmt, group: str | No
         space["group"] = group
     rewarded: dict[str, Span] = {}
     for s in st.block or []:
-        if s.words[0] == "action":
-            action_line(c, space, s)
-            continue
-        if s.effects is not None:
-            trig = c._trigger(s, "space")
-            if trig is not None:
-                space["triggers"].append(trig)
-            continue
-        words, rest = s.words, s.head[1:]
-        flag = _match_words(words, SPACE_FLAGS)
-        if flag is not None and flag[1] == len(words):
-            (feature, exhausts), _n = flag
-            if feature and feature not in space["features"]:
-                space["features"].append(feature)
-            space["exhausts"] = space["exhausts"] or exhausts
-            continue
-        key = words[0]
-        if key in ("coach", "waypoint", "artifact"):
-            value = c._int(s, rest, key, key)
-            if value is not None:
-                space[key] = value
-        elif key == "reward":
-            hit = _match_words(words[1:], REWARDS)
-            if hit is None:
-                c.error(
-                    "CW102",
-                    f"unknown reward `{' '.join(a.source() for a in rest)}`",
-                    _phrase_span(rest) if rest else s.span,
-                    hint=did_you_mean(" ".join(words[1:]), [" ".join(k) for k in REWARDS])
-                    or "rewards: gold N, minor secret, major secret, fruit, draw, heal",
-                )
-                continue
-            (rkind, takes_n), n = hit
-            tail = rest[n:]
-            amount = 1
-            if tail:
-                if not takes_n:
-                    c.error("CW105", f"reward {rkind} takes no number", _phrase_span(tail))
-                    continue
-                got = c._int(s, tail, f"reward {rkind}", "reward")
-                if got is None:
-                    continue
-                amount = got
-            elif rkind == "gold":
-                c.error("CW105", "reward gold needs an amount", s.span, hint="reward gold 2")
-                continue
-            if rkind in rewarded:
-                c.diags.append(
-                    Diagnostic(
-                        "CW105",
-                        f"space {space['name']!r} gives `reward {rkind}` twice",
-                        s.span,
-                        hint="give one reward of each kind; for more, raise its amount "
-                        "(`reward gold 3`)",
-                        notes=(("the first is here", rewarded[rkind]),),
-                    )
-                )
-            rewarded[rkind] = s.span
-            _reward(c, space, rkind, amount, s.span)
-        elif key == "holds":
-            compile_holds(c, space, s, rest)
-        elif key == "at":
-            if len(rest) != 2 or any(a.kind not in ("number", "signed") for a in rest):
-                c.error("CW105", "at takes two numbers, x and y", s.span, hint="at 120 40")
-                continue
-            pos = [c._in_range(a, "a position", RANGES["position"]) for a in rest]
-            if None not in pos:
-                space["pos"] = pos
-        elif key == "feature" and rest:
-            c._clean(rest)
-            space["features"].append(" ".join(a.text.lower() for a in rest))
-        elif key == "requires" and rest:
-            # Entered only by a player holding a token that grants the words, whatever
-            # the way (a path, a teleport, a lift).
-            c._clean(rest)
-            space.setdefault("requires", []).append(" ".join(a.text.lower() for a in rest))
-        else:
-            c.error(
-                "CW102",
-                f"unknown space property `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(
-                    " ".join(words),
-                    [" ".join(k) for k in SPACE_FLAGS] + list(SPACE_PROPS),
-                )
-                or did_you_mean(key, SPACE_PROPS)
-                or "see docs/language.md for space properties",
-            )
+        _space_line(c, space, s, rewarded)
     board["spaces"].append(space)
+
+
+def _space_line(c: _Compiler, space: dict[str, Any], s: Stmt, rewarded: dict[str, Span]) -> None:
+    """One line of a space's block: an action, a trigger, a flag or a property."""
+    if s.words[0] == "action":
+        action_line(c, space, s)
+        return
+    if s.effects is not None:
+        trig = c._trigger(s, "space")
+        if trig is not None:
+            space["triggers"].append(trig)
+        return
+    words, rest = s.words, s.head[1:]
+    flag = _match_words(words, SPACE_FLAGS)
+    if flag is not None and flag[1] == len(words):
+        (feature, exhausts), _n = flag
+        if feature and feature not in space["features"]:
+            space["features"].append(feature)
+        space["exhausts"] = space["exhausts"] or exhausts
+        return
+    key = words[0]
+    if key in ("coach", "waypoint", "artifact"):
+        value = c._int(s, rest, key, key)
+        if value is not None:
+            space[key] = value
+    elif key == "reward":
+        _space_reward(c, space, s, rewarded)
+    elif key == "holds":
+        compile_holds(c, space, s, rest)
+    elif key == "at":
+        if len(rest) != 2 or any(a.kind not in ("number", "signed") for a in rest):
+            c.error("CW105", "at takes two numbers, x and y", s.span, hint="at 120 40")
+            return
+        pos = [c._in_range(a, "a position", RANGES["position"]) for a in rest]
+        if None not in pos:
+            space["pos"] = pos
+    elif key == "feature" and rest:
+        c._clean(rest)
+        space["features"].append(" ".join(a.text.lower() for a in rest))
+    elif key == "requires" and rest:
+        # Entered only by a player holding a token that grants the words, whatever
+        # the way (a path, a teleport, a lift).
+        c._clean(rest)
+        space.setdefault("requires", []).append(" ".join(a.text.lower() for a in rest))
+    else:
+        c.error(
+            "CW102",
+            f"unknown space property `{s.head_text()}`",
+            s.head[0].span,
+            hint=did_you_mean(
+                " ".join(words),
+                [" ".join(k) for k in SPACE_FLAGS] + list(SPACE_PROPS),
+            )
+            or did_you_mean(key, SPACE_PROPS)
+            or "see docs/language.md for space properties",
+        )
+
+
+def _space_reward(c: _Compiler, space: dict[str, Any], s: Stmt, rewarded: dict[str, Span]) -> None:
+    """`reward KIND [N]` in a space (CW105 for a second reward of one kind)."""
+    words, rest = s.words, s.head[1:]
+    hit = _match_words(words[1:], REWARDS)
+    if hit is None:
+        c.error(
+            "CW102",
+            f"unknown reward `{' '.join(a.source() for a in rest)}`",
+            _phrase_span(rest) if rest else s.span,
+            hint=did_you_mean(" ".join(words[1:]), [" ".join(k) for k in REWARDS])
+            or "rewards: gold N, minor secret, major secret, fruit, draw, heal",
+        )
+        return
+    (rkind, takes_n), n = hit
+    tail = rest[n:]
+    amount = 1
+    if tail:
+        if not takes_n:
+            c.error("CW105", f"reward {rkind} takes no number", _phrase_span(tail))
+            return
+        got = c._int(s, tail, f"reward {rkind}", "reward")
+        if got is None:
+            return
+        amount = got
+    elif rkind == "gold":
+        c.error("CW105", "reward gold needs an amount", s.span, hint="reward gold 2")
+        return
+    if rkind in rewarded:
+        c.diags.append(
+            Diagnostic(
+                "CW105",
+                f"space {space['name']!r} gives `reward {rkind}` twice",
+                s.span,
+                hint="give one reward of each kind; for more, raise its amount (`reward gold 3`)",
+                notes=(("the first is here", rewarded[rkind]),),
+            )
+        )
+    rewarded[rkind] = s.span
+    _reward(c, space, rkind, amount, s.span)
 
 
 def _reward(c: _Compiler, space: dict[str, Any], kind: str, n: int, span: Span) -> None:

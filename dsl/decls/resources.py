@@ -19,7 +19,7 @@ from ..declarations import (
 )
 from ..diagnostics import Span, did_you_mean
 from ..limits import RANGES, bad_name_char
-from ..parser import Stmt
+from ..parser import Atom, Stmt
 from .registry import declaration, part
 from .shared import _at
 
@@ -336,41 +336,54 @@ def action_line(c: _Compiler, owner: dict[str, Any], s: Stmt) -> None:
         )
         return
     if head:
-        for a in head:
-            if a.kind not in ("word", "string") or bad_name_char(str(a.value)) is not None:
-                c.error(
-                    "CW128",
-                    f"`{' '.join(a.source() for a in head)}` cannot name an action",
-                    _span_of(head),
-                    hint='name it with words or a quoted name: `action "Pray" once per game: ...`',
-                )
-                return
-        # A misspelt `unless` would read as part of a name of several bare words.
-        for a in head[1:]:
-            hint = did_you_mean(a.text, ["unless"]) if a.kind == "word" else None
-            if hint is not None and len(a.text) > 3:
-                c.error(
-                    "CW128",
-                    f"`{a.text}` in the action's name `{_text(head)}`",
-                    a.span,
-                    hint=hint + " (`action NAME unless CONDITION: ...`)",
-                )
-                return
-        node["name"] = " ".join(a.text for a in head)
+        name = _action_name(c, head)
+        if name is None:
+            return
+        node["name"] = name
     effects = c.effects(s.effects)
     if effects is None:
         return
     if not effects:
         c.error("CW128", "an action needs at least one effect", s.span)
         return
-    # A price the player must pay (`pay 2 boots -> ...`) decides whether the action is
-    # offered at all: kept apart from the effects it buys.
+    node["cost"], node["effects"] = _price_and_effects(effects)
+    owner.setdefault("actions", []).append(node)
+
+
+def _action_name(c: _Compiler, head: list[Atom]) -> str | None:
+    """An action's name from the words before its limit, or None (reported)."""
+    for a in head:
+        if a.kind not in ("word", "string") or bad_name_char(str(a.value)) is not None:
+            c.error(
+                "CW128",
+                f"`{' '.join(a.source() for a in head)}` cannot name an action",
+                _span_of(head),
+                hint='name it with words or a quoted name: `action "Pray" once per game: ...`',
+            )
+            return None
+    # A misspelt `unless` would read as part of a name of several bare words.
+    for a in head[1:]:
+        hint = did_you_mean(a.text, ["unless"]) if a.kind == "word" else None
+        if hint is not None and len(a.text) > 3:
+            c.error(
+                "CW128",
+                f"`{a.text}` in the action's name `{_text(head)}`",
+                a.span,
+                hint=hint + " (`action NAME unless CONDITION: ...`)",
+            )
+            return None
+    return " ".join(a.text for a in head)
+
+
+def _price_and_effects(
+    effects: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """An action's price and the effects it buys. A price the player must pay (`pay 2 boots
+    -> ...`) decides whether the action is offered at all: kept apart from the effects."""
     if len(effects) == 1 and effects[0]["op"] == "pay" and not effects[0]["optional"]:
-        node["cost"], node["effects"] = effects[0]["cost"], effects[0]["then"]
-    elif len(effects) == 1 and EFFECTS[effects[0]["op"]].payable:
+        return effects[0]["cost"], effects[0]["then"]
+    if len(effects) == 1 and EFFECTS[effects[0]["op"]].payable:
         # An action that is one price and nothing more (`defeat a guard here with 3
         # swords`) is offered only when that price can be paid.
-        node["cost"], node["effects"] = effects, []
-    else:
-        node["cost"], node["effects"] = [], effects
-    owner.setdefault("actions", []).append(node)
+        return effects, []
+    return [], effects
