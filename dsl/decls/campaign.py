@@ -34,62 +34,7 @@ def sticker(c: _Compiler, st: Stmt) -> None:
     sticker: dict[str, Any] = {"name": h[1].text, "at": _at(st.span)}
     bad = False
     for s in st.block or []:
-        if s.words[0] in ("change", "replace", "remove"):
-            saved, c.edits = c.edits, []
-            before = len(c.diags)
-            edit(c, s, s.words[0])
-            got, c.edits = c.edits, saved
-            bad = bad or len(c.diags) > before
-            sticker.setdefault("edits", []).extend(ext.edit_to_ir(e) for e in got)
-            continue
-        if s.words[0] == "board" and s.block is not None and s.effects is None:
-            # A board sticker that adds spaces and paths (to a dead end, say), written
-            # as an extension adds to its base's board.
-            saved_boards, c.boards = c.boards, []
-            before = len(c.diags)
-            board(c, s)
-            got, c.boards = c.boards, saved_boards
-            bad = bad or len(c.diags) > before
-            sticker.setdefault("boards", []).extend(got)
-            continue
-        if s.words[0] == "fills" and len(s.head) == 2 and (s.effects or s.block):
-            if "fills" in sticker:
-                c.error("CW106", "a sticker fills one slot", s.span)
-                continue
-            if s.block is not None and s.effects is None:
-                # A slot bound to rule parameters: the block sets them.
-                values = _sticker_rules(c, s)
-                bad = bad or values is None
-                if values is not None:
-                    sticker["fills"] = s.head[1].text
-                    sticker["fills_at"] = _at(s.head[1].span)
-                    sticker["rules"] = values
-                continue
-            effects = c.effects(s.effects or [])
-            bad = bad or effects is None
-            if effects is not None:
-                sticker["fills"] = s.head[1].text
-                sticker["fills_at"] = _at(s.head[1].span)
-                sticker["effects"] = effects
-        elif s.effects is not None and s.words[0] in TRIGGER_WORDS:
-            # A Franchise Board sticker: a permanent ability, a trigger as the rules
-            # block writes one (`when you escape: +2 gold`).
-            trig = c._trigger(s, "rules")
-            bad = bad or trig is None
-            if trig is not None:
-                sticker.setdefault("abilities", []).append(trig)
-        else:
-            bad = True
-            c.error(
-                "CW102",
-                f"unknown sticker line `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(s.words[0], ["fills", "change", "replace", "remove"])
-                or "a sticker says `fills SLOT: EFFECTS` (a rule sticker), `fills SLOT { "
-                "RULE VALUE }` (a rule parameter), `TRIGGER: EFFECTS` (a Franchise Board "
-                "ability), or `change`, `replace` or `remove` what the pack declares (a "
-                "board or card sticker)",
-            )
+        bad = _sticker_line(c, sticker, s) or bad
     if not bad and not any(k in sticker for k in ("fills", "edits", "abilities", "boards")):
         c.error(
             "CW109",
@@ -102,6 +47,67 @@ def sticker(c: _Compiler, st: Stmt) -> None:
     # A sticker with an error is still declared (its name only, when nothing of it
     # compiled), so what names it is not reported again: the pack fails on the error.
     c.campaign["stickers"].append(sticker)
+
+
+def _sticker_line(c: _Compiler, sticker: dict[str, Any], s: Stmt) -> bool:
+    """One line of a sticker's block; True when it failed (reported)."""
+    if s.words[0] in ("change", "replace", "remove"):
+        saved, c.edits = c.edits, []
+        before = len(c.diags)
+        edit(c, s, s.words[0])
+        got, c.edits = c.edits, saved
+        sticker.setdefault("edits", []).extend(ext.edit_to_ir(e) for e in got)
+        return len(c.diags) > before
+    if s.words[0] == "board" and s.block is not None and s.effects is None:
+        # A board sticker that adds spaces and paths (to a dead end, say), written
+        # as an extension adds to its base's board.
+        saved_boards, c.boards = c.boards, []
+        before = len(c.diags)
+        board(c, s)
+        got, c.boards = c.boards, saved_boards
+        sticker.setdefault("boards", []).extend(got)
+        return len(c.diags) > before
+    if s.words[0] == "fills" and len(s.head) == 2 and (s.effects or s.block):
+        return _sticker_fills(c, sticker, s)
+    if s.effects is not None and s.words[0] in TRIGGER_WORDS:
+        # A Franchise Board sticker: a permanent ability, a trigger as the rules
+        # block writes one (`when you escape: +2 gold`).
+        trig = c._trigger(s, "rules")
+        if trig is not None:
+            sticker.setdefault("abilities", []).append(trig)
+        return trig is None
+    c.error(
+        "CW102",
+        f"unknown sticker line `{s.head_text()}`",
+        s.head[0].span,
+        hint=did_you_mean(s.words[0], ["fills", "change", "replace", "remove"])
+        or "a sticker says `fills SLOT: EFFECTS` (a rule sticker), `fills SLOT { "
+        "RULE VALUE }` (a rule parameter), `TRIGGER: EFFECTS` (a Franchise Board "
+        "ability), or `change`, `replace` or `remove` what the pack declares (a "
+        "board or card sticker)",
+    )
+    return True
+
+
+def _sticker_fills(c: _Compiler, sticker: dict[str, Any], s: Stmt) -> bool:
+    """`fills SLOT: EFFECTS` or `fills SLOT { RULE VALUE }`; True when it failed."""
+    if "fills" in sticker:
+        c.error("CW106", "a sticker fills one slot", s.span)
+        return False
+    if s.block is not None and s.effects is None:
+        # A slot bound to rule parameters: the block sets them.
+        values = _sticker_rules(c, s)
+        if values is not None:
+            sticker["fills"] = s.head[1].text
+            sticker["fills_at"] = _at(s.head[1].span)
+            sticker["rules"] = values
+        return values is None
+    effects = c.effects(s.effects or [])
+    if effects is not None:
+        sticker["fills"] = s.head[1].text
+        sticker["fills_at"] = _at(s.head[1].span)
+        sticker["effects"] = effects
+    return effects is None
 
 
 @declaration("passage", form='passage N { text "..."; read N }', writes=("passages",))
@@ -119,66 +125,65 @@ def passage(c: _Compiler, st: Stmt) -> None:
     passage: dict[str, Any] = {"number": number, "text": "", "do": [], "at": _at(st.span)}
     choices: list[dict[str, Any]] = []
     for s in st.block or []:
-        w, rest = s.words, s.head[1:]
-        if s.effects is not None:
-            c.error("CW112", "a passage's lines take no colon", s.span)
-        elif w[0] == "text" and len(rest) == 1 and rest[0].kind == "string":
-            passage["text"] = rest[0].text
-        elif w[0] in ("prologue", "epilogue") and len(rest) == 1:
-            game = c._int(s, rest, f"{w[0]} game", "passage")
-            if game is not None:
-                passage[w[0]] = game
-        elif w[0] == "sticker" and len(rest) == 1 and rest[0].kind in ("word", "string"):
-            passage["do"].append({"do": "sticker", "name": rest[0].text, "at": _at(s.span)})
-        elif w == ["checkmark", "each", "player"]:
-            passage["do"].append({"do": "checkmark", "at": _at(s.span)})
-        elif (track := _track_line(s)) is not None:
-            # An X on one of the pack's campaign tracks.
-            passage["do"].append({"do": "mark", "track": track, "at": _at(s.span)})
-        elif (
-            w[0] in ("patron", "board")
-            and len(rest) == 1
-            and rest[0].kind
-            in (
-                "word",
-                "string",
-            )
-        ):
-            # The next game's patron, or the board (side) it is played on.
-            passage["do"].append({"do": w[0], "name": rest[0].text, "at": _at(s.span)})
-        elif w[0] == "contract" and len(rest) == 1 and rest[0].kind in ("word", "string"):
-            passage["do"].append({"do": "contract", "name": rest[0].text, "at": _at(s.span)})
-        elif w[0] == "fetch" and len(rest) == 1:
-            n = c._int(s, rest, "fetch", "passage")
-            if n is not None:
-                passage["do"].append({"do": "fetch", "card": n, "at": _at(s.span)})
-        elif w[0] == "destroy" and len(rest) == 1 and rest[0].kind in ("word", "string"):
-            passage["do"].append({"do": "destroy", "name": rest[0].text, "at": _at(s.span)})
-        elif w[0] == "read" and len(rest) == 1:
-            n = c._int(s, rest, "read", "passage")
-            if n is not None:
-                passage["do"].append({"do": "read", "passage": n, "at": _at(s.span)})
-        elif w[0] == "choice" and len(rest) == 3 and rest[0].kind == "string" and w[2] == "reads":
-            n = c._int(s, rest[2:], "choice", "passage")
-            if n is not None:
-                choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
-        else:
-            words = ["text", "prologue", "epilogue", "sticker", "checkmark", "mark", "read"]
-            words += ["fetch", "destroy", "contract", "patron", "board"]
-            c.error(
-                "CW102",
-                f"unknown passage line `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(w[0], [*words, "choice"])
-                or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
-                "checkmark each player, mark the TRACK track, read N, fetch N, destroy CARD, "
-                "contract NAME, "
-                "patron NAME, board NAME, "
-                'choice "LABEL" reads N',
-            )
+        _passage_line(c, passage, choices, s)
     if choices:
         passage["choices"] = choices
     c.campaign["passages"].append(passage)
+
+
+def _passage_line(
+    c: _Compiler, passage: dict[str, Any], choices: list[dict[str, Any]], s: Stmt
+) -> None:
+    """One line of a passage: what reading it does, in order, or a choice it offers."""
+    w, rest = s.words, s.head[1:]
+    if s.effects is not None:
+        c.error("CW112", "a passage's lines take no colon", s.span)
+    elif w[0] == "text" and len(rest) == 1 and rest[0].kind == "string":
+        passage["text"] = rest[0].text
+    elif w[0] in ("prologue", "epilogue") and len(rest) == 1:
+        game = c._int(s, rest, f"{w[0]} game", "passage")
+        if game is not None:
+            passage[w[0]] = game
+    elif w[0] == "sticker" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+        passage["do"].append({"do": "sticker", "name": rest[0].text, "at": _at(s.span)})
+    elif w == ["checkmark", "each", "player"]:
+        passage["do"].append({"do": "checkmark", "at": _at(s.span)})
+    elif (track := _track_line(s)) is not None:
+        # An X on one of the pack's campaign tracks.
+        passage["do"].append({"do": "mark", "track": track, "at": _at(s.span)})
+    elif w[0] in ("patron", "board") and len(rest) == 1 and rest[0].kind in ("word", "string"):
+        # The next game's patron, or the board (side) it is played on.
+        passage["do"].append({"do": w[0], "name": rest[0].text, "at": _at(s.span)})
+    elif w[0] == "contract" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+        passage["do"].append({"do": "contract", "name": rest[0].text, "at": _at(s.span)})
+    elif w[0] == "fetch" and len(rest) == 1:
+        n = c._int(s, rest, "fetch", "passage")
+        if n is not None:
+            passage["do"].append({"do": "fetch", "card": n, "at": _at(s.span)})
+    elif w[0] == "destroy" and len(rest) == 1 and rest[0].kind in ("word", "string"):
+        passage["do"].append({"do": "destroy", "name": rest[0].text, "at": _at(s.span)})
+    elif w[0] == "read" and len(rest) == 1:
+        n = c._int(s, rest, "read", "passage")
+        if n is not None:
+            passage["do"].append({"do": "read", "passage": n, "at": _at(s.span)})
+    elif w[0] == "choice" and len(rest) == 3 and rest[0].kind == "string" and w[2] == "reads":
+        n = c._int(s, rest[2:], "choice", "passage")
+        if n is not None:
+            choices.append({"label": rest[0].text, "read": n, "at": _at(s.span)})
+    else:
+        words = ["text", "prologue", "epilogue", "sticker", "checkmark", "mark", "read"]
+        words += ["fetch", "destroy", "contract", "patron", "board"]
+        c.error(
+            "CW102",
+            f"unknown passage line `{s.head_text()}`",
+            s.head[0].span,
+            hint=did_you_mean(w[0], [*words, "choice"])
+            or 'a passage says: text "...", prologue N, epilogue N, sticker NAME, '
+            "checkmark each player, mark the TRACK track, read N, fetch N, destroy CARD, "
+            "contract NAME, "
+            "patron NAME, board NAME, "
+            'choice "LABEL" reads N',
+        )
 
 
 @declaration(
