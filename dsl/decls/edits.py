@@ -35,6 +35,7 @@ def change(c: _Compiler, st: Stmt) -> None:
 
 
 def edit(c: _Compiler, st: Stmt, verb: str) -> None:
+    """`replace|remove|change KIND NAME [in BOARD] [{ ... }]` (``verb``): one edit of the base."""
     kinds = ext.EDIT_KINDS[verb]
     h = st.head
     kind = h[1].text.lower() if len(h) > 1 and h[1].kind == "word" else None
@@ -82,6 +83,14 @@ def edit(c: _Compiler, st: Stmt, verb: str) -> None:
     if kind == "path":
         _edit_path(c, st, verb, inner, board)
         return
+    _edit_named(c, st, verb, kind, inner, board)
+
+
+def _edit_named(
+    c: _Compiler, st: Stmt, verb: str, kind: str, inner: Stmt, board: str | None
+) -> None:
+    """An edit of a design named by its name (all but a path): `replace` compiles the new
+    declaration, `change` the properties it changes (and which fields they are)."""
     at_name = len(c.diags)
     named = c._name(inner, kind)
     if named is None:
@@ -103,7 +112,7 @@ def edit(c: _Compiler, st: Stmt, verb: str) -> None:
         if edit.item is None:
             return
         before = len(c.diags)
-        empty = _compile_one(c, Stmt(inner_head, st.span, None, [], None), kind)
+        empty = _compile_one(c, Stmt(inner.head, st.span, None, [], None), kind)
         del c.diags[before:]
         words = [s.words[0] for s in st.block or [] if s.effects is None]
         edit.fields = ext.change_fields(kind, edit.item, empty or {}, words)

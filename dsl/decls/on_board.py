@@ -44,29 +44,7 @@ def on(c: _Compiler, st: Stmt) -> None:
     rules, rules_at, dragon = copy.deepcopy(c.rules), dict(c.rules_at), c.dragon
     c.dragon = None  # the board's own names for it, not a second declaration of the pack's
     for s in st.block:
-        kind = s.words[0]
-        if kind not in ON_BOARD_KINDS:
-            c.error(
-                "CW101",
-                f"`{s.head[0].text}` cannot differ from board to board: it goes outside "
-                "the `on board` block",
-                s.head[0].span,
-                hint=did_you_mean(kind, ON_BOARD_KINDS)
-                or "an `on board` block holds " + ", ".join(ON_BOARD_KINDS),
-            )
-            continue
-        if kind in ext.VERBS and (
-            len(s.head) < 2 or s.head[1].text.lower() not in (*CARD_KINDS, "token")
-        ):
-            c.error(
-                "CW105",
-                f"on one board, `{kind}` edits a card, monster, event, reserve card or "
-                "token of the pack",
-                s.span,
-                hint="a board's spaces and paths are edited in its `board` block",
-            )
-            continue
-        c.decl(s)
+        _on_board_line(c, s)
     if c.dragon is not None:
         sec["dragon"] = c.dragon
     c.dragon = dragon
@@ -89,3 +67,31 @@ def on(c: _Compiler, st: Stmt) -> None:
         sec["edits"] = [ext.edit_to_ir(e) for e in c.edits[n_edits:]]
         del c.edits[n_edits:]
     c.on_board.append(sec)
+
+
+def _on_board_line(c: _Compiler, s: Stmt) -> None:
+    """One declaration of an `on board` block, compiled as the pack's own (CW101, CW105
+    for one that cannot differ from board to board)."""
+    kind = s.words[0]
+    if kind not in ON_BOARD_KINDS:
+        c.error(
+            "CW101",
+            f"`{s.head[0].text}` cannot differ from board to board: it goes outside "
+            "the `on board` block",
+            s.head[0].span,
+            hint=did_you_mean(kind, ON_BOARD_KINDS)
+            or "an `on board` block holds " + ", ".join(ON_BOARD_KINDS),
+        )
+        return
+    if kind in ext.VERBS and (
+        len(s.head) < 2 or s.head[1].text.lower() not in (*CARD_KINDS, "token")
+    ):
+        c.error(
+            "CW105",
+            f"on one board, `{kind}` edits a card, monster, event, reserve card or "
+            "token of the pack",
+            s.span,
+            hint="a board's spaces and paths are edited in its `board` block",
+        )
+        return
+    c.decl(s)
