@@ -134,54 +134,59 @@ def way(c: _Compiler, st: Stmt) -> None:
         c.error("CW127", f"way `{named[0]}` is declared twice", named[1], hint="keep one")
         return
     for s in st.block or []:
-        c._no_effects(s)
-        words, rest = s.words, s.head[1:]
-        if words[:2] == ["paid", "in"] and len(words) > 2:
-            way["paid_in"] = _text(s.head[2:])
-            way["paid_at"] = _at(_span_of(s.head[2:]))
-        elif words[0] == "requires" and rest:
-            if c._clean(rest):
-                way["requires"].append(_text(rest))
-        elif words == ["exhausts"]:
-            way["exhausts"] = True
-        elif words in (["usable", "while", "exhausted"], ["while", "exhausted"]):
-            way["while_exhausted"] = True
-        elif words[0] == "within" and rest:
-            # `within "section 1" "section 2"`: the way joins every two spaces that share
-            # one of these features (a move anywhere inside a group of spaces).
-            if c._clean(rest):
-                way.setdefault("within", []).extend(
-                    a.text.lower() for a in rest if a.text.lower() not in way.get("within", ())
-                )
-        elif words[0] == "cost" and len(rest) == 1 and rest[0].kind == "number":
-            # The price of a `within` move, in the way's resource (0: free).
-            value = c._in_range(rest[0], "a way's cost", RANGES["way cost"])
-            if value is not None:
-                way["cost"] = value
-        elif words[:2] == ["blocked", "by"] and len(rest) > 1:
-            # A token lying on a space closes this way there (to and from it).
-            if c._clean(rest[1:]):
-                way.setdefault("blocked_by", []).append(_text(rest[1:]))
-        elif words in (["teleport", "can"], ["teleports", "can"]):
-            way["teleport"] = True
-        elif words in (
-            ["teleport", "can't"],
-            ["teleport", "cannot"],
-            ["teleports", "can't"],
-            ["no", "teleport"],
-        ):
-            way["teleport"] = False
-        else:
-            c.error(
-                "CW102",
-                f"unknown way property `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(" ".join(words), WAY_PROPS)
-                or "a way takes `paid in RESOURCE`, `requires WORD`, `exhausts`, "
-                "`usable while exhausted`, `teleport can` / `teleport can't` and "
-                "`within FEATURE...`",
-            )
+        _way_prop(c, way, s)
     c.ways.append(way)
+
+
+def _way_prop(c: _Compiler, way: dict[str, Any], s: Stmt) -> None:
+    """One property line of a way's block."""
+    c._no_effects(s)
+    words, rest = s.words, s.head[1:]
+    if words[:2] == ["paid", "in"] and len(words) > 2:
+        way["paid_in"] = _text(s.head[2:])
+        way["paid_at"] = _at(_span_of(s.head[2:]))
+    elif words[0] == "requires" and rest:
+        if c._clean(rest):
+            way["requires"].append(_text(rest))
+    elif words == ["exhausts"]:
+        way["exhausts"] = True
+    elif words in (["usable", "while", "exhausted"], ["while", "exhausted"]):
+        way["while_exhausted"] = True
+    elif words[0] == "within" and rest:
+        # `within "section 1" "section 2"`: the way joins every two spaces that share
+        # one of these features (a move anywhere inside a group of spaces).
+        if c._clean(rest):
+            way.setdefault("within", []).extend(
+                a.text.lower() for a in rest if a.text.lower() not in way.get("within", ())
+            )
+    elif words[0] == "cost" and len(rest) == 1 and rest[0].kind == "number":
+        # The price of a `within` move, in the way's resource (0: free).
+        value = c._in_range(rest[0], "a way's cost", RANGES["way cost"])
+        if value is not None:
+            way["cost"] = value
+    elif words[:2] == ["blocked", "by"] and len(rest) > 1:
+        # A token lying on a space closes this way there (to and from it).
+        if c._clean(rest[1:]):
+            way.setdefault("blocked_by", []).append(_text(rest[1:]))
+    elif words in (["teleport", "can"], ["teleports", "can"]):
+        way["teleport"] = True
+    elif words in (
+        ["teleport", "can't"],
+        ["teleport", "cannot"],
+        ["teleports", "can't"],
+        ["no", "teleport"],
+    ):
+        way["teleport"] = False
+    else:
+        c.error(
+            "CW102",
+            f"unknown way property `{s.head_text()}`",
+            s.head[0].span,
+            hint=did_you_mean(" ".join(words), WAY_PROPS)
+            or "a way takes `paid in RESOURCE`, `requires WORD`, `exhausts`, "
+            "`usable while exhausted`, `teleport can` / `teleport can't` and "
+            "`within FEATURE...`",
+        )
 
 
 @declaration(
@@ -221,37 +226,42 @@ def dragon(c: _Compiler, st: Stmt) -> None:
         return
     got: dict[str, str] = {}
     for s in st.block:
-        c._no_effects(s)
-        key, rest = s.words[0], s.head[1:]
-        if key not in DRAGON_PROPS:
-            c.error(
-                "CW102",
-                f"unknown dragon property `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(key, DRAGON_PROPS)
-                or 'a dragon takes `name "Some Name"` and `word WORD`',
-            )
-            continue
-        if key in got:
-            c.error(
-                "CW106",
-                f"the dragon's `{key}` is given twice",
-                s.head[0].span,
-                hint=f"keep one `{key}` line",
-            )
-            continue
-        if len(rest) != 1 or rest[0].kind not in ("word", "string") or not rest[0].text.strip():
-            c.error(
-                "CW105",
-                f"the dragon's `{key}` takes one word or one quoted text",
-                _span_of(rest) if rest else s.span,
-                hint='write `name "Lord Eradikus"` or `word boss` (quote words with spaces)',
-            )
-            continue
-        if c._clean(rest):
-            got[key] = rest[0].text.strip()
+        _dragon_prop(c, got, s)
     word = got.get("word", DRAGON_DEFAULT["word"])
     c.dragon = {"name": got.get("name", f"the {word}"), "word": word, "at": _at(st.span)}
+
+
+def _dragon_prop(c: _Compiler, got: dict[str, str], s: Stmt) -> None:
+    """One line of the dragon's block, into ``got`` (its name or its word)."""
+    c._no_effects(s)
+    key, rest = s.words[0], s.head[1:]
+    if key not in DRAGON_PROPS:
+        c.error(
+            "CW102",
+            f"unknown dragon property `{s.head_text()}`",
+            s.head[0].span,
+            hint=did_you_mean(key, DRAGON_PROPS)
+            or 'a dragon takes `name "Some Name"` and `word WORD`',
+        )
+        return
+    if key in got:
+        c.error(
+            "CW106",
+            f"the dragon's `{key}` is given twice",
+            s.head[0].span,
+            hint=f"keep one `{key}` line",
+        )
+        return
+    if len(rest) != 1 or rest[0].kind not in ("word", "string") or not rest[0].text.strip():
+        c.error(
+            "CW105",
+            f"the dragon's `{key}` takes one word or one quoted text",
+            _span_of(rest) if rest else s.span,
+            hint='write `name "Lord Eradikus"` or `word boss` (quote words with spaces)',
+        )
+        return
+    if c._clean(rest):
+        got[key] = rest[0].text.strip()
 
 
 part(
