@@ -51,19 +51,7 @@ def module(c: _Compiler, st: Stmt) -> None:
                     mod["points"].append(atom.text)
             mod["points_at"] = _at(s.span)
         elif key == "side":
-            c._no_effects(s)
-            side = c._name(s, "side")
-            if side is None:
-                continue
-            if any(x["name"] == side[0] for x in mod["sides"]):
-                c.error(
-                    "CW106",
-                    f"module {named[0]!r} has two sides named {side[0]!r}",
-                    side[1],
-                    hint="name each side of a piece differently",
-                )
-                continue
-            mod["sides"].append(_side(c, mod, side[0], s.block or [], s.span))
+            _module_side(c, mod, s)
         else:
             loose.append(s)
     if loose and mod["sides"]:
@@ -85,6 +73,23 @@ def module(c: _Compiler, st: Stmt) -> None:
         return
     _check_points(c, mod)
     c.modules.append(mod)
+
+
+def _module_side(c: _Compiler, mod: dict[str, Any], s: Stmt) -> None:
+    """`side NAME { ... }` in a module (CW106 for a second side of one name)."""
+    c._no_effects(s)
+    side = c._name(s, "side")
+    if side is None:
+        return
+    if any(x["name"] == side[0] for x in mod["sides"]):
+        c.error(
+            "CW106",
+            f"module {mod['name']!r} has two sides named {side[0]!r}",
+            side[1],
+            hint="name each side of a piece differently",
+        )
+        return
+    mod["sides"].append(_side(c, mod, side[0], s.block or [], s.span))
 
 
 def _point_names(c: _Compiler, s: Stmt) -> list[Atom]:

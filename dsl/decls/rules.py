@@ -164,19 +164,7 @@ def _slot(c: _Compiler, s: Stmt) -> None:
     name = h[1].text
     low2 = h[2].text.lower() if h[2].kind == "word" else None
     if low2 == "rule":
-        table = {tuple(p.words.split()): p for p in RULE_PARAMS}
-        hit = _match_words([a.text.lower() for a in h[3:]], table) if len(h) > 3 else None
-        if hit is None or hit[1] != len(h) - 3:
-            words = " ".join(a.source() for a in h[3:])
-            c.error(
-                "CW102",
-                f"unknown rule `{words}` for slot {name}",
-                _phrase_span(h[3:]) if len(h) > 3 else s.span,
-                hint=did_you_mean(words, [p.words for p in RULE_PARAMS])
-                or "rules: " + ", ".join(p.words for p in RULE_PARAMS),
-            )
-            return
-        c.rule_slots.append({"slot": name, "rule": hit[0].key, "at": _at(s.span)})
+        _rule_slot(c, s, name)
         return
     if low2 in ("before", "after", "covers"):
         if len(h) != 4 or h[3].kind not in ("word", "string"):
@@ -202,6 +190,24 @@ def _slot(c: _Compiler, s: Stmt) -> None:
     if trig is not None:
         trig["slot"] = name
         c.triggers.append(trig)
+
+
+def _rule_slot(c: _Compiler, s: Stmt, name: str) -> None:
+    """`slot NAME rule WORDS`: a rule parameter a sticker sets (CW102 for unknown words)."""
+    h = s.head
+    table = {tuple(p.words.split()): p for p in RULE_PARAMS}
+    hit = _match_words([a.text.lower() for a in h[3:]], table) if len(h) > 3 else None
+    if hit is None or hit[1] != len(h) - 3:
+        words = " ".join(a.source() for a in h[3:])
+        c.error(
+            "CW102",
+            f"unknown rule `{words}` for slot {name}",
+            _phrase_span(h[3:]) if len(h) > 3 else s.span,
+            hint=did_you_mean(words, [p.words for p in RULE_PARAMS])
+            or "rules: " + ", ".join(p.words for p in RULE_PARAMS),
+        )
+        return
+    c.rule_slots.append({"slot": name, "rule": hit[0].key, "at": _at(s.span)})
 
 
 def rule_value(c: _Compiler, param: Any, s: Stmt, rest: list[Atom]) -> None:
