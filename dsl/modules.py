@@ -86,38 +86,12 @@ class Modules:
             self._resolve_positions(board, mods)
 
     def _resolve_positions(self, board: dict[str, Any], mods: dict[str, dict[str, Any]]) -> None:
+        """Each position's choices resolved to (module, side) pairs, the modules used laid
+        out on the board, and the board's assemblies counted (CW135, CW006)."""
         fixed_at: dict[str, Any] = {}
         positions = []
         for pos in board["positions"]:
-            resolved: list[dict[str, str]] = []
-            seen: dict[str, Any] = {}
-            for c in pos["choices"]:
-                mod = mods.get(c["module"])
-                if mod is None:
-                    self.error(  # type: ignore[attr-defined]
-                        "CW137",
-                        f"position {pos['name']} of board {board['name']!r} names "
-                        f"{c['module']!r}, which is no module",
-                        _sp(c["at"]),
-                        hint=did_you_mean(c["module"], list(mods))
-                        or 'declare it: `module "Name" { connects ...; space ... }`',
-                    )
-                    continue
-                if c["module"] in seen:
-                    self._twice(board, pos, c, seen[c["module"]], "twice at one position")
-                    continue
-                seen[c["module"]] = c["at"]
-                sides = [x["name"] for x in mod["sides"]]
-                if c["side"] is not None and c["side"] not in sides:
-                    self.error(  # type: ignore[attr-defined]
-                        "CW137",
-                        f"module {c['module']!r} has no side {c['side']!r}",
-                        _sp(c["at"]),
-                        hint=did_you_mean(c["side"], sides) or f"its sides: {', '.join(sides)}",
-                    )
-                    continue
-                for side in [c["side"]] if c["side"] is not None else sides:
-                    resolved.append({"module": c["module"], "side": side})
+            resolved = self._position_choices(board, pos, mods)
             if len(pos["choices"]) == 1 and resolved:
                 name = resolved[0]["module"]
                 if name in fixed_at:
@@ -137,7 +111,49 @@ class Modules:
             {"name": p["name"], "choices": r, "at": p["at"]} for p, r in positions
         ]
         placed = {r["module"] for _, rs in positions for r in rs}
-        used = [m for m in self.modules if m["name"] in placed]
+        self._lay_out(board, [m for m in self.modules if m["name"] in placed])
+        self._check_joins(board, mods)
+        self._count_assemblies(board)
+
+    def _position_choices(
+        self, board: dict[str, Any], pos: dict[str, Any], mods: dict[str, dict[str, Any]]
+    ) -> list[dict[str, str]]:
+        """The (module, side) pairs one position's choices name (CW137 for a module or a
+        side that is none, CW135 for a module named twice)."""
+        resolved: list[dict[str, str]] = []
+        seen: dict[str, Any] = {}
+        for c in pos["choices"]:
+            mod = mods.get(c["module"])
+            if mod is None:
+                self.error(  # type: ignore[attr-defined]
+                    "CW137",
+                    f"position {pos['name']} of board {board['name']!r} names "
+                    f"{c['module']!r}, which is no module",
+                    _sp(c["at"]),
+                    hint=did_you_mean(c["module"], list(mods))
+                    or 'declare it: `module "Name" { connects ...; space ... }`',
+                )
+                continue
+            if c["module"] in seen:
+                self._twice(board, pos, c, seen[c["module"]], "twice at one position")
+                continue
+            seen[c["module"]] = c["at"]
+            sides = [x["name"] for x in mod["sides"]]
+            if c["side"] is not None and c["side"] not in sides:
+                self.error(  # type: ignore[attr-defined]
+                    "CW137",
+                    f"module {c['module']!r} has no side {c['side']!r}",
+                    _sp(c["at"]),
+                    hint=did_you_mean(c["side"], sides) or f"its sides: {', '.join(sides)}",
+                )
+                continue
+            for side in [c["side"]] if c["side"] is not None else sides:
+                resolved.append({"module": c["module"], "side": side})
+        return resolved
+
+    def _lay_out(self, board: dict[str, Any], used: list[dict[str, Any]]) -> None:
+        """The modules the board may use (each side's points), and every used side's spaces
+        and paths on the board."""
         board["modules"] = [
             {
                 "name": m["name"],
@@ -154,7 +170,9 @@ class Modules:
             for s in m["sides"]:
                 board["spaces"].extend(copy.deepcopy(s["spaces"]))
                 board["paths"].extend(copy.deepcopy(s["paths"]))
-        self._check_joins(board, mods)
+
+    def _count_assemblies(self, board: dict[str, Any]) -> None:
+        """CW135 for a board no assembly fills, CW006 for one with too many to lint."""
         n = count_assemblies(board, MAX_ASSEMBLIES + 1)
         if n == 0 and all(p["choices"] for p in board["positions"]):
             self.error(  # type: ignore[attr-defined]
