@@ -446,7 +446,10 @@ def default_board_first(boards: list[dict[str, Any]], named: Atom | None) -> Dia
 
 
 class _Compiler(Declarations, Modules, Awards, EffectCompiler):
-    """Builds the IR from statements; every method appends diagnostics rather than raising."""
+    """Builds the IR from statements; every method appends diagnostics rather than raising.
+
+    Each declaration compiles through its record (dsl/decls/), which reads and adds to the
+    compiler's state below; triggers, conditions and effects compile in `EffectCompiler`."""
 
     def __init__(self) -> None:
         self.diags: list[Diagnostic] = []

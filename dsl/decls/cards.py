@@ -151,6 +151,7 @@ def _card_prop(c: _Compiler, card: dict[str, Any], s: Stmt, seen: dict[str, Span
 
 
 def points(c: _Compiler, owner: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
+    """`points N` or `points N per COUNT` of a card or a token (``rest``: after `points`)."""
     if len(rest) >= 3 and rest[1].kind == "word" and rest[1].text.lower() == "per":
         pts = c._int(s, rest[:1], "points", "points per")
         failures: list[Any] = []

@@ -69,7 +69,6 @@ def pack(c: _Compiler, st: Stmt) -> None:
 def include(c: _Compiler, st: Stmt) -> None:
     """`include "FILE"`: another file of the pack, read where the line is (followed while
     loading files)."""
-    pass  # followed while loading files
 
 
 part(

@@ -211,6 +211,8 @@ def _rule_slot(c: _Compiler, s: Stmt, name: str) -> None:
 
 
 def rule_value(c: _Compiler, param: Any, s: Stmt, rest: list[Atom]) -> None:
+    """A rule parameter's value (``rest``: after its words), for every player count or
+    `with N players`, into the compiler's rules (a rule sticker's block uses it too)."""
     players: str = "*"
     words = [a.text.lower() if a.kind == "word" else None for a in rest]
     if len(rest) >= 3 and words[-3] == "with" and words[-1] in ("players", "player"):
