@@ -78,7 +78,7 @@ class Awards:
     def _init_awards(self) -> None:
         self.awards = []
 
-    def decl_award(self, s: Stmt) -> None:
+    def award_line(self, s: Stmt) -> None:
         """One `most COUNT: N points, second most M, ties share` line of the rules."""
         words = s.words
         place, fewest, n = _place(words)  # type: ignore[misc]

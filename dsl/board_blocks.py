@@ -26,7 +26,6 @@ from clankwork.interpreter.steps import STEPS, plan_names
 
 from . import extends as ext
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
-from .parser import Stmt
 from .resolve import near_miss
 
 ON_BOARD_KINDS = ("rules", "dragon", *CARD_KINDS, "token", "replace", "remove", "change")
@@ -37,88 +36,6 @@ FORM = "on board NAME { rules { ... }; dragon { ... }; token ...; change reserve
 
 def _at(span: Span) -> dict[str, Any]:
     return span.to_ir()
-
-
-class BoardBlocks:
-    """The compiler's `on board NAME { ... }` (mixed into `dsl.compiler._Compiler`)."""
-
-    on_board: list[dict[str, Any]]
-
-    def _init_board_blocks(self) -> None:
-        self.on_board = []
-
-    def decl_on(self, st: Stmt) -> None:
-        """`on board NAME { ... }`: the declarations of the block, for that board only."""
-        c: Any = self
-        h = st.head
-        if len(h) < 2 or h[1].kind != "word" or h[1].text.lower() != "board":
-            bad = h[1] if len(h) > 1 else h[0]
-            c.error(
-                "CW105",
-                "`on` is followed by `board` and the board's name",
-                bad.span,
-                hint=(did_you_mean(bad.text, ["board"]) if len(h) > 1 else None)
-                or f"write `{FORM}`",
-            )
-            return
-        named = c._name(Stmt(h[1:], st.span, None, st.block, st.block_span), "on board")
-        if named is None:
-            return
-        c._no_effects(st)
-        if st.block is None:
-            c.error("CW105", "`on board` needs a block", st.span, hint=f"write `{FORM}`")
-            return
-        sec: dict[str, Any] = {"board": named[0], "at": _at(st.span), "board_at": _at(named[1])}
-        n_cards, n_tokens, n_edits = len(c.cards), len(c.tokens), len(c.edits)
-        n_trig, n_steps, n_counters = len(c.triggers), len(c.steps), len(c.counters)
-        rules, rules_at, dragon = copy.deepcopy(c.rules), dict(c.rules_at), c.dragon
-        c.dragon = None  # the board's own names for it, not a second declaration of the pack's
-        for s in st.block:
-            kind = s.words[0]
-            if kind not in ON_BOARD_KINDS:
-                c.error(
-                    "CW101",
-                    f"`{s.head[0].text}` cannot differ from board to board: it goes outside "
-                    "the `on board` block",
-                    s.head[0].span,
-                    hint=did_you_mean(kind, ON_BOARD_KINDS)
-                    or "an `on board` block holds " + ", ".join(ON_BOARD_KINDS),
-                )
-                continue
-            if kind in ext.VERBS and (
-                len(s.head) < 2 or s.head[1].text.lower() not in (*CARD_KINDS, "token")
-            ):
-                c.error(
-                    "CW105",
-                    f"on one board, `{kind}` edits a card, monster, event, reserve card or "
-                    "token of the pack",
-                    s.span,
-                    hint="a board's spaces and paths are edited in its `board` block",
-                )
-                continue
-            c.decl(s)
-        if c.dragon is not None:
-            sec["dragon"] = c.dragon
-        c.dragon = dragon
-        changed = {k for k, v in c.rules_at.items() if rules_at.get(k) != v}
-        if changed:
-            sec["rules"] = {k: c.rules[k] for k in changed}
-            sec["rules"]["at"] = {k: c.rules_at[k] for k in changed}
-        c.rules, c.rules_at = rules, rules_at
-        for key, items, n in (
-            ("cards", c.cards, n_cards),
-            ("tokens", c.tokens, n_tokens),
-            ("triggers", c.triggers, n_trig),
-            ("steps", c.steps, n_steps),
-            ("counters", c.counters, n_counters),
-        ):
-            if len(items) > n:
-                sec[key] = items[n:]
-                del items[n:]
-        if len(c.edits) > n_edits:
-            sec["edits"] = [ext.edit_to_ir(e) for e in c.edits[n_edits:]]
-            del c.edits[n_edits:]
-        self.on_board.append(sec)
 
 
 def check_board_blocks(ir: dict[str, Any]) -> list[Diagnostic]:

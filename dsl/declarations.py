@@ -28,16 +28,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
-from clankwork.interpreter.resource_props import RESOURCE_PROPERTIES
-from clankwork.interpreter.resource_props import defaults as resource_defaults
+from clankwork.interpreter.effects.registry import RESOURCE_WORDS
 from clankwork.interpreter.resource_props import shown_words as resource_prop_words
-from clankwork.interpreter.resource_props import usage as resource_usage
 
 from .board_blocks import per_board
-from .condition_logic import IF_WORDS
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
-from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
 
 # The resource properties as written (interpreter/resource_props.py holds their records).
@@ -80,9 +75,10 @@ def _text(atoms: list[Atom]) -> str:
 
 
 class Declarations:
-    """The `_Compiler` mixin for resource and way declarations and `action` lines; it uses
-    the compiler's ``diags``, ``error``, ``_name``, ``_clean``, ``_no_effects`` and
-    ``effects``."""
+    """The `_Compiler` mixin for the state of declared resources and ways: the words that
+    name resources in effects, a path's way, and the checks once the pack is compiled (the
+    `resource`, `way`, `dragon` declarations and `action` lines compile in
+    dsl/decls/resources.py); it uses the compiler's ``diags`` and ``error``."""
 
     diags: list[Diagnostic]
     resources: list[dict[str, Any]]
@@ -122,190 +118,7 @@ class Declarations:
             self.resource_words[word] = name
             self.inherited_words.add(word)
 
-    # the antagonist's name ----------------------------------------------------------------
-    def decl_dragon(self, st: Stmt) -> None:
-        """`dragon { name "Lord Eradikus"; word boss }`: what the pack calls the antagonist
-        who attacks, in every output made for people ("Lord Eradikus attacks", "boss bag",
-        "boss cubes"). `name` is its name in a sentence (the default is "the " and the word),
-        `word` the word for its bag, its cubes and its attacks ("dragon" when left out).
-        Display only: the game plays the same. An extension's declaration replaces its
-        base's."""
-        form = 'write `dragon { name "Some Name"; word WORD }`'
-        if len(st.head) > 1:
-            self.error(  # type: ignore[attr-defined]
-                "CW105",
-                "`dragon` takes no name on its line; its names go in its block",
-                _span_of(st.head[1:]),
-                hint=form,
-            )
-            return
-        self._no_effects(st)  # type: ignore[attr-defined]
-        if not st.block:
-            self.error(  # type: ignore[attr-defined]
-                "CW105", "`dragon` needs a block", st.span, hint=form
-            )
-            return
-        if self.dragon is not None:
-            self.error(  # type: ignore[attr-defined]
-                "CW106",
-                "the dragon is named twice",
-                st.head[0].span,
-                hint="keep one `dragon` declaration (the first is at "
-                f"{self.dragon['at']['file']}:{self.dragon['at']['line']})",
-            )
-            return
-        got: dict[str, str] = {}
-        for s in st.block:
-            self._no_effects(s)  # type: ignore[attr-defined]
-            key, rest = s.words[0], s.head[1:]
-            if key not in DRAGON_PROPS:
-                self.error(  # type: ignore[attr-defined]
-                    "CW102",
-                    f"unknown dragon property `{s.head_text()}`",
-                    s.head[0].span,
-                    hint=did_you_mean(key, DRAGON_PROPS)
-                    or 'a dragon takes `name "Some Name"` and `word WORD`',
-                )
-                continue
-            if key in got:
-                self.error(  # type: ignore[attr-defined]
-                    "CW106",
-                    f"the dragon's `{key}` is given twice",
-                    s.head[0].span,
-                    hint=f"keep one `{key}` line",
-                )
-                continue
-            if len(rest) != 1 or rest[0].kind not in ("word", "string") or not rest[0].text.strip():
-                self.error(  # type: ignore[attr-defined]
-                    "CW105",
-                    f"the dragon's `{key}` takes one word or one quoted text",
-                    _span_of(rest) if rest else s.span,
-                    hint='write `name "Lord Eradikus"` or `word boss` (quote words with spaces)',
-                )
-                continue
-            if self._clean(rest):  # type: ignore[attr-defined]
-                got[key] = rest[0].text.strip()
-        word = got.get("word", DRAGON_DEFAULT["word"])
-        self.dragon = {"name": got.get("name", f"the {word}"), "word": word, "at": _at(st.span)}
-
-    # resources -------------------------------------------------------------------------
-    def decl_resource(self, st: Stmt) -> None:
-        """`resource NAME { per turn | kept; word WORDS }`."""
-        named = self._name(st, "resource")  # type: ignore[attr-defined]
-        if named is None:
-            return
-        self._no_effects(st)  # type: ignore[attr-defined]
-        name = named[0].lower()
-        res: dict[str, Any] = {"name": name, **resource_defaults(), "at": _at(st.span)}
-        clash = RESOURCE_WORDS.get(name)
-        if clash is not None and self._base_words(st, named, clash):
-            return
-        if clash is not None:
-            self.error(  # type: ignore[attr-defined]
-                "CW125",
-                f"`{named[0]}` is a base resource ({clash}); a pack cannot declare it again",
-                named[1],
-                hint="give the new resource another name",
-            )
-            return
-        if name in self.resource_words:
-            inherited = name in self.inherited_words
-            other = self.resource_words[name]
-            self.error(  # type: ignore[attr-defined]
-                "CW125",
-                f"`{named[0]}` already names a resource of the base pack"
-                if inherited
-                else f"resource `{named[0]}` is declared twice"
-                if other == name
-                else f"`{named[0]}` already names the resource {other}",
-                named[1],
-                hint="an extension uses its base's resources as they are: remove this "
-                "declaration, or give the new resource another name"
-                if inherited
-                else "keep one declaration"
-                if other == name
-                else "give the new resource another name",
-            )
-            return
-        for s in st.block or []:
-            self._no_effects(s)  # type: ignore[attr-defined]
-            self._resource_prop(s, name, res)
-        self.resource_words[name] = name
-        for prop in RESOURCE_PROPERTIES.values():
-            for word in res[prop.key] if prop.names else ():
-                self.resource_words[word] = name
-        self.resources.append(res)
-
-    def _resource_prop(self, s: Stmt, name: str, res: dict[str, Any]) -> None:
-        """One line of a resource's block, compiled by the property record it writes
-        (interpreter/resource_props.py)."""
-        words, rest = s.words, s.head[1:]
-        prop = next((p for p in RESOURCE_PROPERTIES.values() if p.matches(words)), None)
-        if prop is None:
-            self.error(  # type: ignore[attr-defined]
-                "CW102",
-                f"unknown resource property `{s.head_text()}`",
-                s.head[0].span,
-                hint=did_you_mean(" ".join(words), resource_prop_words()) or resource_usage(),
-            )
-        elif not prop.heads or tuple(words) in prop.phrases:
-            res[prop.key] = prop.compile(words)
-        elif not self._clean(rest):  # type: ignore[attr-defined]
-            return
-        elif prop.names:
-            self._resource_names(name, res[prop.key], rest)
-        else:
-            try:
-                res[prop.key] = prop.compile([a.text for a in rest])
-            except ValueError as e:
-                self.error("CW125", str(e), _span_of(rest), hint=prop.doc)  # type: ignore[attr-defined]
-
-    def _resource_names(self, name: str, names: list[str], atoms: list[Atom]) -> None:
-        """`word WORDS`: other names of the resource, none another resource's."""
-        for a in atoms:
-            word = a.text.lower()
-            if word in RESOURCE_WORDS:
-                self.error(  # type: ignore[attr-defined]
-                    "CW125",
-                    f"`{a.text}` already names the base resource {RESOURCE_WORDS[word]}",
-                    a.span,
-                    hint="choose a word no base resource uses",
-                )
-            elif word in self.resource_words or word == name or word in names:
-                if word != name and word not in names:
-                    self.error(  # type: ignore[attr-defined]
-                        "CW125",
-                        f"`{a.text}` already names the resource {self.resource_words[word]}",
-                        a.span,
-                        hint="choose a word no other resource uses",
-                    )
-            else:
-                names.append(word)
-
-    def _base_words(self, st: Stmt, named: tuple[str, Span], base: str) -> bool:
-        """`resource gold { word coins coin }`: other words for a base resource (a game
-        that calls its gold by another name). True when the declaration is only that."""
-        body = st.block or []
-        if not body or any(s.words[0] not in ("word", "words") or not s.head[1:] for s in body):
-            return False
-        for s in body:
-            self._no_effects(s)  # type: ignore[attr-defined]
-            if not self._clean(s.head[1:]):  # type: ignore[attr-defined]
-                continue
-            for a in s.head[1:]:
-                word = a.text.lower()
-                if word in RESOURCE_WORDS or word in self.resource_words:
-                    self.error(  # type: ignore[attr-defined]
-                        "CW125",
-                        f"`{a.text}` already names a resource",
-                        a.span,
-                        hint="choose a word no resource uses",
-                    )
-                else:
-                    self.resource_words[word] = base
-                    self.resource_aliases[word] = base
-        return True
-
+    # resources (their declarations compile in dsl/decls/resources.py) ------------------
     def resource_atoms(self, atoms: list[Atom], compared: bool = False) -> list[Atom]:
         """``atoms`` with each declared resource's words after a number made one atom of kind
         "resource" (its name), which the effect phrases' resource slot accepts; with
@@ -351,77 +164,6 @@ class Declarations:
         return [*RESOURCE_WORDS, *self.resource_words]
 
     # ways ------------------------------------------------------------------------------
-    def decl_way(self, st: Stmt) -> None:
-        """`way NAME { paid in RESOURCE; requires WORD; exhausts; usable while exhausted;
-        teleport can|can't }`."""
-        named = self._name(st, "way")  # type: ignore[attr-defined]
-        if named is None:
-            return
-        self._no_effects(st)  # type: ignore[attr-defined]
-        way: dict[str, Any] = {
-            "name": named[0].lower(),
-            "paid_in": "boots",
-            "requires": [],
-            "exhausts": False,
-            "while_exhausted": False,
-            "teleport": True,
-            "at": _at(st.span),
-        }
-        if any(w["name"] == way["name"] for w in self.ways):
-            self.error(  # type: ignore[attr-defined]
-                "CW127", f"way `{named[0]}` is declared twice", named[1], hint="keep one"
-            )
-            return
-        for s in st.block or []:
-            self._no_effects(s)  # type: ignore[attr-defined]
-            words, rest = s.words, s.head[1:]
-            if words[:2] == ["paid", "in"] and len(words) > 2:
-                way["paid_in"] = _text(s.head[2:])
-                way["paid_at"] = _at(_span_of(s.head[2:]))
-            elif words[0] == "requires" and rest:
-                if self._clean(rest):  # type: ignore[attr-defined]
-                    way["requires"].append(_text(rest))
-            elif words == ["exhausts"]:
-                way["exhausts"] = True
-            elif words in (["usable", "while", "exhausted"], ["while", "exhausted"]):
-                way["while_exhausted"] = True
-            elif words[0] == "within" and rest:
-                # `within "section 1" "section 2"`: the way joins every two spaces that share
-                # one of these features (a move anywhere inside a group of spaces).
-                if self._clean(rest):  # type: ignore[attr-defined]
-                    way.setdefault("within", []).extend(
-                        a.text.lower() for a in rest if a.text.lower() not in way.get("within", ())
-                    )
-            elif words[0] == "cost" and len(rest) == 1 and rest[0].kind == "number":
-                # The price of a `within` move, in the way's resource (0: free).
-                value = self._in_range(rest[0], "a way's cost", RANGES["way cost"])  # type: ignore[attr-defined]
-                if value is not None:
-                    way["cost"] = value
-            elif words[:2] == ["blocked", "by"] and len(rest) > 1:
-                # A token lying on a space closes this way there (to and from it).
-                if self._clean(rest[1:]):  # type: ignore[attr-defined]
-                    way.setdefault("blocked_by", []).append(_text(rest[1:]))
-            elif words in (["teleport", "can"], ["teleports", "can"]):
-                way["teleport"] = True
-            elif words in (
-                ["teleport", "can't"],
-                ["teleport", "cannot"],
-                ["teleports", "can't"],
-                ["no", "teleport"],
-            ):
-                way["teleport"] = False
-            else:
-                self.error(  # type: ignore[attr-defined]
-                    "CW102",
-                    f"unknown way property `{s.head_text()}`",
-                    s.head[0].span,
-                    hint=did_you_mean(" ".join(words), WAY_PROPS)
-                    or "a way takes `paid in RESOURCE`, `requires WORD`, `exhausts`, "
-                    "`usable while exhausted`, `teleport can` / `teleport can't` and "
-                    "`within FEATURE...`",
-                )
-        self.ways.append(way)
-
     def path_way(self, path: dict[str, Any], s: Stmt) -> bool:
         """A path property naming its way (`way ladder`, or a declared way's bare name); True
         when ``s`` was one. Unknown ways are reported when the pack is finished."""
@@ -500,99 +242,6 @@ class Declarations:
         self.diags += per_board(ir, mug_warnings)
         self.diags += status_errors(ir)
         self.diags += bare_price_errors(ir)
-
-    # actions ---------------------------------------------------------------------------
-    def action_line(self, owner: dict[str, Any], s: Stmt) -> None:
-        """`action [NAME] [once per turn|once per game]: [PRICE ->] EFFECTS` in a space or a
-        token: appended to ``owner["actions"]``."""
-        head = s.head[1:]
-        if s.block is not None:
-            self.error(  # type: ignore[attr-defined]
-                "CW128", "an action does not take a block", s.block_span, hint="remove { }"
-            )
-            return
-        if s.effects is None:
-            self.error(  # type: ignore[attr-defined]
-                "CW128",
-                "an action needs its effects after a colon",
-                s.span,
-                hint="write `action once per game: pay 2 boots -> +3 gold`",
-            )
-            return
-        node: dict[str, Any] = {"at": _at(s.span)}
-        words = [a.text.lower() if a.kind == "word" else None for a in head]
-        k = next((i for i, w in enumerate(words) if w in IF_WORDS), None)
-        if k is not None:
-            # `action NAME [LIMIT] if|unless CONDITION:` is offered only while it holds.
-            deny = IF_WORDS[words[k]]
-            cond_atoms = head[k + 1 :]
-            head, words = head[:k], words[:k]
-            if not cond_atoms:
-                self.error(  # type: ignore[attr-defined]
-                    "CW128", "`if` needs a condition", s.span, hint="action hack if ...: ..."
-                )
-                return
-            cond = self._condition(cond_atoms, deny)  # type: ignore[attr-defined]
-            if cond is None:
-                return
-            node["if"] = cond
-        for key, limit in LIMIT_WORDS.items():
-            n = len(key)
-            if tuple(words[-n:]) == key:
-                node["limit"] = limit
-                head, words = head[:-n], words[:-n]
-                break
-        if "once" in words:
-            k = words.index("once")
-            bad = head[k:]
-            self.error(  # type: ignore[attr-defined]
-                "CW128",
-                f"unknown limit `{' '.join(a.source() for a in bad)}`",
-                _span_of(bad),
-                hint=did_you_mean(_text(bad), [" ".join(k) for k in LIMIT_WORDS])
-                or "an action's limit is `once per turn`, `once per game` or `once per module`",
-            )
-            return
-        if head:
-            for a in head:
-                if a.kind not in ("word", "string") or bad_name_char(str(a.value)) is not None:
-                    self.error(  # type: ignore[attr-defined]
-                        "CW128",
-                        f"`{' '.join(a.source() for a in head)}` cannot name an action",
-                        _span_of(head),
-                        hint='name it with words or a quoted name: `action "Pray" once per '
-                        "game: ...`",
-                    )
-                    return
-            # A misspelt `unless` would read as part of a name of several bare words.
-            for a in head[1:]:
-                hint = did_you_mean(a.text, ["unless"]) if a.kind == "word" else None
-                if hint is not None and len(a.text) > 3:
-                    self.error(  # type: ignore[attr-defined]
-                        "CW128",
-                        f"`{a.text}` in the action's name `{_text(head)}`",
-                        a.span,
-                        hint=hint + " (`action NAME unless CONDITION: ...`)",
-                    )
-                    return
-            node["name"] = " ".join(a.text for a in head)
-        effects = self.effects(s.effects)  # type: ignore[attr-defined]
-        if effects is None:
-            return
-        if not effects:
-            self.error("CW128", "an action needs at least one effect", s.span)  # type: ignore[attr-defined]
-            return
-        # A price the player must pay (`pay 2 boots -> ...`) decides whether the action is
-        # offered at all: kept apart from the effects it buys.
-        if len(effects) == 1 and effects[0]["op"] == "pay" and not effects[0]["optional"]:
-            node["cost"], node["effects"] = effects[0]["cost"], effects[0]["then"]
-        elif len(effects) == 1 and EFFECTS[effects[0]["op"]].payable:
-            # An action that is one price and nothing more (`defeat a guard here with 3
-            # swords`) is offered only when that price can be paid.
-            node["cost"], node["effects"] = effects, []
-        else:
-            node["cost"], node["effects"] = [], effects
-        owner.setdefault("actions", []).append(node)
 
 
 def _never_gained(ir: dict[str, Any], resources: list[dict[str, Any]]) -> list[Diagnostic]:

@@ -164,6 +164,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "language records",
         (
+            "dsl.decls",
+            "dsl.decls.",
+            "dsl.effect_compiler",
             "dsl.declarations",
             "dsl.board_blocks",
             "dsl.awards",

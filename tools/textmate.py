@@ -34,10 +34,8 @@ GRAMMAR_PATH = (
 
 # Statements that open a declaration or a part of one, besides DECL_KINDS.
 _MORE_KINDS = ("scenario", "space", "path", "dead end", "module", "group", "area")
-# The property words the compiler's declaration handlers test for by hand (compiler.py
-# `_card_prop`, `decl_token`, `decl_board`, the path and space blocks); flags and kinds come
-# from its tables below.
-# Property words of declarations (the compiler's table), plus `per` and the scenario `expect`.
+# The property words of the declaration records (dsl/decls/, each record's `properties`), the
+# flags and kinds of the compiler's tables, plus `per` and the scenario `expect`.
 _PROPERTIES = ("per", "expect", *property_words())
 _NAME_EDGE_BEFORE = r"(?<![A-Za-z0-9_'.])"
 _NAME_EDGE_AFTER = r"(?![A-Za-z0-9_'.])"
