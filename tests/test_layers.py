@@ -142,6 +142,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.bot_values",
             "interpreter.bot_worth",
             "interpreter.scenario",
+            "interpreter.scenario_words",
+            "interpreter.scenario_checks",
+            "interpreter.scenario_setup",
         ),
     ),
     (
@@ -177,6 +180,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "scenarios",
         (
+            "dsl.scenario_words",
+            "dsl.scenario_setup",
+            "dsl.scenario_expect",
             "dsl.scenarios",
             "dsl.scenario_facts",
             "dsl.balance",
@@ -193,6 +199,9 @@ DSL_READS = {
     # The facts a scenario may state include the game's declared state, its fields read
     # where they are declared (GAME_STATE, state_facts), not through the engine.
     "interpreter.state": "the declared state's facts (state_facts)",
+    # The scenario statements and facts are records (their words, forms and docs) whose run
+    # side registers them where the scenario runner is; the compiler reads them there.
+    "interpreter.scenario": "the scenario records (VERBS, FACTS) as the runner registers them",
 }
 
 # Imports that run up the layers today, as (importer, imported), each in files their owner is
