@@ -14,163 +14,344 @@ from .scenario_checks import ship
 from .scenario_words import SETUP_RUNS, setup_run, verb
 from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState
 
-# Setup statements, in the order the compiler lists them (the editor grammar, completion).
-for _words, _forms, _doc, _example, *_said in (
-    ("players", ("players N",), "number of players (default 2)", "players 3"),
-    ("seed", ("seed N",), "the game's random seed (default 0)", "seed 7"),
+# Setup statements, in the order the compiler lists them (the editor grammar, completion),
+# then the script's steps (answered from the game's decisions: an action's label, a question's
+# option), then `expect`. Each form is listed with its meaning in docs/scenarios.md.
+verb(
+    "players",
+    "setup",
+    (("players N", "number of players (default 2)"),),
+    "players 3",
+)
+verb(
+    "seed",
+    "setup",
+    (("seed N", "the game's random seed (default 0)"),),
+    "seed 7",
+)
+verb(
+    "rage",
+    "setup",
     (
-        "rage",
-        ("rage N",),
-        "the rage marker on space N of the track (from 1)",
-        "rage 5",
+        (
+            "rage N",
+            "the rage marker on space N of the track (from 1; default: as set up for the player "
+            "count)",
+        ),
     ),
-    ("board", ("board NAME",), "play on that board of the pack (default: the first)", "board B"),
+    "rage 5",
+)
+verb(
+    "board",
+    "setup",
+    (("board NAME", "play on that board of the pack (default: the first)"),),
+    "board B",
+)
+verb(
+    "modules",
+    "setup",
     (
-        "modules",
-        ('modules "POS=SIDE, ..."',),
-        "a modular board's assembly, as `--modules` writes it",
-        'modules "1=Hydroponics, 2=Med Lab"',
+        (
+            'modules "POS=SIDE, ..."',
+            "a modular board's assembly, as `--modules` writes it (default: drawn from the seed)",
+        ),
     ),
-    ("as dealt", ("as dealt",), "keep the position the setup rules made", "as dealt"),
+    'modules "1=Hydroponics, 2=Med Lab"',
+)
+verb(
+    "as dealt",
+    "setup",
+    (("as dealt", "keep the position the setup rules made (see below)"),),
+    "as dealt",
+)
+verb(
+    "first player",
+    "setup",
+    (("first player N", "player N takes the first turn; play goes clockwise from there"),),
+    "first player 2",
+)
+verb(
+    "row",
+    "setup",
+    (("row CARD...", "the adventure row holds exactly these cards"),),
+    "row Dryad",
+)
+verb(
+    "adventure",
+    "setup",
     (
-        "first player",
-        ("first player N",),
-        "player N takes the first turn; play goes clockwise from there",
-        "first player 2",
+        ("adventure CARD...", "these cards on top of the adventure deck, the first listed on top"),
+        (
+            "adventure deck CARD...",
+            "the adventure deck holds exactly these (`adventure deck none`: empty)",
+        ),
+        ("adventure discard CARD...", "the adventure discard pile holds these"),
     ),
-    ("row", ("row CARD...",), "the adventure row holds exactly these cards", "row Dryad"),
+    "adventure deck none",
+    said=("adventure deck", "adventure discard"),
+)
+verb(
+    "reserve",
+    "setup",
+    (("reserve CARD N", "N cards left in that reserve pile"),),
+    "reserve Explore 0",
+)
+verb(
+    "minor secrets",
+    "setup",
     (
-        "adventure",
-        ("adventure CARD...", "adventure deck CARD...", "adventure discard CARD..."),
-        "cards on top of the adventure deck, the first listed on top; `deck`: the deck holds "
-        "exactly these; `discard`: the discard pile holds these",
-        "adventure deck none",
-        ("adventure deck", "adventure discard"),
+        (
+            "minor secrets TOKEN...",
+            "the minor secrets of the bank, the first listed drawn first (`none`: empty)",
+        ),
     ),
-    ("reserve", ("reserve CARD N",), "N cards left in that reserve pile", "reserve Explore 0"),
+    "minor secrets none",
+)
+verb(
+    "major secrets",
+    "setup",
+    (("major secrets TOKEN...", "the same for the bank's spare major secrets"),),
+    "major secrets none",
+)
+verb(
+    "place",
+    "setup",
     (
-        "minor secrets",
-        ("minor secrets TOKEN...",),
-        "the minor secrets of the bank, the first listed drawn first (`none`: empty)",
-        "minor secrets none",
+        (
+            "place TOKEN on SPACE",
+            "a major secret, mystic fruit or artifact lies on that space (replacing one of its "
+            "kind)",
+        ),
+        ("place nothing on SPACE", "the space holds no token"),
+        (
+            "place TOKEN on tunnel A -- B",
+            "the token lies on the path joining A and B (`path A -- B` works too), in place of "
+            "what the setup laid there",
+        ),
     ),
+    'place "Greater Treasure" on "Stonecutter\'s Pass"',
+)
+verb(
+    "block",
+    "setup",
+    (("block tunnel A -- B", "the path joining A and B is blocked"),),
+    "block path A -- B",
+)
+verb(
+    "switch",
+    "setup",
     (
-        "major secrets",
-        ("major secrets TOKEN...",),
-        "the same for the bank's spare major secrets",
-        "major secrets none",
+        (
+            "switch NAME N",
+            "the board's switch NAME is in state N (its paths of other states closed)",
+        ),
     ),
+    "switch dial 2",
+)
+verb(
+    "bag",
+    "setup",
     (
-        "place",
-        ("place TOKEN on SPACE", "place nothing on SPACE", "place TOKEN on tunnel A -- B"),
-        "a token lies on that space (replacing one of its kind), or on the path joining A and B",
-        'place "Greater Treasure" on "Stonecutter\'s Pass"',
+        ("bag black N", "the dragon bag holds N black cubes (and no player cubes unless stated)"),
+        ("bag player SEAT N", "and N cubes of that player (taken from their supply)"),
     ),
-    ("block", ("block tunnel A -- B",), "the path joining A and B is blocked", "block path A -- B"),
+    "bag black 3",
+)
+verb(
+    "draws",
+    "setup",
     (
-        "switch",
-        ("switch NAME N",),
-        "the board's switch NAME is in state N (its paths of other states closed)",
-        "switch dial 2",
+        (
+            "draws CUBE...",
+            "the next cubes drawn from the bag, in order: `black`, a player number, or a cube "
+            "token's name (a `cube N` token in the bag)",
+        ),
     ),
+    "draws black 1",
+)
+verb(
+    "rolls",
+    "setup",
     (
-        "bag",
-        ("bag black N", "bag player SEAT N"),
-        "the dragon bag holds N black cubes, and N cubes of that player",
-        "bag black 3",
+        (
+            "rolls N...",
+            "what the next random outcomes come up (`roll (...)`, `at random (...)`): the N-th "
+            "option of each, in order, counted from 1; then the seed rolls (a roll during an `as "
+            "dealt` setup is the seed's)",
+        ),
     ),
+    "rolls 2 1",
+)
+verb(
+    "counter",
+    "setup",
+    (("counter NAME N", "the pack's counter stands at N (from 0 to its maximum)"),),
+    "counter doom 2",
+)
+verb(
+    "sticker",
+    "setup",
+    (("sticker NAME", "a campaign's sticker is on (docs/campaign.md)"),),
+    'sticker "Rope Bridge"',
+)
+verb(
+    "contract",
+    "setup",
+    (("contract NAME", "the contract is open in the Contracts row"),),
+    "contract X",
+)
+verb(
+    "fetch",
+    "setup",
+    (("fetch N", "Cardporium card N has been fetched into the adventure deck"),),
+    "fetch 3",
+)
+verb(
+    "destroy",
+    "setup",
+    (("destroy CARD", "one copy of the card has been destroyed"),),
+    "destroy Stumble",
+)
+verb(
+    "campaign",
+    "setup",
     (
-        "draws",
-        ("draws CUBE...",),
-        "the next cubes drawn from the bag, in order: `black`, a player number, a cube token",
-        "draws black 1",
+        (
+            "campaign",
+            "a campaign game: personal goals mark their boxes, and once the game is scored the "
+            "post-game steps run (expectations after the game's end read what they marked)",
+        ),
     ),
+    "campaign",
+)
+verb(
+    "patron",
+    "setup",
+    (("patron NAME", "the patron's rules hold for this game"),),
+    "patron Bob",
+)
+verb(
+    "goal",
+    "setup",
+    (("goal NAME N", "N boxes of that personal goal were filled in earlier games"),),
+    'goal "Monster Hunter" 1',
+)
+verb(
+    "player",
+    "setup",
+    (("player N { ... }", "one player's position (below)"),),
+    "player 1 { at Hall; gold 3 }",
+)
+verb(
+    "play",
+    "step",
+    (("play CARD", "play a card from hand"),),
+    "play Burgle",
+    arg="card",
+)
+verb(
+    "acquire",
+    "step",
+    (("acquire CARD", "acquire a card from the row or the reserve"),),
+    "acquire Dryad",
+    arg="card",
+)
+verb(
+    "fight",
+    "step",
+    (("fight CARD", "fight a monster of the row or the reserve"),),
+    "fight Goblin",
+    arg="card",
+)
+verb(
+    "move",
+    "step",
     (
-        "rolls",
-        ("rolls N...",),
-        "what the next random outcomes come up: the N-th option of each, counted from 1",
-        "rolls 2 1",
+        ("move SPACE", "move along a path (spending as many swords as help on monster icons)"),
+        ("move SPACE spending N swords", "move, spending exactly N swords on its monster icons"),
     ),
-    ("counter", ("counter NAME N",), "the counter stands at N", "counter doom 2"),
-    ("sticker", ("sticker NAME",), "a campaign's sticker is on", 'sticker "Rope Bridge"'),
-    ("contract", ("contract NAME",), "the contract is open in the Contracts row", "contract X"),
+    'move "Whispering Wood"',
+    arg="move",
+)
+verb(
+    "buy",
+    "step",
+    (("buy TOKEN", "buy that market item (the best crown: name the one on offer)"),),
+    "buy Canoe",
+    arg="token",
+)
+verb(
+    "coach",
+    "step",
+    (("coach SPACE", "hire a coach to that coach space"),),
+    "coach Southmarch",
+    arg="coach",
+)
+verb(
+    "take artifact",
+    "step",
+    (("take artifact", "take the artifact of the player's space"),),
+    "take artifact",
+)
+verb(
+    "use",
+    "step",
+    (("use TOKEN", "use a held token (a potion...)"),),
+    "use Potion",
+    arg="token",
+)
+verb(
+    "act",
+    "step",
     (
-        "fetch",
-        ("fetch N",),
-        "Cardporium card N has been fetched into the adventure deck",
-        "fetch 3",
+        (
+            "act NAME",
+            "take a pack's `action` line by its name (`act pray`) or its label (`act \"act at "
+            'Shrine"`, `act "climb with Grappling Hook"`)',
+        ),
     ),
-    ("destroy", ("destroy CARD",), "one copy of the card has been destroyed", "destroy Stumble"),
+    "act pray",
+    arg="words",
+)
+verb(
+    "end turn",
+    "step",
+    (("end turn", "end the turn (legal only with an empty hand)"),),
+    "end turn",
+)
+verb(
+    "answer",
+    "step",
     (
-        "campaign",
-        ("campaign",),
-        "a campaign game: personal goals mark their boxes, and the post-game steps run",
-        "campaign",
+        (
+            "answer TEXT",
+            'pick the option whose label contains TEXT (`answer "teleport to Millbrook"`, `answer '
+            '"take 1 damage"`)',
+        ),
+        ("answer N", "pick the Nth option (from 1)"),
     ),
-    ("patron", ("patron NAME",), "the patron's rules hold for this game", "patron Bob"),
-    (
-        "goal",
-        ("goal NAME N",),
-        "N boxes of that personal goal were filled in earlier games",
-        'goal "Monster Hunter" 1',
-    ),
-    ("player", ("player N { ... }",), "one player's position", "player 1 { at Hall; gold 3 }"),
-):
-    verb(_words, "setup", _forms, _doc, _example, said=tuple(*_said))
-
-# Script steps, answered from the game's decisions (an action's label, a question's option).
-for _words, _forms, _doc, _example, _arg in (
-    ("play", ("play CARD",), "play a card from hand", "play Burgle", "card"),
-    (
-        "acquire",
-        ("acquire CARD",),
-        "acquire a card from the row or the reserve",
-        "acquire Dryad",
-        "card",
-    ),
-    ("fight", ("fight CARD",), "fight a monster of the row or the reserve", "fight Goblin", "card"),
-    (
-        "move",
-        ("move SPACE", "move SPACE spending N swords"),
-        "move along a path (spending exactly N swords on its monster icons)",
-        'move "Whispering Wood"',
-        "move",
-    ),
-    ("buy", ("buy TOKEN",), "buy that market item", "buy Canoe", "token"),
-    ("coach", ("coach SPACE",), "hire a coach to that coach space", "coach Southmarch", "coach"),
-    (
-        "take artifact",
-        ("take artifact",),
-        "take the artifact of the player's space",
-        "take artifact",
-        None,
-    ),
-    ("use", ("use TOKEN",), "use a held token (a potion...)", "use Potion", "token"),
-    (
-        "act",
-        ("act NAME",),
-        "take a pack's `action` line by its name or its label",
-        "act pray",
-        "words",
-    ),
-    ("end turn", ("end turn",), "end the turn (legal only with an empty hand)", "end turn", None),
-    (
-        "answer",
-        ("answer TEXT", "answer N"),
-        "pick the option whose label contains TEXT, or the Nth option (from 1)",
-        'answer "discard Stumble"',
-        "answer",
-    ),
-    ("yes", ("yes",), "answer a `may` question yes", "yes", None),
-    ("no", ("no",), "answer a `may` question no", "no", None),
-):
-    verb(_words, "step", _forms, _doc, _example, arg=_arg)
-
+    'answer "discard Stumble"',
+    arg="answer",
+)
+verb(
+    "yes",
+    "step",
+    (("yes", "answer a `may` question: yes"),),
+    "yes",
+)
+verb(
+    "no",
+    "step",
+    (("no", "answer a `may` question: no"),),
+    "no",
+)
 verb(
     "expect",
     "expect",
-    ("expect FACT VALUE", "expect player N FACT VALUE"),
-    "states a fact that must hold at this point of the script",
+    (
+        ("expect FACT VALUE", "states a fact that must hold at this point of the script"),
+        ("expect player N FACT VALUE", "states a fact that must hold at this point of the script"),
+    ),
     "expect player 1 clank 1",
 )
 

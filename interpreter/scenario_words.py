@@ -35,8 +35,8 @@ class Verb:
 
     words: str
     part: str
-    forms: tuple[str, ...]
-    doc: str
+    # Each form the statement takes, with what it means (a line of docs/scenarios.md).
+    forms: tuple[tuple[str, str], ...]
     example: str
     # A script step's argument, as the compiler reads it: "card", "token", "space", "move"
     # (a space, then `spending N swords`), "words" (an action's label), "answer", or None.
@@ -44,6 +44,11 @@ class Verb:
     # Longer statements this one begins, named apart where setup reports a failure
     # (`adventure deck`, `adventure discard`).
     said: tuple[str, ...] = ()
+
+    @property
+    def doc(self) -> str:
+        """What the statement means (its first form's meaning)."""
+        return self.forms[0][1]
 
 
 @dataclass(frozen=True)
@@ -77,8 +82,7 @@ SETUP_RUNS: list[tuple[tuple[str, ...], Callable[[Any, dict[str, Any]], None]]] 
 def verb(
     words: str,
     part: str,
-    forms: tuple[str, ...],
-    doc: str,
+    forms: tuple[tuple[str, str], ...],
     example: str,
     arg: str | None = None,
     said: tuple[str, ...] = (),
@@ -88,7 +92,7 @@ def verb(
         raise ValueError(f"verb {words!r}: part {part!r} is not one of {PARTS}")
     if words in VERBS:
         raise ValueError(f"verb {words!r} is registered twice")
-    VERBS[words] = rec = Verb(words, part, forms, doc, example, arg, said)
+    VERBS[words] = rec = Verb(words, part, forms, example, arg, said)
     return rec
 
 
