@@ -5,6 +5,7 @@ read by its registered reader (dsl/scenario_words.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import did_you_mean
@@ -337,10 +338,15 @@ def _seat_int(
     return True
 
 
-def _one(
-    words: str, example: str
-) -> Any:  # a decorator for the shapes of one value: ``value(c, atom, fact, prefix)``
-    def register(value: Any) -> Any:
+# What a value reader gives for a value of another form, and for `none` (a value of None).
+_WRONG, _NONE = object(), object()
+
+
+def _single(name: str, words: str, example: str) -> Callable[[Callable[..., Any]], Any]:
+    """Register the decorated ``value(c, atom, fact, prefix)`` as the reader of a one-atom
+    shape: it gives the value, None when reported, `_WRONG` for a value of another form."""
+
+    def register(value: Callable[..., Any]) -> Any:
         def read(
             c: _ScenarioCompiler,
             step: dict[str, Any],
@@ -358,21 +364,7 @@ def _one(
             step.update(fact=fact, value=None if got is _NONE else got)
             return True
 
-        return read
-
-    return register
-
-
-# What a value reader gives for a value of the wrong form, and for `none` (a value of None).
-_WRONG, _NONE = object(), object()
-
-
-def _single(name: str, words: str, example: str) -> Any:
-    """Register the decorated ``value(c, atom, fact, prefix)`` as the reader of a one-atom
-    shape: it gives the value, None when reported, `_WRONG` for a value of another form."""
-
-    def register(value: Any) -> Any:
-        shape(name, words, example)(_one(words, example)(value))
+        shape(name, words, example)(read)
         return value
 
     return register

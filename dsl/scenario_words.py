@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from clankwork.interpreter.scenario import VERBS, Verb, facts, verbs
+from clankwork.interpreter.scenario_setup import VERBS, Verb, facts, verbs
 from clankwork.interpreter.state import state_facts
 
 from .diagnostics import Span

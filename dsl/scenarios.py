@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clankwork.interpreter.scenario import VERBS, Verb
+from clankwork.interpreter.scenario_setup import VERBS, Verb
 
 from .board_blocks import with_board_designs
 from .compiler import ParseFn, parser
@@ -295,18 +295,22 @@ class _ScenarioCompiler:
             sc.setdefault("setup_at", {}).setdefault(said, at(s.span))
         verb = longest_verb(words, ("setup", "expect"))
         read = STATEMENTS.get(verb.words) if verb is not None else None
-        if read is None or read(self, sc, s, s.head[len(str(verb.words).split()) :]) is False:
-            step = self.action_step(s.head, s.span)
-            if step is not None:
-                sc["steps"].append(step)
+        args = s.head[len(verb.words.split()) :] if verb is not None else []
+        if read is not None and read(self, sc, s, args) is not False:
+            return
+        # Not a setup statement of a form its verb reads: a script step, or an unknown one.
+        step = self.action_step(s.head, s.span)
+        if step is not None:
+            sc["steps"].append(step)
 
     def action_step(self, head: list[Atom], span: Span) -> dict[str, Any] | None:
         """One scripted action (`play Burgle`, `move X spending 1 swords`...), or None."""
         words = [str(w) for w in lower(head)]
         step: dict[str, Any] = {"at": at(span)}
         verb = longest_verb(words, ("step",))
-        read = STEP_ARGS.get(verb.arg) if verb is not None else None
-        got = read(self, verb, head[len(str(verb.words).split()) :], step) if read else False
+        got: bool | None = False
+        if verb is not None and verb.arg in STEP_ARGS:
+            got = STEP_ARGS[verb.arg](self, verb, head[len(verb.words.split()) :], step)
         if got is False:
             self.error(
                 "CW102",

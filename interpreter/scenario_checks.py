@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import ACTION_KINDS, MOVE, legal_actions, teleport_targets
-from .game import BLACK, Game
 from .paths import is_closed
 from .scenario_words import fact, fact_check, fact_of
 from .scoring import score_player
-from .state import KNOCKED_OUT, PlayerState, state_facts
+from .state import BLACK, KNOCKED_OUT, PlayerState, state_facts
+from .state import GameCore as Game
 from .statuses import describe, has_status
 
 

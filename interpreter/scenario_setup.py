@@ -9,10 +9,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog
-from .game import BLACK, Game
 from .scenario_checks import ship
-from .scenario_words import SETUP_RUNS, setup_run, verb
-from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState
+from .scenario_words import FACTS, SETUP_RUNS, VERBS, Fact, Verb, facts, setup_run, verb, verbs
+from .state import BLACK, ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState
+from .state import GameCore as Game
+
+# The records as the run side registers them (the statements here, the facts in
+# scenario_checks.py): what the scenario compiler reads, without the game's modules.
+__all__ = [
+    "FACTS",
+    "VERBS",
+    "Doing",
+    "Fact",
+    "Verb",
+    "card_def",
+    "facts",
+    "setup_position",
+    "verbs",
+]
 
 # Setup statements, in the order the compiler lists them (the editor grammar, completion),
 # then the script's steps (answered from the game's decisions: an action's label, a question's

@@ -200,8 +200,10 @@ DSL_READS = {
     # where they are declared (GAME_STATE, state_facts), not through the engine.
     "interpreter.state": "the declared state's facts (state_facts)",
     # The scenario statements and facts are records (their words, forms and docs) whose run
-    # side registers them where the scenario runner is; the compiler reads them there.
-    "interpreter.scenario": "the scenario records (VERBS, FACTS) as the runner registers them",
+    # side registers them beside the setup and the checks; the compiler reads them there (not
+    # through the scenario runner, which imports the game: `clankwork check` does not).
+    "interpreter.scenario_setup": "the scenario records (VERBS, FACTS) as the run side "
+    "registers them",
 }
 
 # Imports that run up the layers today, as (importer, imported), each in files their owner is
