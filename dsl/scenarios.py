@@ -13,7 +13,10 @@ A scenario sets up a position, scripts what the players do, and states what must
     }
 
 The interpreter runs the IR (interpreter/scenario.py); this module only checks and lowers it.
-Every statement is described, with examples, in docs/scenarios.md.
+Each statement verb and each fact is a record (interpreter/scenario_words.py) read by its
+registered compile function (dsl/scenario_words.py: setup statements in scenario_setup.py,
+`expect` in scenario_expect.py, the script's steps here). Every statement is described, with
+examples, in docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clankwork.interpreter.state import state_facts
+from clankwork.interpreter.scenario_setup import VERBS, Verb
 
 from .board_blocks import with_board_designs
 from .compiler import ParseFn, parser
@@ -31,209 +34,83 @@ from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
 from .parser import Atom, Stmt
 from .resolve import name_key, near_miss
+from .scenario_expect import EXPECT_FORMS
 from .scenario_facts import (
     PackFacts,
     Pending,
     act_problem,
-    article,
     artifact_problem,
-    boxes_problem,
     card_problem,
     check_pending,
     coach_problem,
-    counter_problem,
     token_problem,
+)
+from .scenario_setup import SETUP_NUMBERS
+from .scenario_words import (
+    ACTIONS,
+    DECLARED_FACTS,
+    GAME_FACTS,
+    PLAYER_FACTS,
+    PLAYER_LISTS,
+    PLAYER_NUMBERS,
+    PLAYER_SETUP,
+    SETUP_WORDS,
+    STATEMENTS,
+    STEP_ARGS,
+    action_words,
+    at,
+    fact_table,
+    join,
+    longest_verb,
+    lower,
+    setup_word,
+    step_arg,
 )
 from .sources import PackReader
 
-SETUP_NUMBERS = ("players", "seed", "rage")
-SETUP_WORDS = (
-    "players",
-    "seed",
-    "rage",
-    "board",
-    "modules",
-    "as dealt",
-    "first player",
-    "row",
-    "adventure",
-    "reserve",
-    "minor secrets",
-    "major secrets",
-    "place",
-    "block",
-    "switch",
-    "bag",
-    "draws",
-    "rolls",
-    "counter",
-    "sticker",
-    "contract",
-    "fetch",
-    "destroy",
-    "campaign",
-    "patron",
-    "goal",
-    "player",
-)
-PLAYER_LISTS = ("hand", "deck", "discard", "in play", "tokens")
-PLAYER_NUMBERS = ("gold", "damage", "clank", "skill", "swords", "boots", "supply")
-PLAYER_SETUP = (*PLAYER_LISTS, *PLAYER_NUMBERS, "at", "artifact", "status")
-ACTIONS = (
-    "play",
-    "acquire",
-    "fight",
-    "move",
-    "buy",
-    "coach",
-    "take artifact",
-    "use",
-    "act",
-    "end turn",
-    "answer",
-    "yes",
-    "no",
-)
-
-# Expectation facts: the words that name them, and the shape of the value after them.
-#   int   a number          bool   yes or no          word   on, escaped or knocked out
-#   space a space name      token  a token name       token? a token name or `none`
-#   card  a card name       int card   a number and a card (owns 6 Burgle)
-PLAYER_FACTS: dict[tuple[str, ...], str] = {
-    ("skill",): "int",
-    ("swords",): "int",
-    ("boots",): "int",
-    ("gold",): "int",
-    ("clank",): "int",
-    ("debt",): "int",
-    ("damage",): "int",
-    ("supply",): "int",
-    ("hand",): "int",
-    ("deck",): "int",
-    ("discard",): "int",
-    ("played",): "int",
-    ("tokens",): "int",
-    ("cards",): "int",
-    ("score",): "int",
-    ("at",): "space",
-    ("status",): "word",
-    ("has",): "token",
-    ("has", "no"): "token",
-    # A status in force (interpreter/statuses.py): a name, or a prohibition in quotes
-    # ("cannot use boots").
-    ("has", "status"): "status",
-    ("has", "no", "status"): "status",
-    ("exhausted",): "bool",
-    ("artifact",): "token?",
-    ("owns",): "int card",
-    ("hand", "has"): "card",
-    ("hand", "has", "no"): "card",
-    ("deck", "has"): "card",
-    ("deck", "has", "no"): "card",
-    ("discard", "has"): "card",
-    ("discard", "has", "no"): "card",
-    ("in", "play", "has"): "card",
-    ("in", "play", "has", "no"): "card",
-    # A campaign game: boxes of a personal goal filled this game.
-    ("goal",): "goal int",
-}
-GAME_FACTS: dict[tuple[str, ...], str] = {
-    ("rage",): "rage",
-    ("bag",): "int",
-    ("bag", "black"): "int",
-    ("bag", "player"): "seat int",
-    ("aside",): "int",
-    ("row",): "int",
-    ("row", "has"): "card",
-    ("row", "has", "no"): "card",
-    ("adventure", "deck"): "int",
-    ("adventure", "discard"): "int",
-    ("adventure", "discard", "has"): "card",
-    ("adventure", "discard", "has", "no"): "card",
-    ("reserve",): "card int",
-    ("minor", "secrets"): "int",
-    ("major", "secrets"): "int",
-    ("trashed",): "int",
-    ("winner",): "seat",
-    ("turn",): "seat",
-    ("counter",): "counter int",
-    # A campaign game's post-game marks: a passage to be read after the game, X added to
-    # one of the pack's campaign tracks this game.
-    ("reads", "has"): "passage",
-    ("track",): "track int",
-}
-EXPECT_FORMS = (
-    "expect player N FACT VALUE",
-    "expect rage N",
-    "expect bag N",
-    "expect row has CARD",
-    "expect adventure discard N",
-    "expect reserve CARD N",
-    "expect space SPACE has TOKEN",
-    "expect can ACTION",
-    "expect cannot ACTION",
-    "expect moves to SPACE...",
-    "expect teleports to SPACE...",
-    "expect winner N",
-    "expect game over",
-)
-
-
-def _at(span: Span) -> dict[str, Any]:
-    return span.to_ir()
-
-
-def _join(atoms: list[Atom]) -> Span:
-    a, b = atoms[0].span, atoms[-1].span
-    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
-
-
-def _lower(atoms: list[Atom]) -> list[str | None]:
-    """Lower-cased unquoted words; None for numbers and quoted names (never keywords)."""
-    return [a.text.lower() if a.kind == "word" else None for a in atoms]
-
-
-def _longest(words: list[str | None], table: dict[tuple[str, ...], str]) -> tuple[str, ...] | None:
-    """The longest fact name in ``table`` that ``words`` starts with."""
-    best = None
-    for key in table:
-        if tuple(words[: len(key)]) == key and (best is None or len(key) > len(best)):
-            best = key
-    return best
-
-
-# The setup statements by their first words, longest first (`adventure deck` before
-# `adventure`), to name each in the IR's `setup_at`.
-_SETUP_FIRST = {w.split()[0] for w in SETUP_WORDS}
-_SETUP_SAID = sorted(
-    (tuple(w.split()) for w in (*SETUP_WORDS, "adventure deck", "adventure discard")),
-    key=len,
-    reverse=True,
-)
-
-
-def _setup_word(words: list[str]) -> str | None:
-    """The setup statement ``words`` begin (`adventure deck`, `bag`), None for the others
-    (`player N { ... }` blocks carry their own span)."""
-    if words[0] not in _SETUP_FIRST:
-        return None
-    return next(
-        (" ".join(w) for w in _SETUP_SAID if w != ("player",) and tuple(words[: len(w)]) == w),
-        None,
-    )
-
-
-def _is_none(atoms: list[Atom]) -> bool:
-    return len(atoms) == 1 and atoms[0].kind == "word" and atoms[0].text.lower() == "none"
+# What the editor tools and the tests read here.
+__all__ = [
+    "ACTIONS",
+    "EXPECT_FORMS",
+    "GAME_FACTS",
+    "PLAYER_FACTS",
+    "PLAYER_LISTS",
+    "PLAYER_NUMBERS",
+    "PLAYER_SETUP",
+    "SETUP_NUMBERS",
+    "SETUP_WORDS",
+    "ScenarioFile",
+    "compile_scenarios",
+]
 
 
 class _ScenarioCompiler:
+    """Compiles the scenarios of one pack: the pack's names and facts, and the checks every
+    statement's compile function reads (names, numbers, seats, spaces)."""
+
     def __init__(self, pack: dict[str, Any]) -> None:
         self.diags: list[Diagnostic] = []
         # A scenario may name what one board has (`on board NAME { token ... }`): checked
         # against its board once the scenario is read (scenario_facts).
         raw, pack = pack, with_board_designs(pack)
-        # Names match exactly (case and spaces count), as in the pack itself.
+        self._names(pack)
+        self._resources(pack)
+        self.facts = PackFacts(raw)
+        # Card and token names some board's game lacks.
+        self.by_board = (
+            {
+                kind: set().union(*(names[kind] for names in self.facts.designs.values()))
+                - set.intersection(*(names[kind] for names in self.facts.designs.values()))
+                for kind in ("card", "token")
+            }
+            if self.facts.designs
+            else {}
+        )
+        self.pending = Pending()
+
+    def _names(self, pack: dict[str, Any]) -> None:
+        """The names a scenario may use. They match exactly (case and spaces count), as in
+        the pack itself."""
         self.cards = {c["name"]: c["name"] for c in pack["cards"]}
         self.reserve = {c["name"]: c["name"] for c in pack["cards"] if c.get("deck") == "reserve"}
         self.tokens = {t["name"]: t["name"] for t in pack["tokens"]}
@@ -262,6 +139,10 @@ class _ScenarioCompiler:
             for b in st.get("boards", ())
             for s in b["spaces"]
         )
+
+    def _resources(self, pack: dict[str, Any]) -> None:
+        """The facts an `expect` may state: the registered ones, the declared state's, and
+        the pack's resources."""
         # A pack's declared resources are player facts too (`expect player 1 favour 2`), and
         # so are its other words for base resources (`expect player 1 credits 2`).
         self.resource_words = {
@@ -272,26 +153,14 @@ class _ScenarioCompiler:
             r["name"] for r in pack.get("resources", ()) if r.get("keep", "turn") == "turn"
         }
         self.resource_words.update(pack.get("resource_aliases", {}))
-        declared_player, declared_game = state_facts()
+        declared_player, declared_game = DECLARED_FACTS
         # The named facts first; then any field the game's declared state has.
         self.player_facts = {
             **declared_player,
-            **PLAYER_FACTS,
+            **fact_table("player"),
             **{tuple(w.split()): "int" for w in self.resource_words},
         }
-        self.game_facts = {**declared_game, **GAME_FACTS}
-        self.facts = PackFacts(raw)
-        # Card and token names some board's game lacks.
-        self.by_board = (
-            {
-                kind: set().union(*(names[kind] for names in self.facts.designs.values()))
-                - set.intersection(*(names[kind] for names in self.facts.designs.values()))
-                for kind in ("card", "token")
-            }
-            if self.facts.designs
-            else {}
-        )
-        self.pending = Pending()
+        self.game_facts = {**declared_game, **fact_table("game")}
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, hint))
@@ -394,7 +263,7 @@ class _ScenarioCompiler:
             "players": 2,
             "setup": [],
             "steps": [],
-            "at": _at(st.span),
+            "at": at(st.span),
         }
         spans: dict[str, Span] = {}
         self.pending = Pending()
@@ -414,178 +283,44 @@ class _ScenarioCompiler:
         return sc
 
     def statement(self, sc: dict[str, Any], s: Stmt) -> None:
-        words, rest = s.words, s.head[1:]
-        key = words[0]
+        """One statement of a scenario, by its verb's registered compile function (a script
+        step when none reads it)."""
+        words = s.words
         if s.effects is not None:
-            self.error("CW112", f"`{key}` takes no colon", s.span)
+            self.error("CW112", f"`{words[0]}` takes no colon", s.span)
             return
-        said = _setup_word(words)
+        said = setup_word(words)
         if said is not None:
             # Where each setup statement is, for a failure while the game is set up.
-            sc.setdefault("setup_at", {}).setdefault(said, _at(s.span))
-        if key in SETUP_NUMBERS:
-            value = self.number(s, rest, key, key)
-            if value is None:
-                self.pending.broken.add(key)
-                return
-            sc[key] = value
-            if key == "players":
-                self.pending.players_at = rest[0].span
-            elif key == "rage":
-                self.pending.rage.append((value, rest[0].span, "rage"))
-        elif words == ["as", "dealt"]:
-            sc["dealt"] = True
-        elif key == "counter" and len(rest) == 2 and rest[1].kind == "number":
-            name = self.ref(rest[0], self.counters, "counter")
-            value = self.number(s, rest[1:], "counter", "scenario count")
-            if (
-                name is not None
-                and value is not None
-                and self.fits(counter_problem(self.facts, name, value, rest[1].span))
-            ):
-                sc.setdefault("counters", {})[name] = value
-        elif words[:2] == ["first", "player"]:
-            value = self.number(s, s.head[2:], "first player", "seat")
-            if value is not None:
-                sc["first"] = value
-                self.pending.seats.append((value, s.head[2].span, "first player"))
-        elif key == "sticker" and len(rest) == 1:
-            # A campaign's sticker applied before the game (interpreter/stickers.py).
-            name = self.ref(rest[0], self.stickers, "sticker")
-            if name is not None:
-                sc.setdefault("stickers", []).append(name)
-        elif key == "fetch" and len(rest) == 1:
-            # A campaign's Cardporium card fetched into the adventure deck before setup.
-            n = self.number(s, rest, "fetch", "scenario count")
-            if n is not None and n not in self.cardporium:
-                self.error(
-                    "CW107",
-                    f"the pack has no Cardporium card {n}",
-                    rest[0].span,
-                    hint="Cardporium cards: "
-                    + (", ".join(map(str, sorted(self.cardporium))) or "none"),
-                )
-            elif n is not None:
-                sc.setdefault("fetched", []).append(n)
-        elif key == "destroy" and len(rest) == 1:
-            name = self.ref(rest[0], self.cards, "card")
-            if name is not None:
-                sc.setdefault("destroyed", []).append(name)
-                self.pending.destroyed.append((name, rest[0].span))
-        elif words == ["campaign"]:
-            # A campaign game: personal goals mark their boxes, and the post-game steps run
-            # once the game is scored (before the last expectations are checked).
-            sc["campaign"] = True
-        elif key == "patron" and len(rest) == 1:
-            name = self.ref(rest[0], self.patrons, "patron")
-            if name is not None:
-                sc.setdefault("patrons", []).append(name)
-        elif key == "goal" and len(rest) == 2:
-            # Boxes of a personal goal filled in earlier games of the campaign.
-            name = self.ref(rest[0], self.goals, "goal")
-            n = self.number(s, rest[1:], "goal", "scenario count")
-            if (
-                name is not None
-                and n is not None
-                and self.fits(boxes_problem(self.facts, name, n, rest[1].span))
-            ):
-                sc.setdefault("goals_before", {})[name] = n
-                self.pending.goals.append((name, rest[0].span, None))
-        elif key == "contract" and len(rest) == 1:
-            # A contract open in the Contracts row for this game.
-            name = self.ref(rest[0], self.contracts, "contract")
-            if name is not None:
-                sc.setdefault("contracts", []).append(name)
-        elif key == "modules" and len(rest) == 1 and rest[0].kind == "string":
-            # A modular board's assembly, as `--modules` writes it (interpreter/assembly.py).
-            sc["modules"] = rest[0].text
-            self.pending.modules_at = rest[0].span
-        elif key == "modules":
-            self.error(
-                "CW105",
-                "`modules` takes the assembly in double quotes",
-                _join(rest) if rest else s.span,
-                hint='modules "1=Hydroponics, 2=Med Lab"',
-            )
-        elif key == "board" and len(rest) == 1:
-            board = self.ref(rest[0], {k: v["name"] for k, v in self.boards.items()}, "board")
-            if board is None:
-                self.pending.broken.add("board")
-            else:
-                sc["board"] = board
-        elif key == "adventure" and rest and _lower(rest[:1])[0] in ("deck", "discard"):
-            pile = "adventure_" + rest[0].text.lower()
-            cards = rest[1:]
-            names = [] if _is_none(cards) else self.card_list(cards)
-            if names is not None:
-                sc[pile] = names
-        elif key in ("row", "adventure"):
-            names = self.card_list(rest)
-            if names is not None:
-                sc[key] = names
-        elif key == "reserve":
-            self.reserve_pile(sc, s, rest)
-        elif words[:2] in (["minor", "secrets"], ["major", "secrets"]):
-            atoms = s.head[2:]
-            names = [] if _is_none(atoms) else self.refs(atoms, self.tokens, "token")
-            if names is None:
-                return
-            bad = [n for n in names if self.token_kind[n] != words[0]]
-            if bad:
-                self.error(
-                    "CW105",
-                    f"{bad[0]!r} is not a {words[0]} secret",
-                    s.span,
-                    hint=f"`{words[0]} secrets` lists the {words[0]} secrets of the bank",
-                )
-                return
-            sc[f"{words[0]}_bank"] = names
-        elif key == "place":
-            self.place(sc, s, rest)
-        elif key == "block":
-            path = self.path(s, rest)
-            if path is not None:
-                sc.setdefault("block", []).append(path)
-        elif key == "switch":
-            switch = self.switch(s, rest)
-            if switch is not None:
-                sc.setdefault("switches", {})[switch[0]] = switch[1]
-        elif key == "bag" and rest:
-            self.bag(sc, s, rest)
-        elif key == "draws" and rest:
-            self.draws(sc, rest)
-        elif key == "rolls" and rest:
-            self.rolls(sc, rest)
-        elif key == "player" and s.block is not None:
-            self.player(sc, s)
-        elif key == "expect":
-            self.expect(sc, s, rest)
-        else:
-            self.action(sc, s)
+            sc.setdefault("setup_at", {}).setdefault(said, at(s.span))
+        verb = longest_verb(words, ("setup", "expect"))
+        read = STATEMENTS.get(verb.words) if verb is not None else None
+        args = s.head[len(verb.words.split()) :] if verb is not None else []
+        if read is not None and read(self, sc, s, args) is not False:
+            return
+        # Not a setup statement of a form its verb reads: a script step, or an unknown one.
+        step = self.action_step(s.head, s.span)
+        if step is not None:
+            sc["steps"].append(step)
 
-    def reserve_pile(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
-        if len(rest) != 2 or rest[1].kind != "number":
+    def action_step(self, head: list[Atom], span: Span) -> dict[str, Any] | None:
+        """One scripted action (`play Burgle`, `move X spending 1 swords`...), or None."""
+        words = [str(w) for w in lower(head)]
+        step: dict[str, Any] = {"at": at(span)}
+        verb = longest_verb(words, ("step",))
+        got: bool | None = False
+        if verb is not None and verb.arg in STEP_ARGS:
+            got = STEP_ARGS[verb.arg](self, verb, head[len(verb.words.split()) :], step)
+        if got is False:
             self.error(
-                "CW105",
-                "reserve takes a reserve card and the number left in its pile",
-                s.span,
-                hint="reserve Explore 0",
+                "CW102",
+                f"unknown scenario step `{' '.join(a.source() for a in head)}`",
+                head[0].span,
+                hint=did_you_mean(words[0], [v.words.split()[0] for v in VERBS.values()])
+                or "steps: " + ", ".join(action_words()) + ", expect",
             )
-            return
-        name = self.ref(rest[0], self.reserve, "reserve card")
-        left = self.in_range(rest[1], "a reserve pile", "scenario count")
-        if name is None or left is None:
-            return
-        copies = self.facts.copies.get(name, 1)
-        if left > copies:
-            self.error(
-                "CW141",
-                f"the {name} pile holds {copies} cards, not {left}",
-                rest[1].span,
-                hint=f"a number from 0 to {copies}",
-            )
-            return
-        sc.setdefault("reserve", {})[name] = left
+            return None
+        return step if got else None
 
     def switch(self, s: Stmt, rest: list[Atom]) -> tuple[str, int] | None:
         """`NAME N`: a switch of the board (`switch NAME N` on its paths) and a state."""
@@ -601,7 +336,7 @@ class _ScenarioCompiler:
     def path(self, s: Stmt, rest: list[Atom]) -> list[str] | None:
         """`tunnel A -- B` (or `path A -- B`): the two spaces of a path, as the board writes
         it; None (reported) when it is not that."""
-        words = _lower(rest)
+        words = lower(rest)
         if len(rest) != 4 or words[0] not in ("tunnel", "path") or rest[2].kind != "link":
             self.error(
                 "CW105",
@@ -613,561 +348,105 @@ class _ScenarioCompiler:
         a, b = self.space(rest[1]), self.space(rest[3])
         return None if a is None or b is None else [a, b]
 
-    def place(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
-        words = _lower(rest)
-        if len(rest) == 6 and words[1] == "on" and words[2] in ("tunnel", "path"):
-            path = self.path(s, rest[2:])
-            token = self.ref(rest[0], self.tokens, "token")
-            if path is not None and token is not None:
-                sc.setdefault("place_on_path", []).append({"token": token, "path": path})
-            return
-        if len(rest) != 3 or words[1] != "on":
-            self.error(
-                "CW105",
-                "place takes a token (or `nothing`), `on` and a space",
-                s.span,
-                hint='place "Greater Treasure" on "Stonecutter\'s Pass"',
-            )
-            return
-        space = self.space(rest[2])
-        token = None
-        if words[0] != "nothing":
-            token = self.ref(rest[0], self.tokens, "token")
-            if token is None:
-                return
-        if space:
-            sc.setdefault("place", []).append({"token": token, "space": space})
 
-    def bag(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
-        words = _lower(rest)
-        bag = sc.setdefault("bag", {})
-        if words[0] == "black" and len(rest) == 2 and rest[1].kind == "number":
-            n = self.in_range(rest[1], "black cubes", "scenario count")
-            if n is not None:
-                bag["black"] = n
-                self.pending.black.append((n, rest[1].span))
-        elif words[0] == "player" and len(rest) == 3 and all(a.kind == "number" for a in rest[1:]):
-            seat = self.seat(rest[1], "bag player")
-            n = self.in_range(rest[2], "cubes", "scenario count")
-            if seat is not None and n is not None:
-                bag[str(seat)] = n
-                self.pending.cubes.setdefault(seat, []).append((n, rest[2].span, "bag player"))
-        else:
-            self.error(
-                "CW105",
-                "bag takes `black N` or `player SEAT N`",
-                s.span,
-                hint="bag black 3 / bag player 2 1",
-            )
+# How a script step reads its argument, by its record's `arg` (interpreter/scenario_setup.py).
 
-    def draws(self, sc: dict[str, Any], rest: list[Atom]) -> None:
-        """`draws black 1 2 Hunter`: the next cubes drawn (black, a seat, a cube token)."""
-        draws: list[Any] = []
-        for a in rest:
-            if a.kind == "number":
-                seat = self.seat(a, "draws player")
-                if seat is None:
-                    return
-                draws.append(seat)
-            elif a.kind == "word" and a.text.lower() == "black":
-                draws.append("black")
-            elif a.kind in ("word", "string") and a.text in self.facts.cubes:
-                # A cube token's name (a pack's `cube N` token).
-                draws.append({"token": a.text})
-            elif a.kind in ("word", "string") and a.text in self.tokens:
-                self.error(
-                    "CW142",
-                    f"{a.text!r} is {article(self.token_kind[a.text])} token, not a cube the "
-                    "bag holds",
-                    a.span,
-                    hint="draws lists `black`, player numbers or cube tokens (`cube N`)",
-                )
-                return
-            elif a.kind in ("word", "string"):
-                cubes = ["black", *self.facts.cubes]
-                self.error(
-                    "CW107",
-                    f"no cube named {a.text!r}: draws lists `black`, player numbers or the "
-                    "pack's cube tokens",
-                    a.span,
-                    hint=near_miss(a.text, cubes)
-                    or "cubes: black, a player number"
-                    + "".join(f", {c}" for c in self.facts.cubes),
-                )
-                return
-            else:
-                self.error("CW105", "draws lists `black`, player numbers or cube tokens", a.span)
-                return
-        sc["draws"] = draws
 
-    def rolls(self, sc: dict[str, Any], rest: list[Atom]) -> None:
-        """`rolls 3 1`: what the next random outcomes (`roll (...)`) come up, in order: the
-        N-th option of each, counted from 1."""
-        picks: list[int] = []
-        for a in rest:
-            if a.kind != "number":
-                self.error(
-                    "CW105",
-                    f"rolls lists option numbers (from 1), not `{a.source()}`",
-                    a.span,
-                    hint="`rolls 2 1`: the second option of the next roll, then the first",
-                )
-                return
-            pick = self.in_range(a, "a rolled option", "rolls")
-            if pick is None:
-                return
-            picks.append(pick)
-        sc["rolls"] = picks
+@step_arg(None)
+def _bare(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool:
+    """`end turn`, `take artifact`, `yes`, `no`."""
+    if args:
+        return False
+    step["do"] = verb.words
+    return True
 
-    def player(self, sc: dict[str, Any], s: Stmt) -> None:
-        if len(s.head) != 2 or s.head[1].kind != "number":
-            self.error("CW105", "player takes a seat number", s.span, hint="player 1 { ... }")
-            return
-        seat = self.seat(s.head[1], "player")
-        if seat is None:
-            return
-        entry: dict[str, Any] = {"seat": seat, "at": _at(s.span)}
-        for p in s.block or []:
-            self.player_line(entry, p)
-        sc["setup"].append(entry)
 
-    def player_line(self, entry: dict[str, Any], p: Stmt) -> None:
-        """One statement of `player N { ... }` into the player's setup entry."""
-        seat, pending = entry["seat"], self.pending
-        words, rest = p.words, p.head[1:]
-        key = words[0]
-        if words[:2] == ["in", "play"]:
-            key, rest = "in play", p.head[2:]
-        if key in PLAYER_LISTS:
-            names = (
-                self.refs(rest, self.tokens, "token") if key == "tokens" else self.card_list(rest)
-            )
-            if names is not None:
-                entry[key.replace(" ", "_")] = names
-        elif key in PLAYER_NUMBERS:
-            value = self.number(p, rest, key, "scenario count")
-            if value is not None:
-                entry[key] = value
-                self.player_number(seat, key, value, p.span)
-        elif len(words) > 1 and " ".join(map(str, words[:-1])) in self.resource_words:
-            # A pack's declared resource: `favour 2`, `special moves 1`.
-            name = self.resource_words[" ".join(map(str, words[:-1]))]
-            value = self.number(p, p.head[-1:], name, "scenario count")
-            if value is not None and name in self.declared_resources:
-                entry.setdefault("pools", {})[name] = value
-                if name in self.per_turn:
-                    pending.pools.append((seat, p.head_text(), p.span))
-            elif value is not None:
-                # Another word for a base resource (`credits 3`); every base resource is
-                # one of PLAYER_NUMBERS.
-                entry[name] = value
-                self.player_number(seat, name, value, p.span, p.head_text())
-        elif key == "at" and len(rest) == 1:
-            space = self.space(rest[0])
-            if space:
-                entry["space"] = space
-        elif key == "artifact" and len(rest) == 1:
-            tok = self.artifact(rest[0])
-            if tok:
-                entry["artifact"] = tok
-        elif key == "status" and words[1:] in (["escaped"], ["knocked", "out"], ["on"]):
-            entry["status"] = " ".join(words[1:])
-            if entry["status"] == "knocked out":
-                pending.knocked_out.add(seat)
-        elif key == "status":
-            self.error(
-                "CW105",
-                f"unknown status `{' '.join(a.source() for a in rest)}`",
-                _join(rest) if rest else p.span,
-                hint=did_you_mean(" ".join(map(str, words[1:])), ["escaped", "knocked out"])
-                or "status escaped / status knocked out",
-            )
-        else:
-            self.error(
-                "CW102",
-                f"unknown player setup `{p.head_text()}`",
-                p.head[0].span,
-                hint=did_you_mean(key, [*PLAYER_SETUP, "in", *self.resource_words])
-                or "player setup: " + ", ".join(PLAYER_SETUP),
-            )
+@step_arg("card")
+def _card(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
+    """`play CARD`, `acquire CARD`, `fight CARD`."""
+    if len(args) != 1:
+        return False
+    name = c.ref(args[0], c.cards, "card")
+    if name is None or not c.fits(card_problem(c.facts, verb.words, name, args[0].span)):
+        return None
+    step.update(do=verb.words, arg=name)
+    return True
 
-    def player_number(
-        self, seat: int, key: str, value: int, span: Span, said: str | None = None
-    ) -> None:
-        """What a player's number means for the checks made once the scenario is read:
-        cubes taken from the supply, damage against health, a turn's pool."""
-        said = said or f"{key} {value}"
-        if key in ("damage", "clank", "supply"):
-            self.pending.cubes.setdefault(seat, []).append((value, span, said))
-        if key == "damage":
-            self.pending.damage.append((seat, value, span))
-        if key in ("skill", "swords", "boots"):
-            self.pending.pools.append((seat, said, span))
 
-    def action(self, sc: dict[str, Any], s: Stmt) -> None:
-        step = self.action_step(s.head, s.span)
-        if step is not None:
-            sc["steps"].append(step)
+@step_arg("token")
+def _token(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
+    """`buy TOKEN`, `use TOKEN`."""
+    if len(args) != 1:
+        return False
+    tok = c.ref(args[0], c.tokens, "token")
+    if tok is None or not c.fits(token_problem(c.facts, verb.words, tok, args[0].span)):
+        return None
+    step.update(do=verb.words, arg=tok)
+    return True
 
-    def action_step(self, head: list[Atom], span: Span) -> dict[str, Any] | None:
-        """One scripted action (`play Burgle`, `move X spending 1 swords`...), or None."""
-        words = [str(w) for w in _lower(head)]
-        rest = head[1:]
-        key = words[0]
-        step: dict[str, Any] = {"at": _at(span)}
-        if words in (["end", "turn"], ["take", "artifact"], ["yes"], ["no"]):
-            step["do"] = " ".join(words)
-        elif key in ("play", "acquire", "fight") and len(rest) == 1:
-            name = self.ref(rest[0], self.cards, "card")
-            if name is None or not self.fits(card_problem(self.facts, key, name, rest[0].span)):
-                return None
-            step.update(do=key, arg=name)
-        elif key in ("move", "coach") and rest:
-            space = self.space(rest[0])
-            if space is None:
-                return None
-            if key == "coach" and not self.fits(coach_problem(self.facts, space, rest[0].span)):
-                return None
-            step.update(do=key, arg=space)
-            tail = [a.text.lower() if a.kind == "word" else a.value for a in rest[1:]]
-            if tail:
-                if (
-                    key == "move"
-                    and len(tail) == 3
-                    and tail[0] == "spending"
-                    and rest[2].kind == "number"
-                    and tail[2] in ("sword", "swords")
-                ):
-                    swords = self.in_range(rest[2], "swords", "scenario amount")
-                    if swords is None:
-                        return None
-                    step["swords"] = swords
-                else:
-                    self.error(
-                        "CW105",
-                        "after the space, a move takes `spending N swords`",
-                        _join(rest[1:]),
-                    )
-                    return None
-        elif key in ("buy", "use") and len(rest) == 1:
-            tok = self.ref(rest[0], self.tokens, "token")
-            if tok is None or not self.fits(token_problem(self.facts, key, tok, rest[0].span)):
-                return None
-            step.update(do=key, arg=tok)
-        elif key == "act" and rest:
-            # A pack's `action` line, by its label's start: `act pray`, `act at Shrine`.
-            arg = " ".join(a.text for a in rest)
-            if not self.fits(act_problem(self.facts, arg, _join(rest))):
-                return None
-            step.update(do="act", arg=arg)
-        elif key == "answer" and len(rest) == 1:
-            if rest[0].kind == "number":
-                n = self.in_range(rest[0], "an answer", "answer")
-                if n is None:
-                    return None
-                step.update(do="answer", arg=n)
-            else:
-                step.update(do="answer", arg=rest[0].text)
-        else:
-            self.error(
-                "CW102",
-                f"unknown scenario step `{' '.join(a.source() for a in head)}`",
-                head[0].span,
-                hint=did_you_mean(key, [w.split()[0] for w in (*ACTIONS, *SETUP_WORDS, "expect")])
-                or "steps: " + ", ".join(ACTIONS) + ", expect",
-            )
+
+def _spending(c: _ScenarioCompiler, verb: Verb, tail: list[Atom]) -> int | None:
+    """`spending N swords` after a move's space: N, or None (reported)."""
+    said = [a.text.lower() if a.kind == "word" else a.value for a in tail]
+    if (
+        verb.words == "move"
+        and len(said) == 3
+        and said[0] == "spending"
+        and tail[1].kind == "number"
+        and said[2] in ("sword", "swords")
+    ):
+        return c.in_range(tail[1], "swords", "scenario amount")
+    c.error("CW105", "after the space, a move takes `spending N swords`", join(tail))
+    return None
+
+
+@step_arg("move")
+@step_arg("coach")
+def _to(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
+    """`move SPACE [spending N swords]`, `coach SPACE`."""
+    if not args:
+        return False
+    space = c.space(args[0])
+    if space is None:
+        return None
+    if verb.words == "coach" and not c.fits(coach_problem(c.facts, space, args[0].span)):
+        return None
+    step.update(do=verb.words, arg=space)
+    if args[1:]:
+        swords = _spending(c, verb, args[1:])
+        if swords is None:
             return None
-        return step
-
-    def expect(self, sc: dict[str, Any], s: Stmt, rest: list[Atom]) -> None:
-        words = _lower(rest)
-        step: dict[str, Any] = {"do": "expect", "at": _at(s.span)}
-        if not rest:
-            self.error("CW105", "expect what?", s.span, hint="forms: " + ", ".join(EXPECT_FORMS))
-            return
-        if words[0] in ("can", "cannot") and len(rest) > 1:
-            named = len(self.pending.designs)
-            action = self.action_step(rest[1:], _join(rest[1:]))
-            if words[0] == "cannot":
-                # What a board lacks may be named: `expect cannot acquire Lantern` there.
-                del self.pending.designs[named:]
-            if action is None:
-                return
-            if action["do"] in ("answer", "yes", "no"):
-                self.error(
-                    "CW105",
-                    f"`expect {words[0]}` takes an action, not an answer",
-                    s.span,
-                    hint="expect cannot end turn / expect can move X",
-                )
-                return
-            step.update(fact="can", value=words[0] == "can", action=action)
-        elif words[:2] in (["moves", "to"], ["teleports", "to"]) and len(rest) > 2:
-            found = [self.space(a) for a in rest[2:]]
-            spaces = [x for x in found if x is not None]
-            if len(spaces) != len(found):
-                return
-            step.update(fact=words[0], value=sorted(spaces))
-        elif words[0] == "game" and words[1:] in (["over"], ["not", "over"]):
-            step.update(fact="over", value=words[1] == "over")
-        elif words[0] == "switch" and len(rest) == 3:
-            switch = self.switch(s, rest[1:])
-            if switch is None:
-                return
-            step.update(fact="switch", switch=switch[0], value=switch[1])
-        elif words[0] in ("tunnel", "path") and len(rest) >= 6 and rest[2].kind == "link":
-            path = self.path(s, rest[:4])
-            tail = words[4:]
-            if path is None:
-                return
-            if tail in (["is", "blocked"], ["is", "open"]):
-                step.update(fact="path", path=path, value=tail[1])
-            elif tail[0] == "has" and tail[1:-1] in ([], ["no"], ["token"], ["no", "token"]):
-                token = self.ref(rest[-1], self.tokens, "token")
-                if token is None:
-                    return
-                fact = "path has no" if tail[1] == "no" else "path has"
-                step.update(fact=fact, path=path, value=token)
-            else:
-                self.error(
-                    "CW105",
-                    "expect tunnel A -- B is blocked|open, or has [no] TOKEN",
-                    s.span,
-                    hint="expect tunnel Hall -- Cellar has Spike",
-                )
-                return
-        elif words[0] == "space" and len(rest) >= 4 and words[2] == "has":
-            space = self.space(rest[1])
-            negate = words[3] == "no" and len(rest) == 5
-            if len(rest) != (5 if negate else 4):
-                self.error("CW105", "expect space SPACE has [no] TOKEN", s.span)
-                return
-            token = self.ref(rest[-1], self.tokens, "token")
-            if space is None or token is None:
-                return
-            step.update(fact="space has no" if negate else "space has", space=space, value=token)
-        elif len(rest) >= 2 and words[0] == "player" and rest[1].kind == "number":
-            seat = self.seat(rest[1], "expect player")
-            if seat is None:
-                return
-            step["seat"] = seat
-            if not self.fact(step, s, rest[2:], self.player_facts, f"player {step['seat']} "):
-                return
-            step["fact"] = self.resource_words.get(step["fact"], step["fact"])
-        elif not self.fact(step, s, rest, self.game_facts, ""):
-            return
-        sc["steps"].append(step)
-
-    def named_count(self, step: dict[str, Any], fact: str, args: list[Atom]) -> bool:
-        """`goal NAME N`, `counter NAME N`, `track NAME N`: a declared name and a number."""
-        pool, what = {
-            "goal": (self.goals, "goal"),
-            "counter": (self.counters, "counter"),
-            "track": (self.tracks, "campaign track"),
-        }[fact]
-        name_atom, n = args
-        name = self.ref(name_atom, pool, what)
-        if name is None:
-            return False
-        if n.kind != "number":
-            said = "player N goal" if fact == "goal" else fact
-            self.error("CW105", f"expect {said} NAME takes a number after the name", n.span)
-            return False
-        value = self.in_range(
-            n, f"expect {fact}", "expected" if fact == "track" else "scenario count"
-        )
-        if value is None:
-            return False
-        if fact == "goal":
-            if not self.fits(boxes_problem(self.facts, name, value, n.span)):
-                return False
-            if value > 0:
-                # Only its owner fills a goal's boxes (another player's stays at 0).
-                self.pending.goals.append((name, name_atom.span, step["seat"]))
-        if fact == "counter" and not self.fits(counter_problem(self.facts, name, value, n.span)):
-            return False
-        step.update({"fact": fact, fact: name, "value": value})
-        return True
-
-    def fact(
-        self,
-        step: dict[str, Any],
-        s: Stmt,
-        atoms: list[Atom],
-        table: dict[tuple[str, ...], str],
-        prefix: str,
-    ) -> bool:
-        """Read `FACT VALUE` into ``step``; False (with a diagnostic) when it does not read."""
-        words = _lower(atoms)
-        key = _longest(words, table)
-        if key is None:
-            said = " ".join(a.source() for a in atoms[:1])
-            choices = [" ".join(k) for k in table]
-            hint = None
-            # Compare as many words as each fact has: `adventure discrd` is close to
-            # `adventure discard`, and nearer than `adventure deck`.
-            plain = len(words) if None not in words else words.index(None)
-            for n in range(min(plain, 4), 0, -1):
-                said_n = " ".join(str(w) for w in words[:n])
-                same = [c for c in choices if len(c.split()) == n]
-                if same and (hint := did_you_mean(said_n, same)):
-                    said = " ".join(a.source() for a in atoms[:n])
-                    break
-            if not prefix:
-                hint = hint or did_you_mean(str(words[0] or ""), ["player", "space", "game"])
-            self.error(
-                "CW102",
-                f"unknown expectation `expect {prefix}{said}`".replace("  ", " "),
-                atoms[0].span if atoms else s.span,
-                hint=hint
-                or (
-                    "facts: " + ", ".join(sorted(set(choices)))
-                    if prefix
-                    else "forms: " + ", ".join(EXPECT_FORMS)
-                ),
-            )
-            return False
-        fact = " ".join(key)
-        shape = table[key]
-        args = atoms[len(key) :]
-        want_n = len(shape.split())
-        longer = [" ".join(k) for k in table if len(k) > len(key) and k[: len(key)] == key]
-        if len(args) != want_n and longer and args and args[0].kind == "word":
-            # `expect row hs Dryad`: a misspelt longer fact, not a wrong value.
-            said = f"{fact} {args[0].text}"
-            self.error(
-                "CW102",
-                f"unknown expectation `expect {prefix}{said}`",
-                args[0].span,
-                hint=did_you_mean(said, longer) or "facts: " + ", ".join(longer),
-            )
-            return False
-        if len(args) != want_n:
-            self.error(
-                "CW105",
-                f"expect {prefix}{fact} takes {_shape_words(shape)}",
-                s.span,
-                hint=f"expect {prefix}{fact} {_shape_example(shape)}",
-            )
-            return False
-        if shape == "int card":
-            n, card = args
-            if n.kind != "number":
-                self.error("CW105", f"expect {prefix}{fact} takes a number, then a card", n.span)
-                return False
-            name = self.ref(card, self.cards, "card")
-            value = self.in_range(n, f"expect {prefix}{fact}", "expected")
-            if name is None or value is None:
-                return False
-            step.update(fact=fact, card=name, value=value)
-            return True
-        if shape == "card int":
-            card, n = args
-            pool = self.reserve if fact == "reserve" else self.cards
-            name = self.ref(card, pool, "reserve card" if fact == "reserve" else "card")
-            if name is None:
-                return False
-            if n.kind != "number":
-                self.error("CW105", f"expect {fact} CARD takes a number after the card", n.span)
-                return False
-            value = self.in_range(n, f"expect {fact}", "expected")
-            if value is None:
-                return False
-            step.update(fact=fact, card=name, value=value)
-            return True
-        if shape in ("goal int", "counter int", "track int"):
-            return self.named_count(step, fact, args)
-        if shape == "seat int":
-            seat, n = args
-            if seat.kind != "number" or n.kind != "number":
-                self.error("CW105", f"expect {fact} takes a player number and a count", s.span)
-                return False
-            of = self.seat(seat, f"expect {fact}")
-            value = self.in_range(n, f"expect {fact}", "expected")
-            if of is None or value is None:
-                return False
-            step.update(fact=fact, of=of, value=value)
-            return True
-        a = args[0]
-        value: Any
-        if shape == "int" and a.kind in ("number", "signed"):
-            value = self.in_range(a, f"expect {prefix}{fact}", "expected")
-        elif shape == "seat" and a.kind == "number":
-            value = self.seat(a, f"expect {fact}")
-        elif shape == "passage" and a.kind == "number":
-            value = self.in_range(a, "a passage number", "passage")
-        elif shape == "rage" and a.kind == "number":
-            value = self.in_range(a, "expect rage", "rage")
-            if value is not None:
-                self.pending.rage.append((value, a.span, "expect rage"))
-        elif shape == "bool" and a.text.lower() in ("yes", "no", "true", "false"):
-            value = a.text.lower() in ("yes", "true")
-        elif shape == "space":
-            value = self.space(a)
-        elif shape == "card":
-            value = self.ref(a, self.cards, "card")
-        elif shape == "token?" and _is_none([a]):
-            step.update(fact=fact, value=None)
-            return True
-        elif shape == "token?":
-            value = self.artifact(a)  # `artifact TOKEN`, the only fact of this shape
-        elif shape == "token":
-            value = self.ref(a, self.tokens, "token")
-        elif shape == "status" and a.kind in ("word", "string"):
-            value = a.text.lower()
-        elif shape == "word" and a.text.lower() in ("on", "escaped", "knocked"):
-            value = {"knocked": "knocked out"}.get(a.text.lower(), a.text.lower())
-        else:
-            self.error("CW105", f"expect {prefix}{fact} takes {_shape_words(shape)}", a.span)
-            return False
-        if value is None:
-            return False
-        step.update(fact=fact, value=value)
-        return True
+        step["swords"] = swords
+    return True
 
 
-def _shape_words(shape: str) -> str:
-    return {
-        "int": "a number",
-        "bool": "yes or no",
-        "word": "on, escaped or knocked",
-        "space": "a space",
-        "card": "a card",
-        "token": "a token",
-        "token?": "a token or none",
-        "status": "a status (a name, or a prohibition in quotes)",
-        "int card": "a number and a card",
-        "card int": "a card and a number",
-        "counter int": "a counter and a number",
-        "track int": "a campaign track and a number",
-        "seat int": "a player number and a count",
-        "goal int": "a personal goal and a number",
-        "seat": "a player number",
-        "rage": "a rage space (from 1)",
-        "passage": "a passage number",
-    }[shape]
+@step_arg("words")
+def _act(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
+    """A pack's `action` line, by its label's start: `act pray`, `act at Shrine`."""
+    if not args:
+        return False
+    arg = " ".join(a.text for a in args)
+    if not c.fits(act_problem(c.facts, arg, join(args))):
+        return None
+    step.update(do=verb.words, arg=arg)
+    return True
 
 
-def _shape_example(shape: str) -> str:
-    return {
-        "int": "2",
-        "bool": "yes",
-        "word": "escaped",
-        "space": '"Front Gate"',
-        "card": "Burgle",
-        "token": "Mug",
-        "token?": "none",
-        "status": "dizzy",
-        "int card": "6 Burgle",
-        "card int": "Explore 14",
-        "counter int": "doom 2",
-        "track int": '"Rival Guild" 1',
-        "seat int": "1 3",
-        "goal int": '"Monster Hunter" 1',
-        "seat": "1",
-        "rage": "3",
-        "passage": "17",
-    }[shape]
+@step_arg("answer")
+def _answer(
+    c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]
+) -> bool | None:
+    """`answer TEXT`, `answer N`."""
+    if len(args) != 1:
+        return False
+    if args[0].kind == "number":
+        n = c.in_range(args[0], "an answer", "answer")
+        if n is None:
+            return None
+        step.update(do=verb.words, arg=n)
+    else:
+        step.update(do=verb.words, arg=args[0].text)
+    return True
 
 
 @dataclass(frozen=True)
@@ -1218,38 +497,56 @@ def compile_scenarios(
         comp = _ScenarioCompiler(pack_ir)
         for entry in entries or []:
             named = f"scenarios/{entry}"
-            name = (shown / named).as_posix()
             rel = reader.resolve(named, None)
             text = reader.read(rel, named, None) if rel is not None else None
             if text is None:
                 continue
+            name = (shown / named).as_posix()
             sources[name] = text
-            done = memo.get((name, text)) if memo is not None else None
-            if done is None:
-                stmts, syntax = (parse or parser().parse)(text, name)
-                start = len(comp.diags)
-                compiled = [
-                    sc
-                    for st in stmts
-                    # a balance block: dsl/balance.py compiles it
-                    if not (st.words and st.words[0] == "balance")
-                    and (sc := comp.scenario(st)) is not None
-                ]
-                done = ScenarioFile(compiled, syntax, comp.diags[start:])
-                if memo is not None:
-                    memo[(name, text)] = done
-            else:
-                comp.diags.extend(done.checks)
+            done = _compile_file(comp, name, text, parse, memo)
             out.extend(done.scenarios)
             diags.extend(done.syntax)
         diags.extend(reader.diags)
         sources.update(reader.undecodable)  # to show the line of a CW004
     diags.extend(comp.diags)
+    diags.extend(_same_names(out))
+    return (out if not has_errors(diags) else []), diags, sources
+
+
+def _compile_file(
+    comp: _ScenarioCompiler,
+    name: str,
+    text: str,
+    parse: ParseFn | None,
+    memo: dict[tuple[str, str], ScenarioFile] | None,
+) -> ScenarioFile:
+    """One scenario file's scenarios and diagnostics (from ``memo`` when it has them)."""
+    done = memo.get((name, text)) if memo is not None else None
+    if done is not None:
+        comp.diags.extend(done.checks)
+        return done
+    stmts, syntax = (parse or parser().parse)(text, name)
+    start = len(comp.diags)
+    compiled = [
+        sc
+        for st in stmts
+        # a balance block: dsl/balance.py compiles it
+        if not (st.words and st.words[0] == "balance") and (sc := comp.scenario(st)) is not None
+    ]
+    done = ScenarioFile(compiled, syntax, comp.diags[start:])
+    if memo is not None:
+        memo[(name, text)] = done
+    return done
+
+
+def _same_names(scenarios: list[dict[str, Any]]) -> list[Diagnostic]:
+    """CW106 for each scenario named as an earlier one."""
+    out = []
     seen: dict[str, dict[str, Any]] = {}
-    for sc in out:
+    for sc in scenarios:
         # Names that differ only in case or spacing are the same test item to a reader.
         if name_key(sc["name"]) in seen:
-            diags.append(
+            out.append(
                 Diagnostic(
                     "CW106",
                     f"two scenarios are named {sc['name']!r}",
@@ -1259,4 +556,4 @@ def compile_scenarios(
                 )
             )
         seen[name_key(sc["name"])] = sc
-    return (out if not has_errors(diags) else []), diags, sources
+    return out

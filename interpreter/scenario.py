@@ -9,19 +9,36 @@ from __future__ import annotations
 
 import contextlib
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import ACTION_KINDS, MOVE, legal_actions, teleport_targets
 from .asking import UnfitRoll
 from .catalog import Catalog, prepare
 from .decisions import ACTION, Decision
-from .game import BLACK, Game
-from .paths import is_closed
-from .scoring import score_player
-from .state import ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState, state_facts
-from .statuses import describe, has_status
+from .game import Game
+from .scenario_checks import check, game_fact, label_list, match_action, player_fact, step_text
+from .scenario_setup import Doing, card_def, setup_position
+from .scenario_words import FACTS, VERBS, Fact, Verb, facts, verbs
+
+# What other modules read here: the checks, the setup and the records (the statements and
+# facts as the runner registers them, which the compiler reads) live beside the runner.
+__all__ = [
+    "FACTS",
+    "VERBS",
+    "Doing",
+    "Fact",
+    "Verb",
+    "facts",
+    "verbs",
+    "Failure",
+    "Outcome",
+    "check",
+    "crash",
+    "game_fact",
+    "player_fact",
+    "run_scenario",
+    "setup_position",
+]
 
 
 @dataclass
@@ -95,14 +112,14 @@ class _Script:
             if step["do"] in ("answer", "yes", "no"):
                 self.fail(
                     f"the script answers a question here, but {who} is choosing an action; "
-                    f"legal actions: {_list(decision.labels)}",
+                    f"legal actions: {label_list(decision.labels)}",
                     step["at"],
                 )
-            index = _match_action(step, decision.labels)
+            index = match_action(step, decision.labels)
             if index is None:
                 self.fail(
-                    f"`{_step_text(step)}` is not a legal action for {who} now; "
-                    f"legal actions: {_list(decision.labels)}",
+                    f"`{step_text(step)}` is not a legal action for {who} now; "
+                    f"legal actions: {label_list(decision.labels)}",
                     step["at"],
                 )
         else:
@@ -110,56 +127,23 @@ class _Script:
                 self.fail(
                     f"unscripted decision: {who} must answer a {decision.kind} question"
                     f"{' from ' + decision.source if decision.source else ''} "
-                    f"(options: {_list(decision.labels)}) before `{_step_text(step)}`; "
+                    f"(options: {label_list(decision.labels)}) before `{step_text(step)}`; "
                     "script it with `answer ...`, `yes` or `no`",
                     step["at"],
                 )
             index = _match_answer(step, decision.labels)
             if index is None:
                 self.fail(
-                    f"`{_step_text(step)}` is not an option of the {decision.kind} question; "
-                    f"options: {_list(decision.labels)}",
+                    f"`{step_text(step)}` is not an option of the {decision.kind} question; "
+                    f"options: {label_list(decision.labels)}",
                     step["at"],
                 )
         self.steps.pop(0)
         self.out.steps_done += 1
         # The engine carries the step out until it asks the next decision.
-        self.doing.at, self.doing.what = step["at"], f"carrying out `{_step_text(step)}`"
+        self.doing.at, self.doing.what = step["at"], f"carrying out `{step_text(step)}`"
         assert index is not None
         return index
-
-
-def _list(labels: list[str]) -> str:
-    return ", ".join(labels) if labels else "(none)"
-
-
-def _step_text(step: dict[str, Any]) -> str:
-    text = step["do"]
-    if "arg" in step:
-        text += f" {step['arg']}"
-    if "swords" in step:
-        text += f" spending {step['swords']} swords"
-    return text
-
-
-def _match_action(step: dict[str, Any], labels: list[str]) -> int | None:
-    do = step["do"]
-    low = [label.lower() for label in labels]
-
-    def first(*cands: str, prefix: bool = False) -> int | None:
-        for cand in cands:
-            for i, label in enumerate(low):
-                if label == cand.lower() or (prefix and label.startswith(cand.lower())):
-                    return i
-        return None
-
-    # The first kind whose verb the step uses says which labels it names (acquire and fight
-    # have a row and a reserve kind with the same verb and the same candidates).
-    for kind in ACTION_KINDS:
-        if kind.verb == do:
-            cands, prefix = kind.script(step)
-            return first(*cands, prefix=prefix)
-    return None
 
 
 def _match_answer(step: dict[str, Any], labels: list[str]) -> int | None:
@@ -174,554 +158,6 @@ def _match_answer(step: dict[str, Any], labels: list[str]) -> int | None:
         return low.index(want)
     hits = [i for i, label in enumerate(low) if label.startswith(want) or want in label]
     return hits[0] if len(hits) == 1 else None
-
-
-def check(game: Game, step: dict[str, Any]) -> str | None:
-    """None when the expectation holds, else a sentence with expected and actual values."""
-    fact, want = step["fact"], step["value"]
-    if fact == "can":
-        return _check_can(game, step)
-    if fact == "moves":
-        got = sorted(
-            {o.value[1].to for o in legal_actions(game, game.active) if o.value[0] is MOVE}
-        )
-        names = [game.board.spaces[s].name for s in got]
-        if sorted(names) == want:
-            return None
-        return (
-            f"expected player {game.active.seat + 1} to have moves to {_names(want)}; "
-            f"the legal moves go to {_names(sorted(names))}"
-        )
-    if fact == "teleports":
-        names = sorted(game.board.spaces[s].name for s in teleport_targets(game, game.active))
-        if names == want:
-            return None
-        return (
-            f"expected a teleport of player {game.active.seat + 1} to reach {_names(want)}; "
-            f"it reaches {_names(names)}"
-        )
-    if "seat" in step:
-        seat = step["seat"]
-        if not 1 <= seat <= len(game.players):
-            return f"there is no player {seat}"
-        p = game.players[seat - 1]
-        if fact in ("has status", "has no status"):
-            return _check_status(p, step)
-        if fact.endswith(" has") or fact.endswith(" has no") or fact in ("has", "has no"):
-            return _check_holds(game, p, step)
-        got = player_fact(game, p, fact, step)
-        subject = f"player {seat} {fact}" + (f" {step['card']}" if "card" in step else "")
-        if fact == "owns":
-            subject = f"player {seat} to own {want} {step['card']}"
-            return None if got == want else f"expected {subject}, they own {got}"
-    else:
-        if fact in ("row has", "row has no", "adventure discard has", "adventure discard has no"):
-            pile = game.row if fact.startswith("row") else game.adventure_discard
-            where = "the row" if fact.startswith("row") else "the adventure discard pile"
-            present = any(c.name == want for c in pile)
-            if present == (not fact.endswith(" no")):
-                return None
-            return (
-                f"expected {'no ' if fact.endswith(' no') else ''}{want!r} in {where}; "
-                f"{where} holds {_names(c.name for c in pile)}"
-            )
-        if fact in ("path", "path has", "path has no"):
-            return _check_path(game, step)
-        if fact == "switch":
-            if step["switch"] not in game.board.switches:
-                return f"no path of this game's board has switch {step['switch']!r}"
-            got = game.switches.get(step["switch"], 1)
-            if got == want:
-                return None
-            return f"expected switch {step['switch']} {want}, it is {got}"
-        if fact in ("space has", "space has no"):
-            at = game.board.index.get(step["space"])
-            if at is None:
-                return f"space {step['space']!r} is not on this game's board{_ship(game)}"
-            here = _space_tokens(game, at)
-            present = want in here
-            if present == (fact == "space has"):
-                return None
-            return (
-                f"expected {step['space']} {'to hold' if fact == 'space has' else 'not to hold'} "
-                f"{want!r}; it holds {_names(here)}"
-            )
-        got = game_fact(game, fact, step)
-        subject = fact
-        if "card" in step:
-            subject += f" {step['card']}"
-        if "of" in step:
-            subject += f" {step['of']}"
-    if got == want:
-        return None
-    return f"expected {subject} {_show(want)}, got {_show(got)}"
-
-
-def _names(names: Any) -> str:
-    names = list(names)
-    return ", ".join(names) if names else "nothing"
-
-
-def _check_can(game: Game, step: dict[str, Any]) -> str | None:
-    action, want = step["action"], step["value"]
-    p = game.active
-    if not p.on_clock:
-        return f"player {p.seat + 1} is {p.status}: no actions to check"
-    labels = [o.label for o in legal_actions(game, p)]
-    found = _match_action(action, labels) is not None
-    if found == want:
-        return None
-    who = f"player {p.seat + 1}"
-    if want:
-        return f"expected `{_step_text(action)}` to be legal for {who}; legal: {_list(labels)}"
-    return f"expected `{_step_text(action)}` not to be legal for {who}, but it is"
-
-
-def _zone(p: PlayerState, fact: str) -> tuple[list[Any], str]:
-    zone = fact.removesuffix(" no").removesuffix(" has")
-    if zone == "in play":
-        return p.play, "play area"
-    return getattr(p, zone), {"hand": "hand", "deck": "deck", "discard": "discard pile"}[zone]
-
-
-def _check_holds(game: Game, p: PlayerState, step: dict[str, Any]) -> str | None:
-    """`has [no] TOKEN` and `ZONE has [no] CARD` for one player."""
-    fact, want = step["fact"], step["value"]
-    negate = fact.endswith(" no")
-    who = f"player {p.seat + 1}"
-    if fact in ("has", "has no"):
-        held = [t.name for t in p.tokens] + ([p.artifact.name] if p.artifact else [])
-        if (want in held) != negate:
-            return None
-        return (
-            f"expected {who} {'not ' if negate else ''}to have {want!r}; they hold {_names(held)}"
-        )
-    cards, where = _zone(p, fact)
-    present = any(c.name == want for c in cards)
-    if present != negate:
-        return None
-    return (
-        f"expected {'no ' if negate else ''}{want!r} in {who}'s {where}; "
-        f"it holds {_names(c.name for c in cards)}"
-    )
-
-
-def _check_status(p: PlayerState, step: dict[str, Any]) -> str | None:
-    """`has status NAME` and `has no status NAME` for one player."""
-    want, negate = step["value"], step["fact"] == "has no status"
-    if has_status(p, want) != negate:
-        return None
-    held = [describe(e) for e in p.statuses]
-    return (
-        f"expected player {p.seat + 1} {'not ' if negate else ''}to have status {want!r}; "
-        f"their statuses: {_names(held)}"
-    )
-
-
-def _space_tokens(game: Game, space: int) -> list[str]:
-    art = game.space_artifact[space]
-    tokens = [*game.space_tokens[space], *([art] if art else [])]
-    return [t.name for t in tokens]
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if v is None:
-        return "none"
-    return str(v)
-
-
-def _state_value(obj: Any, fact: str) -> Any:
-    v = getattr(obj, fact.replace(" ", "_"))
-    return len(v) if isinstance(v, (list, dict, set)) else v
-
-
-def player_fact(game: Game, p: PlayerState, fact: str, step: dict[str, Any] | None = None) -> Any:
-    """One fact about a player, as scenarios name it."""
-    if fact in ("skill", "swords", "boots", "damage", "supply"):
-        return getattr(p, fact)
-    if fact == "gold":
-        return game.gold_of(p)
-    if fact == "clank":
-        return p.area
-    if fact == "debt":
-        return p.clank_debt
-    if fact in ("hand", "deck", "discard"):
-        return len(getattr(p, fact))
-    if fact == "played":
-        return len(p.play)
-    if fact == "tokens":
-        return len(p.tokens)
-    if fact == "cards":
-        return len(p.cards())
-    if fact == "goal":
-        assert step is not None
-        return p.goals.get(step["goal"], 0)
-    if fact == "owns":
-        assert step is not None
-        return sum(1 for c in p.cards() if c.name == step["card"])
-    if fact == "at":
-        return game.board.spaces[p.pos].name
-    if fact == "status":
-        return {KNOCKED_OUT: "knocked out"}.get(p.status, p.status)
-    if fact == "exhausted":
-        return p.exhausted
-    if fact == "artifact":
-        return p.artifact.name if p.artifact else None
-    if fact == "score":
-        # Before the end: what the player would score if the game ended now.
-        if game.result is None:
-            return score_player(game, p)[0]
-        return game.result.scores[p.seat]
-    if fact in game.catalog.resources:
-        return p.pools.get(fact, 0)
-    if tuple(fact.split()) in state_facts()[0]:
-        return _state_value(p, fact)
-    raise KeyError(fact)
-
-
-def game_fact(game: Game, fact: str, step: dict[str, Any] | None = None) -> Any:
-    """One fact about the game."""
-    if fact == "rage":
-        return game.rage + 1
-    if fact == "bag":
-        return len(game.bag)
-    if fact == "bag black":
-        return game.bag.count(BLACK)
-    if fact == "bag player":
-        assert step is not None
-        return game.bag.count(step["of"] - 1)
-    if fact == "aside":
-        return game.black_aside
-    if fact == "counter":
-        assert step is not None
-        return game.counters.get(step["counter"], 0)
-    if fact == "row":
-        return len(game.row)
-    if fact == "adventure deck":
-        return len(game.adventure_deck)
-    if fact == "adventure discard":
-        return len(game.adventure_discard)
-    if fact == "reserve":
-        assert step is not None
-        return next((n for c, n in game.reserve.items() if c.name == step["card"]), None)
-    if fact == "minor secrets":
-        return len(game.minor_bank)
-    if fact == "major secrets":
-        return len(game.major_bank)
-    if fact == "trashed":
-        return len(game.trashed)
-    if fact == "over":
-        return game.over
-    if fact == "winner":
-        if game.result is None:
-            return None
-        winners = game.result.winners
-        return winners[0] + 1 if len(winners) == 1 else [w + 1 for w in winners] or None
-    if fact == "turn":
-        return game.active.seat + 1
-    if fact == "track":
-        assert step is not None
-        return game.campaign_marks.get(step["track"], 0)
-    if fact == "reads has":
-        assert step is not None
-        return step["value"] if step["value"] in game.reads else game.reads
-    if tuple(fact.split()) in state_facts()[1]:
-        return _state_value(game, fact)
-    raise KeyError(fact)
-
-
-def _card(cat: Catalog, name: str) -> Any:
-    return cat.by_name[name.lower()]
-
-
-def _token(cat: Catalog, name: str) -> Any:
-    for t in cat.tokens:
-        if t.name.lower() == name.lower():
-            return t
-    raise KeyError(name)
-
-
-def _take_from(pile: list[Any], card: Any) -> None:
-    """Remove one copy of ``card`` from a pile when it is there (kept conservation-friendly)."""
-    if card in pile:
-        pile.remove(card)
-
-
-def _tidy(game: Game, sc: dict[str, Any]) -> None:
-    """Without `as dealt`: player 1 (or the `first player`) about to act, in seat order,
-    with an empty Clank! area."""
-    if sc.get("dealt"):
-        return
-    n = len(game.players)
-    first = sc.get("first", 1) - 1
-    game.order = [(first + k) % n for k in range(n)]
-    game.active = game.players[first]
-    # A scenario starts from a quiet Clank! area: the starting Clank! depends on a random
-    # first player, so a scenario that wants cubes there says so with `clank N`.
-    for p in game.players:
-        p.supply += p.area
-        p.area = 0
-
-
-def _rage(game: Game, sc: dict[str, Any]) -> None:
-    if "rage" in sc:
-        game.rage = max(0, min(sc["rage"] - 1, len(game.rules["rage_track"]) - 1))
-
-
-def _counters(game: Game, sc: dict[str, Any]) -> None:
-    for name, value in sc.get("counters", {}).items():
-        game.counters[name] = 0
-        game.move_counter(name, value)
-
-
-def _row(game: Game, sc: dict[str, Any]) -> None:
-    if "row" in sc:
-        game.adventure_deck.extend(game.row)
-        game.row = []
-        for name in sc["row"]:
-            card = _card(game.catalog, name)
-            _take_from(game.adventure_deck, card)
-            game.row.append(card)
-
-
-def _adventure(game: Game, sc: dict[str, Any]) -> None:
-    cat = game.catalog
-    if "adventure_deck" in sc:
-        # Listed top first; the top of a pile is the end of its list.
-        game.adventure_deck = [_card(cat, name) for name in reversed(sc["adventure_deck"])]
-    elif "adventure" in sc and not sc.get("dealt"):
-        # The first name listed is the top card: the top of a pile is the end of its list.
-        for name in reversed(sc["adventure"]):
-            card = _card(cat, name)
-            _take_from(game.adventure_deck, card)
-            game.adventure_deck.append(card)
-    if "adventure_discard" in sc:
-        game.adventure_discard = [_card(cat, name) for name in sc["adventure_discard"]]
-
-
-def _reserve(game: Game, sc: dict[str, Any]) -> None:
-    for name, left in sc.get("reserve", {}).items():
-        game.reserve[_card(game.catalog, name)] = left
-
-
-def _banks(game: Game, sc: dict[str, Any]) -> None:
-    for size in ("minor", "major"):
-        if f"{size}_bank" in sc:
-            # The first listed is drawn first: the bank is drawn from the end of its list.
-            bank = [_token(game.catalog, name) for name in reversed(sc[f"{size}_bank"])]
-            setattr(game, f"{size}_bank", bank)
-
-
-def _path_index(game: Game, ends: list[str]) -> int:
-    a, b = (_space_index(game, x) for x in ends)
-    path = game.board.path_between(a, b)
-    if path is None:
-        raise ValueError(f"no path joins {ends[0]} and {ends[1]} on this game's board")
-    return path
-
-
-def _check_path(game: Game, step: dict[str, Any]) -> str | None:
-    """`expect tunnel A -- B is blocked|open` / `has [no] TOKEN`: None when it holds."""
-    a, b = (game.board.index.get(x) for x in step["path"])
-    path = None if a is None or b is None else game.board.path_between(a, b)
-    name = " -- ".join(step["path"])
-    if path is None:
-        return f"no path joins {step['path'][0]} and {step['path'][1]} on this game's board"
-    if step["fact"] == "path":
-        state = "blocked" if is_closed(game, path) else "open"
-        return None if state == step["value"] else f"expected {name} {step['value']}, it is {state}"
-    here = [t.name for t in game.path_tokens.get(path, ())]
-    if (step["value"] in here) == (step["fact"] == "path has"):
-        return None
-    want = "to hold" if step["fact"] == "path has" else "not to hold"
-    return f"expected {name} {want} {step['value']!r}; it holds {_names(here)}"
-
-
-def _paths(game: Game, sc: dict[str, Any]) -> None:
-    """The scenario's tokens on paths and blocked paths. A path the scenario lays tokens on
-    holds those only: what the setup laid there (a path's `holds`, a setup step's random
-    placement) goes back to the supply, so a scenario fixes what lies where."""
-    laid: set[int] = set()
-    for placed in sc.get("place_on_path", ()):
-        tok = _token(game.catalog, placed["token"])
-        path = _path_index(game, placed["path"])
-        if path not in laid:
-            laid.add(path)
-            for old in game.path_tokens.pop(path, ()):
-                game.token_supply[old] = game.token_supply.get(old, 0) + 1
-        if game.token_supply.get(tok):
-            game.token_supply[tok] -= 1  # from the supply while it lasts, as a line places
-        game.path_tokens.setdefault(path, []).append(tok)
-    for name, state in sc.get("switches", {}).items():
-        if name not in game.board.switches:
-            raise ValueError(f"no path of this game's board has switch {name!r}")
-        game.switches[name] = state
-    for ends in sc.get("block", ()):
-        path = _path_index(game, ends)
-        if path not in game.closed_paths:
-            game.closed_paths.append(path)
-    game.closed_paths.sort()
-    game.reshape()
-
-
-def _places(game: Game, sc: dict[str, Any]) -> None:
-    for placed in sc.get("place", []):
-        space = _space_index(game, placed["space"])
-        if placed["token"] is None:
-            game.space_tokens[space] = []
-            game.space_artifact[space] = None
-            continue
-        tok = _token(game.catalog, placed["token"])
-        if tok.kind == "artifact":
-            game.space_artifact[space] = tok
-        else:
-            game.space_tokens[space] = [tok]
-
-
-def _bag(game: Game, sc: dict[str, Any]) -> None:
-    if "bag" not in sc:
-        return
-    for p in game.players:
-        p.supply += game.bag.count(p.seat)
-    game.bag = [BLACK] * sc["bag"].get("black", 0)
-    for seat, k in sc["bag"].items():
-        if seat == "black":
-            continue
-        p = game.players[int(seat) - 1]
-        k = min(k, p.supply)
-        p.supply -= k
-        game.bag.extend([p.seat] * k)
-
-
-def _draws(game: Game, sc: dict[str, Any]) -> None:
-    if "draws" not in sc:
-        return
-    tokens = game.catalog.tokens
-    game.stacked_draws = [
-        BLACK
-        if d == "black"
-        # A cube token is -2 - its index among the pack's tokens.
-        else -2 - tokens.index(_token(game.catalog, d["token"]))
-        if isinstance(d, dict)
-        else d - 1
-        for d in sc["draws"]
-    ]
-
-
-def _rolls(game: Game, sc: dict[str, Any]) -> None:
-    if "rolls" in sc:
-        game.stacked_rolls = [k - 1 for k in sc["rolls"]]
-
-
-# The setup statements in the order they change the position, each with the statements
-# (their first words) it sets up: a failure while setting one up is reported at its line.
-SETUP_STEPS: tuple[tuple[tuple[str, ...], Callable[[Game, dict[str, Any]], None]], ...] = (
-    ((), _tidy),
-    (("rage",), _rage),
-    (("counter",), _counters),
-    (("row",), _row),
-    (("adventure", "adventure deck", "adventure discard"), _adventure),
-    (("reserve",), _reserve),
-    (("minor secrets", "major secrets"), _banks),
-    (("place",), _places),
-    (("place", "block", "switch"), _paths),
-    (("bag",), _bag),
-    (("draws",), _draws),
-    (("rolls",), _rolls),
-)
-
-
-def _player(game: Game, entry: dict[str, Any]) -> None:
-    """One `player N { ... }` block."""
-    cat = game.catalog
-    p = game.players[entry["seat"] - 1]
-    zones = ("hand", "deck", "discard", "in_play")
-    if any(z in entry for z in zones):
-        for zone in zones:
-            cards = [_card(cat, name) for name in entry.get(zone, ())]
-            if zone == "deck":
-                cards.reverse()  # listed top first; the top is the end of the list
-            setattr(p, "play" if zone == "in_play" else zone, cards)
-    if "space" in entry:
-        p.pos = _space_index(game, entry["space"])
-    if "gold" in entry:
-        p.gold = entry["gold"]
-    for name, n in entry.get("pools", {}).items():
-        if not cat.resources[name].per_turn:
-            p.pools[name] = n
-    for key in ("damage", "clank"):
-        if key in entry:
-            k = min(entry[key], p.supply)
-            p.supply -= k
-            if key == "damage":
-                p.damage += k
-            else:
-                p.area += k
-    if "supply" in entry:
-        # Cubes beyond the stated supply are put aside (out of this scenario's game).
-        p.supply = entry["supply"]
-    if "tokens" in entry:
-        p.tokens = [_token(cat, name) for name in entry["tokens"]]
-    if "artifact" in entry:
-        p.artifact = _token(cat, entry["artifact"])
-    if "status" in entry:
-        _status(game, p, entry["status"])
-
-
-def _status(game: Game, p: PlayerState, status: str) -> None:
-    p.status = {"escaped": ESCAPED, "knocked out": KNOCKED_OUT}.get(status, ON_CLOCK)
-    if p.status != ON_CLOCK:
-        # Players listed off the clock left in the order they are listed.
-        game.left.append(p.seat)
-    if p.status == ESCAPED:
-        # An escaped player's Clank! left the area with them.
-        p.supply += p.area
-        p.area = 0
-
-
-@dataclass
-class Doing:
-    """What a scenario run is carrying out, and the line of the scenario that says it: where
-    a failure inside the engine is reported."""
-
-    at: dict[str, Any]
-    what: str
-
-
-def setup_position(game: Game, sc: dict[str, Any], doing: Doing | None = None) -> None:
-    """Turn a freshly set-up game into the scenario's position.
-
-    Without `as dealt`, player 1 (or the `first player`) is about to act, in seat order, with
-    an empty Clank! area. With it, the game stays as the rules set it up (turn order, starting
-    Clank!, the dealt row and its Arrive texts) and only what the scenario states changes.
-    ``doing`` follows the statement being set up.
-    """
-    doing = doing or Doing(sc["at"], "setting up the game")
-    lines = sc.get("setup_at", {})
-    for words, step in SETUP_STEPS:
-        said = [w for w in words if w in lines]
-        doing.at = lines[said[0]] if said else sc["at"]
-        doing.what = f"setting up `{said[0]}`" if said else "setting up the game"
-        step(game, sc)
-    for entry in sc["setup"]:
-        doing.at, doing.what = entry["at"], f"setting up `player {entry['seat']}`"
-        _player(game, entry)
-
-
-def _ship(game: Game) -> str:
-    assembly = getattr(game, "assembly", None)
-    return ' (the board\'s assembly is chosen with `modules "..."`)' if assembly else ""
-
-
-def _space_index(game: Game, name: str) -> int:
-    """The index of a space a scenario names; ValueError when this game's board (a modular
-    board's assembly) lacks it."""
-    at = game.board.index.get(name)
-    if at is None:
-        raise ValueError(f"space {name!r} is not on this game's board{_ship(game)}")
-    return at
 
 
 def run_scenario(pack: Catalog | dict[str, Any], sc: dict[str, Any]) -> Outcome:
@@ -752,7 +188,7 @@ def _new_game(cat: Catalog, sc: dict[str, Any], script: _Script) -> Game:
     dealt: dict[str, Any] = {}
     if sc.get("dealt"):
         # Setup itself deals from the stacked deck and seats the named first player.
-        dealt["stacked_adventure"] = [_card(cat, name) for name in sc.get("adventure", ())]
+        dealt["stacked_adventure"] = [card_def(cat, name) for name in sc.get("adventure", ())]
         if "first" in sc:
             dealt["first_player"] = sc["first"] - 1
     if sc.get("goals_before"):
@@ -798,7 +234,7 @@ def _run(pack: Catalog | dict[str, Any], sc: dict[str, Any], out: Outcome, doing
             out.failures.append(
                 Failure(
                     f"the game ended ({game.end_reason or 'no more decisions'}) before "
-                    f"`{_step_text(step)}`",
+                    f"`{step_text(step)}`",
                     step["at"],
                 )
             )

@@ -144,6 +144,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interpreter.bot_values",
             "interpreter.bot_worth",
             "interpreter.scenario",
+            "interpreter.scenario_words",
+            "interpreter.scenario_checks",
+            "interpreter.scenario_setup",
         ),
     ),
     (
@@ -182,6 +185,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "scenarios",
         (
+            "dsl.scenario_words",
+            "dsl.scenario_setup",
+            "dsl.scenario_expect",
             "dsl.scenarios",
             "dsl.scenario_facts",
             "dsl.balance",
@@ -198,6 +204,11 @@ DSL_READS = {
     # The facts a scenario may state include the game's declared state, its fields read
     # where they are declared (GAME_STATE, state_facts), not through the engine.
     "interpreter.state": "the declared state's facts (state_facts)",
+    # The scenario statements and facts are records (their words, forms and docs) whose run
+    # side registers them beside the setup and the checks; the compiler reads them there (not
+    # through the scenario runner, which imports the game: `clankwork check` does not).
+    "interpreter.scenario_setup": "the scenario records (VERBS, FACTS) as the run side "
+    "registers them",
 }
 
 # Imports that run up the layers today, as (importer, imported), each in files their owner is

@@ -3,7 +3,8 @@
 All scenarios of the bundled packs and of the fixture packs under tests/fixtures are run with
 the registries' handlers wrapped: an effect op, a condition or a count is exercised when a
 scenario's game calls its handler; a trigger when the effects of one of its lines run (by the
-effect's source position, so a card's own moments count as much as the generic triggers).
+effect's source position, so a card's own moments count as much as the generic triggers); a
+scenario statement's verb or a fact `expect` states when a scenario that is run says it.
 A record no scenario reaches is a record whose rules nobody has written down: the test fails
 and names it, with where to add the scenario (docs/extending.md).
 
@@ -24,6 +25,7 @@ from clankwork.dsl.diagnostics import has_errors
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.dsl.stickers import campaign_key, campaign_setup
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS
+from clankwork.interpreter.scenario import FACTS, VERBS
 from clankwork.tools.scenario_cmd import run_one
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +68,26 @@ def _nodes(effects: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(effects, list):
         for v in effects:
             yield from _nodes(v)
+
+
+def _scenario_words(sc: dict[str, Any]) -> set[str]:
+    """The scenario records one compiled scenario uses: its statements' verbs and its facts."""
+    said = set(sc.get("setup_at", ()))
+    used = {
+        f"verb:{v.words}" for v in VERBS.values() if v.part == "setup" and said & {v.words, *v.said}
+    }
+    if sc["setup"]:
+        used.add("verb:player")
+    for step in sc["steps"]:
+        if step["do"] != "expect":
+            used.add(f"verb:{step['do']}")
+            continue
+        used.add("verb:expect")
+        about = "player" if "seat" in step else "game"
+        used.add(f"fact:{about}:{step['fact']}")
+        if "action" in step:
+            used.add(f"verb:{step['action']['do']}")
+    return used
 
 
 class _Tally:
@@ -111,6 +133,7 @@ def exercised() -> set[str]:
             setups: set[tuple[Any, ...]] = set()
             for sc in scenarios:
                 run_one(result.ir, sc, catalogs)
+                tally.called |= _scenario_words(sc)
                 key = campaign_key(sc)
                 if key not in setups:  # a sticker's or patron's lines fill the pack's slots
                     setups.add(key)
@@ -135,6 +158,9 @@ def _registered() -> list[str]:
         )
         for name in registry.names()
         if family == "trigger" or registry[name].handler is not None
+    ] + [
+        *(f"verb:{words}" for words in VERBS),
+        *(f"fact:{about}:{name}" for about, name in FACTS),
     ]
 
 

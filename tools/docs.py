@@ -20,6 +20,7 @@ from clankwork.interpreter.rules import MAX_PLAYERS, ROUND_CAP_MAX, RULE_PARAMS
 from clankwork.interpreter.steps import STEPS
 
 from .outputs import check_file_target, prepare_dir, write_text
+from .scenario_docs import scenarios_reference
 from .textmate import GRAMMAR_PATH, grammar_text
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -883,6 +884,8 @@ def diagnostics_reference() -> str:
 GENERATED = {
     "language.md": language_reference,
     "diagnostics.md": diagnostics_reference,
+    # Its lists of statements only: the rest of the page is written by hand.
+    "scenarios.md": scenarios_reference,
 }
 
 
@@ -908,7 +911,9 @@ def _targets(which: str | None) -> list[tuple[Path, Callable[[], str]]]:
     type=click.Path(dir_okay=False),
     help="Write the one document named by WHICH here instead of printing it.",
 )
-@click.argument("which", required=False, type=click.Choice(["language", "diagnostics", "textmate"]))
+@click.argument(
+    "which", required=False, type=click.Choice(["language", "diagnostics", "scenarios", "textmate"])
+)
 def docs(write: bool, check_only: bool, output: str | None, which: str | None) -> None:
     """Print (or --write) the language reference, the diagnostic codes or, with `textmate`,
     the TextMate grammar for editors (editors/vscode/syntaxes/clank.tmLanguage.json).
