@@ -319,8 +319,9 @@ def check_pending(facts: PackFacts, sc: dict[str, Any], pending: Pending) -> lis
 
 
 def board_designs(ir: dict[str, Any]) -> dict[str, dict[str, set[str]]]:
-    """The card and token names of each board's game (`on board` blocks laid over the
-    pack), by board name and kind ("card", "token"); empty for a pack without blocks."""
+    """The card, token and counter names of each board's game (`on board` blocks laid over
+    the pack), by board name and kind ("card", "token", "counter"); empty for a pack without
+    blocks."""
     if not has_sections(ir):
         return {}
     out = {}
@@ -329,12 +330,13 @@ def board_designs(ir: dict[str, Any]) -> dict[str, dict[str, set[str]]]:
         out[b["name"]] = {
             "card": {c["name"] for c in game["cards"]},
             "token": {t["name"] for t in game["tokens"]},
+            "counter": {c["name"] for c in game.get("counters", ())},
         }
     return out
 
 
 def _on_board(facts: PackFacts, sc: dict[str, Any], pending: Pending) -> list[Diagnostic]:
-    """CW142 for a card or token that the scenario's board does not have in play."""
+    """CW142 for a card, token or counter that the scenario's board does not have in play."""
     board = sc.get("board", facts.first_board)
     if "board" in pending.broken or board not in facts.designs:
         return []

@@ -101,7 +101,7 @@ class _ScenarioCompiler:
             {
                 kind: set().union(*(names[kind] for names in self.facts.designs.values()))
                 - set.intersection(*(names[kind] for names in self.facts.designs.values()))
-                for kind in ("card", "token")
+                for kind in ("card", "token", "counter")
             }
             if self.facts.designs
             else {}
@@ -169,7 +169,9 @@ class _ScenarioCompiler:
         """A declared name, or a CW107 diagnostic."""
         name = atom.text
         if name in pool:
-            kind = "token" if pool is self.tokens else "card"
+            kind = (
+                "token" if pool is self.tokens else "counter" if pool is self.counters else "card"
+            )
             if name in self.by_board.get(kind, ()):
                 self.pending.designs.append((kind, name, atom.span))
             return pool[name]
