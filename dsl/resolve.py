@@ -12,6 +12,7 @@ from typing import Any
 
 from clankwork.interpreter.effects.conditions import token_words
 from clankwork.interpreter.effects.logic import leaves
+from clankwork.interpreter.effects.registry import RESOURCE_WORDS
 from clankwork.interpreter.effects.where import feature_stem, has_feature
 from clankwork.interpreter.stickers import slot_kind, slots
 
@@ -346,22 +347,35 @@ def _counts_known(refs: Refs, t: dict[str, Any]) -> bool:
     return refs.card_or_tag(t["card"])
 
 
+# What a count may name besides cards and tags (`most gold`, `fewest damage`), offered for a
+# misspelt one; and the words of a score, which is what a line gives rather than a count.
+_BASE_COUNTED = frozenset(w for w in RESOURCE_WORDS if w.isalpha()) | {"damage"}
+_SCORE_WORDS = frozenset({"score", "scores", "point", "points", "vp", "victory"})
+
+
 def _not_counted(refs: Refs, owner: dict[str, Any], t: dict[str, Any]) -> Diagnostic:
     """CW107: a count of a card or tag the pack does not have."""
     ref = t["tag"] if "tag" in t else t["card"]
     held = ref.lower() in {w for tok in refs.ir["tokens"] for w in token_words(tok)}
-    # A misspelt resource reads as a card's name (`most vains`): offer the resources too.
-    resources = {r["name"] for r in refs.ir.get("resources", ())}
+    # A misspelt resource reads as a card's name (`most vains`, `most skil`): offer the
+    # pack's and the base resources too.
+    resources = {r["name"] for r in refs.ir.get("resources", ())} | _BASE_COUNTED
+    if held:
+        hint = f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
+    elif ref.lower() in _SCORE_WORDS:
+        hint = (
+            "points are what the line gives, not a count: count what a player has (gold, "
+            "damage, a card's name, a tag, tokens held)"
+        )
+    else:
+        hint = near_miss(ref, refs.card_names | refs.tags | resources) or (
+            "tag cards with `companion`, `tag WORD` or `faction WORD`"
+        )
     return Diagnostic(
         "CW107",
         f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag of the pack",
         _span(t.get("at")),
-        hint=(
-            f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
-            if held
-            else near_miss(ref, refs.card_names | refs.tags | resources)
-            or "tag cards with `companion`, `tag WORD` or `faction WORD`"
-        ),
+        hint=hint,
     )
 
 

@@ -285,6 +285,9 @@ def test_award_lines_compile_to_one_award_per_count() -> None:
     [
         ("most veins: 7 points, ties sharre", 'did you mean "ties share"?'),
         ("most vains: 7 points", 'did you mean "veins"?'),
+        # A base resource misspelt, and a score counted, were offered a card ("Ogre").
+        ("most swrods: 3 points", 'did you mean "swords"?'),
+        ("most score: 7 points", "points are what the line gives, not a count"),
         ("most veins: 7 points, third most 2", "place 3 of the award comes before place 2"),
         ("second most: 4 points", "of what?"),
         ("most veins: seven points", "takes a number of points"),
