@@ -77,3 +77,18 @@ part(
     doc="`scenario NAME { ... }`: a rule checked by `clankwork test` (dsl/scenarios.py).",
     form="scenario NAME { setup ...; expect ... }",
 )
+
+# The pack block's own lines, written at the top of a file (`extends acqinc` under the pack
+# line rather than in its block).
+for _word, _example in (
+    ("extends", "extends acqinc"),
+    ("version", 'version "1.0"'),
+    ("title", 'title "My Expansion"'),
+    ("description", 'description "..."'),
+):
+    part(
+        _word,
+        inside=f"`{_word}` goes inside the pack's block: pack NAME {{ {_example} }}",
+        doc=f"`{_example}`: a line of the `pack NAME {{ ... }}` block.",
+        form=f"pack NAME {{ {_example} }}",
+    )

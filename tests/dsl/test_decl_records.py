@@ -44,7 +44,17 @@ KEYWORDS = (
     "on",
 )
 # Lines that go inside a block: a record each, with the hint for one written at the top.
-PARTS = ("step", "space", "path", "action", "scenario")
+PARTS = (
+    "step",
+    "space",
+    "path",
+    "action",
+    "scenario",
+    "extends",
+    "version",
+    "title",
+    "description",
+)
 # The declarations (and parts) whose blocks had property words, in their order.
 WITH_PROPERTIES = (
     "pack",
@@ -140,3 +150,11 @@ def test_a_part_at_the_top_of_a_file_says_where_it_goes() -> None:
     result = compile_text('pack p { version "1" }\nspace Hall { hq }\n')
     (unknown,) = [d for d in result.diagnostics if d.code == "CW101"]
     assert unknown.hint == DECLARATIONS["space"].inside
+
+
+def test_a_pack_line_at_the_top_of_a_file_says_it_goes_in_the_pack_block() -> None:
+    """`extends acqinc` under the pack line (not in its block) was "a file holds pack,
+    include, card, ..." with no word of where it goes."""
+    result = compiler.compile_text('pack p { version "1" }\nextends acqinc\n', "p.clank")
+    (d,) = [d for d in result.diagnostics if d.code == "CW101"]
+    assert d.hint == "`extends` goes inside the pack's block: pack NAME { extends acqinc }"
