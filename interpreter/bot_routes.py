@@ -512,11 +512,14 @@ class _BoardInfo:
         if not self.blockers:
             return frozenset()
         words = self.blockers
-        return frozenset(
-            s
-            for s, held in enumerate(game.space_tokens)
-            if any(w in t.match for w in words for t in held)
-        )
+        # Loops and `isdisjoint`, not a generator in `any`: asked several times a turn.
+        out = []
+        for s, held in enumerate(game.space_tokens):
+            for t in held:
+                if not words.isdisjoint(t.match):
+                    out.append(s)
+                    break
+        return frozenset(out)
 
     def table_for(self, tokens: Sequence[Any], mu: float) -> _Routes:
         """`table` for what these held tokens grant (the common case, a board whose paths
