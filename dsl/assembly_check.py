@@ -65,63 +65,81 @@ def check_assemblies(board: dict[str, Any]) -> list[Diagnostic]:
     # (code, room) -> (first assembly's label, how many assemblies, the room's IR)
     found: dict[tuple[str, str], list[Any]] = {}
     total = 0
-    mods = {m["name"]: m for m in board.get("modules", ())}
     for assembly in assemblies(board, MAX_ASSEMBLIES):
         total += 1
-        flat = assemble(board, assembly)
         name = label(board, assembly)
-        hqs = [s for s in flat["spaces"] if "hq" in s["features"]]
-        if len(hqs) != 1:
-            hit = found.setdefault(("CW201", ""), [name, 0, hqs[1] if len(hqs) > 1 else None])
-            hit[1] += 1
-            continue
-        g = _graph(flat)
-        hq = hqs[0]["name"]
-        there, back = reach(g, hq)
-        for space in flat["spaces"]:
-            room = space["name"]
-            if room not in there:
-                code = "CW138"
-            elif room not in back:
-                code = "CW203" if "artifact" in space else "CW139"
-            else:
-                continue
+        for code, room, space in _broken_rooms(assemble(board, assembly)):
             hit = found.setdefault((code, room), [name, 0, space])
             hit[1] += 1
+    mods = {m["name"]: m for m in board.get("modules", ())}
     out = []
     for (code, room), (first, n, space) in found.items():
-        others = (
-            f" (and {n - 1} other assembl{'y' if n == 2 else 'ies'} of {total})" if n > 1 else ""
-        )
-        where = f"in assembly {first}{others}"
-        if n == total and total > 1:
-            where = f"in every assembly (first: {first})"
         notes: tuple[tuple[str, Span], ...] = ()
         mod = mods.get(space.get("module")) if space else None
         if mod is not None:
             notes = ((f"module {mod['name']!r} is declared here", Span.from_ir(mod["at"])),)
-        owner = f"room {room!r}" + (
-            f" of module {space['module']!r} side {space['side']!r}"
-            if space and "module" in space and space["module"] != space["side"]
-            else f" of module {space['module']!r}"
-            if space and "module" in space
-            else ""
-        )
-        if code == "CW201":
-            msg = f"board {board['name']!r} has no single HQ space {where}"
-            hint = "mark exactly one space `hq`, in a module every assembly places"
-        elif code == "CW138":
-            msg = f"{owner} cannot be reached from HQ {where}"
-            hint = (
-                "the module is broken in that assembly: check the joins at its position "
-                "and the direction of its one-way paths"
-            )
-        elif code == "CW139":
-            msg = f"{owner} is a one-way trap {where}: HQ cannot be reached from it"
-            hint = "add a way back, or turn a one-way path or join around"
-        else:
-            msg = f"artifact {owner} is a trap {where}: HQ cannot be reached from it"
-            hint = "a player who takes this artifact can never escape; add a way back"
+        where = _where(first, n, total)
+        msg, hint = _finding_text(code, board, _owner(room, space), where)
         at = space["at"] if space else board["at"]
         out.append(Diagnostic(code, msg, _span(at), hint=hint, notes=notes))
     return out
+
+
+def _broken_rooms(flat: dict[str, Any]) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """What breaks one assembly (its plain board IR), as (code, room, the room's IR): CW201
+    (room "", the second HQ if any) when it has not one HQ, else each room HQ does not reach
+    (CW138) or that does not reach HQ (CW203 holding an artifact, else CW139)."""
+    hqs = [s for s in flat["spaces"] if "hq" in s["features"]]
+    if len(hqs) != 1:
+        return [("CW201", "", hqs[1] if len(hqs) > 1 else None)]
+    there, back = reach(_graph(flat), hqs[0]["name"])
+    broken = []
+    for space in flat["spaces"]:
+        room = space["name"]
+        if room not in there:
+            code = "CW138"
+        elif room not in back:
+            code = "CW203" if "artifact" in space else "CW139"
+        else:
+            continue
+        broken.append((code, room, space))
+    return broken
+
+
+def _where(first: str, n: int, total: int) -> str:
+    """Which assemblies a finding holds in: the first, and how many others of ``total``."""
+    if n == total and total > 1:
+        return f"in every assembly (first: {first})"
+    others = f" (and {n - 1} other assembl{'y' if n == 2 else 'ies'} of {total})" if n > 1 else ""
+    return f"in assembly {first}{others}"
+
+
+def _owner(room: str, space: dict[str, Any] | None) -> str:
+    """How a finding names its room: with its module, and the side when it has two."""
+    return f"room {room!r}" + (
+        f" of module {space['module']!r} side {space['side']!r}"
+        if space and "module" in space and space["module"] != space["side"]
+        else f" of module {space['module']!r}"
+        if space and "module" in space
+        else ""
+    )
+
+
+def _finding_text(code: str, board: dict[str, Any], owner: str, where: str) -> tuple[str, str]:
+    """The message and hint of a finding ``code`` about ``owner`` ``where`` it holds."""
+    if code == "CW201":
+        msg = f"board {board['name']!r} has no single HQ space {where}"
+        hint = "mark exactly one space `hq`, in a module every assembly places"
+    elif code == "CW138":
+        msg = f"{owner} cannot be reached from HQ {where}"
+        hint = (
+            "the module is broken in that assembly: check the joins at its position "
+            "and the direction of its one-way paths"
+        )
+    elif code == "CW139":
+        msg = f"{owner} is a one-way trap {where}: HQ cannot be reached from it"
+        hint = "add a way back, or turn a one-way path or join around"
+    else:
+        msg = f"artifact {owner} is a trap {where}: HQ cannot be reached from it"
+        hint = "a player who takes this artifact can never escape; add a way back"
+    return msg, hint

@@ -42,9 +42,30 @@ def check_boards(ir: dict[str, Any]) -> list[Diagnostic]:
 
 
 def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
+    """The checks of one hand-drawn board: dead-end paths (CW204), one HQ (CW201), and
+    from HQ, the spaces it cannot reach (CW202) and the artifact spaces that trap (CW203)."""
+    g, diags = _walks(board)
+    hqs = [s for s in board["spaces"] if "hq" in s["features"]]
+    if len(hqs) != 1:
+        diags.append(
+            Diagnostic(
+                "CW201",
+                f"board {board['name']!r} has {'no' if not hqs else len(hqs)} HQ space"
+                + ("" if len(hqs) <= 1 else "s"),
+                _span(hqs[1]["at"] if len(hqs) > 1 else board["at"]),
+                hint="mark exactly one space `hq`: players start there and escape there",
+            )
+        )
+        return diags
+    return diags + _reach_problems(board, g, hqs[0]["name"])
+
+
+def _walks(board: dict[str, Any]) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+    """The board's walks (from, to), by the spaces' own names, and a CW204 for each path
+    that leads nowhere. Paths naming unknown spaces are reported by the compiler; they are
+    left out here."""
     diags: list[Diagnostic] = []
     names = {s["name"].lower() for s in board["spaces"]}
-    # Paths naming unknown spaces are reported by the compiler; leave them out here.
     usable = [
         p
         for p in board["paths"]
@@ -67,19 +88,13 @@ def _check_board(board: dict[str, Any]) -> list[Diagnostic]:
         g.append((a, b))
         if not p["oneway"]:
             g.append((b, a))
-    hqs = [s for s in board["spaces"] if "hq" in s["features"]]
-    if len(hqs) != 1:
-        diags.append(
-            Diagnostic(
-                "CW201",
-                f"board {board['name']!r} has {'no' if not hqs else len(hqs)} HQ space"
-                + ("" if len(hqs) <= 1 else "s"),
-                _span(hqs[1]["at"] if len(hqs) > 1 else board["at"]),
-                hint="mark exactly one space `hq`: players start there and escape there",
-            )
-        )
-        return diags
-    hq = hqs[0]["name"]
+    return g, diags
+
+
+def _reach_problems(board: dict[str, Any], g: list[tuple[str, str]], hq: str) -> list[Diagnostic]:
+    """CW202 for each space HQ cannot reach, then CW203 for each artifact space HQ reaches
+    but that cannot reach HQ (whoever takes its artifact never escapes)."""
+    diags: list[Diagnostic] = []
     reachable, back = reach(g, hq)
     for space in board["spaces"]:
         if space["name"] not in reachable:

@@ -29,6 +29,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from clankwork.interpreter.effects.registry import EFFECTS, RESOURCE_WORDS
+from clankwork.interpreter.resource_props import RESOURCE_PROPERTIES
+from clankwork.interpreter.resource_props import defaults as resource_defaults
+from clankwork.interpreter.resource_props import shown_words as resource_prop_words
+from clankwork.interpreter.resource_props import usage as resource_usage
 
 from .board_blocks import per_board
 from .condition_logic import IF_WORDS
@@ -36,7 +40,8 @@ from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
 from .limits import RANGES, bad_name_char
 from .parser import Atom, Stmt
 
-RESOURCE_PROPS = ("per turn", "kept", "word")
+# The resource properties as written (interpreter/resource_props.py holds their records).
+RESOURCE_PROPS = resource_prop_words()
 DRAGON_PROPS = ("name", "word")
 # What the engine calls the antagonist who attacks when a pack does not name it.
 DRAGON_DEFAULT = {"name": "the dragon", "word": "dragon"}
@@ -191,7 +196,7 @@ class Declarations:
             return
         self._no_effects(st)  # type: ignore[attr-defined]
         name = named[0].lower()
-        res: dict[str, Any] = {"name": name, "keep": "turn", "words": [], "at": _at(st.span)}
+        res: dict[str, Any] = {"name": name, **resource_defaults(), "at": _at(st.span)}
         clash = RESOURCE_WORDS.get(name)
         if clash is not None and self._base_words(st, named, clash):
             return
@@ -224,45 +229,58 @@ class Declarations:
             return
         for s in st.block or []:
             self._no_effects(s)  # type: ignore[attr-defined]
-            words, rest = s.words, s.head[1:]
-            if words in (["per", "turn"], ["lost", "at", "end", "of", "turn"]):
-                res["keep"] = "turn"
-            elif words in (["kept"], ["kept", "across", "turns"], ["kept", "like", "gold"]):
-                res["keep"] = "game"
-            elif words[0] in ("word", "words") and rest:
-                if not self._clean(rest):  # type: ignore[attr-defined]
-                    continue
-                for a in rest:
-                    word = a.text.lower()
-                    if word in RESOURCE_WORDS:
-                        self.error(  # type: ignore[attr-defined]
-                            "CW125",
-                            f"`{a.text}` already names the base resource {RESOURCE_WORDS[word]}",
-                            a.span,
-                            hint="choose a word no base resource uses",
-                        )
-                    elif word in self.resource_words or word == name or word in res["words"]:
-                        if word != name and word not in res["words"]:
-                            self.error(  # type: ignore[attr-defined]
-                                "CW125",
-                                f"`{a.text}` already names the resource "
-                                f"{self.resource_words[word]}",
-                                a.span,
-                                hint="choose a word no other resource uses",
-                            )
-                    else:
-                        res["words"].append(word)
-            else:
-                self.error(  # type: ignore[attr-defined]
-                    "CW102",
-                    f"unknown resource property `{s.head_text()}`",
-                    s.head[0].span,
-                    hint=did_you_mean(" ".join(words), RESOURCE_PROPS)
-                    or "a resource takes `per turn` (the default), `kept` and `word WORD`",
-                )
-        for word in (name, *res["words"]):
-            self.resource_words[word] = name
+            self._resource_prop(s, name, res)
+        self.resource_words[name] = name
+        for prop in RESOURCE_PROPERTIES.values():
+            for word in res[prop.key] if prop.names else ():
+                self.resource_words[word] = name
         self.resources.append(res)
+
+    def _resource_prop(self, s: Stmt, name: str, res: dict[str, Any]) -> None:
+        """One line of a resource's block, compiled by the property record it writes
+        (interpreter/resource_props.py)."""
+        words, rest = s.words, s.head[1:]
+        prop = next((p for p in RESOURCE_PROPERTIES.values() if p.matches(words)), None)
+        if prop is None:
+            self.error(  # type: ignore[attr-defined]
+                "CW102",
+                f"unknown resource property `{s.head_text()}`",
+                s.head[0].span,
+                hint=did_you_mean(" ".join(words), resource_prop_words()) or resource_usage(),
+            )
+        elif not prop.heads or tuple(words) in prop.phrases:
+            res[prop.key] = prop.compile(words)
+        elif not self._clean(rest):  # type: ignore[attr-defined]
+            return
+        elif prop.names:
+            self._resource_names(name, res[prop.key], rest)
+        else:
+            try:
+                res[prop.key] = prop.compile([a.text for a in rest])
+            except ValueError as e:
+                self.error("CW125", str(e), _span_of(rest), hint=prop.doc)  # type: ignore[attr-defined]
+
+    def _resource_names(self, name: str, names: list[str], atoms: list[Atom]) -> None:
+        """`word WORDS`: other names of the resource, none another resource's."""
+        for a in atoms:
+            word = a.text.lower()
+            if word in RESOURCE_WORDS:
+                self.error(  # type: ignore[attr-defined]
+                    "CW125",
+                    f"`{a.text}` already names the base resource {RESOURCE_WORDS[word]}",
+                    a.span,
+                    hint="choose a word no base resource uses",
+                )
+            elif word in self.resource_words or word == name or word in names:
+                if word != name and word not in names:
+                    self.error(  # type: ignore[attr-defined]
+                        "CW125",
+                        f"`{a.text}` already names the resource {self.resource_words[word]}",
+                        a.span,
+                        hint="choose a word no other resource uses",
+                    )
+            else:
+                names.append(word)
 
     def _base_words(self, st: Stmt, named: tuple[str, Span], base: str) -> bool:
         """`resource gold { word coins coin }`: other words for a base resource (a game

@@ -230,18 +230,7 @@ def find_base(atom: Atom, ext_root: Path, ext_shown: Path) -> Base | Diagnostic:
     bundled = bundled_packs()
     listing = "bundled packs: " + ", ".join(bundled)
     if atom.kind == "word":
-        if ref in bundled:
-            folder = bundled[ref]
-            return Base(Path(os.path.realpath(folder)), shown_path(folder), ref, atom.span, True)
-        hint = near_miss(ref, bundled)
-        return Diagnostic(
-            "CW120",
-            f"`extends {ref}`: there is no bundled pack named {ref!r}",
-            atom.span,
-            hint=(f"{hint}; " if hint else "")
-            + listing
-            + '; a pack folder is given by a quoted path, e.g. extends "../base"',
-        )
+        return _bundled_base(atom, ref, bundled, listing)
     if atom.kind != "string":
         return Diagnostic(
             "CW105",
@@ -249,6 +238,41 @@ def find_base(atom: Atom, ext_root: Path, ext_shown: Path) -> Base | Diagnostic:
             atom.span,
             hint='write `extends acqinc` or `extends "../my-base"`',
         )
+    problem = _unreadable_path(atom, ref)
+    if problem is not None:
+        return problem
+    real = Path(os.path.realpath(ext_root / ref))
+    shown = Path(os.path.normpath(ext_shown / ref))
+    problem = _outside_problem(atom, ref, ext_root, real, shown) or _no_pack_problem(
+        atom, ref, real, shown, bundled, listing
+    )
+    if problem is not None:
+        return problem
+    return Base(real, shown, ref, atom.span)
+
+
+def _bundled_base(
+    atom: Atom, ref: str, bundled: dict[str, Path], listing: str
+) -> Base | Diagnostic:
+    """The bundled pack a bare name in `extends` names, or CW120 (with a near miss and the
+    bundled packs) when there is none by that name."""
+    if ref in bundled:
+        folder = bundled[ref]
+        return Base(Path(os.path.realpath(folder)), shown_path(folder), ref, atom.span, True)
+    hint = near_miss(ref, bundled)
+    return Diagnostic(
+        "CW120",
+        f"`extends {ref}`: there is no bundled pack named {ref!r}",
+        atom.span,
+        hint=(f"{hint}; " if hint else "")
+        + listing
+        + '; a pack folder is given by a quoted path, e.g. extends "../base"',
+    )
+
+
+def _unreadable_path(atom: Atom, ref: str) -> Diagnostic | None:
+    """Why the quoted path of `extends` is not read before it is looked for, or None: it
+    names nothing (CW120), or it is absolute (CW005)."""
     if "\x00" in ref or not ref:
         return Diagnostic(
             "CW120", "`extends` names no folder", atom.span, hint='write extends "../my-base"'
@@ -260,45 +284,60 @@ def find_base(atom: Atom, ext_root: Path, ext_shown: Path) -> Base | Diagnostic:
             atom.span,
             hint='a base path is relative to this pack\'s folder, e.g. extends "../base"',
         )
+    return None
+
+
+def _outside_problem(
+    atom: Atom, ref: str, ext_root: Path, real: Path, shown: Path
+) -> Diagnostic | None:
+    """CW005 when the base path (``real``, links followed) is not inside the folder that
+    holds the extension's folder, saying whether a link or the path itself leads out; else
+    None."""
     allowed = Path(os.path.realpath(ext_root.parent))
-    real = Path(os.path.realpath(ext_root / ref))
-    shown = Path(os.path.normpath(ext_shown / ref))
-    if real == allowed or not _inside(real, allowed):
-        lexical = Path(os.path.normpath(ext_root / ref))
-        if lexical != allowed and _inside(lexical, allowed):
-            message = (
-                f'`extends "{ref}"`: {_posix(shown)} is a link to a place outside the folder '
-                "that holds this pack; it is not read"
-            )
-        else:
-            message = (
-                f'`extends "{ref}"` leads to {_posix(shown)}, which is not inside the folder '
-                "that holds this pack; it is not read"
-            )
-        return Diagnostic(
-            "CW005",
-            message,
-            atom.span,
-            hint="a base pack is a bundled name or a folder beside this one (extends "
-            '"../base"); copy the base next to this pack',
+    if not (real == allowed or not _inside(real, allowed)):
+        return None
+    lexical = Path(os.path.normpath(ext_root / ref))
+    if lexical != allowed and _inside(lexical, allowed):
+        message = (
+            f'`extends "{ref}"`: {_posix(shown)} is a link to a place outside the folder '
+            "that holds this pack; it is not read"
         )
-    if not (real / "pack.clank").is_file():
-        what = "no folder" if not real.exists() else "a folder without a pack.clank"
-        near = did_you_mean(ref, bundled)
-        hint = (
-            f"for the bundled pack, write `extends {ref}` without quotes"
-            if ref in bundled
-            else (f"{near} (a bundled pack: write it without quotes); " if near else "")
-            + "the path is relative to this pack's folder; "
-            + listing
+    else:
+        message = (
+            f'`extends "{ref}"` leads to {_posix(shown)}, which is not inside the folder '
+            "that holds this pack; it is not read"
         )
-        return Diagnostic(
-            "CW120",
-            f'`extends "{ref}"`: there is {what} at {_posix(shown)}',
-            atom.span,
-            hint=hint,
-        )
-    return Base(real, shown, ref, atom.span)
+    return Diagnostic(
+        "CW005",
+        message,
+        atom.span,
+        hint="a base pack is a bundled name or a folder beside this one (extends "
+        '"../base"); copy the base next to this pack',
+    )
+
+
+def _no_pack_problem(
+    atom: Atom, ref: str, real: Path, shown: Path, bundled: dict[str, Path], listing: str
+) -> Diagnostic | None:
+    """CW120 when there is no pack.clank at the base path (a quoted bundled name gets told
+    to drop its quotes); else None."""
+    if (real / "pack.clank").is_file():
+        return None
+    what = "no folder" if not real.exists() else "a folder without a pack.clank"
+    near = did_you_mean(ref, bundled)
+    hint = (
+        f"for the bundled pack, write `extends {ref}` without quotes"
+        if ref in bundled
+        else (f"{near} (a bundled pack: write it without quotes); " if near else "")
+        + "the path is relative to this pack's folder; "
+        + listing
+    )
+    return Diagnostic(
+        "CW120",
+        f'`extends "{ref}"`: there is {what} at {_posix(shown)}',
+        atom.span,
+        hint=hint,
+    )
 
 
 def cycle_or_depth(

@@ -1,8 +1,13 @@
-"""Reference checks on compiled IR: duplicate names, undefined cards, tokens and spaces."""
+"""Reference checks on compiled IR: duplicate names, undefined cards, tokens and spaces.
+
+One registered check per part of the IR or kind of reference (`@reference_check`, in
+`REFERENCE_CHECKS`); `check_references` runs them in registration order, so the diagnostics
+come out in that order. A new IR section's references are one more check here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from clankwork.interpreter.effects.conditions import token_words
@@ -145,45 +150,121 @@ def _switch_reference(
     return []
 
 
+class Refs:
+    """What the reference checks share about one IR, gathered once: the names it declares
+    and every trigger with its owner."""
+
+    def __init__(self, ir: dict[str, Any]) -> None:
+        self.ir = ir
+        self.card_names = {c["name"] for c in ir["cards"]}
+        # Tags are words, lower-cased where they are declared, so they match without case.
+        self.tags = {t.lower() for c in ir["cards"] for t in c["tags"]}
+        self.token_names = {t["name"] for t in ir["tokens"]}
+        self.spaces = [s for b in ir["boards"] for s in b["spaces"]]
+        self.space_names = {s["name"] for s in self.spaces}
+        self.features = {f for s in self.spaces for f in s["features"]}
+        self.triggers = list(_triggers(ir))
+        self.numbers = {p["number"] for p in ir.get("passages", ())}
+        # A pack with neither tokens nor a board is a fragment (a test, an example): nothing
+        # to hold a condition against.
+        self.fragment = not ir["tokens"] and not self.spaces
+
+    def card_or_tag(self, ref: str) -> bool:
+        """True when ``ref`` names a card (exactly) or a tag (without case)."""
+        return ref in self.card_names or ref.lower() in self.tags
+
+    def switches(self) -> dict[str, int]:
+        """Each switch the boards' paths name, with its highest state."""
+        out: dict[str, int] = {}
+        for b in self.ir["boards"]:
+            for p in b["paths"]:
+                if "switch" in p:
+                    name = p["switch"]["name"]
+                    out[name] = max(out.get(name, 1), *p["switch"]["states"])
+        return out
+
+    def pack_span(self, at: dict[str, Any] | None) -> Span | None:
+        """``at``'s span, or the pack block's when there is none."""
+        return _span(at) if at else _span(self.ir["pack"].get("at"))
+
+
+ReferenceCheck = Callable[[Refs], list[Diagnostic]]
+
+# The reference checks, in the order their diagnostics come out (registration order).
+REFERENCE_CHECKS: dict[str, ReferenceCheck] = {}
+
+
+def reference_check(name: str) -> Callable[[ReferenceCheck], ReferenceCheck]:
+    """Register a check of one part of the IR; it runs after those registered before it."""
+
+    def register(check: ReferenceCheck) -> ReferenceCheck:
+        REFERENCE_CHECKS[name] = check
+        return check
+
+    return register
+
+
 def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
-    """Duplicate and undefined names, and the starting deck size."""
-    diags: list[Diagnostic] = []
+    """Duplicate and undefined names, words that mean nothing at run time, and the starting
+    deck size: every registered check, in order."""
+    refs = Refs(ir)
+    return [d for check in REFERENCE_CHECKS.values() for d in check(refs)]
 
-    def dupes(items: list[dict[str, Any]], what: str) -> None:
-        # Names match exactly, but two that differ only in case or spacing are refused as
-        # duplicates: a reader cannot tell them apart, and the game matches names
-        # without case (`trash a burgle`).
-        seen: dict[str, dict[str, Any]] = {}
-        for it in items:
-            key = name_key(it["name"])
-            if key in seen:
-                first = seen[key]["name"]
-                diags.append(
-                    Diagnostic(
-                        "CW106",
-                        f"{what} {it['name']!r} is declared twice"
-                        if first == it["name"]
-                        else f"{what} {it['name']!r} differs from {what} {first!r} only in "
-                        "case or spacing",
-                        _span(it["at"]),
-                        hint="rename one of them, or merge them and use `copies N`",
-                        notes=((f"first {what} {first!r} is here", _span(seen[key]["at"])),),
-                    )
+
+def _dupes(items: list[dict[str, Any]], what: str) -> list[Diagnostic]:
+    """Two items of a kind with one name. Names match exactly, but two that differ only in
+    case or spacing are refused as duplicates: a reader cannot tell them apart, and the game
+    matches names without case (`trash a burgle`)."""
+    diags = []
+    seen: dict[str, dict[str, Any]] = {}
+    for it in items:
+        key = name_key(it["name"])
+        if key in seen:
+            first = seen[key]["name"]
+            diags.append(
+                Diagnostic(
+                    "CW106",
+                    f"{what} {it['name']!r} is declared twice"
+                    if first == it["name"]
+                    else f"{what} {it['name']!r} differs from {what} {first!r} only in "
+                    "case or spacing",
+                    _span(it["at"]),
+                    hint="rename one of them, or merge them and use `copies N`",
+                    notes=((f"first {what} {first!r} is here", _span(seen[key]["at"])),),
                 )
-            else:
-                seen[key] = it
+            )
+        else:
+            seen[key] = it
+    return diags
 
-    dupes(ir["cards"], "card")
-    dupes(ir["tokens"], "token")
-    dupes(ir["boards"], "board")
-    card_names = {c["name"] for c in ir["cards"]}
-    # Tags are words, lower-cased where they are declared, so they match without case.
-    tags = {t.lower() for c in ir["cards"] for t in c["tags"]}
-    token_names = {t["name"] for t in ir["tokens"]}
-    features: set[str] = set()
-    for board in ir["boards"]:
-        dupes(board["spaces"], "space")
-        features |= {f for s in board["spaces"] for f in s["features"]}
+
+def _undeclared(owner: dict[str, Any], what: str, ref: str, at: Any, pool: Any) -> Diagnostic:
+    """CW107: an effect refers to a card or token the pack does not declare."""
+    return Diagnostic(
+        "CW107",
+        f"{owner['name']!r} refers to {what} {ref!r}, which the pack does not declare",
+        _span(at),
+        hint=near_miss(ref, pool) or f"declare the {what} first",
+    )
+
+
+@reference_check("cards, tokens and boards")
+def _check_names(refs: Refs) -> list[Diagnostic]:
+    """Cards, tokens and boards: each name once."""
+    ir = refs.ir
+    return [
+        *_dupes(ir["cards"], "card"),
+        *_dupes(ir["tokens"], "token"),
+        *_dupes(ir["boards"], "board"),
+    ]
+
+
+@reference_check("spaces and paths")
+def _check_boards(refs: Refs) -> list[Diagnostic]:
+    """Each board's spaces once each, and its paths' ends among them."""
+    diags = []
+    for board in refs.ir["boards"]:
+        diags += _dupes(board["spaces"], "space")
         names = {s["name"] for s in board["spaces"]}
         for path in board["paths"]:
             for end in ("from", "to"):
@@ -199,97 +280,100 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         or f"declare `space {path[end]!r}` on the board",
                     )
                 )
+    return diags
 
-    def card_or_tag(ref: str) -> bool:
-        return ref in card_names or ref.lower() in tags
 
-    space_names = {s["name"] for b in ir["boards"] for s in b["spaces"]}
-    switches: dict[str, int] = {}
-    for b in ir["boards"]:
-        for p in b["paths"]:
-            if "switch" in p:
-                name = p["switch"]["name"]
-                switches[name] = max(switches.get(name, 1), *p["switch"]["states"])
-    for owner, trig in _triggers(ir):
+@reference_check("effects' cards, tokens, paths and switches")
+def _check_effect_names(refs: Refs) -> list[Diagnostic]:
+    """What effects name: a path's spaces, a switch, a trashed card, a token."""
+    ir, diags = refs.ir, []
+    switches = refs.switches()
+    for owner, trig in refs.triggers:
         for node in walk_effects(trig["effects"]):
-            diags += _path_references(owner, node, ir["boards"], space_names)
+            diags += _path_references(owner, node, ir["boards"], refs.space_names)
             if node["op"] in ("turn_switch", "random_switch") and ir["boards"]:
                 diags += _switch_reference(owner, node, switches)
-            if node["op"] == "trash" and "card" in node:
-                ref, known, pool, what = (
-                    node["card"],
-                    card_or_tag(node["card"]),
-                    card_names | tags,
-                    "card",
-                )
-            elif node["op"] == "token":
-                ref, known, pool, what = (
-                    node["token"],
-                    node["token"] in token_names,
-                    token_names,
-                    "token",
-                )
-            else:
-                continue
-            if not known:
+            if node["op"] == "trash" and "card" in node and not refs.card_or_tag(node["card"]):
+                pool = refs.card_names | refs.tags
+                diags.append(_undeclared(owner, "card", node["card"], node.get("at"), pool))
+            elif node["op"] == "token" and node["token"] not in refs.token_names:
                 diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"{owner['name']!r} refers to {what} {ref!r}, which the pack does not "
-                        "declare",
-                        _span(node.get("at")),
-                        hint=near_miss(ref, pool) or f"declare the {what} first",
-                    )
+                    _undeclared(owner, "token", node["token"], node.get("at"), refs.token_names)
                 )
-    for owner, trig in _triggers(ir):
+    return diags
+
+
+@reference_check("switch conditions")
+def _check_switch_conditions(refs: Refs) -> list[Diagnostic]:
+    """`if switch NAME is N`: a switch of the boards, a state it has."""
+    diags = []
+    switches = refs.switches()
+    for owner, trig in refs.triggers:
         tests = [trig.get("if")] + [n.get("cond") for n in walk_effects(trig["effects"])]
         for t in tests:
-            if t and t.get("cond") == "switch_state" and ir["boards"]:
+            if t and t.get("cond") == "switch_state" and refs.ir["boards"]:
                 diags += _switch_reference(owner, t, switches)
+    return diags
+
+
+@reference_check("counted cards and tags")
+def _check_counted(refs: Refs) -> list[Diagnostic]:
+    """Every `points N per COUNT`, award and count of cards names a card or a tag."""
+    ir = refs.ir
     # Every owner's `points N per COUNT` once, whether or not it has triggers.
     counted = [(o, [o.get("points_per", {}).get("per")]) for o in [*ir["cards"], *ir["tokens"]]]
     counted += [({"name": "rules"}, [a["count"]]) for a in ir.get("awards", ())]
-    # A misspelt resource reads as a card's name (`most vains`): offer the resources too.
-    resources = {r["name"] for r in ir.get("resources", ())}
-    for owner, trig in _triggers(ir):
+    for owner, trig in refs.triggers:
         tests = [*leaves(trig.get("if"))]
         tests += [c for n in walk_effects(trig["effects"]) for c in leaves(n.get("cond"))]
         tests += [c.get("count") for c in tests if isinstance(c.get("count"), dict)]
         tests += [n.get("per") for n in walk_effects(trig["effects"])]
         tests += [n.get("count") for n in walk_effects(trig["effects"])]
         counted.append((owner, tests))
-    for owner, tests in counted:
-        for t in tests:
-            if not t or "tag" not in t and "card" not in t:
-                continue
-            # A `tag` slot reads a lower-cased word, so it matches card names without case;
-            # a `card` slot keeps the name as written and matches it exactly.
-            if "tag" in t:
-                ref = t["tag"]
-                known = ref in tags or ref in {c.lower() for c in card_names}
-            else:
-                ref = t["card"]
-                known = card_or_tag(ref)
-            if not known:
-                held = ref.lower() in {w for tok in ir["tokens"] for w in token_words(tok)}
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag "
-                        "of the pack",
-                        _span(t.get("at")),
-                        hint=(
-                            f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
-                            if held
-                            else near_miss(ref, card_names | tags | resources)
-                            or "tag cards with `companion`, `tag WORD` or `faction WORD`"
-                        ),
-                    )
-                )
-    for card in ir["cards"]:
+    return [
+        _not_counted(refs, owner, t)
+        for owner, tests in counted
+        for t in tests
+        if t and ("tag" in t or "card" in t) and not _counts_known(refs, t)
+    ]
+
+
+def _counts_known(refs: Refs, t: dict[str, Any]) -> bool:
+    # A `tag` slot reads a lower-cased word, so it matches card names without case; a `card`
+    # slot keeps the name as written and matches it exactly.
+    if "tag" in t:
+        return t["tag"] in refs.tags or t["tag"] in {c.lower() for c in refs.card_names}
+    return refs.card_or_tag(t["card"])
+
+
+def _not_counted(refs: Refs, owner: dict[str, Any], t: dict[str, Any]) -> Diagnostic:
+    """CW107: a count of a card or tag the pack does not have."""
+    ref = t["tag"] if "tag" in t else t["card"]
+    held = ref.lower() in {w for tok in refs.ir["tokens"] for w in token_words(tok)}
+    # A misspelt resource reads as a card's name (`most vains`): offer the resources too.
+    resources = {r["name"] for r in refs.ir.get("resources", ())}
+    return Diagnostic(
+        "CW107",
+        f"{owner['name']!r} counts {ref!r}, which is neither a card nor a tag of the pack",
+        _span(t.get("at")),
+        hint=(
+            f"{ref!r} is a token: count the tokens held with `{ref} tokens`"
+            if held
+            else near_miss(ref, refs.card_names | refs.tags | resources)
+            or "tag cards with `companion`, `tag WORD` or `faction WORD`"
+        ),
+    )
+
+
+@reference_check("cards' places")
+def _check_card_places(refs: Refs) -> list[Diagnostic]:
+    """A card `only in` or `not in` a feature some space has."""
+    diags = []
+    features = refs.features
+    for card in refs.ir["cards"]:
         for key, said in (("only_in", "only in"), ("not_in", "not in")):
             where = card.get(key)
-            if where and ir["boards"] and not has_feature(features, where):
+            if where and refs.ir["boards"] and not has_feature(features, where):
                 diags.append(
                     Diagnostic(
                         "CW107",
@@ -299,18 +383,20 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                         or "known features: " + ", ".join(sorted(features)),
                     )
                 )
+    return diags
 
-    # A sticker fills a rule slot the pack (or its base) declares, with what that slot takes
-    # (effects for a step or a trigger, rule values for a rule parameter); names are unique.
-    by_slot = slots(ir)
-    slot_names = list(by_slot)
-    seen_slots: dict[str, dict[str, Any]] = {}
+
+@reference_check("rule slots")
+def _check_slots(refs: Refs) -> list[Diagnostic]:
+    """Each rule slot declared once (a step's, a trigger's, a rule parameter's)."""
+    ir, diags = refs.ir, []
+    seen: dict[str, dict[str, Any]] = {}
     for slot in [
         *(c for c in ir.get("steps", ()) if c.get("slot")),
         *(t for t in ir.get("triggers", ()) if t.get("slot")),
         *ir.get("rule_slots", ()),
     ]:
-        first = seen_slots.setdefault(slot["slot"], slot)
+        first = seen.setdefault(slot["slot"], slot)
         if first is not slot:
             diags.append(
                 Diagnostic(
@@ -321,7 +407,17 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                     notes=((f"slot {slot['slot']!r} is first here", _span(first.get("at"))),),
                 )
             )
-    dupes(ir.get("stickers", []), "sticker")
+    return diags
+
+
+@reference_check("stickers")
+def _check_stickers(refs: Refs) -> list[Diagnostic]:
+    """A sticker fills a rule slot the pack (or its base) declares, with what that slot
+    takes (effects for a step or a trigger, rule values for a rule parameter); names are
+    unique."""
+    ir = refs.ir
+    diags = _dupes(ir.get("stickers", []), "sticker")
+    by_slot = slots(ir)
     for st in ir.get("stickers", ()):
         if "fills" not in st:
             continue
@@ -334,69 +430,81 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                     f"sticker {st['name']!r} fills slot {st['fills']!r}, which the pack's rules "
                     "do not declare",
                     where,
-                    hint=did_you_mean(st["fills"], slot_names)
+                    hint=did_you_mean(st["fills"], list(by_slot))
                     or f"declare it in the rules: `slot {st['fills']} after STEP`",
                 )
             )
-            continue
-        kind = slot_kind(slot)
-        if kind == "rule" and "rules" not in st:
-            diags.append(
-                Diagnostic(
-                    "CW112",
-                    f"slot {st['fills']} is the rule `{slot['rule'].replace('_', ' ')}`: "
-                    f"sticker {st['name']!r} sets it, it has no effects",
-                    where,
-                    hint=f"write `fills {st['fills']} {{ {slot['rule'].replace('_', ' ')} N }}`",
-                )
+        else:
+            diags += _sticker_fills(st, slot, where)
+    return diags
+
+
+def _sticker_fills(
+    st: dict[str, Any], slot: dict[str, Any], where: Span | None
+) -> list[Diagnostic]:
+    """CW112: a sticker that fills a slot with what it does not take."""
+    kind = slot_kind(slot)
+    rule = slot["rule"].replace("_", " ") if kind == "rule" else ""
+    if kind == "rule" and "rules" not in st:
+        return [
+            Diagnostic(
+                "CW112",
+                f"slot {st['fills']} is the rule `{rule}`: sticker {st['name']!r} sets it, it "
+                "has no effects",
+                where,
+                hint=f"write `fills {st['fills']} {{ {rule} N }}`",
             )
-        elif kind == "rule" and set(st["rules"]) != {slot["rule"]}:
-            diags.append(
-                Diagnostic(
-                    "CW112",
-                    f"slot {st['fills']} is the rule `{slot['rule'].replace('_', ' ')}`; "
-                    f"sticker {st['name']!r} sets "
-                    + ", ".join(f"`{k.replace('_', ' ')}`" for k in st["rules"]),
-                    where,
-                    hint=f"a sticker on {st['fills']} sets `{slot['rule'].replace('_', ' ')}`",
-                )
+        ]
+    if kind == "rule" and set(st["rules"]) != {slot["rule"]}:
+        return [
+            Diagnostic(
+                "CW112",
+                f"slot {st['fills']} is the rule `{rule}`; sticker {st['name']!r} sets "
+                + ", ".join(f"`{k.replace('_', ' ')}`" for k in st["rules"]),
+                where,
+                hint=f"a sticker on {st['fills']} sets `{rule}`",
             )
-        elif kind != "rule" and "rules" in st:
-            diags.append(
-                Diagnostic(
-                    "CW112",
-                    f"slot {st['fills']} is a {kind} and takes effects, not rule values",
-                    where,
-                    hint=f"write `fills {st['fills']}: EFFECTS`",
-                )
+        ]
+    if kind != "rule" and "rules" in st:
+        return [
+            Diagnostic(
+                "CW112",
+                f"slot {st['fills']} is a {kind} and takes effects, not rule values",
+                where,
+                hint=f"write `fills {st['fills']}: EFFECTS`",
             )
-    # Personal goals: unique names, a seat the pack can seat.
-    dupes(ir.get("goals", []), "goal")
+        ]
+    return []
+
+
+@reference_check("goals")
+def _check_goals(refs: Refs) -> list[Diagnostic]:
+    """Personal goals: unique names, a seat the pack can seat."""
+    ir = refs.ir
+    diags = _dupes(ir.get("goals", []), "goal")
     for g in ir.get("goals", ()):
-        if g["player"] > ir["rules"]["max_players"]:
+        most = ir["rules"]["max_players"]
+        if g["player"] > most:
             diags.append(
                 Diagnostic(
                     "CW108",
                     f"goal {g['name']!r} is player {g['player']}'s, but the rules seat at most "
-                    f"{ir['rules']['max_players']}",
+                    f"{most}",
                     _span(g["at"]),
-                    hint=f"player 1 to {ir['rules']['max_players']}",
+                    hint=f"player 1 to {most}",
                 )
             )
-    # Passages: numbers and game prologues/epilogues once each; what they read and stick
-    # must be there.
+    return diags
+
+
+@reference_check("patrons and contracts")
+def _check_contracts(refs: Refs) -> list[Diagnostic]:
+    """Patrons and contracts once each; a contract's passage is the pack's."""
+    ir = refs.ir
     passages = ir.get("passages", [])
-    numbers: dict[int, dict[str, Any]] = {}
-    arc: dict[tuple[str, int], dict[str, Any]] = {}
-    sticker_names = [st["name"] for st in ir.get("stickers", ())]
-    cardporium = {c["cardporium"] for c in ir["cards"] if "cardporium" in c}
-    contract_names = [c["name"] for c in ir.get("contracts", ())]
-    patron_names = [c["name"] for c in ir.get("patrons", ())]
-    board_names = [b["name"] for b in ir["boards"]]
-    dupes(ir.get("patrons", []), "patron")
-    dupes(ir.get("contracts", []), "contract")
+    diags = [*_dupes(ir.get("patrons", []), "patron"), *_dupes(ir.get("contracts", []), "contract")]
     for c in ir.get("contracts", ()):
-        if "passage" in c and c["passage"] not in {p["number"] for p in passages}:
+        if "passage" in c and c["passage"] not in refs.numbers:
             diags.append(
                 Diagnostic(
                     "CW107",
@@ -406,7 +514,16 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                     hint="passages: " + ", ".join(str(p["number"]) for p in passages),
                 )
             )
-    for ps in passages:
+    return diags
+
+
+@reference_check("passage numbers")
+def _check_passage_numbers(refs: Refs) -> list[Diagnostic]:
+    """Passage numbers, and each game's prologue and epilogue, once each."""
+    diags = []
+    numbers: dict[int, dict[str, Any]] = {}
+    arc: dict[tuple[str, int], dict[str, Any]] = {}
+    for ps in refs.ir.get("passages", []):
         first = numbers.setdefault(ps["number"], ps)
         if first is not ps:
             diags.append(
@@ -431,86 +548,105 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
                             hint=f"one passage is the {part} of a game",
                         )
                     )
-    for ps in passages:
+    return diags
+
+
+@reference_check("passages' references")
+def _check_passage_references(refs: Refs) -> list[Diagnostic]:
+    """What a passage reads, fetches, destroys, and names (a patron, board, contract,
+    sticker) must be the pack's."""
+    diags = []
+    for ps in refs.ir.get("passages", []):
         reads = [(d["passage"], d["at"]) for d in ps["do"] if d["do"] == "read"]
         reads += [(c["read"], c["at"]) for c in ps.get("choices", ())]
         for n, at in reads:
-            if n not in numbers:
+            if n not in refs.numbers:
                 diags.append(
                     Diagnostic(
                         "CW107",
                         f"passage {ps['number']} reads passage {n}, which the pack does not have",
                         _span(at),
-                        hint="passages: " + ", ".join(map(str, sorted(numbers))),
+                        hint="passages: " + ", ".join(map(str, sorted(refs.numbers))),
                     )
                 )
         for d in ps["do"]:
-            if d["do"] == "fetch" and d["card"] not in cardporium:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"passage {ps['number']} fetches Cardporium card {d['card']}, which the "
-                        "pack does not have",
-                        _span(d["at"]),
-                        hint="Cardporium cards: "
-                        + (", ".join(map(str, sorted(cardporium))) or "none (`cardporium N`)"),
-                    )
-                )
-            if d["do"] == "destroy" and d["name"] not in card_names:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"passage {ps['number']} destroys {d['name']!r}, which is no card of the "
-                        "pack",
-                        _span(d["at"]),
-                        hint=did_you_mean(d["name"], sorted(card_names)) or "name a card",
-                    )
-                )
-            if d["do"] == "patron" and d["name"] not in patron_names:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"passage {ps['number']} names patron {d['name']!r}, which the pack "
-                        "does not have",
-                        _span(d["at"]),
-                        hint=did_you_mean(d["name"], patron_names)
-                        or "declare it: `patron NAME { TRIGGER: EFFECTS }`",
-                    )
-                )
-            if d["do"] == "board" and d["name"] not in board_names:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"passage {ps['number']} names board {d['name']!r}, which the pack "
-                        "does not have",
-                        _span(d["at"]),
-                        hint=did_you_mean(d["name"], board_names)
-                        or "boards: " + ", ".join(board_names),
-                    )
-                )
-            if d["do"] == "contract" and d["name"] not in contract_names:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"passage {ps['number']} opens contract {d['name']!r}, which the pack "
-                        "does not have",
-                        _span(d["at"]),
-                        hint=did_you_mean(d["name"], contract_names)
-                        or "declare it: `contract NAME { complete: ... }`",
-                    )
-                )
-            if d["do"] == "sticker" and d["name"] not in sticker_names:
-                diags.append(
-                    Diagnostic(
-                        "CW107",
-                        f"passage {ps['number']} applies sticker {d['name']!r}, which the pack "
-                        "does not have",
-                        _span(d["at"]),
-                        hint=did_you_mean(d["name"], sticker_names)
-                        or "declare it: `sticker NAME { ... }`",
-                    )
-                )
-    # Passages read by the campaign block, and by `read N` in any effects, must be there.
+            check = _PASSAGE_DOES.get(d["do"])
+            found = check(refs, ps, d) if check else None
+            if found is not None:
+                diags.append(found)
+    return diags
+
+
+# The check of one instruction of a passage (`fetch`, `destroy`...): its diagnostic or None.
+PassageCheck = Callable[[Refs, dict[str, Any], dict[str, Any]], Diagnostic | None]
+
+
+def _fetches(refs: Refs, ps: dict[str, Any], d: dict[str, Any]) -> Diagnostic | None:
+    """A fetched Cardporium card is one of the pack's."""
+    cardporium = {c["cardporium"] for c in refs.ir["cards"] if "cardporium" in c}
+    if d["card"] in cardporium:
+        return None
+    return Diagnostic(
+        "CW107",
+        f"passage {ps['number']} fetches Cardporium card {d['card']}, which the pack does not have",
+        _span(d["at"]),
+        hint="Cardporium cards: "
+        + (", ".join(map(str, sorted(cardporium))) or "none (`cardporium N`)"),
+    )
+
+
+def _destroys(refs: Refs, ps: dict[str, Any], d: dict[str, Any]) -> Diagnostic | None:
+    """A destroyed card is one of the pack's."""
+    if d["name"] in refs.card_names:
+        return None
+    return Diagnostic(
+        "CW107",
+        f"passage {ps['number']} destroys {d['name']!r}, which is no card of the pack",
+        _span(d["at"]),
+        hint=did_you_mean(d["name"], sorted(refs.card_names)) or "name a card",
+    )
+
+
+def _names_one(
+    what: str, verb: str, key: str, otherwise: Callable[[list[str]], str]
+) -> PassageCheck:
+    """The check of a passage's instruction that names one of the pack's ``key`` items."""
+
+    def check(refs: Refs, ps: dict[str, Any], d: dict[str, Any]) -> Diagnostic | None:
+        names = [x["name"] for x in refs.ir.get(key, ())]
+        if d["name"] in names:
+            return None
+        return Diagnostic(
+            "CW107",
+            f"passage {ps['number']} {verb} {what} {d['name']!r}, which the pack does not have",
+            _span(d["at"]),
+            hint=did_you_mean(d["name"], names) or otherwise(names),
+        )
+
+    return check
+
+
+# The check of each passage instruction that names something of the pack.
+_PASSAGE_DOES: dict[str, PassageCheck] = {
+    "fetch": _fetches,
+    "destroy": _destroys,
+    "patron": _names_one(
+        "patron", "names", "patrons", lambda _: "declare it: `patron NAME { TRIGGER: EFFECTS }`"
+    ),
+    "board": _names_one("board", "names", "boards", lambda names: "boards: " + ", ".join(names)),
+    "contract": _names_one(
+        "contract", "opens", "contracts", lambda _: "declare it: `contract NAME { complete: ... }`"
+    ),
+    "sticker": _names_one(
+        "sticker", "applies", "stickers", lambda _: "declare it: `sticker NAME { ... }`"
+    ),
+}
+
+
+@reference_check("campaign reads")
+def _check_campaign_reads(refs: Refs) -> list[Diagnostic]:
+    """Passages read by the campaign block, and by `read N` in any effects, must be there."""
+    ir = refs.ir
     block = ir.get("campaign") or {}
     wanted = [(st["reads"], st["at"], f"status {st['name']}") for st in block.get("statuses", ())]
     wanted += [
@@ -524,33 +660,22 @@ def check_references(ir: dict[str, Any]) -> list[Diagnostic]:
     for node in _all_effects(ir):
         if node.get("op") == "read":
             wanted.append((node["n"], node.get("at"), "`read`"))
-    for n, at, what in wanted:
-        if n not in numbers:
-            diags.append(
-                Diagnostic(
-                    "CW107",
-                    f"{what} reads passage {n}, which the pack does not have",
-                    _span(at) if at else _span(ir["pack"].get("at")),
-                    hint="passages: " + (", ".join(map(str, sorted(numbers))) or "none"),
-                )
-            )
-    diags.extend(_check_tracks(ir))
-    diags.extend(_check_words(ir, features))
-
-    starting = [c for c in ir["cards"] if c["deck"] == "starting"]
-    size = sum(c["copies"] for c in starting)
-    want = ir["rules"]["starting_deck"]
-    if starting and size != want:
-        diags.append(
-            Diagnostic(
-                "CW110",
-                f"the starting deck has {size} cards; the rules say {want}",
-                _span(starting[0]["at"]),
-                hint="change the `starting N` counts, or set `starting deck N` in rules",
-                notes=tuple((f"{c['name']}: {c['copies']}", _span(c["at"])) for c in starting[1:]),
-            )
+    return [
+        Diagnostic(
+            "CW107",
+            f"{what} reads passage {n}, which the pack does not have",
+            refs.pack_span(at),
+            hint="passages: " + (", ".join(map(str, sorted(refs.numbers))) or "none"),
         )
-    return diags
+        for n, at, what in wanted
+        if n not in refs.numbers
+    ]
+
+
+@reference_check("campaign tracks")
+def _check_track_names(refs: Refs) -> list[Diagnostic]:
+    """Every campaign track a word names is one the campaign block declares."""
+    return _check_tracks(refs.ir)
 
 
 def _check_tracks(ir: dict[str, Any]) -> list[Diagnostic]:
@@ -660,52 +785,53 @@ _TAKES = {
 }
 
 
-def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
-    """Words that would mean nothing at run time: a condition naming no token or feature, an
-    artifact value no token has, a trigger that can never fire, a reward given twice."""
-    diags: list[Diagnostic] = []
-    spaces = [s for b in ir["boards"] for s in b["spaces"]]
+def _holdable(refs: Refs) -> tuple[set[str], set[str], set[str]]:
+    """The words a held or lying token answers to, the same as written (for did-you-mean),
+    and those of cube tokens (what `put N WHAT in the clank area` may name)."""
     holdable: set[str] = set()
-    shown: set[str] = set()  # the same words as written, for did-you-mean
-    cube_words: set[str] = set()  # what `put N WHAT in the clank area` may name
-    for t in ir["tokens"]:
+    shown: set[str] = set()
+    cube_words: set[str] = set()
+    for t in refs.ir["tokens"]:
         holdable |= token_words(t)
         shown |= {t["name"], t["type"], t["kind"], *t["grants"]}
         if t["kind"] == "cube":
             cube_words |= token_words(t)
-    if any("artifact" in s for s in spaces):
+    if any("artifact" in s for s in refs.spaces):
         holdable |= {"artifact", "artifacts"}
         shown.add("artifact")
-    place_words = set(features)
-    if any("coach" in s for s in spaces):
-        place_words.add("coach")
-    if any("waypoint" in s for s in spaces):
-        place_words.add("waypoint")
-    # A pack with neither tokens nor a board is a fragment (a test, an example): nothing to
-    # hold a condition against.
-    fragment = not ir["tokens"] and not spaces
-    for owner, cond in _conditions(ir):
+    return holdable, shown, cube_words
+
+
+@reference_check("conditions' tokens and places")
+def _check_conditions(refs: Refs) -> list[Diagnostic]:
+    """A condition asking for a token no token of the pack answers to, or for a place no
+    space has."""
+    diags = []
+    holdable, shown, _cubes = _holdable(refs)
+    place_words = set(refs.features)
+    place_words |= {k for k in ("coach", "waypoint") if any(k in s for s in refs.spaces)}
+    for owner, cond in _conditions(refs.ir):
         if (
             cond["cond"] in ("have", "lack", "lying_here", "none_here")
-            and not fragment
+            and not refs.fragment
             and cond["what"].lower() not in holdable
         ):
+            asks = (
+                f"you have {cond['what']!r}"
+                if cond["cond"] in ("have", "lack")
+                else f"{cond['what']!r} lies on a space"
+            )
             diags.append(
                 Diagnostic(
                     "CW107",
-                    f"{owner['name']!r} asks whether "
-                    + (
-                        f"you have {cond['what']!r}"
-                        if cond["cond"] in ("have", "lack")
-                        else f"{cond['what']!r} lies on a space"
-                    )
-                    + ", but no token of the pack is called that or is of that kind",
+                    f"{owner['name']!r} asks whether {asks}, but no token of the pack is "
+                    "called that or is of that kind",
                     _span(cond.get("at")),
                     hint=did_you_mean(cond["what"], shown)
                     or "name a token, its type (crown, canoe), or a kind (artifact, secret)",
                 )
             )
-        elif cond["cond"] == "at" and spaces and not has_feature(place_words, cond["feature"]):
+        elif cond["cond"] == "at" and refs.spaces and not has_feature(place_words, cond["feature"]):
             diags.append(
                 Diagnostic(
                     "CW107",
@@ -716,9 +842,15 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     or "features: " + ", ".join(sorted(place_words)),
                 )
             )
-    # A counter an effect or condition names must be declared.
-    counters = {c["name"] for c in ir.get("counters", ())}
-    for owner, trig in _triggers(ir):
+    return diags
+
+
+@reference_check("counters")
+def _check_counters(refs: Refs) -> list[Diagnostic]:
+    """A counter an effect or condition names must be declared."""
+    diags = []
+    counters = {c["name"] for c in refs.ir.get("counters", ())}
+    for owner, trig in refs.triggers:
         nodes = list(walk_effects(trig["effects"]))
         tests = [*leaves(trig.get("if")), *(c for n in nodes for c in leaves(n.get("cond")))]
         named = [n for n in nodes if n["op"] == "counter"]
@@ -735,102 +867,135 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                         or f"declare it in the rules: `counter {n['name']} max N`",
                     )
                 )
-    # What a space holds, and what a `take ... here` takes, must be some token.
-    if not fragment:
-        wanted = [(s, h["what"], h.get("at"), "holds") for s in spaces for h in s.get("holds", ())]
-        wanted += [
-            (owner, n["what"], n.get("at"), _TAKES[n["op"]])
-            for owner, trig in _triggers(ir)
-            for n in walk_effects(trig["effects"])
-            if n["op"] in _TAKES and n.get("what", "token") not in ("token", "any token")
-        ]
-        wanted += [
-            ({"name": f"path {p['from']} -- {p['to']}"}, h["what"], h.get("at"), "holds")
-            for b in ir["boards"]
-            for p in b["paths"]
-            for h in p.get("holds", ())
-        ]
-        wanted += [
-            (owner, n["what"], n.get("at"), "places on a path")
-            for owner, trig in _triggers(ir)
-            for n in walk_effects(trig["effects"])
-            if n["op"] in ("place_on_path", "place_random_on_path")
-        ]
-        wanted += [
-            (owner, n["what"], n.get("at"), "puts in the Clank! area")
-            for owner, trig in _triggers(ir)
-            for n in walk_effects(trig["effects"])
-            if n["op"] == "put_cubes"
-        ]
-        wanted += [
-            (owner, t["what"], t.get("at"), "counts")
-            for owner, tests in _counts(ir)
-            for t in tests
-            if t and t.get("count") == "held"
-        ]
-        for owner, what, at, verb in wanted:
-            cubes = verb.startswith("puts")
-            if what.lower() not in (cube_words if cubes else holdable):
+    return diags
+
+
+def _effect_nodes(refs: Refs, ops: Iterable[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every effect node of one of ``ops``, with its owner."""
+    return [
+        (owner, n)
+        for owner, trig in refs.triggers
+        for n in walk_effects(trig["effects"])
+        if n["op"] in ops
+    ]
+
+
+def _wanted_tokens(refs: Refs) -> list[tuple[dict[str, Any], str, Any, str]]:
+    """What spaces and paths hold, and what effects and counts take, deal, place, put or
+    count, as (owner, what, where, verb)."""
+    ir, spaces = refs.ir, refs.spaces
+    wanted = [(s, h["what"], h.get("at"), "holds") for s in spaces for h in s.get("holds", ())]
+    wanted += [
+        (owner, n["what"], n.get("at"), _TAKES[n["op"]])
+        for owner, n in _effect_nodes(refs, _TAKES)
+        if n.get("what", "token") not in ("token", "any token")
+    ]
+    wanted += [
+        ({"name": f"path {p['from']} -- {p['to']}"}, h["what"], h.get("at"), "holds")
+        for b in ir["boards"]
+        for p in b["paths"]
+        for h in p.get("holds", ())
+    ]
+    wanted += [
+        (owner, n["what"], n.get("at"), "places on a path")
+        for owner, n in _effect_nodes(refs, ("place_on_path", "place_random_on_path"))
+    ]
+    wanted += [
+        (owner, n["what"], n.get("at"), "puts in the Clank! area")
+        for owner, n in _effect_nodes(refs, ("put_cubes",))
+    ]
+    wanted += [
+        (owner, t["what"], t.get("at"), "counts")
+        for owner, tests in _counts(ir)
+        for t in tests
+        if t and t.get("count") == "held"
+    ]
+    return wanted
+
+
+@reference_check("held tokens")
+def _check_held_tokens(refs: Refs) -> list[Diagnostic]:
+    """What a space or path holds, and what a `take ... here` (and the like) takes, must be
+    some token."""
+    if refs.fragment:
+        return []
+    diags = []
+    holdable, shown, cube_words = _holdable(refs)
+    for owner, what, at, verb in _wanted_tokens(refs):
+        cubes = verb.startswith("puts")
+        if what.lower() not in (cube_words if cubes else holdable):
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"{owner['name']!r} {verb} {what!r}, but no "
+                    + ("cube token (`cube N`)" if cubes else "token")
+                    + " of the pack is called that or is of that kind",
+                    _span(at),
+                    hint=did_you_mean(what, shown)
+                    or "name a token, its type, or a kind (major secret, fruit)",
+                )
+            )
+    return diags
+
+
+@reference_check("reserve takes")
+def _check_reserve_takes(refs: Refs) -> list[Diagnostic]:
+    """A card taken from the reserve (`take 2 "Secret Tome" from the reserve`) must be a
+    reserve pile's (a trashed card's name is checked with the other card references)."""
+    if refs.fragment:
+        return []
+    diags = []
+    by_key = {c["name"].lower(): c for c in refs.ir["cards"]}
+    reserve = [c["name"] for c in refs.ir["cards"] if c["deck"] == "reserve"]
+    for owner, n in _effect_nodes(refs, ("take_from_reserve",)):
+        card = by_key.get(n["card"].lower())
+        if card is None or card["deck"] != "reserve":
+            problem = "no pile of the reserve" if card is None else "not a reserve card"
+            diags.append(
+                Diagnostic(
+                    "CW107",
+                    f"{owner['name']!r} takes {n['card']!r} from the reserve, but it is {problem}",
+                    _span(n.get("at")),
+                    hint=did_you_mean(n["card"], reserve)
+                    or "reserve piles: " + (", ".join(sorted(reserve)) or "none"),
+                )
+            )
+    return diags
+
+
+@reference_check("reserve flips")
+def _check_reserve_flips(refs: Refs) -> list[Diagnostic]:
+    """A flipped reserve monster and the one it turns into are reserve monsters."""
+    if refs.fragment:
+        return []
+    diags = []
+    monsters = {
+        c["name"].lower(): c
+        for c in refs.ir["cards"]
+        if c["deck"] == "reserve" and c["type"] == "monster"
+    }
+    for owner, n in _effect_nodes(refs, ("flip_reserve",)):
+        for ref in (n["old"], n["new"]):
+            if ref.lower() not in monsters:
                 diags.append(
                     Diagnostic(
                         "CW107",
-                        f"{owner['name']!r} {verb} {what!r}, but no "
-                        + ("cube token (`cube N`)" if cubes else "token")
-                        + " of the pack is called that or is of that kind",
-                        _span(at),
-                        hint=did_you_mean(what, shown)
-                        or "name a token, its type, or a kind (major secret, fruit)",
+                        f"{owner['name']!r} flips {ref!r}, which is no reserve monster",
+                        _span(n.get("at")),
+                        hint=did_you_mean(ref, [c["name"] for c in monsters.values()])
+                        or "declare it: `reserve NAME { fight N; defeat: ... }`",
                     )
                 )
-    # A card taken from the reserve (`take 2 "Secret Tome" from the reserve`) must be a
-    # reserve pile's (a trashed card's name is checked with the other card references).
-    if not fragment:
-        by_key = {c["name"].lower(): c for c in ir["cards"]}
-        reserve = [c["name"] for c in ir["cards"] if c["deck"] == "reserve"]
-        for owner, trig in _triggers(ir):
-            for n in walk_effects(trig["effects"]):
-                if n["op"] != "take_from_reserve":
-                    continue
-                card = by_key.get(n["card"].lower())
-                if card is None or card["deck"] != "reserve":
-                    problem = "no pile of the reserve" if card is None else "not a reserve card"
-                    diags.append(
-                        Diagnostic(
-                            "CW107",
-                            f"{owner['name']!r} takes {n['card']!r} from the reserve, but it is "
-                            f"{problem}",
-                            _span(n.get("at")),
-                            hint=did_you_mean(n["card"], reserve)
-                            or "reserve piles: " + (", ".join(sorted(reserve)) or "none"),
-                        )
-                    )
+    return diags
 
-    # A flipped reserve monster and the one it turns into are reserve monsters.
-    if not fragment:
-        monsters = {
-            c["name"].lower(): c
-            for c in ir["cards"]
-            if c["deck"] == "reserve" and c["type"] == "monster"
-        }
-        for owner, trig in _triggers(ir):
-            for n in walk_effects(trig["effects"]):
-                if n["op"] != "flip_reserve":
-                    continue
-                for ref in (n["old"], n["new"]):
-                    if ref.lower() not in monsters:
-                        diags.append(
-                            Diagnostic(
-                                "CW107",
-                                f"{owner['name']!r} flips {ref!r}, which is no reserve monster",
-                                _span(n.get("at")),
-                                hint=did_you_mean(ref, [c["name"] for c in monsters.values()])
-                                or "declare it: `reserve NAME { fight N; defeat: ... }`",
-                            )
-                        )
 
-    # An artifact space holds the artifact token of its value.
-    values = {t["points"] for t in ir["tokens"] if t["kind"] == "artifact"}
-    for s in spaces:
+@reference_check("artifact values")
+def _check_artifacts(refs: Refs) -> list[Diagnostic]:
+    """An artifact space holds the artifact token of its value."""
+    diags = []
+    values = {t["points"] for t in refs.ir["tokens"] if t["kind"] == "artifact"}
+    declared = f" (artifacts declared: {', '.join(map(str, sorted(values)))})" if values else ""
+    for s in refs.spaces:
         if "artifact" in s and s["artifact"] not in values:
             diags.append(
                 Diagnostic(
@@ -839,26 +1004,45 @@ def _check_words(ir: dict[str, Any], features: set[str]) -> list[Diagnostic]:
                     f"artifact token is worth {s['artifact']}",
                     _span(s["at"]),
                     hint=f'declare `token "Some Relic" {{ artifact; points {s["artifact"]} }}`'
-                    + (
-                        f" (artifacts declared: {', '.join(map(str, sorted(values)))})"
-                        if values
-                        else ""
-                    ),
+                    + declared,
                 )
             )
-    # A token is revealed when a player takes it (a secret, one lying on a space, one from
-    # the supply) or buys it at a market; an artifact is picked up, never revealed.
-    for t in ir["tokens"]:
-        for trig in t["triggers"]:
-            if trig["on"] == "reveal" and t["kind"] == "artifact":
-                diags.append(
-                    Diagnostic(
-                        "CW102",
-                        f"`reveal:` never fires on {t['name']!r}: "
-                        f"{'an' if t['kind'][0] in 'aeiou' else 'a'} {t['kind']} token is "
-                        "never taken as a revealed token",
-                        _span(trig["at"]),
-                        hint="make it a `minor secret` or `major secret`, or use `use:`",
-                    )
-                )
     return diags
+
+
+@reference_check("reveal triggers")
+def _check_reveals(refs: Refs) -> list[Diagnostic]:
+    """A token is revealed when a player takes it (a secret, one lying on a space, one from
+    the supply) or buys it at a market; an artifact is picked up, never revealed."""
+    return [
+        Diagnostic(
+            "CW102",
+            f"`reveal:` never fires on {t['name']!r}: "
+            f"{'an' if t['kind'][0] in 'aeiou' else 'a'} {t['kind']} token is "
+            "never taken as a revealed token",
+            _span(trig["at"]),
+            hint="make it a `minor secret` or `major secret`, or use `use:`",
+        )
+        for t in refs.ir["tokens"]
+        for trig in t["triggers"]
+        if trig["on"] == "reveal" and t["kind"] == "artifact"
+    ]
+
+
+@reference_check("starting deck")
+def _check_starting_deck(refs: Refs) -> list[Diagnostic]:
+    """The starting deck holds as many cards as the rules say."""
+    starting = [c for c in refs.ir["cards"] if c["deck"] == "starting"]
+    size = sum(c["copies"] for c in starting)
+    want = refs.ir["rules"]["starting_deck"]
+    if not starting or size == want:
+        return []
+    return [
+        Diagnostic(
+            "CW110",
+            f"the starting deck has {size} cards; the rules say {want}",
+            _span(starting[0]["at"]),
+            hint="change the `starting N` counts, or set `starting deck N` in rules",
+            notes=tuple((f"{c['name']}: {c['copies']}", _span(c["at"])) for c in starting[1:]),
+        )
+    ]

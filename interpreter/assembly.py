@@ -127,6 +127,20 @@ def parse_assembly(board_ir: dict[str, Any], text: str) -> tuple[Assembly | None
         # A board whose every position has one choice: its one assembly, which `label`
         # writes as the board's name (a log's header, `--modules` copied from one).
         return first_assembly(board_ir), None
+    picked, problem = _read_picks(board_ir, positions, free, text)
+    if picked is None:
+        return None, problem
+    return _complete(positions, picked)
+
+
+def _read_picks(
+    board_ir: dict[str, Any],
+    positions: dict[str, list[tuple[str, str]]],
+    free: list[str],
+    text: str,
+) -> tuple[dict[str, tuple[str, str]] | None, str | None]:
+    """The choices ``text`` names, by position (a bare WHAT goes to the next free position
+    not yet named), or None and what is wrong with it."""
     picked: dict[str, tuple[str, str]] = {}
     order = iter(free)
     for raw in (t.strip() for t in text.split(",")):
@@ -144,21 +158,42 @@ def parse_assembly(board_ir: dict[str, Any], text: str) -> tuple[Assembly | None
             pos = next((p for p in order if p not in picked), "")
             if not pos:
                 return None, f"{raw!r}: every free position is already chosen"
-        hits = [
-            c
-            for c in positions[pos]
-            if what in (side_label(board_ir, *c), f"{c[0]}/{c[1]}", c[1])
-            or (what == c[0] and sum(1 for d in positions[pos] if d[0] == c[0]) == 1)
-        ]
-        if not hits:
-            offered = ", ".join(side_label(board_ir, *c) for c in positions[pos])
-            return None, f"position {pos} cannot take {what!r}; it takes {offered}"
-        if len(hits) > 1:
-            return None, (
-                f"{what!r} at position {pos} is one of several sides; name one: "
-                + ", ".join(f"{m}/{s}" for m, s in hits)
-            )
-        picked[pos] = hits[0]
+        choice, problem = _choice_named(board_ir, positions[pos], pos, what)
+        if choice is None:
+            return None, problem
+        picked[pos] = choice
+    return picked, None
+
+
+def _choice_named(
+    board_ir: dict[str, Any], choices: list[tuple[str, str]], pos: str, what: str
+) -> tuple[tuple[str, str] | None, str | None]:
+    """The one choice of position ``pos`` that ``what`` names (its label, ``MODULE/SIDE``,
+    its side's name, or its module's name when the module has one side there), or None and
+    why none or several do."""
+    hits = [
+        c
+        for c in choices
+        if what in (side_label(board_ir, *c), f"{c[0]}/{c[1]}", c[1])
+        or (what == c[0] and sum(1 for d in choices if d[0] == c[0]) == 1)
+    ]
+    if not hits:
+        offered = ", ".join(side_label(board_ir, *c) for c in choices)
+        return None, f"position {pos} cannot take {what!r}; it takes {offered}"
+    if len(hits) > 1:
+        return None, (
+            f"{what!r} at position {pos} is one of several sides; name one: "
+            + ", ".join(f"{m}/{s}" for m, s in hits)
+        )
+    return hits[0], None
+
+
+def _complete(
+    positions: dict[str, list[tuple[str, str]]], picked: dict[str, tuple[str, str]]
+) -> tuple[Assembly | None, str | None]:
+    """The assembly of the choices picked, each position not named taking its first choice
+    whose module is still free, or None and why not (a module at two positions, or none
+    left for a position)."""
     used = {m for m, _ in picked.values()}
     if len(used) != len(picked):
         return None, "a module can be at only one position"

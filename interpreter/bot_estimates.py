@@ -61,8 +61,24 @@ class _Estimates:
             self.info = _board_info(game)
             self._rules = _game_rules(game)
         self._game, self._turn = game, game.turn
-        info = self.info
         hand, row_size, health, off_draw = self._rules
+        avg, ct = self._deck_turn(game, p, hand)
+        k = self._dragon_turn(game, p, row_size, off_draw, avg[CLANK] * ct)
+        self.health_left = health_left = health - p.damage
+
+        # How many boots a monster icon is worth avoiding, from health and swords a turn.
+        mu_k = 1 if health_left >= 7 else 2 if health_left >= 4 else 3
+        if self.swords_turn >= 2:
+            mu_k -= 1
+        self._pick_routes(game, p, MU_LEVELS[mu_k])
+        self._choose_target(game, p, k)
+        self._weights(game, avg, k)
+        self._forget_turn(p)
+
+    def _deck_turn(self, game: Any, p: Any, hand: int) -> tuple[list[float], float]:
+        """The average profile of the player's cards and the cards it plays a turn, with the
+        boots, swords and points a turn they bring (counted again only when its cards
+        changed since the last count)."""
         n = len(p.deck) + len(p.hand) + len(p.discard) + len(p.play)
         if (id(game), n, len(game.trashed)) != self._deck_key:
             avg = self._deck(game, p)
@@ -70,19 +86,24 @@ class _Estimates:
             self.boots_turn = max(0.8, avg[BOOTS] * ct)
             self.swords_turn = max(0.0, avg[SWORDS] * ct)
             self.pts_turn = self.PTS_SKILL * avg[SKILL] * ct + max(0.0, avg[GOLD] * ct)
-        else:
-            # The same cards as at the last count: the same deck estimates.
-            avg = self._deck_avg
-            ct = self.cards_turn
+            return avg, ct
+        # The same cards as at the last count: the same deck estimates.
+        return self._deck_avg, self.cards_turn
 
-        # The dragon: cubes drawn a round, and this player's share of the bag.
+    def _dragon_turn(
+        self, game: Any, p: Any, row_size: int, off_draw: Any, clank_turn: float
+    ) -> int:
+        """The dragon: the cubes drawn a round, from the cards revealed into the row a turn
+        so far (half a card a turn before any is seen), the bag, and this player's share of
+        it and so its damage a round (``clank_turn``: the clank its cards add a turn).
+        Returns the cubes an attack draws."""
+        info = self.info
         players = game.players
         on = area = 0
         for q in players:
             if q.status == ON_CLOCK:
                 on += 1
             area += q.area
-        # Cards revealed into the row a turn so far (half a card a turn before any is seen).
         left = len(game.adventure_deck)
         if self._deck_left is None:
             self._revealed = max(0, info.deck_cards - row_size - left)
@@ -97,20 +118,18 @@ class _Estimates:
         self.cubes_round = on * attack_rate * k + (len(players) - on) * off_draw
         bag = game.bag
         self.in_bag = max(1.0, len(bag) + area)
-        mine = bag.count(p.seat) + p.area + max(0.0, avg[CLANK] * ct)
+        mine = bag.count(p.seat) + p.area + max(0.0, clank_turn)
         self.dmg_round = self.cubes_round * mine / self.in_bag
-        self.health_left = health_left = health - p.damage
+        return k
 
-        # How many boots a monster icon is worth avoiding, from health and swords a turn.
-        mu_k = 1 if health_left >= 7 else 2 if health_left >= 4 else 3
-        if self.swords_turn >= 2:
-            mu_k -= 1
-        mu = MU_LEVELS[mu_k]
+    def _pick_routes(self, game: Any, p: Any, mu: float) -> None:
+        """The route table for the turn: for monster weight ``mu``, what the player holds,
+        the ways closed now and, on a board with ways paid in other resources or entry
+        tolls, what the player pays with and which guards are still there."""
+        info = self.info
         tokens = p.tokens
         closed = info.closed(game)  # empty unless the board has a way tokens may block
         if info.dynamic:
-            # Ways paid in other resources, entry tolls: the table for what the player holds
-            # and which guards are still there.
             if info.way_resources:
                 self._way_rates(p)
             self._paid = self._paying(game, p)
@@ -123,17 +142,18 @@ class _Estimates:
         else:
             routes = info.plain_routes.get(mu)
             self.routes = routes if routes is not None else info.table_for(tokens, mu)
-        self._choose_target(game, p, k)
-        self._weights(game, avg, k)
-        if info.way_resources:
-            # Worked out when first asked for (`unit`), with this turn's expected boots.
+
+    def _forget_turn(self, p: Any) -> None:
+        """Empty what was remembered for the turn (emptied, not replaced: fewer objects to
+        collect); the ways' units are worked out when first asked for (`unit`) with this
+        turn's expected boots, and detours and coach rides planned when the bot first looks
+        where to walk."""
+        if self.info.way_resources:
             self._way_units = {}
             self._way_plans = {}
             self._way_boots = self.boots_turn
             self._seat = p.seat
-        # Detours and coach rides are planned when the bot first looks where to walk.
         self._detoured = False
-        # What was remembered for the turn (emptied, not replaced: fewer objects to collect).
         self._power.clear()
         self._worth.clear()
         self._lw.clear()

@@ -149,6 +149,15 @@ class HeuristicBot(_Turn, _Moves, _Targets, _Estimates, _Worths, _Appraiser):
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self._init_plan()
+        self._init_deck()
+        self._init_estimates()
+        self._init_ways()
+        self._init_turn_memory()
+
+    def _init_plan(self) -> None:
+        """No plan yet: no target, waypoint or coach ride, no errand, no wait, no purchase
+        planned, and no game or turn the estimates are for."""
         self.target: int | None = None
         self.waypoint: int | None = None
         self.coach_to: int | None = None
@@ -159,6 +168,18 @@ class HeuristicBot(_Turn, _Moves, _Targets, _Estimates, _Worths, _Appraiser):
         # The game and turn the estimates are for.
         self._game: Any = None
         self._turn = -1
+        # The turn and space where the bot last weighed the artifact it stands on.
+        self._looked: tuple[int, int] | None = None
+        # The cards still to buy this turn and the skill that will be left for them.
+        self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
+        # The plays a card acquired now gets, for the deck length they were worked out at.
+        self._plays: tuple[int, float] | None = None
+        # Whether the target is an errand (a space whose action may give a token that grants
+        # a missing path requirement) rather than an artifact.
+        self._errand_on = False
+
+    def _init_deck(self) -> None:
+        """Nothing counted yet of the adventure deck or the player's own cards."""
         # Adventure cards revealed so far, and the deck's size when last looked at.
         self._revealed = 0
         self._deck_left: int | None = None
@@ -168,19 +189,10 @@ class HeuristicBot(_Turn, _Moves, _Targets, _Estimates, _Worths, _Appraiser):
         self._deck_n = 1
         self._counts: dict[CardDef, int] = {}
         self._tot: list[float] = [0.0] * 9
-        self._power: dict[CardDef, float] = {}
-        self._worth: dict[CardDef, float] = {}
-        self._lw: dict[tuple[Any, str], float] = {}
-        # What each market item that grants a path requirement adds this turn (`_enabling`).
-        self._enable: dict[Any, float] = {}
-        # What one unit of each key is worth this turn (the Valuer's answers).
-        self._units: dict[str, float] | None = {}
-        # The turn and space where the bot last weighed the artifact it stands on.
-        self._looked: tuple[int, int] | None = None
-        # The cards still to buy this turn and the skill that will be left for them.
-        self._buys: tuple[int, list[tuple[str, CardDef]]] | None = None
-        # The plays a card acquired now gets, for the deck length they were worked out at.
-        self._plays: tuple[int, float] | None = None
+
+    def _init_estimates(self) -> None:
+        """The turn's estimates before the first turn (`_begin` works them out): no board
+        tables or route table yet, and middling figures for a fresh player."""
         self.info: _BoardInfo | None = None
         # The rules `_begin` reads, for the game `_game` (`_game_rules`).
         self._rules: tuple[int, int, int, float] = (5, 6, 10, 0.0)
@@ -204,6 +216,9 @@ class HeuristicBot(_Turn, _Moves, _Targets, _Estimates, _Worths, _Appraiser):
         self.stake = 0.0
         # The expected final score of the trip to the target (`_choose_target`).
         self._ev = 0.0
+
+    def _init_ways(self) -> None:
+        """Nothing known yet of the resources that pay for ways or of the live entry tolls."""
         # Resources held now that pay for ways, and the spaces whose entry toll is live:
         # part of the route table's key (`_BoardInfo.table`).
         self._paid: frozenset[tuple[str, float]] = _NONE
@@ -223,6 +238,17 @@ class HeuristicBot(_Turn, _Moves, _Targets, _Estimates, _Worths, _Appraiser):
         self._way_prices: frozenset[tuple[str, float]] | None = None
         self._way_units: dict[str, float] = {}
         self._way_plans: dict[str, float] = {}
+
+    def _init_turn_memory(self) -> None:
+        """Nothing remembered yet of what things are worth (`_begin` empties most of it each
+        turn)."""
+        self._power: dict[CardDef, float] = {}
+        self._worth: dict[CardDef, float] = {}
+        self._lw: dict[tuple[Any, str], float] = {}
+        # What each market item that grants a path requirement adds this turn (`_enabling`).
+        self._enable: dict[Any, float] = {}
+        # What one unit of each key is worth this turn (the Valuer's answers).
+        self._units: dict[str, float] | None = {}
         # What each market item's own abilities (actions, use, triggers) add (`_item_worth`).
         self._items: dict[Any, float] = {}
         # What holding a token matching a word is worth this turn (`token`), and what entering
@@ -230,10 +256,8 @@ class HeuristicBot(_Turn, _Moves, _Targets, _Estimates, _Worths, _Appraiser):
         self._tokens: dict[str, float] = {}
         self._gains: dict[Any, float] = {}
         # While no artifact can be reached: what each token that grants a missing path
-        # requirement is worth (`token`), and whether the target is an errand (a space whose
-        # action may give one) rather than an artifact.
+        # requirement is worth (`token`).
         self._grant_worth: dict[str, float] = {}
-        self._errand_on = False
 
     # -- carried state (interpreter/snapshot.py) ---------------------------------------------
 

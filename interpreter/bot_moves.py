@@ -3,7 +3,7 @@ whether to stay out one more turn."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import (
@@ -179,6 +179,44 @@ class _Moves:
         them, a way or space that exhausts ending the walk, HQ too (and left out while the
         player lingers, ``stay``). Walks on only along paths paid in boots, open to the
         player now."""
+        hq = game.board.hq
+        bv = self.boot_value
+        hv = self.health_value
+        sv = self.SWORD_VALUE
+        forest = self.info.forest
+        live = self._live
+        best_i, best_v = None, stay_key
+        walk = self._walk_on(game, p, cost, stay)
+        left = self.health_left
+        for i in moves:
+            _, m, swords = opts[i][1]
+            if m.way.paid_in != "boots":
+                continue
+            to = m.to
+            if stay and to == hq:
+                continue
+            hurt = m.monsters - swords
+            if hurt and left - hurt <= 1:
+                continue
+            v = hurt * hv + swords * sv
+            if to in live:
+                v += self._toll_cost(p, to, p.swords - swords)
+            if forest[to] or m.way.exhausts or to == hq or cost[to] <= 0:
+                v += cost[to] * bv
+            else:
+                v = walk(to, p.boots - m.boots, p.swords - swords, left - hurt, v, 1)
+            if v < best_v - 1e-9:
+                best_i, best_v = i, v
+        return best_i
+
+    def _walk_on(
+        self, game: Any, p: Any, cost: Sequence[float], stay: bool
+    ) -> Callable[[int, int, int, int, float, int], float]:
+        """The search `_walk_plan` runs on from each first step: ``walk(u, boots, swords,
+        left, spent, k)`` is the least a walk on from space u can come to (``spent`` on the
+        way plus the goal's cost from where it stops), with these boots, swords and health
+        left, at step k of at most PLAN_DEPTH. A state reached again with no less spent is
+        not searched again."""
         board = game.board
         hq = board.hq
         bv = self.boot_value
@@ -190,9 +228,7 @@ class _Moves:
         closed = self.info.closed(game)
         carrying = p.artifact is not None
         tolled = board.tolled
-        live = self._live
         depth = self.PLAN_DEPTH
-        best_i, best_v = None, stay_key
         # The least spent on the way to each (space, boots, swords, health left) reached.
         seen: dict[tuple[int, int, int, int], float] = {}
 
@@ -230,27 +266,7 @@ class _Moves:
                     out = v
             return out
 
-        left = self.health_left
-        for i in moves:
-            _, m, swords = opts[i][1]
-            if m.way.paid_in != "boots":
-                continue
-            to = m.to
-            if stay and to == hq:
-                continue
-            hurt = m.monsters - swords
-            if hurt and left - hurt <= 1:
-                continue
-            v = hurt * hv + swords * sv
-            if to in live:
-                v += self._toll_cost(p, to, p.swords - swords)
-            if forest[to] or m.way.exhausts or to == hq or cost[to] <= 0:
-                v += cost[to] * bv
-            else:
-                v = walk(to, p.boots - m.boots, p.swords - swords, left - hurt, v, 1)
-            if v < best_v - 1e-9:
-                best_i, best_v = i, v
-        return best_i
+        return walk
 
     def _toll_cost(self, p: Any, x: int, swords: int) -> float:
         """What meeting the live entry toll of space ``x`` costs, in points, with ``swords``

@@ -373,24 +373,62 @@ class _BoardInfo:
         self.plain_routes: dict[float, _Routes] = {}
         # The ways in of the route tables (`ways_in`), by items, closed spaces and prices.
         self._ways_in: dict[tuple[Any, ...], list[list[Any]]] = {}
+        self._read_ways(board, game.catalog.resources)
+        self._read_tolls(board)
+        # Whether the route table depends on what the player holds or on the tolls.
+        self.dynamic = bool(self.way_resources or self.toll_hooks)
+        self._read_entry_hooks(board)
+        # What the bot works out of a card or a token's lines when first asked (`profile`,
+        # `amounts`, `play_kind`, `effects`...).
+        self._amounts: dict[CardDef, dict[str, float]] = {}
+        self.profiles: dict[CardDef, tuple[float, ...]] = {}
+        self.terms: dict[CardDef, tuple[tuple[int, float], ...]] = {}
+        self.place: dict[CardDef, str] = {}
+        self.lines: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+        self.kinds: dict[CardDef, int] = {}
+        self._read_deck(game.catalog.cards)
+        self.forest = [sp.exhausts for sp in board.spaces]
+        self.danger_zone = [sp.danger_zone for sp in board.spaces]
+        tokens = game.catalog.tokens
+        self.mugs = [t for t in tokens if t.kind == "mug"]
+        self.market = [t for t in tokens if t.kind == "market"]
+        # Spaces whose entry lines ask whether the player holds a token (`when you enter if
+        # you lack "Fire Cloak": ...`), with those lines: what holding an item changes there.
+        self.asks_tokens = []
+        for sp in board.spaces:
+            asks = [h for h in sp.on.get("enter", ()) if _asks_token(h.cond)]
+            if asks:
+                self.asks_tokens.append((sp.index, asks))
+        self._read_stops(board)
+        # The artifact spaces whose round trip from a space a route table with one more item
+        # shortens, by the tables without and with it and the space (`_enabling`).
+        self.shortened: dict[tuple[Any, ...], list[int]] = {}
+
+    def _read_ways(self, board: Board, declared: dict[str, Any]) -> None:
+        """What the board's ways ask of a route: the items some path requires, the resources
+        other than boots some path's way is paid in (a route prices such a path by how soon
+        the player has some: `HeuristicBot._paying`) and the per-turn ones among them, and
+        the words of tokens that close a way where they lie (`blocked by`: the route tables
+        leave out moves of such a way from or to a space holding one, see `closed`)."""
         self.requirements = frozenset(r for ms in board.moves for m in ms for r in m.requires)
-        # Resources other than boots that some path's way is paid in (a route prices such a
-        # path by how soon the player has some: `HeuristicBot._paying`), and the per-turn
-        # ones among them.
         self.way_resources = frozenset(
             m.way.paid_in for ms in board.moves for m in ms if m.way.paid_in != "boots"
         )
         self.way_list = tuple(sorted(self.way_resources))
-        declared = game.catalog.resources
         self.per_turn = frozenset(
             r for r in self.way_resources if r not in declared or declared[r].per_turn
         )
-        # Spaces with an entry toll: the damage it may deal (a route counts it as monster
-        # icons while the toll is live) and the swords one of its options asks (kept for it).
+        self.blockers = frozenset(w for ms in board.moves for m in ms for w in m.way.blocked_by)
+
+    def _read_tolls(self, board: Board) -> None:
+        """The spaces with an entry toll: the damage it may deal (a route counts it as
+        monster icons while the toll is live), the swords one of its options asks (kept for
+        it) and that option as an effect list, its hooks; and all of them (route tables count
+        them all: a guard beaten since is seen on the move into its space,
+        `HeuristicBot._live`, so they stay few)."""
         self.toll_hurt: dict[int, int] = {}
         self.toll_swords: dict[int, int] = {}
         self.toll_hooks: dict[int, tuple[Any, ...]] = {}
-        # The option of each toll paid in swords (beating the guard), as an effect list.
         self.toll_fight: dict[int, list[dict[str, Any]]] = {}
         for s in sorted(board.tolled):
             hooks = tuple(h for h in board.spaces[s].on.get("enter", ()) if is_toll(h))
@@ -406,14 +444,12 @@ class _BoardInfo:
             self.toll_hooks[s] = hooks
             self.toll_hurt[s] = hurt
             self.toll_swords[s] = swords
-        # Every space with an entry toll: route tables count them all (a guard beaten since is
-        # seen on the move into its space: `HeuristicBot._live`), so they stay few.
         self.all_tolls = frozenset(self.toll_hooks)
-        # Whether the route table depends on what the player holds or on the tolls.
-        self.dynamic = bool(self.way_resources or self.toll_hooks)
-        # Spaces whose entry triggers give something `Space.rewards` does not sum up (a token
-        # taken if the player lacks one, a choice of tokens...): their hooks by space, weighed
-        # with the game in view when the bot picks a move (`_entry_gain`).
+
+    def _read_entry_hooks(self, board: Board) -> None:
+        """The spaces whose entry triggers give something `Space.rewards` does not sum up (a
+        token taken if the player lacks one, a choice of tokens...): their hooks by space,
+        weighed with the game in view when the bot picks a move (`_entry_gain`)."""
         self.entry_hooks: dict[int, tuple[Any, ...]] = {}
         for sp in board.spaces:
             hooks = tuple(
@@ -423,14 +459,12 @@ class _BoardInfo:
             )
             if hooks:
                 self.entry_hooks[sp.index] = hooks
-        self._amounts: dict[CardDef, dict[str, float]] = {}
-        # Words of tokens that close a way where they lie (`blocked by`): the route tables
-        # leave out moves of such a way from or to a space holding one (see `closed`).
-        self.blockers = frozenset(w for ms in board.moves for m in ms for w in m.way.blocked_by)
-        self.profiles: dict[CardDef, tuple[float, ...]] = {}
-        self.terms: dict[CardDef, tuple[tuple[int, float], ...]] = {}
-        adventure = [c for c in game.catalog.cards if c.deck == "adventure"]
-        cards = sum(c.copies for c in adventure if c.type != "event") or 1
+
+    def _read_deck(self, cards: Sequence[CardDef]) -> None:
+        """The adventure deck's size and the chance that one card revealed into the row
+        starts an attack (a dragon card, or an event that attacks)."""
+        adventure = [c for c in cards if c.deck == "adventure"]
+        size = sum(c.copies for c in adventure if c.type != "event") or 1
         dragons = sum(c.copies for c in adventure if c.dragon and c.type != "event")
         events = sum(c.copies for c in adventure if c.type == "event")
         attack_events = sum(
@@ -438,28 +472,17 @@ class _BoardInfo:
             for c in adventure
             if c.type == "event" and "dragon attack" in _reading_of(c.arrive, lines=True).asked
         )
-        # Chance that one card revealed into the row starts an attack.
-        self.deck_cards = cards + events
-        self.dragon_share = (dragons + attack_events) / (cards + events)
-        self.forest = [sp.exhausts for sp in board.spaces]
-        self.danger_zone = [sp.danger_zone for sp in board.spaces]
-        tokens = game.catalog.tokens
-        self.mugs = [t for t in tokens if t.kind == "mug"]
-        self.market = [t for t in tokens if t.kind == "market"]
-        # Spaces whose entry lines ask whether the player holds a token (`when you enter if
-        # you lack "Fire Cloak": ...`), with those lines: what holding an item changes there.
-        self.asks_tokens = []
-        for sp in board.spaces:
-            asks = [h for h in sp.on.get("enter", ()) if _asks_token(h.cond)]
-            if asks:
-                self.asks_tokens.append((sp.index, asks))
-        # Spaces worth a stop: (space, major, minor, heal, gold, draw, fruit, town).
+        self.deck_cards = size + events
+        self.dragon_share = (dragons + attack_events) / (size + events)
+
+    def _read_stops(self, board: Board) -> None:
+        """The spaces worth a stop (space, major, minor, heal, gold, draw, fruit, town), the
+        major ones, the most of each reward one space gives (bounds the worth of a stop), and
+        the coach: the least fare of a ride and each coach space with the rides from it
+        ((coach space, [(other coach space, fare)]), none on a board with fewer than two)."""
         self.rewards = _stops(board)
         self.major_spaces = [r[0] for r in self.rewards if r[1]]
-        # The most of each reward one space gives (bounds the worth of a stop).
         self.most = [max((r[i] for r in self.rewards), default=0) for i in range(1, 6)]
-        self.place: dict[CardDef, str] = {}
-        self.lines: dict[tuple[Any, str], list[dict[str, Any]]] = {}
         fares = [
             board.spaces[a].coach + board.spaces[b].coach
             for a in board.coach_spaces
@@ -467,8 +490,6 @@ class _BoardInfo:
             if a != b
         ]
         self.least_fare = min(fares, default=0)
-        # Each coach space and the rides from it: (coach space, [(other coach space, fare)]),
-        # none on a board with fewer than two.
         coach = board.coach_spaces
         self.coach_pairs = [
             (a, [(b, board.spaces[a].coach + board.spaces[b].coach) for b in coach if b != a])
@@ -476,10 +497,6 @@ class _BoardInfo:
         ]
         if len(coach) < 2:
             self.coach_pairs = []
-        self.kinds: dict[CardDef, int] = {}
-        # The artifact spaces whose round trip from a space a route table with one more item
-        # shortens, by the tables without and with it and the space (`_enabling`).
-        self.shortened: dict[tuple[Any, ...], list[int]] = {}
 
     def table(
         self,

@@ -88,28 +88,14 @@ class _Targets:
         target gets STICK more, with ``stick``): (its space, that score without STICK, (turns
         left, expected damage, score if the player escapes)). ``k``: the cubes an attack draws
         now, when the caller knows."""
-        board = game.board
-        left = self.health_left
-        rate = self.dmg_round
-        # Taking an artifact moves the rage marker: more cubes an attack on the way home.
-        if k is None:
-            k = game.attack_size()
-        rate_home = rate * (k + 1) / k if k else rate
-        on_board = game.space_artifact
-        hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
-        b0 = self.boots_turn
-        cap = max(b0, self.BOOTS_CAP)
-        growth = self.BOOTS_GROWTH / 2
-        pts_turn = self.pts_turn
-        pos = p.pos
-        legs = r._legs.get(pos)
-        if legs is None:
-            legs = r.legs(pos, board, self.info.danger_zone)
+        rate, rate_home, hurt_share, b0, cap, growth, base, half_stake, pts_turn = self._trip_model(
+            game, k, stake, mug
+        )
+        legs = r.legs(p.pos, game.board, self.info.danger_zone)
         # The expected score of each artifact's round trip: this is the bot's hottest loop
-        # (every turn, every artifact left). Whole numbers are added as floats (the same
-        # sums: they are small), so the arithmetic stays float on float.
-        base = float(mug + stake)
-        half_stake = float(stake)
+        # (every turn, every artifact left), kept in one piece.
+        on_board = game.space_artifact
+        left = self.health_left
         tails = _TAILS.get(left) or {}
         # The best: the most expected score, the current target's with STICK more; among
         # equals, the one with more without STICK, then the first in the board's order.
@@ -147,9 +133,29 @@ class _Targets:
             if ev > best_ev or (ev == best_ev and held > raw):
                 best, best_ev, raw = s, ev, held
                 found = (t1 + t2 + 0.5, lam, win)
-        if found is None:
-            return best, raw, (10.0, 1.0, 1.0)
-        return best, raw, found
+        return best, raw, (10.0, 1.0, 1.0) if found is None else found
+
+    def _trip_model(
+        self, game: Any, k: int | None, stake: float, mug: float
+    ) -> tuple[float, float, float, float, float, float, float, float, float]:
+        """The terms of `_best_target`'s round trip to an artifact: the damage a round on the
+        way there and on the way home (taking an artifact moves the rage marker: more cubes
+        an attack; ``k``: the cubes an attack draws now, when the caller knows), the share of
+        monster icons that hurt (fewer with more swords a turn), the boots a turn now, their
+        cap and how fast they grow as boots are bought, the points brought home besides the
+        artifact (a mug and the stake), half the stake, and the points a turn of the trip
+        brings. Whole numbers are made floats (the same sums: they are small), so the trip's
+        arithmetic stays float on float."""
+        rate = self.dmg_round
+        if k is None:
+            k = game.attack_size()
+        rate_home = rate * (k + 1) / k if k else rate
+        hurt_share = self.HURT_SHARE * max(0.2, 1.0 - self.swords_turn / 3.0)
+        b0 = self.boots_turn
+        cap = max(b0, self.BOOTS_CAP)
+        growth = self.BOOTS_GROWTH / 2
+        base, half_stake = float(mug + stake), float(stake)
+        return rate, rate_home, hurt_share, b0, cap, growth, base, half_stake, self.pts_turn
 
     def _enabling(self, game: Any, p: Any, tok: Any) -> float:
         """Points an item adds by the paths it opens (a canoe's water, a key's locked doors):
@@ -225,25 +231,37 @@ class _Targets:
         goal = self._goal(game, p)
         if goal is None:
             return
-        board = game.board
-        info = self.info
-        cost = self.routes.cost
-        to_goal = cost[goal]
-        here = to_goal[p.pos]
-        if here >= _INF / 4:
+        if self.routes.cost[goal][p.pos] >= _INF / 4:
             return
-        bv = self.boot_value
-        damage = game.rules["health"] - self.health_left
-        minor = 2.0 if game.minor_bank else 0.0
         gold = game.gold_of(p)
+        self.waypoint = self._best_stop(game, p, goal, gold)
+        # A coach: walk to one coach space, ride to another, when the time saved pays the fare.
+        if not self.info.coach_pairs or gold < self.info.least_fare:
+            return
+        self._plan_coach(game, p, gold)
+
+    def _crown_worth(self, game: Any, p: Any, gold: int) -> float:
+        """What the best market item the player can buy now adds (0 when it cannot pay):
+        what a stop in a town is worth beyond its other rewards."""
         price = game.rules["market_price"]
         crown = 0.0
         if gold >= price:
             held = {t.type for t in p.tokens if t.kind == "market"}
-            for t in info.market:
+            for t in self.info.market:
                 if game.token_supply[t] and t.type not in held:
                     worth = t.points - price + self._enabling(game, p, t)
                     crown = max(crown, worth + self._item_worth(game, p, t))
+        return crown
+
+    def _best_stop(self, game: Any, p: Any, goal: int, gold: int) -> int | None:
+        """The stop on the way to ``goal`` whose rewards (a secret, healing, cards, a crown)
+        are worth the most beyond its extra boots, if any is worth enough; the stops are
+        looked at the nearest first, until none further could be worth more."""
+        info = self.info
+        bv = self.boot_value
+        damage = game.rules["health"] - self.health_left
+        minor = 2.0 if game.minor_bank else 0.0
+        crown = self._crown_worth(game, p, gold)
         heal_v = self.health_value if damage else 0.0
         draw_v = 0.5 * self.avg_power
         best, best_net = None, 0.3
@@ -275,16 +293,19 @@ class _Targets:
             net = gain - extra * bv
             if net > best_net:
                 best, best_net = x, net
-        self.waypoint = best
-        # A coach: walk to one coach space, ride to another, when the time saved pays the fare.
-        if not info.coach_pairs or gold < info.least_fare:
-            return
-        goal = self._goal(game, p)
-        to_goal = cost[goal]
-        here = to_goal[pos]
-        best_c, best_cost = None, here - 1.0
+        return best
+
+    def _plan_coach(self, game: Any, p: Any, gold: int) -> None:
+        """A coach ride, when one saves more time than its fare costs: walk to a coach space
+        within two turns' boots, ride to another (not HQ before the artifact) nearer the
+        goal; sets the waypoint (the coach space to walk to) and the ride's end."""
+        info = self.info
+        pos = p.pos
+        bv = self.boot_value
+        to_goal = self.routes.cost[self._goal(game, p)]
+        best_c, best_cost = None, to_goal[pos] - 1.0
         reach = 2 * self.boots_turn
-        hq = board.hq if p.artifact is None else -1
+        hq = game.board.hq if p.artifact is None else -1
         from_pos = self.routes.out(pos)
         for c1, pairs in info.coach_pairs:
             walk = from_pos[c1] if c1 != pos else 0.0

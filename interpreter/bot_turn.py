@@ -58,6 +58,9 @@ class _Turn:
     __slots__ = ()
 
     def _action(self, game: Any, p: Any, opts: Sequence[Option], detail: Any = None) -> int:
+        """The option the cascade comes to: what adds to the turn first (`_pick_gain`), then
+        what the space offers (`_pick_here`), then spending swords, boots and skill
+        (`_pick_spend`); a card that waited for a space, else the end of the turn."""
         if len(opts) == 1 and opts[0][1][0] is END_TURN:
             # Nothing to do but end the turn (what the cascade below comes to for it).
             if p.artifact is not None and self.target != game.board.hq:
@@ -67,6 +70,24 @@ class _Turn:
             self._refresh_routes(game, p)
         # The engine's grouping of an action decision's options, else worked out here.
         groups = detail if type(detail) is dict else _groups(opts)
+        i = self._pick_gain(game, p, opts, groups)
+        if i is None:
+            i = self._pick_here(game, p, opts, groups)
+            if i is None:
+                i = self._pick_spend(game, p, opts, groups)
+        if i is not None:
+            return i
+        plays = groups.get(PLAY)
+        if plays:
+            return plays[0]  # a card that waited for a space, now that the walking is done
+        return groups[END_TURN][0] if END_TURN in groups else 0
+
+    def _pick_gain(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[Any, Sequence[int]]
+    ) -> int | None:
+        """What adds to the turn before anything is spent: a card to play (`_choose_play`),
+        a token worth using, an action worth taking, or an option of a kind the cascade has
+        no rule for, by its appraisal."""
         plays = groups.get(PLAY)
         if plays:
             card = self._choose_play(game, p)
@@ -81,17 +102,30 @@ class _Turn:
                 return i
 
         if ACT in groups:
-            for i in groups[ACT]:
-                if ACT.appraise(opts[i][1], self) > 0:
-                    if self._errand_on:
-                        self._turn = -1  # the errand done (or not): plan again
-                    return i
-
-        if len(groups) > len(groups.keys() & _TAUGHT):
-            i = best_untaught(opts, groups, _TAUGHT, self)
+            i = self._pick_act(opts, groups[ACT])
             if i is not None:
                 return i
 
+        if len(groups) > len(groups.keys() & _TAUGHT):
+            return best_untaught(opts, groups, _TAUGHT, self)
+        return None
+
+    def _pick_act(self, opts: Sequence[Option], acts: Sequence[int]) -> int | None:
+        """The first action its appraisal finds worth taking; taking it ends an errand (done
+        or not), so the bot plans again at the next decision."""
+        for i in acts:
+            if ACT.appraise(opts[i][1], self) > 0:
+                if self._errand_on:
+                    self._turn = -1
+                return i
+        return None
+
+    def _pick_here(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[Any, Sequence[int]]
+    ) -> int | None:
+        """What the space offers: the artifact aimed at (looking again on arriving at
+        another), a market item worth buying, the coach ride planned. A player holding an
+        artifact heads home (planned again if its target is elsewhere)."""
         if TAKE in groups:
             if self.target != p.pos and self._looked != (game.turn, p.pos):
                 # Arrived on another artifact: is this one the best now?
@@ -112,7 +146,13 @@ class _Turn:
                 if opts[i][1][1] == self.coach_to:
                     self.coach_to = self.waypoint = None
                     return i
+        return None
 
+    def _pick_spend(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[Any, Sequence[int]]
+    ) -> int | None:
+        """Spending the turn: a fight worth its swords beyond those the route ahead needs,
+        a move, then a fight with any sword, then the cards to acquire (`_pick_acquire`)."""
         fights = groups.get(FIGHT)
         if FIGHT_RESERVE in groups:
             more = groups[FIGHT_RESERVE]
@@ -138,13 +178,8 @@ class _Turn:
             more = groups[ACQUIRE_RESERVE]
             acquires = [*acquires, *more] if acquires else more
         if acquires:
-            i = self._pick_acquire(game, p, opts, acquires)
-            if i is not None:
-                return i
-
-        if plays:
-            return plays[0]  # a card that waited for a space, now that the walking is done
-        return groups[END_TURN][0] if END_TURN in groups else 0
+            return self._pick_acquire(game, p, opts, acquires)
+        return None
 
     def _choose_play(self, game: Any, p: Any) -> CardDef | None:
         """The first card of the hand, except that a card whose bonus needs a space it may
@@ -226,6 +261,31 @@ class _Turn:
                 if opts[i][1] == want:
                     self._buys = (budget - want[1].cost, plan[1][1:])
                     return i
+        items, least = self._acquire_items(game, p, opts, acquires, budget)
+        if not items:
+            self._buys = (budget, [])
+            return None
+        if len(items) == 1 or 2 * least > budget:  # type: ignore[operator]
+            # Room for one card only: the most valuable (the first of equals).
+            top = items[0]
+            for it in items:
+                if it[2] > top[2]:
+                    top = it
+            self._buys = (budget - top[1], [])
+            return top[0]
+        chosen = _knapsack(items, budget)
+        chosen.sort(key=_third, reverse=True)  # stable: equals keep their order
+        first = chosen[0][0]
+        rest = [opts[i][1] for i, _, _ in chosen[1:]]
+        self._buys = (budget - chosen[0][1], rest)
+        return first
+
+    def _acquire_items(
+        self, game: Any, p: Any, opts: Sequence[Option], acquires: Sequence[int], budget: int
+    ) -> tuple[list[tuple[int, int, float]], int | None]:
+        """The cards worth acquiring as knapsack items (option index, cost, value), one per
+        copy on offer (in the row, or in the reserve as many as the budget pays for), and the
+        least cost among them."""
         items: list[tuple[int, int, float]] = []  # (option index, cost, value)
         worth = self._worth
         least = None
@@ -248,33 +308,7 @@ class _Turn:
                     items.extend([(i, cost, v)] * copies)
                 if least is None or cost < least:
                     least = cost
-        if not items:
-            self._buys = (budget, [])
-            return None
-        if len(items) == 1 or 2 * least > budget:  # type: ignore[operator]
-            # Room for one card only: the most valuable (the first of equals).
-            top = items[0]
-            for it in items:
-                if it[2] > top[2]:
-                    top = it
-            self._buys = (budget - top[1], [])
-            return top[0]
-        best = [0.0] * (budget + 1)
-        pick = [0] * (budget + 1)  # the items of each best set, as bits
-        for k, (_, c, v) in enumerate(items):
-            bit = 1 << k
-            for b in range(budget, c - 1, -1):
-                x = best[b - c] + v
-                if x > best[b]:
-                    best[b] = x
-                    pick[b] = pick[b - c] | bit
-        bits = pick[budget]
-        chosen = [it for k, it in enumerate(items) if bits >> k & 1]
-        chosen.sort(key=_third, reverse=True)  # stable: equals keep their order
-        first = chosen[0][0]
-        rest = [opts[i][1] for i, _, _ in chosen[1:]]
-        self._buys = (budget - chosen[0][1], rest)
-        return first
+        return items, least
 
     def _pick_buy(
         self, game: Any, p: Any, opts: Sequence[Option], buys: Sequence[int]
@@ -291,3 +325,19 @@ class _Turn:
         if best is not None:
             self._turn = -1  # a canoe changes the routes: plan again at the next decision
         return best
+
+
+def _knapsack(items: list[tuple[int, int, float]], budget: int) -> list[tuple[int, int, float]]:
+    """The items (option index, cost, value) of most value whose costs fit the budget, in
+    their order (of two sets of the same value, the one found first)."""
+    best = [0.0] * (budget + 1)
+    pick = [0] * (budget + 1)  # the items of each best set, as bits
+    for k, (_, c, v) in enumerate(items):
+        bit = 1 << k
+        for b in range(budget, c - 1, -1):
+            x = best[b - c] + v
+            if x > best[b]:
+                best[b] = x
+                pick[b] = pick[b - c] | bit
+    bits = pick[budget]
+    return [it for k, it in enumerate(items) if bits >> k & 1]

@@ -25,7 +25,7 @@ seat, so a game depends only on its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import (
@@ -57,7 +57,7 @@ from .bot_values import (
     triggers_value,
 )
 from .catalog import CardDef
-from .decisions import Decision
+from .decisions import Decision, Option
 
 # What other modules read from here (the valuation helpers live in bot_values).
 __all__ = [
@@ -251,14 +251,31 @@ class GreedyBot:
         return values.index(max(values))
 
     def _action(self, game: Any, p: Any, d: Decision) -> int:
+        """The first rule that answers: play a card, then what the turn gains before it walks
+        (`_pick_gain`), a step towards the goal (`_pick_way`), what it spends
+        (`_pick_spend`), else end the turn."""
         groups: dict[str, list[int]] = {}
         for i, o in enumerate(d.options):
             groups.setdefault(o.value[0], []).append(i)
         opts = d.options
         if PLAY in groups:
             return groups[PLAY][0]
-
         goal = self.goal(game, p)
+        i = self._pick_gain(p, opts, groups, goal)
+        if i is None and goal is not None:
+            i = self._pick_way(game, p, opts, groups, goal)
+        if i is None:
+            i = self._pick_spend(game, p, opts, groups)
+        if i is not None:
+            return i
+        return groups[END_TURN][0] if END_TURN in groups else 0
+
+    def _pick_gain(
+        self, p: Any, opts: Sequence[Option], groups: dict[str, list[int]], goal: int | None
+    ) -> int | None:
+        """What the turn gains before it walks: the artifact aimed at (or any, with no goal
+        left), an action worth taking, an option no rule is for (by its appraisal), a token
+        worth using."""
         if TAKE in groups and (goal == p.pos or goal is None):
             return groups[TAKE][0]
 
@@ -271,40 +288,36 @@ class GreedyBot:
             if i is not None:
                 return i
 
-        for i in groups.get(USE, ()):
-            tok = opts[i].value[1]
-            heals = _reading_of(tok.use, lines=True).terms.get("heal", 0.0)
-            if heals:
-                if p.damage >= heals:
-                    return i
-            elif p.artifact is not None:
-                return i
+        if USE in groups:
+            return self._use(p, opts, groups[USE])
+        return None
 
-        if MOVE in groups and goal is not None:
+    def _pick_way(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[str, list[int]], goal: int
+    ) -> int | None:
+        """A step towards the goal: a move (`_move`), else a coach ride worth its fare."""
+        if MOVE in groups:
             i = self._move(game, p, goal, [(i, opts[i].value) for i in groups[MOVE]])
             if i is not None:
                 return i
+        if COACH in groups:
+            return self._coach(game, p, goal, opts, groups[COACH])
+        return None
 
-        if COACH in groups and goal is not None:
-            dist = game.board.dist
-            spaces = game.board.spaces
-            here = dist[p.pos][goal]
-            for i in groups[COACH]:
-                dest = opts[i].value[1]
-                saving = here - dist[dest][goal]
-                cost = spaces[p.pos].coach + spaces[dest].coach
-                if saving >= 3 and cost <= 2 * saving:
-                    return i
-
+    def _pick_spend(
+        self, game: Any, p: Any, opts: Sequence[Option], groups: dict[str, list[int]]
+    ) -> int | None:
+        """What the turn spends: the fight whose defeat is worth most, the best card worth
+        acquiring, a fight from the reserve, a market item worth more points than its price."""
         if FIGHT in groups:
             return max(groups[FIGHT], key=lambda i: triggers_value(opts[i].value[1].defeat))
 
         if ACQUIRE in groups or ACQUIRE_RESERVE in groups:
-            cands = groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
-            scores = [self.card_score(game, p, opts[i].value[1]) for i in cands]
-            best = max(scores)
-            if best >= 1.5:
-                return cands[scores.index(best)]
+            i = self._acquire(
+                game, p, opts, groups.get(ACQUIRE, []) + groups.get(ACQUIRE_RESERVE, [])
+            )
+            if i is not None:
+                return i
 
         if FIGHT_RESERVE in groups:
             return groups[FIGHT_RESERVE][0]
@@ -313,8 +326,45 @@ class GreedyBot:
         for i in groups.get(BUY, ()):
             if best_market_item(game, opts[i].value[1]).points > price:
                 return i
+        return None
 
-        return groups[END_TURN][0] if END_TURN in groups else 0
+    def _use(self, p: Any, opts: Sequence[Option], uses: list[int]) -> int | None:
+        """A token to use: one that heals when the player is hurt at least that much, or,
+        once it carries an artifact, any that does not heal."""
+        for i in uses:
+            tok = opts[i].value[1]
+            heals = _reading_of(tok.use, lines=True).terms.get("heal", 0.0)
+            if heals:
+                if p.damage >= heals:
+                    return i
+            elif p.artifact is not None:
+                return i
+        return None
+
+    def _coach(
+        self, game: Any, p: Any, goal: int, opts: Sequence[Option], rides: list[int]
+    ) -> int | None:
+        """The first coach ride that brings the player at least 3 spaces nearer the goal,
+        for a fare of at most 2 gold a space saved."""
+        dist = game.board.dist
+        spaces = game.board.spaces
+        here = dist[p.pos][goal]
+        for i in rides:
+            dest = opts[i].value[1]
+            saving = here - dist[dest][goal]
+            cost = spaces[p.pos].coach + spaces[dest].coach
+            if saving >= 3 and cost <= 2 * saving:
+                return i
+        return None
+
+    def _acquire(self, game: Any, p: Any, opts: Sequence[Option], cands: list[int]) -> int | None:
+        """The card of the best `card_score` on offer (the first of equals), when it scores
+        1.5 or more."""
+        scores = [self.card_score(game, p, opts[i].value[1]) for i in cands]
+        best = max(scores)
+        if best >= 1.5:
+            return cands[scores.index(best)]
+        return None
 
     def _move(
         self, game: Any, p: Any, goal: int, moves: list[tuple[int, tuple[Any, ...]]]

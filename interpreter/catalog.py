@@ -391,6 +391,50 @@ def _board_ir(ir: dict[str, Any], board: int | str) -> dict[str, Any]:
     raise ValueError(f"the pack has no board {board!r} (its boards: {names})")
 
 
+def _rule_hooks(ir: dict[str, Any]) -> dict[str, tuple[Hook, ...]]:
+    """The pack's `rules` triggers by the event they watch."""
+    rule_hooks: dict[str, list[Hook]] = {}
+    # An empty rules trigger is a rule slot no sticker fills yet: it watches nothing.
+    for h in hooks("rules", [t for t in ir.get("triggers", ()) if t.get("effects")]):
+        rule_hooks.setdefault(h.event, []).append(h)
+    return {k: tuple(v) for k, v in rule_hooks.items()}
+
+
+def _starting_board(
+    board_ir: dict[str, Any], ways: dict[str, Way]
+) -> tuple[Board, dict[str, Any] | None, dict[asm.Assembly, Board]]:
+    """The board play starts on, the modular board's IR (None for a fixed board) and the
+    boards assembled so far: a modular board starts on its first assembly, kept among the
+    assembled ones."""
+    modular = board_ir if asm.is_modular(board_ir) else None
+    first = asm.first_assembly(board_ir) if modular is not None else None
+    if modular is not None and first is None:
+        raise ValueError(f"board {board_ir['name']!r} has no assembly: too few modules")
+    assembled: dict[asm.Assembly, Board] = {}
+    if first is not None:
+        board = assembled[first] = Board(asm.assemble(board_ir, first, share=True), ways)
+    else:
+        board = Board(board_ir, ways)
+    return board, modular, assembled
+
+
+def _campaign_entries(ir: dict[str, Any]) -> dict[str, Any]:
+    """What a campaign game reads from the pack, empty outside one: its passages by number
+    and each sticker's effects (its own and its abilities')."""
+    if not ir.get("campaign_game"):
+        return {"passages": {}, "sticker_effects": {}}
+    return {
+        "passages": {p["number"]: p for p in ir.get("passages", ())},
+        "sticker_effects": {
+            st["name"]: [
+                *st.get("effects", ()),
+                *(e for t in st.get("abilities", ()) for e in t["effects"]),
+            ]
+            for st in ir.get("stickers", ())
+        },
+    }
+
+
 def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     """Prepare a compiled pack for play on one of its boards (by index or name)."""
     board_ir = _board_ir(ir, board)
@@ -401,32 +445,20 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     cards = [CardDef.from_ir(c) for c in ir.get("cards", ())]
     tokens = [TokenDef.from_ir(t) for t in ir.get("tokens", ())]
     pack = ir.get("pack") or {}
-    rule_hooks: dict[str, list[Hook]] = {}
-    # An empty rules trigger is a rule slot no sticker fills yet: it watches nothing.
-    for h in hooks("rules", [t for t in ir.get("triggers", ()) if t.get("effects")]):
-        rule_hooks.setdefault(h.event, []).append(h)
+    rule_hooks = _rule_hooks(ir)
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
     not_own = {h.event for d in (*cards, *tokens) for h in d.hooks if h.who != "you"}
     ways = {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}
-    modular = board_ir if asm.is_modular(board_ir) else None
-    first = asm.first_assembly(board_ir) if modular is not None else None
-    if modular is not None and first is None:
-        raise ValueError(f"board {board_ir['name']!r} has no assembly: too few modules")
-    assembled: dict[asm.Assembly, Board] = {}
-    if first is not None:
-        board = assembled[first] = Board(asm.assemble(board_ir, first, share=True), ways)
-    else:
-        board = Board(board_ir, ways)
-
+    start, modular, assembled = _starting_board(board_ir, ways)
     return Catalog(
         name=pack.get("name", "?"),
         version=pack.get("version", ""),
         cards=cards,
         tokens=tokens,
-        board=board,
+        board=start,
         rules=rules,
         by_name={c.name.lower(): c for c in cards},
-        rule_hooks={k: tuple(v) for k, v in rule_hooks.items()},
+        rule_hooks=rule_hooks,
         held_events=frozenset(held),
         held_own=frozenset(held - not_own),
         steps=plan(ir.get("steps", [])),
@@ -439,19 +471,8 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         ),
         goals={g["name"]: g for g in ir.get("goals", ())},
         campaign=ir.get("campaign") or {},
-        passages={p["number"]: p for p in ir.get("passages", ())}
-        if ir.get("campaign_game")
-        else {},
         all_contracts={c["name"]: c for c in ir.get("contracts", ())},
-        sticker_effects={
-            st["name"]: [
-                *st.get("effects", ()),
-                *(e for t in st.get("abilities", ()) for e in t["effects"]),
-            ]
-            for st in ir.get("stickers", ())
-        }
-        if ir.get("campaign_game")
-        else {},
+        **_campaign_entries(ir),
         modular=modular,
         ways=ways,
         assembled=assembled,

@@ -8,28 +8,35 @@ attributes: the hot loop reads them on every step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .effects.registry import RESOURCES
+from .resource_props import RESOURCE_PROPERTIES
 
 
 @dataclass(frozen=True, slots=True)
 class Resource:
     """A declared resource: its name, whether it is lost at the end of each turn (like
-    boots) or kept (like gold), and the words effects may call it by."""
+    boots) or kept (like gold), the words effects may call it by, and every property's
+    value by its IR key (``props``, read by the records of resource_props.py: an engine
+    module acting on a new property reads it there)."""
 
     name: str
     per_turn: bool = True
     words: tuple[str, ...] = ()
+    props: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
     def from_ir(cls, r: dict[str, Any]) -> Resource:
         """Build a resource from its IR declaration."""
+        props = {p.key: p.read(r) for p in RESOURCE_PROPERTIES.values()}
         return cls(
             name=r["name"],
-            per_turn=r.get("keep", "turn") == "turn",
-            words=tuple(r.get("words", ())),
+            per_turn=props["keep"] == "turn",
+            words=tuple(props["words"]),
+            props=props,
         )
 
 

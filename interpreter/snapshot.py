@@ -245,8 +245,10 @@ def decode_any(d: Any, r: _Reader) -> Any:
 
 
 def load_attributes(obj: Any, game: GameCore, state: dict[str, Any]) -> None:
-    """Set the attributes `encode_any` wrote of ``obj`` (a bot), for a restored ``game``."""
-    reader = _Reader(game.catalog, game.players)
+    """Set the attributes `encode_any` wrote of ``obj`` (a bot), for a restored ``game``: its
+    moves are read on the game's own board (a modular board's assembly, with the paths the
+    game added), not on the pack's printed one."""
+    reader = _Reader(game.catalog, game.players, game.board)
     for k, v in state.items():
         setattr(obj, k, decode_any(v, reader))
 

@@ -505,6 +505,20 @@ class RunTotals:
         self.spaces.update({names[s]: n for s, n in enumerate(stats.entries) if n})
         self.paths.update({(names[a], names[b]): n for (a, b), n in stats.paths.items()})
         won = set(result.winners)
+        self._add_acquisitions(stats, won)
+        self._add_per_game_counts(stats)
+        self._add_tokens(stats, won)
+        self._add_end_state(game, won)
+        if stats.choices:
+            spaces = game.board.spaces
+            chosen = {(spaces[s].name, label): n for (s, label), n in stats.choices.items()}
+            self.choices.update(chosen)
+            self.choices_sq.update({k: n * n for k, n in chosen.items()})
+        self._add_dragon(stats)
+
+    def _add_acquisitions(self, stats: GameStats, won: set[int]) -> None:
+        """Count the cards each player acquired and those they could have and passed, with
+        whether they won, and the round of their first copy."""
         for seat, got in enumerate(stats.acquired):
             self.acquired.update(got)
             self.acquirers.update(got.keys())
@@ -516,6 +530,10 @@ class RunTotals:
             first = stats.first_round[seat]
             self.first_round_sum.update(first)
             self.first_round_sq.update({k: v * v for k, v in first.items()})
+
+    def _add_per_game_counts(self, stats: GameStats) -> None:
+        """Add the game's counts by name (monsters defeated, events, actions, cube tokens,
+        moves by way, offers and choices) with their squares, and who was offered what."""
         self.defeated.update(stats.defeated)
         self.defeated_sq.update({k: v * v for k, v in stats.defeated.items()})
         self.events.update(stats.events)
@@ -533,6 +551,9 @@ class RunTotals:
         for offered, chose in zip(stats.offered_by, stats.chosen_by, strict=True):
             self.offer_players.update(offered)
             self.chooser_players.update(offered & chose)
+
+    def _add_tokens(self, stats: GameStats, won: set[int]) -> None:
+        """Count the tokens taken in the game, the players who took each and their wins."""
         taken: Counter[str] = Counter()
         for seat, got in enumerate(stats.tokens):
             taken.update(got)
@@ -541,6 +562,10 @@ class RunTotals:
                 self.token_wins.update(got.keys())
         self.token_taken.update(taken)
         self.token_taken_sq.update({k: v * v for k, v in taken.items()})
+
+    def _add_end_state(self, game: Game, won: set[int]) -> None:
+        """Count what the game's end state shows: the artifacts taken (escaped with, won
+        with) and the reserve piles that ran out."""
         for p in game.players:
             if p.artifact is not None:
                 self.artifact_taken[p.artifact.name] += 1
@@ -551,11 +576,10 @@ class RunTotals:
         for card, left in game.reserve.items():
             if not left:
                 self.reserve_empty[card.name] += 1
-        if stats.choices:
-            spaces = game.board.spaces
-            chosen = {(spaces[s].name, label): n for (s, label), n in stats.choices.items()}
-            self.choices.update(chosen)
-            self.choices_sq.update({k: n * n for k, n in chosen.items()})
+
+    def _add_dragon(self, stats: GameStats) -> None:
+        """Add the game's adventure-deck reshuffles and dragon attacks and damage, with their
+        squares."""
         self.recycles += stats.recycles
         self.recycles_sq += stats.recycles * stats.recycles
         damage = sum(stats.damage)
@@ -748,33 +772,195 @@ def _modules_entry(catalog: Catalog, modules: str | None) -> dict[str, Any]:
     return {"modules": assembly_label(catalog.modular, chosen)}
 
 
-def report(
-    totals: RunTotals,
-    catalog: Catalog,
-    *,
-    seed: int,
-    bots: Sequence[str],
-    rules: dict[str, Any] | None = None,
-    stop: dict[str, Any] | None = None,
-    modules: str | None = None,
-) -> dict[str, Any]:
-    """The simulation report of a run (see schemas/report.schema.json).
+def _pad(xs: list[int], players: int) -> list[int]:
+    """A per-seat list filled out with zeros to ``players`` seats (a seat nobody scored in)."""
+    return xs + [0] * (players - len(xs))
 
-    ``stop`` says what ended the run (``{"by": "games"}`` when not given); ``modules``, the
-    assembly every game of a modular board played on (`--modules`; None: each drew one).
-    """
-    t = totals
+
+def _per_game(total: int, sq: int, games: int) -> dict[str, Any]:
+    """A count over the run: its total, its mean a game and that mean's 95 % interval
+    (``sq``: the sum of the squares of its per-game counts)."""
+    return {
+        "total": total,
+        "per_game": _rate(total, games),
+        "per_game_ci": _ci(mean_interval(total, sq, games)),
+    }
+
+
+def _often(counts: Counter[Any], squares: Counter[Any], name: Any, games: int) -> dict[str, Any]:
+    """How often a game counted ``name``: `_per_game` without the total (the row has it)."""
+    figures = _per_game(counts[name], squares[name], games)
+    return {"per_game": figures["per_game"], "per_game_ci": figures["per_game_ci"]}
+
+
+def _pack_entry(catalog: Catalog) -> dict[str, Any]:
+    """The report's ``pack``: its name and version, and what it calls its antagonist when it
+    names one (`dragon { ... }`): the words the text report and the HTML page use for the
+    "dragon" figures."""
+    return {
+        "name": catalog.name,
+        "version": catalog.version,
+        **(
+            {"dragon": {"name": catalog.dragon_name, "word": catalog.dragon_word}}
+            if (catalog.dragon_name, catalog.dragon_word) != ("the dragon", "dragon")
+            else {}
+        ),
+    }
+
+
+def _wins_entry(t: RunTotals, bots: Sequence[str]) -> dict[str, Any]:
+    """The report's ``wins``: by seat (with the seat's mean score) and by bot position,
+    against the baseline any player has, and whether seat 1 wins more than its share."""
+    games, players = t.games, len(bots)
+    wins_seat, wins_player = _pad(t.wins_seat, players), _pad(t.wins_player, players)
+    sums, squares = _pad(t.score_sum_seat, players), _pad(t.score_sq_seat, players)
+    counts = _pad(t.games_seat, players)
+    all_wins, player_games = sum(wins_player), games * players
+    return {
+        "by_seat": [
+            {
+                "seat": k + 1,
+                "wins": w,
+                "win_rate": _rate(w, games),
+                "win_rate_ci": _rate_ci(w, games),
+                "mean_score": _num(sums[k] / counts[k]) if counts[k] else 0,
+                "mean_score_ci": _ci(mean_interval(sums[k], squares[k], counts[k])),
+            }
+            for k, w in enumerate(wins_seat)
+        ],
+        "by_player": [
+            {
+                "player": k + 1,
+                "bot": bots[k],
+                "wins": w,
+                "win_rate": _rate(w, games),
+                "win_rate_ci": _rate_ci(w, games),
+            }
+            for k, w in enumerate(wins_player)
+        ],
+        "no_winner": t.no_winner,
+        "shared": t.shared,
+        "baseline_win_rate": _rate(all_wins, player_games),
+        "baseline_win_rate_ci": _rate_ci(all_wins, player_games),
+        "first_player": first_player(
+            _pad(t.win_shares_seat, players)[0] / SHARE_UNIT if players else 0,
+            games - t.no_winner,
+            max(players, 1),
+            games,
+        ),
+    }
+
+
+def _length_entries(t: RunTotals) -> dict[str, Any]:
+    """The report's ``scores``, ``histograms``, ``rounds`` and ``turns``: how the final
+    scores and the games' lengths are spread."""
     games = t.games
-    players = len(bots)
+    rounds = hist_distribution(t.round_hist)
+    p95 = 0
+    if games == 1:
+        p95 = min(t.round_hist)
+    elif games:
+        p95 = _num(_quantile(t.round_hist, games, 95, 100))
+    return {
+        "scores": {
+            "all": hist_distribution(t.score_hist),
+            "winning": hist_distribution(t.winning_hist),
+        },
+        # [value, count] pairs, ascending: what the histograms of `simulate --html` draw.
+        "histograms": {
+            "scores": sorted([v, n] for v, n in t.score_hist.items()),
+            "winning_scores": sorted([v, n] for v, n in t.winning_hist.items()),
+            "rounds": sorted([v, n] for v, n in t.round_hist.items()),
+        },
+        "rounds": {
+            "mean": rounds["mean"],
+            "mean_ci": rounds["mean_ci"],
+            "median": rounds["median"],
+            "p95": p95,
+            "min": rounds["min"],
+            "max": rounds["max"],
+        },
+        "turns": {
+            "mean": _rate(t.turns, games),
+            "mean_ci": _ci(mean_interval(t.turns, t.turns_sq, games)),
+        },
+    }
+
+
+def _ending_entries(t: RunTotals, players: int, round_cap: Any) -> dict[str, Any]:
+    """The report's escapes, knock-outs and deaths (a share of the player-games), and how
+    the games ended: by which end condition, and how many hit the round cap."""
+    games = t.games
     player_games = games * players
 
-    def pad(xs: list[int]) -> list[int]:
-        return xs + [0] * (players - len(xs))
+    def counted(total: int) -> dict[str, Any]:
+        return {
+            "total": total,
+            "rate": _rate(total, player_games),
+            "rate_ci": _rate_ci(total, player_games),
+        }
 
-    wins_seat, wins_player = pad(t.wins_seat), pad(t.wins_player)
-    sums, squares, counts = pad(t.score_sum_seat), pad(t.score_sq_seat), pad(t.games_seat)
-    all_wins = sum(wins_player)
+    return {
+        "escapes": counted(t.escapes),
+        "knockouts": counted(t.knockouts),
+        "deaths": counted(t.deaths),
+        "everyone_knocked_out": t.all_knocked_out,
+        "end_reasons": dict(sorted(t.end_reasons.items())),
+        "capped": {
+            "count": t.capped_count,
+            "rate": _rate(t.capped_count, games),
+            "rate_ci": _rate_ci(t.capped_count, games),
+            "round_cap": round_cap,
+            "games": [{"game": i, "seed": s} for i, s in t.capped_games],
+        },
+    }
 
+
+def _dragon_entries(t: RunTotals, catalog: Catalog, row_size: Any) -> dict[str, Any]:
+    """The report's ``dragon`` (its attacks, on and off the clock, and their damage) and
+    ``adventure_deck`` (its size, the row's and how often it was reshuffled)."""
+    games = t.games
+    return {
+        "dragon": {
+            "attacks": _per_game(t.attacks, t.attacks_sq, games),
+            "off_clock_attacks": _per_game(t.off_clock, t.off_clock_sq, games),
+            "damage": _per_game(t.damage, t.damage_sq, games),
+        },
+        "adventure_deck": {
+            "cards": sum(c.copies for c in catalog.adventure),
+            "row": row_size,
+            "recycled": _per_game(t.recycles, t.recycles_sq, games),
+        },
+    }
+
+
+def _artifact_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's artifacts table, the most points first: taken, escaped with, won with.
+    Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup)."""
+    declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
+    names = sorted(
+        declared | set(t.artifact_taken), key=lambda n: (-_artifact_points(catalog, n), n)
+    )
+    artifacts = []
+    for name in names:
+        taken = t.artifact_taken[name]
+        artifacts.append(
+            {
+                "name": name,
+                "points": _artifact_points(catalog, name),
+                "taken": taken,
+                "escaped": t.artifact_escaped[name],
+                "wins": t.artifact_wins[name],
+                "win_rate": _rate(t.artifact_wins[name], taken),
+                "win_rate_ci": _rate_ci(t.artifact_wins[name], taken),
+            }
+        )
+    return artifacts
+
+
+def _card_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's cards table, one row per card a player may acquire: the win rate of the
+    players who took it against that of those who could have and did not (its edge)."""
     cards = []
     for c in catalog.cards:
         if c.type != "acquire" or c.deck not in ("adventure", "reserve"):
@@ -805,52 +991,40 @@ def report(
                 ),
             }
         )
+    return cards
 
-    def per_game(total: int, sq: int) -> dict[str, Any]:
-        return {
-            "total": total,
-            "per_game": _rate(total, games),
-            "per_game_ci": _ci(mean_interval(total, sq, games)),
-        }
 
-    def often(counts: Counter[Any], squares: Counter[Any], name: Any) -> dict[str, Any]:
-        figures = per_game(counts[name], squares[name])
-        return {"per_game": figures["per_game"], "per_game_ci": figures["per_game_ci"]}
-
-    monsters = [
+def _monster_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's monsters table: how often each monster in play was defeated."""
+    return [
         {
             "name": c.name,
             "deck": c.deck,
             "fight": c.fight,
             "defeated": t.defeated[c.name],
-            **often(t.defeated, t.defeated_sq, c.name),
+            **_often(t.defeated, t.defeated_sq, c.name, t.games),
         }
         for c in catalog.cards
         if c.type == "monster" and c.deck != "cardporium"  # out of play until fetched
     ]
-    events = [
-        {"name": c.name, "revealed": t.events[c.name], **often(t.events, t.events_sq, c.name)}
+
+
+def _event_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's events table: how often each event in play was revealed."""
+    return [
+        {
+            "name": c.name,
+            "revealed": t.events[c.name],
+            **_often(t.events, t.events_sq, c.name, t.games),
+        }
         for c in catalog.cards
         if c.type == "event" and c.deck != "cardporium"  # out of play until fetched
     ]
-    # The pack's `action` lines (by name) and cube tokens (drawn from the bag), when it has any.
-    actions = [
-        {"name": name, "taken": t.actions[name], **often(t.actions, t.actions_sq, name)}
-        for name in sorted(t.actions)
-    ]
-    # Moves by way, the most used first: how much a declared way (a ladder, a lift) is used.
-    # Every way the pack declares is listed, a way nobody took with 0 (what a designer most
-    # needs to see).
-    used = {**dict.fromkeys(catalog.ways, 0), **t.moves}
-    moves = [
-        {"way": name, "moves": n, **often(t.moves, t.moves_sq, name)}
-        for name, n in sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))
-    ]
-    cubes = [
-        {"name": tok.name, "drawn": t.cubes[tok.name], **often(t.cubes, t.cubes_sq, tok.name)}
-        for tok in catalog.tokens
-        if tok.kind == "cube"
-    ]
+
+
+def _token_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's tokens table (all but artifacts and cube tokens, which have their own):
+    how often each was taken, by how many players, and their win rate."""
     tokens = []
     for tok in catalog.tokens:
         if tok.kind in ("artifact", "cube"):
@@ -864,74 +1038,87 @@ def report(
                 "points": tok.points,
                 **({"points_per": points_per_text(tok.points_per)} if tok.points_per else {}),
                 "taken": t.token_taken[tok.name],
-                **often(t.token_taken, t.token_taken_sq, tok.name),
+                **_often(t.token_taken, t.token_taken_sq, tok.name, t.games),
                 "players": holders,
                 "wins": won,
                 "win_rate": _rate(won, holders),
                 "win_rate_ci": _rate_ci(won, holders),
             }
         )
-    offers = _offers(t, catalog, per_game)
-    # Answers to spaces' decisions, by space in board order, then the commonest first.
+    return tokens
+
+
+def _space_choice_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's answers to spaces' decisions, by space in board order, then the
+    commonest first."""
     order = {sp.name: sp.index for sp in catalog.board.spaces}
-    space_choices = [
+    return [
         {
             "space": space,
             "choice": label,
             "times": n,
-            **often(t.choices, t.choices_sq, (space, label)),
+            **_often(t.choices, t.choices_sq, (space, label), t.games),
         }
         for (space, label), n in sorted(
             t.choices.items(), key=lambda kv: (order.get(kv[0][0], 0), -kv[1], kv[0][1])
         )
     ]
-    # Spaces may hold artifacts the pack did not declare (named "Artifact N" by setup).
-    declared = {tok.name for tok in catalog.tokens if tok.kind == "artifact"}
-    names = sorted(
-        declared | set(t.artifact_taken), key=lambda n: (-_artifact_points(catalog, n), n)
-    )
-    artifacts = []
-    for name in names:
-        taken = t.artifact_taken[name]
-        artifacts.append(
-            {
-                "name": name,
-                "points": _artifact_points(catalog, name),
-                "taken": taken,
-                "escaped": t.artifact_escaped[name],
-                "wins": t.artifact_wins[name],
-                "win_rate": _rate(t.artifact_wins[name], taken),
-                "win_rate_ci": _rate_ci(t.artifact_wins[name], taken),
-            }
-        )
 
-    rounds = hist_distribution(t.round_hist)
-    p95 = 0
-    if games == 1:
-        p95 = min(t.round_hist)
-    elif games:
-        p95 = _num(_quantile(t.round_hist, games, 95, 100))
 
-    def counted(total: int) -> dict[str, Any]:
-        return {
-            "total": total,
-            "rate": _rate(total, player_games),
-            "rate_ci": _rate_ci(total, player_games),
+def _action_rows(t: RunTotals) -> list[dict[str, Any]]:
+    """The report's table of the pack's `action` lines taken, by name."""
+    return [
+        {"name": name, "taken": t.actions[name], **_often(t.actions, t.actions_sq, name, t.games)}
+        for name in sorted(t.actions)
+    ]
+
+
+def _move_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's moves by way, the most used first: how much a declared way (a ladder, a
+    lift) is used. Every way the pack declares is listed, a way nobody took with 0 (what a
+    designer most needs to see)."""
+    used = {**dict.fromkeys(catalog.ways, 0), **t.moves}
+    return [
+        {"way": name, "moves": n, **_often(t.moves, t.moves_sq, name, t.games)}
+        for name, n in sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+
+
+def _cube_rows(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
+    """The report's table of the pack's cube tokens drawn from the bag."""
+    return [
+        {
+            "name": tok.name,
+            "drawn": t.cubes[tok.name],
+            **_often(t.cubes, t.cubes_sq, tok.name, t.games),
         }
+        for tok in catalog.tokens
+        if tok.kind == "cube"
+    ]
 
+
+def report(
+    totals: RunTotals,
+    catalog: Catalog,
+    *,
+    seed: int,
+    bots: Sequence[str],
+    rules: dict[str, Any] | None = None,
+    stop: dict[str, Any] | None = None,
+    modules: str | None = None,
+) -> dict[str, Any]:
+    """The simulation report of a run (see schemas/report.schema.json).
+
+    ``stop`` says what ended the run (``{"by": "games"}`` when not given); ``modules``, the
+    assembly every game of a modular board played on (`--modules`; None: each drew one).
+    """
+    t = totals
+    games = t.games
+    players = len(bots)
+    played = {**catalog.rules, **(rules or {})}
     return {
         "format": REPORT_FORMAT,
-        "pack": {
-            "name": catalog.name,
-            "version": catalog.version,
-            # What the pack calls its antagonist, when it names one (`dragon { ... }`): the
-            # words the text report and the HTML page use for the "dragon" figures.
-            **(
-                {"dragon": {"name": catalog.dragon_name, "word": catalog.dragon_word}}
-                if (catalog.dragon_name, catalog.dragon_word) != ("the dragon", "dragon")
-                else {}
-            ),
-        },
+        "pack": _pack_entry(catalog),
         "board": catalog.board.name,
         **_modules_entry(catalog, modules),
         "seed": seed,
@@ -944,93 +1131,20 @@ def report(
             **(stop or {}),
             "seat_half_width": round(seat_half_width(t, players), 4),
         },
-        "wins": {
-            "by_seat": [
-                {
-                    "seat": k + 1,
-                    "wins": w,
-                    "win_rate": _rate(w, games),
-                    "win_rate_ci": _rate_ci(w, games),
-                    "mean_score": _num(sums[k] / counts[k]) if counts[k] else 0,
-                    "mean_score_ci": _ci(mean_interval(sums[k], squares[k], counts[k])),
-                }
-                for k, w in enumerate(wins_seat)
-            ],
-            "by_player": [
-                {
-                    "player": k + 1,
-                    "bot": bots[k],
-                    "wins": w,
-                    "win_rate": _rate(w, games),
-                    "win_rate_ci": _rate_ci(w, games),
-                }
-                for k, w in enumerate(wins_player)
-            ],
-            "no_winner": t.no_winner,
-            "shared": t.shared,
-            "baseline_win_rate": _rate(all_wins, player_games),
-            "baseline_win_rate_ci": _rate_ci(all_wins, player_games),
-            "first_player": first_player(
-                pad(t.win_shares_seat)[0] / SHARE_UNIT if players else 0,
-                games - t.no_winner,
-                max(players, 1),
-                games,
-            ),
-        },
-        "scores": {
-            "all": hist_distribution(t.score_hist),
-            "winning": hist_distribution(t.winning_hist),
-        },
-        # [value, count] pairs, ascending: what the histograms of `simulate --html` draw.
-        "histograms": {
-            "scores": sorted([v, n] for v, n in t.score_hist.items()),
-            "winning_scores": sorted([v, n] for v, n in t.winning_hist.items()),
-            "rounds": sorted([v, n] for v, n in t.round_hist.items()),
-        },
-        "rounds": {
-            "mean": rounds["mean"],
-            "mean_ci": rounds["mean_ci"],
-            "median": rounds["median"],
-            "p95": p95,
-            "min": rounds["min"],
-            "max": rounds["max"],
-        },
-        "turns": {
-            "mean": _rate(t.turns, games),
-            "mean_ci": _ci(mean_interval(t.turns, t.turns_sq, games)),
-        },
-        "escapes": counted(t.escapes),
-        "knockouts": counted(t.knockouts),
-        "deaths": counted(t.deaths),
-        "everyone_knocked_out": t.all_knocked_out,
-        "end_reasons": dict(sorted(t.end_reasons.items())),
-        "capped": {
-            "count": t.capped_count,
-            "rate": _rate(t.capped_count, games),
-            "rate_ci": _rate_ci(t.capped_count, games),
-            "round_cap": {**catalog.rules, **(rules or {})}["round_cap"],
-            "games": [{"game": i, "seed": s} for i, s in t.capped_games],
-        },
-        "dragon": {
-            "attacks": per_game(t.attacks, t.attacks_sq),
-            "off_clock_attacks": per_game(t.off_clock, t.off_clock_sq),
-            "damage": per_game(t.damage, t.damage_sq),
-        },
-        "adventure_deck": {
-            "cards": sum(c.copies for c in catalog.adventure),
-            "row": {**catalog.rules, **(rules or {})}["row_size"],
-            "recycled": per_game(t.recycles, t.recycles_sq),
-        },
-        "artifacts": artifacts,
-        "cards": cards,
-        "monsters": monsters,
-        "events": events,
-        "tokens": tokens,
-        "space_choices": space_choices,
-        "actions": actions,
-        "moves": moves,
-        "cubes": cubes,
-        "offers": offers,
+        "wins": _wins_entry(t, bots),
+        **_length_entries(t),
+        **_ending_entries(t, players, played["round_cap"]),
+        **_dragon_entries(t, catalog, played["row_size"]),
+        "artifacts": _artifact_rows(t, catalog),
+        "cards": _card_rows(t, catalog),
+        "monsters": _monster_rows(t, catalog),
+        "events": _event_rows(t, catalog),
+        "tokens": _token_rows(t, catalog),
+        "space_choices": _space_choice_rows(t, catalog),
+        "actions": _action_rows(t),
+        "moves": _move_rows(t, catalog),
+        "cubes": _cube_rows(t, catalog),
+        "offers": _offers(t, catalog),
         "heatmap": heatmap(t, catalog),
         "results": list(t.records),
         "results_omitted": games - len(t.records),
@@ -1075,7 +1189,7 @@ def offer_names(catalog: Catalog) -> list[tuple[str, str]]:
     return list(out)
 
 
-def _offers(t: RunTotals, catalog: Catalog, per_game: Any) -> list[dict[str, Any]]:
+def _offers(t: RunTotals, catalog: Catalog) -> list[dict[str, Any]]:
     """The report's offers table: for each thing declared or counted, how often a game it was
     offered and chosen, and the share of the player-games offered it that chose it."""
     keys = dict.fromkeys(offer_names(catalog))
@@ -1084,8 +1198,8 @@ def _offers(t: RunTotals, catalog: Catalog, per_game: Any) -> list[dict[str, Any
     keys.update(dict.fromkeys(sorted(set(t.offers) - set(keys), key=lambda k: (rank[k[0]], k))))
     out = []
     for key in sorted(keys, key=lambda k: rank[k[0]]):  # stable: declared order within a kind
-        offered = per_game(t.offers[key], t.offers_sq[key])
-        chosen = per_game(t.chosen[key], t.chosen_sq[key])
+        offered = _per_game(t.offers[key], t.offers_sq[key], t.games)
+        chosen = _per_game(t.chosen[key], t.chosen_sq[key], t.games)
         players, choosers = t.offer_players[key], t.chooser_players[key]
         out.append(
             {

@@ -13,6 +13,7 @@ from clankwork.dsl import limits
 from clankwork.dsl.compiler import CARD_FLAGS, DECL_KINDS, REWARDS, SPACE_FLAGS, compile_text
 from clankwork.dsl.diagnostics import CODES
 from clankwork.dsl.phrases import slot_range
+from clankwork.interpreter.actions import ACTION_KINDS
 from clankwork.interpreter.effects import CONDITIONS, COUNTS, EFFECTS, TRIGGERS, Record
 from clankwork.interpreter.effects.registry import pretty_phrase, render_effects
 from clankwork.interpreter.rules import MAX_PLAYERS, ROUND_CAP_MAX, RULE_PARAMS
@@ -270,6 +271,13 @@ player, shared by every action of that name (`action tap once per module if ther
 Marker here: place a Marker here -> +2 gold`: one marker a module, one a space). An action
 that is only a price (`action fight: defeat a troll here with 3 swords`) is offered when it
 can be paid.
+
+What a player may do on a turn, each a kind of action (the options of a turn are listed in
+this order; a pack's `action` lines are the `act` kind):
+
+| action | what it does |
+| --- | --- |
+{actions}
 
 ## Statuses
 
@@ -756,7 +764,16 @@ def language_reference() -> str:
             "\n".join(f"| `{n}` | {' '.join(st.doc.split())} |" for n, st in STEPS.items()),
         )
         .replace("{triggers}", _triggers_table())
+        .replace(
+            "{actions}",
+            "\n".join(f"| `{k.name}` | {_cell(k.doc)} |" for k in ACTION_KINDS),
+        )
     )
+
+
+def _cell(text: str) -> str:
+    """Prose as one Markdown table cell: one line, its bars escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 def _triggers_table() -> str:

@@ -471,6 +471,11 @@ def path_parts(path: dict[str, Any], marks: Marks | None = None) -> list[tuple[s
     for need in path["requires"]:
         if need not in covered:
             parts.append((f"needs {need}", "#6b2d8a"))
+    # What happens on it (`when you take this path: ...`) and what setup lays on it.
+    for t in path.get("triggers", ()):
+        parts.append((_path_trigger_text(t), ACTION_INK))
+    for what, n in ((h["what"], h["n"]) for h in path.get("holds", ())):
+        parts.append((f"{TOKEN_MARK} holds {n} {what}", TOKEN_INK))
     switch = path.get("switch")
     if switch:
         states = ", ".join(str(x) for x in switch["states"])
@@ -481,6 +486,15 @@ def path_parts(path: dict[str, Any], marks: Marks | None = None) -> list[tuple[s
     for name in path.get("tokens", ()):
         parts.append((f"\u25c6 {name}", ACTION_INK))
     return parts
+
+
+def _path_trigger_text(t: dict[str, Any]) -> str:
+    """A path's trigger: its own moves as "when taken" (the trigger's phrase speaks of any
+    path), another in full."""
+    if t["on"] != "move_along_path":
+        return _trigger_text(t)
+    cond = f" if {render_condition(t['if'])}" if "if" in t else ""
+    return f"when taken{cond}: " + " \u00b7 ".join(_effect_text(e) for e in t["effects"])
 
 
 def _path_label(path: dict[str, Any], marks: Marks | None = None) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
 from clankwork.interpreter.game import Game
 from clankwork.interpreter.restore import restore
+from clankwork.interpreter.snapshot import encode_any, load_attributes
 from clankwork.tools.play import position
 from clankwork.tools.render_board import board_graph, board_in_play, render_graph
 from clankwork.tools.replay import _path_changes, _paths
@@ -249,3 +251,16 @@ def test_the_boards_of_changed_shapes_kept_are_bounded(ir: dict[str, Any]) -> No
         g.add_path(g.board.index["HQ"], g.board.index["Vault"], 1 + k % 3)
     assert len(base._shapes) == SHAPES_KEPT
     assert g.board is base._shapes[next(reversed(base._shapes))]
+
+
+def test_a_bot_holding_a_move_along_an_added_path_is_restored(ir: dict[str, Any]) -> None:
+    # A bot's carried state (a mid-turn snapshot) may name a move along a path the game
+    # added; it is read on the game's board as changed, not on the printed one.
+    g = _game(ir)
+    hall, vault = g.board.index["Hall"], g.board.index["Vault"]
+    g.add_path(hall, vault, 1)
+    move = next(m for m in g.board.moves[hall] if m.to == vault)
+    back = restore(g.catalog, g.snapshot(mid_turn=True), [make_bot("random", 0)] * 2)
+    holder = SimpleNamespace()
+    load_attributes(holder, back, {"step": encode_any(move)})
+    assert holder.step == move

@@ -38,3 +38,14 @@ def test_reference_lists_every_op() -> None:
     text = language_reference()
     for record in EFFECTS:
         assert f"### `{record.name}`" in text
+
+
+def test_reference_lists_every_action_kind_with_what_it_does() -> None:
+    # An action kind's `doc` was written by hand and shown nowhere; the reference is made
+    # from the kinds, so a new kind appears with its description.
+    from clankwork.interpreter.actions import ACTION_KINDS
+
+    text = language_reference()
+    for kind in ACTION_KINDS:
+        assert kind.doc.strip(), f"action kind {kind.name!r} says nothing of what it does"
+        assert f"| `{kind.name}` | " in text

@@ -197,6 +197,20 @@ def test_path_parts_name_every_requirement() -> None:
     assert [t for t, _c in path_parts(dead)] == ["dead end"]
 
 
+def test_path_parts_show_what_happens_on_a_path_and_what_lies_there() -> None:
+    # `path A -- B { when you take this path: take Curse }` and `{ holds Moss }` were left off
+    # the drawing: a player could not see them on the board.
+    base = {"from": "A", "to": "B", "oneway": False, "boots": 1, "monsters": 0}
+    effects = [{"op": "token", "token": "Curse"}]
+    taken = {"on": "move_along_path", "effects": effects}
+    path = {**base, "requires": [], "features": [], "triggers": [taken]}
+    path["holds"] = [{"what": "moss", "n": 1}]
+    assert [t for t, _c in path_parts(path)] == [
+        "when taken: take Curse",
+        "\u25cf holds 1 moss",
+    ]
+
+
 def test_pinned_positions_flip_y_and_keep_the_layout(overworld: dict[str, Any]) -> None:
     graph = board_graph(overworld, scale=1.0)
     assert graph.engine == "neato"
