@@ -125,6 +125,7 @@ class _Routes:
         closed: frozenset[int] = frozenset(),
         paid: frozenset[tuple[str, float]] = _NONE,
         tolls: dict[int, int] | None = None,
+        incoming: list[list[tuple[int, Move, float, float, int, bool]]] | None = None,
     ) -> None:
         n = len(board.spaces)
         self._hq = board.hq
@@ -133,24 +134,8 @@ class _Routes:
         for s, k in (tolls or {}).items():
             toll[s] = k
         self._toll = toll
-        price = dict(paid)
-        # Each way in: (from, move, boots, the footprints' extra, icons, exhausts); a way paid
-        # in another resource counts its price in boots (`paid`), or is left out.
-        incoming: list[list[tuple[int, Move, float, float, int, bool]]] = [[] for _ in range(n)]
-        for a, moves in enumerate(board.moves):
-            for m in moves:
-                if closed and m.way.blocked_by and (a in closed or m.to in closed):
-                    continue  # a way closed there now (a token that blocks it lies on an end)
-                boots: float = m.boots
-                if m.way.paid_in != "boots":
-                    unit = price.get(m.way.paid_in, 0.0)
-                    if not unit:
-                        continue
-                    boots = m.boots * unit
-                if all(r in grants for r in m.requires):
-                    # A free move (a lift: no boots) has no footprints to pay extra for.
-                    extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
-                    incoming[m.to].append((a, m, boots, extra, m.monsters, m.way.exhausts))
+        if incoming is None:
+            incoming = ways_in(board, grants, closed, paid)
         self._incoming = incoming
         self._outgoing: list[list[tuple[int, float, float, int, bool]]] | None = None
         self.mu = mu
@@ -305,6 +290,36 @@ class _Routes:
         return out
 
 
+def ways_in(
+    board: Board,
+    grants: frozenset[str],
+    closed: frozenset[int] = frozenset(),
+    paid: frozenset[tuple[str, float]] = _NONE,
+) -> list[list[tuple[int, Move, float, float, int, bool]]]:
+    """Each space's ways in for a route table: (from, move, boots, the footprints' extra,
+    icons, exhausts), the moves these items open and the ways closed at ``closed`` left out;
+    a way paid in another resource counts its price in boots (``paid``), or is left out. The
+    same for every monster weight and toll: tables that differ only in those share one."""
+    n = len(board.spaces)
+    price = dict(paid)
+    incoming: list[list[tuple[int, Move, float, float, int, bool]]] = [[] for _ in range(n)]
+    for a, moves in enumerate(board.moves):
+        for m in moves:
+            if closed and m.way.blocked_by and (a in closed or m.to in closed):
+                continue  # a way closed there now (a token that blocks it lies on an end)
+            boots: float = m.boots
+            if m.way.paid_in != "boots":
+                unit = price.get(m.way.paid_in, 0.0)
+                if not unit:
+                    continue
+                boots = m.boots * unit
+            if all(r in grants for r in m.requires):
+                # A free move (a lift: no boots) has no footprints to pay extra for.
+                extra = FOOTPRINT_COST * (m.boots - 1) if m.boots else 0.0
+                incoming[m.to].append((a, m, boots, extra, m.monsters, m.way.exhausts))
+    return incoming
+
+
 class _BoardInfo:
     """What the heuristic bot precomputes once per board (and its pack): route tables by
     monster weight and items held, the resource profile of each card, the attack rate."""
@@ -345,6 +360,7 @@ class _BoardInfo:
         "coach_pairs",
         "kinds",
         "shortened",
+        "_ways_in",
     )
 
     def __init__(self, game: Any) -> None:
@@ -355,6 +371,8 @@ class _BoardInfo:
         self.routes: dict[tuple[Any, ...], _Routes] = {}
         # The tables for a player whose items open no path, by monster weight.
         self.plain_routes: dict[float, _Routes] = {}
+        # The ways in of the route tables (`ways_in`), by items, closed spaces and prices.
+        self._ways_in: dict[tuple[Any, ...], list[list[Any]]] = {}
         self._read_ways(board, game.catalog.resources)
         self._read_tolls(board)
         # Whether the route table depends on what the player holds or on the tolls.
@@ -498,7 +516,12 @@ class _BoardInfo:
         r = self.routes.get(key)
         if r is None:
             hurt = {s: self.toll_hurt[s] for s in tolls if s in self.toll_hurt}
-            r = self.routes[key] = _Routes(self.board, key[0], mu, closed, paid, hurt)
+            ways = self._ways_in.get((key[0], closed, paid))
+            if ways is None:
+                ways = self._ways_in[key[0], closed, paid] = ways_in(
+                    self.board, key[0], closed, paid
+                )
+            r = self.routes[key] = _Routes(self.board, key[0], mu, closed, paid, hurt, ways)
         return r
 
     def closed(self, game: Any) -> frozenset[int]:
@@ -506,11 +529,14 @@ class _BoardInfo:
         if not self.blockers:
             return frozenset()
         words = self.blockers
-        return frozenset(
-            s
-            for s, held in enumerate(game.space_tokens)
-            if any(w in t.match for w in words for t in held)
-        )
+        # Loops and `isdisjoint`, not a generator in `any`: asked several times a turn.
+        out = []
+        for s, held in enumerate(game.space_tokens):
+            for t in held:
+                if not words.isdisjoint(t.match):
+                    out.append(s)
+                    break
+        return frozenset(out)
 
     def table_for(self, tokens: Sequence[Any], mu: float) -> _Routes:
         """`table` for what these held tokens grant (the common case, a board whose paths

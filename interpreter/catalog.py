@@ -215,6 +215,9 @@ class Catalog:
     # Events some card or token design watches: only these make the engine look at play
     # areas and held tokens.
     held_events: frozenset[str] = frozenset()
+    # Those of them whose held triggers all fire for their owner's own doing (`after each
+    # action`, a "you" trigger): only the things of the player an event is about are looked at.
+    held_own: frozenset[str] = frozenset()
     # The steps of setup and the turn, by phase, after the pack's changes (steps.plan).
     steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     # The pack's counters (`counter NAME max N` in its rules) and their maxima.
@@ -444,6 +447,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
     pack = ir.get("pack") or {}
     rule_hooks = _rule_hooks(ir)
     held = {h.event for d in (*cards, *tokens) for h in d.hooks}
+    not_own = {h.event for d in (*cards, *tokens) for h in d.hooks if h.who != "you"}
     ways = {w["name"]: Way.from_ir(w) for w in ir.get("ways", ())}
     start, modular, assembled = _starting_board(board_ir, ways)
     return Catalog(
@@ -456,6 +460,7 @@ def prepare(ir: dict[str, Any], board: int | str = 0) -> Catalog:
         by_name={c.name.lower(): c for c in cards},
         rule_hooks=rule_hooks,
         held_events=frozenset(held),
+        held_own=frozenset(held - not_own),
         steps=plan(ir.get("steps", [])),
         counters={c["name"]: c["max"] for c in ir.get("counters", ())},
         awards=tuple(ir.get("awards", ())),

@@ -71,21 +71,21 @@ def emit(game: GameCore, event: str, player: PlayerState | None, space: int | No
             if hook.who != "other":
                 fire(game, hook, ctx)
     if event in game._held:
+        if event in game.catalog.held_own:
+            # Triggers for their owner's own doing only: nobody else's can fire.
+            if player is not None:
+                _fire_own(game, event, player)
+            return
         seats = game.order
+        players = game.players
+        n = len(seats)
         start = seats.index(game.active.seat)
-        for k in range(len(seats)):
-            owner = game.players[seats[(start + k) % len(seats)]]
-            # What the owner holds that has triggers at all (most cards have none), in order:
-            # play area, tokens, artifact.
-            held = [c for c in owner.play if c.hooks]
-            if owner.tokens:
-                held += [t for t in owner.tokens if t.hooks]
-            art = owner.artifact
-            if art is not None and art.hooks:
-                held.append(art)
-            if not held:
+        for k in range(n):
+            owner = players[seats[(start + k) % n]]
+            held = _watching(owner, event)
+            if held is None:
                 continue
-            for thing in dict.fromkeys(held):
+            for thing in held:
                 for hook in thing.hooks:
                     if hook.event != event:
                         continue
@@ -96,6 +96,50 @@ def emit(game: GameCore, event: str, player: PlayerState | None, space: int | No
                         or (who == "other" and player is not None and owner is not player)
                     ):
                         fire(game, hook, Ctx(owner, thing))
+
+
+def _fire_own(game: GameCore, event: str, player: PlayerState) -> None:
+    """`emit`'s held triggers when each of them fires for its owner's own doing: those of what
+    ``player`` holds (the other players' would be looked at and none of them fire)."""
+    held = _watching(player, event)
+    if held is not None:
+        for thing in held:
+            for hook in thing.hooks:
+                if hook.event == event:
+                    fire(game, hook, Ctx(player, thing))
+
+
+def _watching(owner: PlayerState, event: str) -> list[Any] | None:
+    """What ``owner`` holds with a trigger on ``event``, each once, in order: play area,
+    tokens, artifact (None: nothing). Listed before any of them fires, so what a trigger
+    plays or discards does not change who fires for this event. Most of what a player holds
+    has no trigger at all, and this runs for each player on each event something held
+    watches (the Vault's study tokens watch every action): plain loops, no list or dict made
+    for a player holding nothing that watches it."""
+    found = None
+    for group in (owner.play, owner.tokens):
+        for thing in group:
+            hooks = thing.hooks
+            if hooks and _has_event(hooks, event):
+                if found is None:
+                    found = [thing]
+                elif thing not in found:  # two copies of a design: its triggers fire once
+                    found.append(thing)
+    art = owner.artifact
+    if art is not None and art.hooks and _has_event(art.hooks, event):
+        if found is None:
+            found = [art]
+        elif art not in found:
+            found.append(art)
+    return found
+
+
+def _has_event(hooks: Sequence[Any], event: str) -> bool:
+    """Whether one of the hooks watches ``event`` (a loop: cheaper than `any`)."""
+    for h in hooks:  # noqa: SIM110
+        if h.event == event:
+            return True
+    return False
 
 
 def fire(game: GameCore, hook: Any, ctx: Ctx) -> None:

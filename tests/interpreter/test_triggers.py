@@ -124,6 +124,22 @@ def test_a_held_token_fires_at_the_start_of_its_owners_turn_only() -> None:
     assert g.players[1].boots == 1
 
 
+def test_held_triggers_for_their_owner_only_are_looked_up_on_that_player() -> None:
+    """The events whose held triggers all fire for their owner's own doing (`emit` then
+    looks at that player's things only): two copies of a design in play fire once, and the
+    other player's copy does not fire."""
+    g = game()
+    assert g.catalog.held_own == {"turn start", "turn end"}
+    assert "enter" in g.catalog.held_events and "enter" not in g.catalog.held_own
+    lantern = g.catalog.by_name["lantern"]
+    me, other = g.players
+    me.play += [lantern, lantern]
+    other.play.append(lantern)
+    gold = me.gold, other.gold
+    g.emit("turn end", me)
+    assert (me.gold, other.gold) == (gold[0] + 1, gold[1])
+
+
 def test_another_player_entering_pays_the_owner() -> None:
     g = game()
     spy = next(t for t in g.catalog.tokens if t.name == "Spyglass")

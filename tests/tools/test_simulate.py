@@ -539,6 +539,32 @@ def test_run_totals_do_not_grow_with_the_games() -> None:
     assert sizes[300] < 1.5 * sizes[30], sizes
 
 
+def test_a_run_in_one_process_freezes_the_heap_once_not_every_chunk(monkeypatch) -> None:
+    """Between two chunks of a run played here the heap stays frozen: each chunk's
+    `many_games` is nested in the run's, so the whole heap is not collected again every
+    CHUNK games."""
+    import gc
+
+    from clankwork.interpreter.catalog import prepare
+    from clankwork.tools.check import load_ir
+    from clankwork.tools.simulate import CHUNK, Runner, simulate
+
+    cat = prepare(load_ir(ROOT / "content" / "tutorial"), 0)
+    frozen_after: list[int] = []
+    run_chunk = Runner.run_chunk
+
+    def watched(self, *args, **kwargs):
+        totals = run_chunk(self, *args, **kwargs)
+        frozen_after.append(gc.get_freeze_count())
+        return totals
+
+    monkeypatch.setattr(Runner, "run_chunk", watched)
+    assert gc.get_freeze_count() == 0
+    simulate({}, 2 * CHUNK + 1, 2, 3, "random", catalog=cat)
+    assert len(frozen_after) == 3 and all(frozen_after), frozen_after
+    assert gc.get_freeze_count() == 0  # and thawed once the run is over
+
+
 def test_games_past_the_kept_records_keep_no_log_and_play_the_same() -> None:
     from clankwork.interpreter.catalog import prepare
     from clankwork.tools.check import load_ir
