@@ -295,6 +295,7 @@ def _named_count(
         "track": (c.tracks, "campaign track"),
     }[fact]
     name_atom, n = args
+    named = len(c.pending.designs)
     name = c.ref(name_atom, pool, what)
     if name is None:
         return False
@@ -313,6 +314,10 @@ def _named_count(
             c.pending.goals.append((name, name_atom.span, step["seat"]))
     if fact == "counter" and not c.fits(counter_problem(c.facts, name, value, n.span)):
         return False
+    if fact == "counter" and value == 0:
+        # A counter the board does not keep reads 0: `expect counter mummy 0` says it is not
+        # in play there (as `expect cannot acquire Lantern` names what a board lacks).
+        del c.pending.designs[named:]
     step.update({"fact": fact, fact: name, "value": value})
     return True
 

@@ -199,7 +199,13 @@ verb(
 verb(
     "counter",
     "setup",
-    (("counter NAME N", "the pack's counter stands at N (from 0 to its maximum)"),),
+    (
+        (
+            "counter NAME N",
+            "the pack's counter stands at N (from 0 to its maximum; a counter the scenario's "
+            "board does not keep is CW142)",
+        ),
+    ),
     "counter doom 2",
 )
 verb(

@@ -213,12 +213,14 @@ def test_a_scenario_naming_what_its_board_lacks_is_told_which_board_has_it(
 
 def test_a_counter_of_one_board_is_cw142_in_a_scenario_on_another(tmp_path: Path) -> None:
     """A counter only the mine keeps (`counter doom` in its rules block) compiled in a river
-    scenario: `counter doom 2` was dropped at setup and `expect counter doom 0` passed."""
+    scenario: `counter doom 2` was dropped at setup. Expecting it at 0 says the board does not
+    keep it (a counter not in play reads 0); at 1 it could never pass."""
     shutil.copytree(PACK, tmp_path / "p")
     with (tmp_path / "p" / "pack.clank").open("a", encoding="utf-8") as f:
         f.write("\non board mine { rules { counter doom max 5 } }\n")
     (tmp_path / "p" / "scenarios" / "x.clank").write_text(
-        'scenario "x" {\n  board river\n  counter doom 2\n  expect counter doom 0\n}\n'
+        'scenario "x" {\n  board river\n  counter doom 2\n  expect counter doom 0\n'
+        "  expect counter doom 1\n}\n"
         'scenario "y" {\n  board mine\n  counter doom 2\n  expect counter doom 2\n}\n',
         encoding="utf-8",
     )
@@ -228,7 +230,7 @@ def test_a_counter_of_one_board_is_cw142_in_a_scenario_on_another(tmp_path: Path
     hint = "it is on board 'mine': write `board mine` in the scenario"
     message = "counter 'doom' is not in play on board 'river'"
     found = [(d.code, d.span.line, d.message, d.hint) for d in diags]
-    assert found == [("CW142", 3, message, hint), ("CW142", 4, message, hint)]
+    assert found == [("CW142", 3, message, hint), ("CW142", 5, message, hint)]
 
 
 def test_a_scenario_is_checked_against_its_boards_rules(tmp_path: Path) -> None:
