@@ -199,6 +199,9 @@ def reference_check(name: str) -> Callable[[ReferenceCheck], ReferenceCheck]:
     """Register a check of one part of the IR; it runs after those registered before it."""
 
     def register(check: ReferenceCheck) -> ReferenceCheck:
+        if name in REFERENCE_CHECKS:
+            # A second one would replace the first and run in its place in the order.
+            raise ValueError(f"reference check {name!r} is registered twice")
         REFERENCE_CHECKS[name] = check
         return check
 

@@ -49,10 +49,17 @@ class Shape:
 SHAPES: dict[str, Shape] = {}
 
 
+def _refuse_twice(table: dict[Any, Any], key: Any, what: str) -> None:
+    """A second record under one key would silently replace the first."""
+    if key in table:
+        raise ValueError(f"{what} {key!r} is registered twice")
+
+
 def compiles(words: str) -> Callable[[Callable[..., bool | None]], Callable[..., bool | None]]:
     """Register the decorated function as the compile function of a statement verb."""
 
     def register(fn: Callable[..., bool | None]) -> Callable[..., bool | None]:
+        _refuse_twice(STATEMENTS, words, "statement verb")
         STATEMENTS[words] = fn
         return fn
 
@@ -65,6 +72,7 @@ def step_arg(
     """Register the decorated function as the reader of a script step's argument kind."""
 
     def register(fn: Callable[..., bool | None]) -> Callable[..., bool | None]:
+        _refuse_twice(STEP_ARGS, kind, "step argument kind")
         STEP_ARGS[kind] = fn
         return fn
 
@@ -76,6 +84,7 @@ def form(*first: str) -> Callable[[Callable[..., bool | None]], Callable[..., bo
 
     def register(fn: Callable[..., bool | None]) -> Callable[..., bool | None]:
         for word in first:
+            _refuse_twice(FORMS, word, "expectation form")
             FORMS[word] = fn
         return fn
 
@@ -88,6 +97,7 @@ def shape(
     """Register the decorated function as the reader of a fact value's shape."""
 
     def register(fn: Callable[..., bool]) -> Callable[..., bool]:
+        _refuse_twice(SHAPES, name, "fact value shape")
         SHAPES[name] = Shape(words, example, arity, fn)
         return fn
 

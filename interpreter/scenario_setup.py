@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog
-from .scenario_checks import ship
+from .scenario_checks import ship  # and registers every fact: dsl/ reads them through here
 from .scenario_words import FACTS, SETUP_RUNS, VERBS, Fact, Verb, facts, setup_run, verb, verbs
 from .state import BLACK, ESCAPED, KNOCKED_OUT, ON_CLOCK, PlayerState
 from .state import GameCore as Game

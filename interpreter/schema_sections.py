@@ -53,6 +53,8 @@ def section(
     IR carries (dsl/stickers.py)."""
 
     def register(build: Fragment) -> Fragment:
+        if key in IR_SECTIONS:
+            raise ValueError(f"IR section {key!r} is registered twice")
         IR_SECTIONS[key] = Section(key, build, required, written_by)
         return build
 
@@ -63,6 +65,8 @@ def definition(name: str) -> Callable[[Fragment], Fragment]:
     """Register a function as the fragment of `#/$defs/NAME`."""
 
     def register(build: Fragment) -> Fragment:
+        if name in DEFS:
+            raise ValueError(f"schema definition {name!r} is registered twice")
         DEFS[name] = Section(name, build)
         return build
 
