@@ -81,9 +81,8 @@ class Game(GameCore):
         ``first_player`` and ``stacked_adventure`` deal a scenario "as dealt"; ``modules``
         names a modular board's assembly (else it is drawn); ``goals_before`` are a campaign
         game's personal goals filled in earlier games; ``stats`` a `GameStats` counting the
-        game; ``keep_log=False`` keeps no decision records nor a digest of the final state
-        (a simulated game whose log nobody reads: the game itself is the same); ``digest``
-        says whether the result has that digest apart from the log (None: as ``keep_log``)."""
+        game; ``keep_log=False`` keeps no decision records (the game itself is the same) and,
+        unless ``digest`` says so, no digest of the final state in its result."""
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         self.first_player = first_player
         self.stacked_adventure = list(stacked_adventure)
