@@ -163,6 +163,7 @@ def clone(game: GameCore, bots: Sequence[Bot] = (), *, keep_log: bool = False) -
     new._depth = 0
     new.stacked_rolls = list(game.stacked_rolls)  # a copy rolling must not use them up
     new._keep_log = keep_log
+    new._digest = keep_log
     new.log = list(game.log) if keep_log else []
     new.result = game.result
     return new

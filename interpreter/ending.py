@@ -18,7 +18,7 @@ def finish(game: GameCore, reason: str) -> None:
             return  # a game-end trigger or step ended it already
     game.over = True
     game.end_reason = reason
-    game.result = final_result(game, digest=game._keep_log)
+    game.result = final_result(game, digest=game._digest)
     if game._keep_log:
         game.log.append(game.result.record())
 

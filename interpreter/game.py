@@ -74,14 +74,15 @@ class Game(GameCore):
         modules: str | Sequence[Sequence[str]] | None = None,
         goals_before: Sequence[dict[str, int]] = (),
         keep_log: bool = True,
+        digest: bool | None = None,
     ) -> None:
         """A game of ``pack`` played by ``bots`` on ``seed``, set up (the `setup` phase run).
 
         ``first_player`` and ``stacked_adventure`` deal a scenario "as dealt"; ``modules``
         names a modular board's assembly (else it is drawn); ``goals_before`` are a campaign
         game's personal goals filled in earlier games; ``stats`` a `GameStats` counting the
-        game; ``keep_log=False`` keeps no decision records nor a digest of the final state
-        (a simulated game whose log nobody reads: the game itself is the same)."""
+        game; ``keep_log=False`` keeps no decision records (the game itself is the same) and,
+        unless ``digest`` says so, no digest of the final state in its result."""
         self.catalog = pack if isinstance(pack, Catalog) else prepare(pack, board)
         self.first_player = first_player
         self.stacked_adventure = list(stacked_adventure)
@@ -113,6 +114,7 @@ class Game(GameCore):
         self.board = self.catalog.board_for(chosen)
         self.stats = stats
         self._keep_log = keep_log
+        self._digest = keep_log if digest is None else digest
         self._tables()
         self._fresh_state(n)
         self.result = None

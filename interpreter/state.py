@@ -242,6 +242,7 @@ class GameCore(GameState):
     _depth: int
     _ending: bool
     _keep_log: bool
+    _digest: bool  # digest the final state into the result (`scoring.final_result`)
 
     NOT_STATE: ClassVar[frozenset[str]] = frozenset(
         (
@@ -269,6 +270,7 @@ class GameCore(GameState):
             "_depth",
             "_ending",
             "_keep_log",
+            "_digest",
         )
     )
     __slots__ = tuple(sorted(NOT_STATE))

@@ -69,6 +69,8 @@ class GameStats:
         "offered_by",
         "chosen_by",
         "_turn_offers",
+        "_turn_seen",
+        "_keys",
         "trace",
     )
 
@@ -102,6 +104,11 @@ class GameStats:
         self.offered_by: list[set[tuple[str, str]]] = [set() for _ in range(players)]
         self.chosen_by: list[set[tuple[str, str]]] = [set() for _ in range(players)]
         self._turn_offers: set[tuple[str, str]] = set()
+        # The options listed to the active player this turn (by id), and each option's
+        # `offer_keys` (by id, with the option, which keeps its id its own): the engine lists
+        # the same cached options decision after decision, and a turn counts each once.
+        self._turn_seen: set[int] = set()
+        self._keys: dict[int, tuple[Option, tuple[tuple[str, str], ...]]] = {}
         self.trace = RoundTrace(players)  # provisional scores by round (interpreter/tension.py)
 
     @classmethod
@@ -137,14 +144,27 @@ class GameStats:
         ``choice``. An offer counts once a turn however many decisions list it (a bot that
         names its plays first is shown the list only between plays)."""
         turn = self._turn_offers
+        seen = self._turn_seen
         for o in options:
-            turn.update(offer_keys(game, o.value))
-        taken = offer_keys(game, options[choice].value)
+            if id(o) not in seen:
+                seen.add(id(o))
+                keys = self._offered(game, o)
+                if keys:
+                    turn.update(keys)
+        taken = self._offered(game, options[choice])
         if taken:
             chosen = self.chosen
             for key in taken:
                 chosen[key] = chosen.get(key, 0) + 1
             self.chosen_by[player.seat].update(taken)
+
+    def _offered(self, game: Game, option: Option) -> tuple[tuple[str, str], ...]:
+        """`offer_keys` of ``option``, worked out once a game (an option's value, and the
+        game's board, do not change)."""
+        known = self._keys.get(id(option))
+        if known is None:
+            known = self._keys[id(option)] = (option, offer_keys(game, option.value))
+        return known[1]
 
     def on_turn_end(self, game: Game, player: PlayerState) -> None:
         """The active player ends a turn (before the end-of-turn steps refill the row).
@@ -160,6 +180,7 @@ class GameStats:
                 offers[key] = offers.get(key, 0) + 1
             self.offered_by[player.seat].update(self._turn_offers)
             self._turn_offers = set()
+        self._turn_seen.clear()
         self.trace.on_turn_end(game, player)
         gained = game.turn_gained.get("skill")
         skill = gained[0] if gained else 0

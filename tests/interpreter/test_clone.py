@@ -107,6 +107,7 @@ def test_every_attribute_of_a_game_is_copied_or_shared_on_purpose() -> None:
         "stats",
         "_depth",
         "_keep_log",
+        "_digest",
         "log",
         "stacked_rolls",
     }

@@ -565,7 +565,7 @@ def test_a_run_in_one_process_freezes_the_heap_once_not_every_chunk(monkeypatch)
     assert gc.get_freeze_count() == 0  # and thawed once the run is over
 
 
-def test_games_past_the_kept_records_keep_no_log_and_play_the_same() -> None:
+def test_games_past_the_kept_records_keep_no_log_and_play_the_same(tmp_path: Path) -> None:
     from clankwork.interpreter.catalog import prepare
     from clankwork.tools.check import load_ir
     from clankwork.tools.simulate import Runner, RunSpec
@@ -574,12 +574,18 @@ def test_games_past_the_kept_records_keep_no_log_and_play_the_same() -> None:
     runner = Runner(RunSpec({}, 4, ("heuristic",) * 4), cat)
     kept, _ = runner.play(0, 5)
     quiet, _ = runner.play(0, 5, record=False)
-    assert kept.result is not None and quiet.result is not None
-    # The same game: the same result, but no decision records and no final digest.
+    logged, _ = Runner(RunSpec({}, 4, ("heuristic",) * 4, log_dir=str(tmp_path)), cat).play(0, 5)
+    assert kept.result is not None and quiet.result is not None and logged.result is not None
+    # The same game: the same result, but no final digest past the kept records.
     assert kept.result.state and not quiet.result.state
     assert {**asdict(quiet.result), "state": ""} == {**asdict(kept.result), "state": ""}
+    # Only a game written to a log folder keeps its decisions; a kept record's digest is the
+    # one its log ends with (taken as the game ends, not after its last turn).
+    assert kept.result == logged.result
+    assert logged.log[-1]["state"] == kept.result.state
     assert [r["type"] for r in quiet.log] == ["header"]
-    assert sum(r["type"] == "decision" for r in kept.log) > 100
+    assert [r["type"] for r in kept.log] == ["header"]
+    assert sum(r["type"] == "decision" for r in logged.log) > 100
     # A run's records keep their digests, the games past them have none.
     totals = runner.run_chunk(0, game_seeds(1, 3), keep=2)
     assert [bool(r["state"]) for r in totals.records] == [True, True]

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from clankwork.interpreter.actions import legal_actions
 from clankwork.interpreter.bots import make_bot
 from clankwork.interpreter.catalog import prepare
+from clankwork.interpreter.decisions import Option
 from clankwork.interpreter.game import Game
-from clankwork.interpreter.stats import GameStats
+from clankwork.interpreter.stats import GameStats, offer_keys
 from clankwork.tools.check import load_ir
 from clankwork.tools.simulate import command
 
@@ -93,3 +94,26 @@ def test_an_offer_counts_once_a_turn_and_a_choice_each_time() -> None:
     assert offered and set(offered.values()) == {1}
     assert stats.offered_by[p.seat] == set(offered)
     assert sum(stats.chosen.values()) == 2 * len(stats.chosen)  # option 0, chosen twice
+
+
+def test_offers_are_counted_again_each_turn_and_alike_for_equal_options() -> None:
+    # What an option offers is worked out once a game and a listed option once a turn: a
+    # copy of an option counts as the option, and the next turn counts its offers again.
+    cat = prepare(load_ir(None, "tutorial"))
+    stats = GameStats.for_game(cat, 2)
+    game = Game(cat, [make_bot("heuristic", k) for k in range(2)], 3, stats=stats)
+    game.round = game.turn = 1
+    p = game.players[game.order[0]]
+    game.begin_turn(p)
+    while p.hand:
+        game.step(p)
+    opts = legal_actions(game, p)
+    stats.on_options(game, p, opts, 0)
+    stats.on_options(game, p, [Option(o.label, o.value) for o in opts], 0)
+    stats.on_turn_end(game, p)
+    once = dict(stats.offers)
+    assert once and set(once.values()) == {1}
+    stats.on_options(game, p, opts[1:], 0)  # a later turn of the same player
+    stats.on_turn_end(game, p)
+    again = {k for o in opts[1:] for k in offer_keys(game, o.value)}
+    assert again and stats.offers == {k: 1 + (k in again) for k in once}
