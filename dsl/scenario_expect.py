@@ -315,7 +315,7 @@ def _named_count(
     if fact == "counter" and not c.fits(counter_problem(c.facts, name, value, n.span)):
         return False
     if fact == "counter" and value == 0:
-        # A counter the board does not keep reads 0: `expect counter mummy 0` says it is not
+        # A counter the board does not keep reads 0: `expect counter doom 0` says it is not
         # in play there (as `expect cannot acquire Lantern` names what a board lacks).
         del c.pending.designs[named:]
     step.update({"fact": fact, fact: name, "value": value})
