@@ -34,23 +34,31 @@ and the run stops when one side ran compiled and the other Python, unless
 Before quoting a ratio, check the bench against itself: ``--old HEAD`` on a clean checkout
 must read about 1.00 (an A/A run).
 
-The old commit is read with ``git archive`` into a temporary directory (the repository and
+The old commit is read with ``git archive`` into a directory of its own (the repository and
 its worktrees are left alone) and imported as ``clankwork`` through a directory of links
 placed first on PYTHONPATH; each side compiles its own copy of the pack, so a row compares
-the two engines on the rules each had.
+the two engines on the rules each had. That tree and its compiled core are kept under
+``~/.cache/clankwork/bench-old/`` (``$XDG_CACHE_HOME``), keyed by the commit, the Python, the
+Cython version and the machine, so only the first run against a commit builds it (3-5
+minutes); ``--rebuild`` builds afresh in a temporary directory. Delete the folder to reclaim
+the space (about 12 MB a commit).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import json
 import os
+import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +68,8 @@ PACKAGES = ("dsl", "interpreter", "tools", "content", "schemas")
 BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
 SEED = 1
 WARM_UP = 3
+# Where old commits' trees and compiled cores are kept between runs (see `old_side`).
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "clankwork" / "bench-old"
 
 
 def _rss_mib() -> float:
@@ -145,7 +155,8 @@ def _old_tree(commit: str, into: Path) -> Path:
     shim.mkdir(parents=True)
     (shim / "__init__.py").write_text("")
     for name in PACKAGES:
-        (shim / name).symlink_to(src / name, target_is_directory=True)
+        # Relative (shim/clankwork/NAME -> ../../src/NAME): the tree may be kept and moved.
+        (shim / name).symlink_to(Path("..", "..", "src", name), target_is_directory=True)
     return shim.parent
 
 
@@ -182,6 +193,64 @@ def _build_old_core(path: Path) -> str:
         [sys.executable, "-c", _DESCRIBE], env=env, capture_output=True, text=True
     ).stdout.strip()
     return f"built; it runs: {said}"
+
+
+def _cache_key(commit: str) -> str | None:
+    """What the old side's tree and build depend on: the commit, this Python's ABI, the
+    Cython that builds it, the machine, and whether it is built at all. None: do not keep it
+    (a build of a few modules only, ``CLANKWORK_CORE_MODULES``)."""
+    from clankwork.interpreter import core
+
+    if os.environ.get("CLANKWORK_CORE_MODULES", "").strip():
+        return None
+    compiled = core.describe().startswith("compiled")
+    try:
+        from Cython import __version__ as cython
+    except ImportError:
+        cython = "none"
+    full = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", f"{commit}^{{commit}}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    built = f"cython{cython}" if compiled else "python"
+    return f"{full}-{sys.implementation.cache_tag}-{platform.machine()}-{built}"
+
+
+@contextlib.contextmanager
+def old_side(commit: str, keep: bool = True) -> Iterator[tuple[Path, str]]:
+    """``commit``'s tree with its core built as `_build_old_core` builds it: the directory to
+    put on PYTHONPATH, and what its core is, in words.
+
+    A commit never changes, so the tree and its build are kept under
+    ``$XDG_CACHE_HOME/clankwork/bench-old/`` (``~/.cache`` by default), keyed by the full
+    commit, this Python's ABI, the Cython version, the machine and whether the core is
+    built: the next run against the same commit starts at once rather than compiling for 3-5
+    minutes. A build that failed is not kept; a lock lets two runs share one build.
+    ``keep=False`` (``--rebuild``) builds afresh in a temporary directory."""
+    key = _cache_key(commit) if keep else None
+    if key is None:
+        with tempfile.TemporaryDirectory(prefix="bench-sim-") as tmp:
+            path = _old_tree(commit, Path(tmp))
+            yield path, _build_old_core(path)
+        return
+    root = CACHE / key
+    root.parent.mkdir(parents=True, exist_ok=True)
+    done = root / "built.txt"
+    with open(root.parent / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            shutil.rmtree(root, ignore_errors=True)  # a run cut short left half a tree
+            root.mkdir()
+            said = _build_old_core(_old_tree(commit, root))
+            if said.startswith("failed"):
+                shutil.rmtree(root, ignore_errors=True)
+                raise SystemExit(f"the old checkout's core did not build: {said}")
+            shutil.rmtree(root / "src" / "build", ignore_errors=True)  # objects: 55 MB
+            done.write_text(said, encoding="utf-8")
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    yield root / "shim", f"{done.read_text(encoding='utf-8')} (kept in {root})"
 
 
 def _spawn(side: dict[str, object], bots: str, args: argparse.Namespace) -> dict[str, float]:
@@ -227,6 +296,11 @@ def main() -> None:
         action="store_true",
         help="quote the figures even when one side ran compiled and the other Python",
     )
+    ap.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="build the old commit's core afresh rather than reuse the one kept from a run",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -236,9 +310,7 @@ def main() -> None:
         return
 
     rows = [b.strip() for b in args.bots.split(",") if b.strip()]
-    with tempfile.TemporaryDirectory(prefix="bench-sim-") as tmp:
-        old_path = _old_tree(args.old, Path(tmp))
-        old_build = _build_old_core(old_path)
+    with old_side(args.old, keep=not args.rebuild) as (old_path, old_build):
         sides = {
             "old": {"path": old_path, "pack": old_path / "clankwork" / "content" / args.pack},
             "new": {"path": None, "pack": ROOT / "content" / args.pack},
@@ -254,7 +326,7 @@ def main() -> None:
     for bots in rows:
         for name in sides:
             where = got[bots, name][0]["from"]
-            expect = "bench-sim-" if name == "old" else str(ROOT)
+            expect = str(old_path) if name == "old" else str(ROOT)
             if expect not in where:
                 raise SystemExit(f"the {name} worker ran the engine from {where}")
 
