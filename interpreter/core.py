@@ -37,6 +37,7 @@ import importlib.util
 import json
 import os
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +222,24 @@ class _SourceInstead(importlib.machinery.SourceFileLoader):
         super().exec_module(module)
 
 
+class _OnFirstUse(types.ModuleType):
+    """A module `_use_source` registered: its source runs when it is first used (an attribute
+    read, the import system's included), after its parent package, as an import would run
+    them. (The standard library's lazy loader runs the module first: a module of a
+    subpackage then started before its package, and an import cycle the package resolves
+    broke, leaving the modules on the way half-loaded.)"""
+
+    def __getattribute__(self, attr: str) -> Any:
+        spec = types.ModuleType.__getattribute__(self, "__spec__")
+        if spec.parent:
+            # The package may run this module itself (its __init__ imports it).
+            importlib.import_module(spec.parent)
+        if type(self) is _OnFirstUse:
+            self.__class__ = types.ModuleType  # from here on, a module like any other
+            spec.loader.exec_module(self)
+        return types.ModuleType.__getattribute__(self, attr)
+
+
 def _use_source(name: str, folder: Path, why: str | None = None) -> None:
     """Register the module's ``.py`` source in `sys.modules`, loaded on first use, so the
     compiled file beside it is never imported in this process."""
@@ -228,14 +247,13 @@ def _use_source(name: str, folder: Path, why: str | None = None) -> None:
     if fullname in sys.modules:
         return
     path = source_file(name, folder)
-    loader = _SourceInstead(fullname, str(path), why)
     spec = importlib.util.spec_from_file_location(
-        fullname, path, loader=importlib.util.LazyLoader(loader)
+        fullname, path, loader=_SourceInstead(fullname, str(path), why)
     )
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
+    module.__class__ = _OnFirstUse
     sys.modules[fullname] = module
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
 
 
 def guard(folder: Path = HERE) -> dict[str, str]:

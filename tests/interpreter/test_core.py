@@ -142,7 +142,10 @@ def _compiler_ready() -> str | None:
 
 
 def _need_core() -> None:
-    """Skip unless this checkout's core is built and current (in CI: fail)."""
+    """Skip unless this checkout's core is built and current (in CI: fail), and skip when
+    ``CLANKWORK_CORE=python`` asks this run for the Python source."""
+    if not core.enabled():
+        pytest.skip(f"{core.ENV}=python: this run uses the Python source")
     state = core.status()
     if set(state.values()) != {"compiled"}:
         why = f"the compiled core is not built and current here: {state}"
@@ -217,6 +220,32 @@ def test_a_compiled_function_s_traceback_names_its_source_file_and_line() -> Non
     frame = traceback.extract_tb(caught.value.__traceback__)[-1]
     assert (frame.filename, frame.lineno) == (str(source), line)
     assert frame.line and "paid more gold" in frame.line  # the source line is found
+
+
+_FIRST = """
+import importlib, sys
+name = sys.argv[1]
+parent, _, leaf = f"clankwork.interpreter.{name}".rpartition(".")
+getattr(importlib.import_module(parent), leaf, None) or importlib.import_module(f"{parent}.{leaf}")
+exec(f"from {parent} import {leaf}")  # as a user's module would name it
+from clankwork.interpreter.state import GameCore, PlayerState
+from clankwork.interpreter.game import Game
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("first", sorted(core.MODULES))
+def test_the_python_source_imports_whichever_module_comes_first(first: str) -> None:
+    """With the core built but ``CLANKWORK_CORE=python``, each module runs from its source,
+    loaded on first use: whichever module a program names first, the rest must load too (a
+    module of a subpackage once ran before its package, broke an import cycle the package
+    resolves, and left `state` half-loaded)."""
+    _need_core()
+    env = {**os.environ, core.ENV: "python"}
+    run = subprocess.run(
+        [sys.executable, "-c", _FIRST, first], env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0 and run.stdout.split() == ["ok"], run.stderr[-800:]
 
 
 # -- a real build of one module, in a copy of the package --------------------------------------
