@@ -109,6 +109,7 @@ class _Routes:
         "_ahead",
         "_incoming",
         "_outgoing",
+        "_weighed",
         "_out",
         "_hq",
         "_forest",
@@ -138,6 +139,7 @@ class _Routes:
             incoming = ways_in(board, grants, closed, paid)
         self._incoming = incoming
         self._outgoing: list[list[tuple[int, float, float, int, bool]]] | None = None
+        self._weighed: list[list[tuple[int, Move, float, int]]] | None = None
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
@@ -156,7 +158,11 @@ class _Routes:
         n = len(self._incoming)
         if not 0 <= t < n:
             raise IndexError(f"no space {t!r} on the board")
-        mu, hq, forest, toll, incoming = self.mu, self._hq, self._forest, self._toll, self._incoming
+        hq, forest, toll = self._hq, self._forest, self._toll
+        mu = self.mu
+        weighed = self._weighed
+        if weighed is None:
+            weighed = self._weighed = self._weigh()
         d = [_INF] * n
         icons = [0] * n
         step: list[Move | None] = [None] * n
@@ -170,15 +176,14 @@ class _Routes:
             done[u] = True
             if u == hq and t != hq:
                 continue
-            enter = FOREST_COST if forest[u] and u != t else 0.0
+            # What entering u adds to every way into it (a forest, a live toll's icons).
             hurt = toll[u]
-            if hurt:
-                enter += mu * hurt
-            for a, m, boots, extra, monsters, exhausts in incoming[u]:
-                nd = du + boots + extra + mu * monsters + enter
-                if exhausts:
-                    # A way that exhausts (a lift) ends the turn's walking, like a forest.
-                    nd += FOREST_COST
+            if forest[u] and u != t:
+                du += FOREST_COST + mu * hurt if hurt else FOREST_COST
+            elif hurt:
+                du += mu * hurt
+            for a, m, w, monsters in weighed[u]:
+                nd = du + w
                 if nd < d[a] - 1e-9:
                     d[a] = nd
                     icons[a] = icons[u] + monsters + hurt
@@ -189,10 +194,27 @@ class _Routes:
             oldest = next(iter(self.cost))
             for table in tables:
                 del table[oldest]
-        # The same expression the trip estimates evaluated every turn (`_best_target`).
-        walk = [c - mu * k for c, k in zip(d, icons, strict=True)]
+        # The same expression the trip estimates evaluated every turn (`_best_target`); a
+        # route without icons walks what it costs (the same float, not a copy of it).
+        walk = [c - mu * k if k else c for c, k in zip(d, icons, strict=True)]
         for table, row in zip(tables, (d, icons, step, walk), strict=True):
             dict.__setitem__(table, t, row)
+
+    def _weigh(self) -> list[list[tuple[int, Move, float, int]]]:
+        """Each space's ways in as `add` relaxes them: (from, move, weight, icons), the weight
+        the way's boots, footprints' extra and icons times mu, and a forest's lost boots for a
+        way that exhausts (a lift ends the turn's walking, like a forest), summed once for
+        the table rather than at each row. A route's cost is a sum of such terms, all
+        multiples of a quarter (see `out`), which floats add exactly in any order: summed
+        here, or with the space entered first, every row's costs are the same."""
+        mu = self.mu
+        return [
+            [
+                (a, m, boots + extra + mu * monsters + (FOREST_COST if exhausts else 0.0), monsters)
+                for a, m, boots, extra, monsters, exhausts in ways
+            ]
+            for ways in self._incoming
+        ]
 
     def out(self, a: int) -> list[float]:
         """``cost[t][a]`` for every target t (the costs of the best routes from a), by one
@@ -351,6 +373,7 @@ class _BoardInfo:
         "danger_zone",
         "mugs",
         "market",
+        "granting",
         "rewards",
         "major_spaces",
         "most",
@@ -392,6 +415,8 @@ class _BoardInfo:
         tokens = game.catalog.tokens
         self.mugs = [t for t in tokens if t.kind == "mug"]
         self.market = [t for t in tokens if t.kind == "market"]
+        # The tokens that grant a path requirement (`_errand` looks at them every turn).
+        self.granting = [t for t in tokens if t.grants]
         # Spaces whose entry lines ask whether the player holds a token (`when you enter if
         # you lack "Fire Cloak": ...`), with those lines: what holding an item changes there.
         self.asks_tokens = []
@@ -675,14 +700,17 @@ def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
 
 
 # The tables of the boards played last, at most BOARDS_KEPT of them, the least recently used
-# dropped first. A pack plays on one board or a few, whose tables then last the whole run;
-# but a modular board is assembled anew each game (Space: 48 ships), and one board's route
-# tables grow to megabytes, so keeping every board met would grow a long run's memory with
-# the number of ships played (to ~300 MiB for Space). The tables are a cache: rebuilt, they
-# are the same, and so are the games. Keyed by the board and the id of the pack it is played
-# with: a variant of a pack (simulate's --without, --give, --sweep) plays on the same board
-# with other cards (the entry keeps its pack, so the id is never another pack's meanwhile).
-BOARDS_KEPT = 8
+# dropped first. A pack plays on one board or a few, whose tables then last the whole run; a
+# modular board is assembled for each game from the ships its seed draws (Space: 48 ships),
+# and the catalog keeps the boards of the last ASSEMBLIES_KEPT (64) ships it assembled, so a
+# ship played again is the same board: its tables are kept as long, not worked out again
+# each time the ship comes back (one Space ship's tables take about 1.3 MiB, so a long run
+# of Space keeps about 60 MiB of them; keeping every board met, when each game assembled a
+# new one, grew to ~300 MiB). The tables are a cache: rebuilt, they are the same, and so are
+# the games. Keyed by the board and the id of the pack it is played with: a variant of a pack
+# (simulate's --without, --give, --sweep) plays on the same board with other cards (the
+# entry keeps its pack, so the id is never another pack's meanwhile).
+BOARDS_KEPT = 64
 _INFO: OrderedDict[tuple[Board, int], _BoardInfo] = OrderedDict()
 
 

@@ -54,7 +54,7 @@ class _Targets:
         lacking = self.info.requirements - self._grants(p)
         if not lacking:
             return None
-        for t in game.catalog.tokens:
+        for t in self.info.granting:
             if lacking.intersection(t.grants):
                 self._grant_worth[t.name] = self.ENABLE_CAP
         board = game.board
