@@ -109,7 +109,6 @@ class _Routes:
         "_ahead",
         "_incoming",
         "_outgoing",
-        "_weighed",
         "_out",
         "_hq",
         "_forest",
@@ -139,7 +138,6 @@ class _Routes:
             incoming = ways_in(board, grants, closed, paid)
         self._incoming = incoming
         self._outgoing: list[list[tuple[int, float, float, int, bool]]] | None = None
-        self._weighed: list[list[tuple[int, Move, float, int]]] | None = None
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
@@ -158,11 +156,7 @@ class _Routes:
         n = len(self._incoming)
         if not 0 <= t < n:
             raise IndexError(f"no space {t!r} on the board")
-        hq, forest, toll = self._hq, self._forest, self._toll
-        mu = self.mu
-        weighed = self._weighed
-        if weighed is None:
-            weighed = self._weighed = self._weigh()
+        mu, hq, forest, toll, incoming = self.mu, self._hq, self._forest, self._toll, self._incoming
         d = [_INF] * n
         icons = [0] * n
         step: list[Move | None] = [None] * n
@@ -176,14 +170,15 @@ class _Routes:
             done[u] = True
             if u == hq and t != hq:
                 continue
-            # What entering u adds to every way into it (a forest, a live toll's icons).
+            enter = FOREST_COST if forest[u] and u != t else 0.0
             hurt = toll[u]
-            if forest[u] and u != t:
-                du += FOREST_COST + mu * hurt if hurt else FOREST_COST
-            elif hurt:
-                du += mu * hurt
-            for a, m, w, monsters in weighed[u]:
-                nd = du + w
+            if hurt:
+                enter += mu * hurt
+            for a, m, boots, extra, monsters, exhausts in incoming[u]:
+                nd = du + boots + extra + mu * monsters + enter
+                if exhausts:
+                    # A way that exhausts (a lift) ends the turn's walking, like a forest.
+                    nd += FOREST_COST
                 if nd < d[a] - 1e-9:
                     d[a] = nd
                     icons[a] = icons[u] + monsters + hurt
@@ -199,22 +194,6 @@ class _Routes:
         walk = [c - mu * k if k else c for c, k in zip(d, icons, strict=True)]
         for table, row in zip(tables, (d, icons, step, walk), strict=True):
             dict.__setitem__(table, t, row)
-
-    def _weigh(self) -> list[list[tuple[int, Move, float, int]]]:
-        """Each space's ways in as `add` relaxes them: (from, move, weight, icons), the weight
-        the way's boots, footprints' extra and icons times mu, and a forest's lost boots for a
-        way that exhausts (a lift ends the turn's walking, like a forest), summed once for
-        the table rather than at each row. A route's cost is a sum of such terms, all
-        multiples of a quarter (see `out`), which floats add exactly in any order: summed
-        here, or with the space entered first, every row's costs are the same."""
-        mu = self.mu
-        return [
-            [
-                (a, m, boots + extra + mu * monsters + (FOREST_COST if exhausts else 0.0), monsters)
-                for a, m, boots, extra, monsters, exhausts in ways
-            ]
-            for ways in self._incoming
-        ]
 
     def out(self, a: int) -> list[float]:
         """``cost[t][a]`` for every target t (the costs of the best routes from a), by one
@@ -425,9 +404,10 @@ class _BoardInfo:
             if asks:
                 self.asks_tokens.append((sp.index, asks))
         self._read_stops(board)
-        # The artifact spaces whose round trip from a space a route table with one more item
-        # shortens, by the tables without and with it and the space (`_enabling`).
-        self.shortened: dict[tuple[Any, ...], list[int]] = {}
+        # Whether a route table with one more item shortens the round trip from a space to
+        # an artifact space, by the tables without and with it and the space, then by the
+        # artifact space (`_Targets._shortens`).
+        self.shortened: dict[tuple[Any, ...], dict[int, bool]] = {}
 
     def _read_ways(self, board: Board, declared: dict[str, Any]) -> None:
         """What the board's ways ask of a route: the items some path requires, the resources
