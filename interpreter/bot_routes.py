@@ -189,8 +189,9 @@ class _Routes:
             oldest = next(iter(self.cost))
             for table in tables:
                 del table[oldest]
-        # The same expression the trip estimates evaluated every turn (`_best_target`).
-        walk = [c - mu * k for c, k in zip(d, icons, strict=True)]
+        # The same expression the trip estimates evaluated every turn (`_best_target`); a
+        # route without icons walks what it costs (the same float, not a copy of it).
+        walk = [c - mu * k if k else c for c, k in zip(d, icons, strict=True)]
         for table, row in zip(tables, (d, icons, step, walk), strict=True):
             dict.__setitem__(table, t, row)
 
@@ -351,6 +352,7 @@ class _BoardInfo:
         "danger_zone",
         "mugs",
         "market",
+        "granting",
         "rewards",
         "major_spaces",
         "most",
@@ -392,6 +394,8 @@ class _BoardInfo:
         tokens = game.catalog.tokens
         self.mugs = [t for t in tokens if t.kind == "mug"]
         self.market = [t for t in tokens if t.kind == "market"]
+        # The tokens that grant a path requirement (`_errand` looks at them every turn).
+        self.granting = [t for t in tokens if t.grants]
         # Spaces whose entry lines ask whether the player holds a token (`when you enter if
         # you lack "Fire Cloak": ...`), with those lines: what holding an item changes there.
         self.asks_tokens = []
@@ -400,9 +404,10 @@ class _BoardInfo:
             if asks:
                 self.asks_tokens.append((sp.index, asks))
         self._read_stops(board)
-        # The artifact spaces whose round trip from a space a route table with one more item
-        # shortens, by the tables without and with it and the space (`_enabling`).
-        self.shortened: dict[tuple[Any, ...], list[int]] = {}
+        # Whether a route table with one more item shortens the round trip from a space to
+        # an artifact space, by the tables without and with it and the space, then by the
+        # artifact space (`_Targets._shortens`).
+        self.shortened: dict[tuple[Any, ...], dict[int, bool]] = {}
 
     def _read_ways(self, board: Board, declared: dict[str, Any]) -> None:
         """What the board's ways ask of a route: the items some path requires, the resources
@@ -675,14 +680,17 @@ def _holds_kind(tokens: Sequence[Any], kind: str) -> bool:
 
 
 # The tables of the boards played last, at most BOARDS_KEPT of them, the least recently used
-# dropped first. A pack plays on one board or a few, whose tables then last the whole run;
-# but a modular board is assembled anew each game (Space: 48 ships), and one board's route
-# tables grow to megabytes, so keeping every board met would grow a long run's memory with
-# the number of ships played (to ~300 MiB for Space). The tables are a cache: rebuilt, they
-# are the same, and so are the games. Keyed by the board and the id of the pack it is played
-# with: a variant of a pack (simulate's --without, --give, --sweep) plays on the same board
-# with other cards (the entry keeps its pack, so the id is never another pack's meanwhile).
-BOARDS_KEPT = 8
+# dropped first. A pack plays on one board or a few, whose tables then last the whole run; a
+# modular board is assembled for each game from the ships its seed draws (Space: 48 ships),
+# and the catalog keeps the boards of the last ASSEMBLIES_KEPT (64) ships it assembled, so a
+# ship played again is the same board: its tables are kept as long, not worked out again
+# each time the ship comes back (one Space ship's tables take about 1.3 MiB, so a long run
+# of Space keeps about 60 MiB of them; keeping every board met, when each game assembled a
+# new one, grew to ~300 MiB). The tables are a cache: rebuilt, they are the same, and so are
+# the games. Keyed by the board and the id of the pack it is played with: a variant of a pack
+# (simulate's --without, --give, --sweep) plays on the same board with other cards (the
+# entry keeps its pack, so the id is never another pack's meanwhile).
+BOARDS_KEPT = 64
 _INFO: OrderedDict[tuple[Board, int], _BoardInfo] = OrderedDict()
 
 

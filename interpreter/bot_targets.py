@@ -54,7 +54,7 @@ class _Targets:
         lacking = self.info.requirements - self._grants(p)
         if not lacking:
             return None
-        for t in game.catalog.tokens:
+        for t in self.info.granting:
             if lacking.intersection(t.grants):
                 self._grant_worth[t.name] = self.ENABLE_CAP
         board = game.board
@@ -189,16 +189,7 @@ class _Targets:
                     saved -= with_item.cost[t][pos] + with_item.cost[hq][t]
                     v = saved * self.boot_value
                 # Only a trip the item shortens can make another artifact the better one.
-                left = game.space_artifact
-                shorter = info.shortened.get((r, with_item, pos))
-                if shorter is None:
-                    shorter = info.shortened[(r, with_item, pos)] = [
-                        s
-                        for s in game.board.artifact_spaces
-                        if with_item.cost[s][pos] + with_item.cost[hq][s]
-                        < r.cost[s][pos] + r.cost[hq][s] - 1e-9
-                    ]
-                if any(left[s] and s != t for s in shorter):
+                if self._shortens(game, r, with_item, pos, t):
                     stake = self._stake(game, p)
                     supply = game.token_supply
                     mug = max((m.points for m in self.info.mugs if supply[m]), default=0)
@@ -211,6 +202,30 @@ class _Targets:
                 v = min(self.ENABLE_CAP, v)
         self._enable[tok] = v
         return v
+
+    def _shortens(self, game: Any, r: _Routes, with_item: _Routes, pos: int, t: Any) -> bool:
+        """Whether the route table ``with_item`` (one more item) shortens the round trip from
+        ``pos`` to an artifact still on the board other than ``t`` against ``r``. What it
+        shortens is remembered by space for the two tables and ``pos`` (for every turn and
+        game on the board), and asked only of the spaces still holding an artifact: the
+        rows of a space whose artifact is gone are not worked out for it."""
+        left = game.space_artifact
+        hq = game.board.hq
+        known = self.info.shortened.get((r, with_item, pos))
+        if known is None:
+            known = self.info.shortened[(r, with_item, pos)] = {}
+        for s in game.board.artifact_spaces:
+            if not left[s] or s == t:
+                continue
+            shorter = known.get(s)
+            if shorter is None:
+                shorter = known[s] = (
+                    with_item.cost[s][pos] + with_item.cost[hq][s]
+                    < r.cost[s][pos] + r.cost[hq][s] - 1e-9
+                )
+            if shorter:
+                return True
+        return False
 
     def _goal(self, game: Any, p: Any) -> int | None:
         """Where to walk now: a detour stop, else the target."""

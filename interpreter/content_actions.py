@@ -70,10 +70,14 @@ class ContentAction:
             last = p.used.get(self.use_key(game, p, source))
             if last is not None and (self.limit != "turn" or last == game.turn):
                 return False
-        if self.cond is not None and not game.holds(Ctx(p, source), self.cond):
-            return False
-        if self.cost:
+        ctx = None
+        if self.cond is not None:
             ctx = Ctx(p, source)
+            if not game.holds(ctx, self.cond):
+                return False
+        if self.cost:
+            if ctx is None:
+                ctx = Ctx(p, source)
             for node in self.cost:
                 can = EFFECTS[node["op"]].can_pay
                 if can is not None and not can(game, ctx, node):

@@ -18,7 +18,11 @@ def space_of(game: Any, ctx: Any) -> int:
 def lying_here(game: Any, space: int, what: str) -> bool:
     """Whether a token matching ``what`` (kind, type or name) lies on ``space``."""
     want = what.lower()
-    return any(want in t.match for t in game.space_tokens[space])
+    # A loop, not `any` of a generator: asked for every space action a bot looks at.
+    for t in game.space_tokens[space]:  # noqa: SIM110
+        if want in t.match:
+            return True
+    return False
 
 
 # Words a sentence adds after a feature's name ("a flooded room", "forest spaces").

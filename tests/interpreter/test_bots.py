@@ -356,6 +356,32 @@ def test_heuristic_buys_a_canoe_when_its_best_route_needs_one(tmp_path: Path) ->
     assert pick == 0
 
 
+def test_an_item_is_weighed_without_routes_to_the_artifacts_already_taken(
+    tmp_path: Path,
+) -> None:
+    """Whether a canoe's paths would make another artifact the better trip is asked only of
+    the artifacts still on the board: with every artifact but the target gone, the route
+    table with the canoe works out no row for their spaces."""
+    cat = _canoe_board_pack(tmp_path)
+    bot = HeuristicBot(1)
+    g = Game(cat, [bot, make_bot("heuristic", 2)], 5)
+    p = g.players[0]
+    s = {sp.name: sp.index for sp in g.board.spaces}
+    p.pos = s["Bramblecrest"]
+    gone = [x for x in g.board.artifact_spaces if x != s["Ring Cellar"]]
+    assert gone
+    for x in gone:
+        g.space_artifact[x] = None
+    canoe = next(t for t in cat.tokens if t.grants)
+    bot._begin(g, p)
+    assert bot.target == s["Ring Cellar"]
+    bot._enabling(g, p, canoe)
+    with_canoe = bot.info.table(bot._grants(p) | frozenset(canoe.grants), bot.routes.mu)
+    assert with_canoe is not bot.routes
+    assert s["Ring Cellar"] in dict.keys(with_canoe.cost)  # the target's trip, weighed
+    assert not any(x in dict.keys(with_canoe.cost) for x in gone)
+
+
 def test_a_cards_triggers_on_events_count_in_what_it_gives() -> None:
     """A card that gives gold at the end of the turn it is played in is worth that gold to
     both bots, though no bot code names the trigger or the op."""

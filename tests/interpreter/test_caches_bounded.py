@@ -72,6 +72,23 @@ def test_the_bots_keep_the_tables_of_the_last_boards(monkeypatch: pytest.MonkeyP
     assert [board for board, _ in bot_routes._INFO] == [games[-2].board, games[-1].board]
 
 
+def test_a_ship_played_again_finds_the_bots_tables_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots keep the tables of as many boards as the catalog keeps ships: a ship that
+    comes back in a long run (Space has 48) is the same board, and its route tables are not
+    worked out again (they were, past the last 8 boards: most of Space's games)."""
+    monkeypatch.setattr(bot_routes, "_INFO", OrderedDict())
+    cat = _space()
+    games = [_game(cat, s) for s in range(1, 40)]
+    first = games[0].board
+    others = {id(g.board) for g in games[1:] if g.board is not first}
+    assert len(others) > 8  # more ships met since than the bots used to keep
+    info = _board_info(games[0])
+    for g in games[1:]:
+        _board_info(g)
+    assert _board_info(games[0]) is info
+    assert bot_routes.BOARDS_KEPT >= catalog.ASSEMBLIES_KEPT
+
+
 def test_a_dropped_route_table_is_freed_at_once() -> None:
     board = _space().board
     routes = _Routes(board, frozenset({"command code"}), 1.0)
