@@ -15,6 +15,12 @@ of ``--repeat``:
 Each bot's cost is its games' CPU time less the tape's, per player-turn. The old bot must
 decide as the new one does for its figure to be a fair comparison (`bot_digest.py` checks
 that); the script says when the two played different games.
+
+The old bot is loaded from its source (`bot_strength.old_bots`), so it always runs as Python:
+with this checkout's bot compiled (the core built) the two would compare the builds, not the
+commits (an A/A run, ``--old HEAD``, read 1.32). The script then stops unless
+``CLANKWORK_CORE=python`` runs this side as Python too, or ``--cores-may-differ`` asks for the
+figures anyway.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_strength import old_bots  # noqa: E402
 
 from clankwork.dsl.compiler import compile_pack  # noqa: E402
+from clankwork.interpreter import bots as bots_module  # noqa: E402
 from clankwork.interpreter.bots import make_bot  # noqa: E402
 from clankwork.interpreter.catalog import prepare  # noqa: E402
 from clankwork.interpreter.game import Game  # noqa: E402
@@ -92,7 +99,19 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--bot", default="heuristic", help="the bot name compared")
+    ap.add_argument(
+        "--cores-may-differ",
+        action="store_true",
+        help="print the figures even though the old bot runs as Python and the new compiled",
+    )
     args = ap.parse_args()
+    compiled = not bots_module.__file__.endswith(".py")
+    if compiled and not args.cores_may_differ:
+        raise SystemExit(
+            "this checkout's bot runs compiled and the old one from its source, as Python: the "
+            "ratio would compare the builds (run with CLANKWORK_CORE=python, or "
+            "--cores-may-differ to print the figures anyway)"
+        )
 
     result = compile_pack(ROOT / "content" / args.pack)
     if not result.ok:
@@ -145,6 +164,7 @@ def main() -> None:
         f"{args.pack}, {n} players, {args.games} games ({turns} player-turns), best of "
         f"{args.repeat}; old = {args.old}"
     )
+    print(f"new bot: {'compiled' if compiled else 'Python'}; old bot: Python (from its source)")
     print(f"engine alone (tape)   {engine:7.1f} us a player-turn")
     print(f"old {args.bot:<17} {old_bot:7.1f} us a player-turn on top")
     print(f"new {args.bot:<17} {new_bot:7.1f} us a player-turn on top")
