@@ -137,10 +137,10 @@ class _Routes:
         if incoming is None:
             incoming = ways_in(board, grants, closed, paid)
         self._incoming = incoming
-        self._outgoing: list[list[tuple[int, float, float, int, bool]]] | None = None
+        self._outgoing: list[list[tuple[int, float, float, bool]]] | None = None
         self.mu = mu
         self._near: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
-        self._legs: dict[int, list[tuple[int, float, float, float, int, bool]]] = {}
+        self._legs: dict[int, list[tuple[int, float, float, float, float, bool]]] = {}
         self._ahead: dict[tuple[int, int, int], int] = {}
         self._out: dict[int, list[float]] = {}
         self._keep = max(1, ROW_CELLS // max(1, n))
@@ -244,7 +244,7 @@ class _Routes:
 
     def legs(
         self, pos: int, board: Board, danger_zone: Sequence[bool]
-    ) -> list[tuple[int, float, float, float, int, bool]]:
+    ) -> list[tuple[int, float, float, float, float, bool]]:
         """The round trips from pos to each artifact space and on to HQ that can be walked, in
         the board's order of artifact spaces: (space, walk there, walk home, the two summed,
         monster icons on both, whether the space is in a danger zone) (cached)."""
