@@ -133,8 +133,7 @@ verb(
     (
         (
             "place TOKEN on SPACE",
-            "a major secret, mystic fruit or artifact lies on that space (replacing one of its "
-            "kind)",
+            "the token lies on that space (replacing one of its kind: a secret, an artifact...)",
         ),
         ("place nothing on SPACE", "the space holds no token"),
         (
@@ -296,7 +295,7 @@ verb(
 verb(
     "buy",
     "step",
-    (("buy TOKEN", "buy that market item (the best crown: name the one on offer)"),),
+    (("buy TOKEN", "buy that market item (of several alike, name the one on offer)"),),
     "buy Canoe",
     arg="token",
 )

@@ -9,7 +9,7 @@ from ..diagnostics import did_you_mean
 from ..parser import Stmt
 from .places import compile_path, compile_space
 from .registry import declaration
-from .shared import _join, _new_only
+from .shared import _join, _new_only, is_path_head
 
 if TYPE_CHECKING:
     from ..compiler import _Compiler
@@ -134,11 +134,7 @@ def _compile_one(c: _Compiler, st: Stmt, kind: str) -> dict[str, Any] | None:
 
 def _edit_path(c: _Compiler, st: Stmt, verb: str, inner: Stmt, board: str | None) -> None:
     h = inner.head
-    if (
-        len(h) != 4
-        or h[2].kind not in ("link", "arrow")
-        or any(a.kind not in ("word", "string") for a in (h[1], h[3]))
-    ):
+    if not is_path_head(h):
         c.error(
             "CW105",
             f"`{verb} path` names the path by its two spaces, as the base writes it",

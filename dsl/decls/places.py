@@ -9,7 +9,7 @@ from ..limits import RANGES
 from ..parser import Atom, Stmt
 from .registry import part
 from .resources import action_line
-from .shared import REWARDS, SPACE_FLAGS, _at, _match_words, _phrase_span
+from .shared import REWARDS, SPACE_FLAGS, _at, _match_words, _phrase_span, is_path_head
 
 if TYPE_CHECKING:
     from ..compiler import _Compiler
@@ -218,11 +218,7 @@ def compile_holds(c: _Compiler, space: dict[str, Any], s: Stmt, rest: list[Atom]
 
 def compile_path(c: _Compiler, board: dict[str, Any], st: Stmt) -> None:
     h = st.head
-    if (
-        len(h) != 4
-        or h[2].kind not in ("link", "arrow")
-        or any(a.kind not in ("word", "string") for a in (h[1], h[3]))
-    ):
+    if not is_path_head(h):
         c.error(
             "CW105",
             "a path joins two spaces with -- (two-way) or -> (one-way)",

@@ -117,3 +117,12 @@ def _match_words(words: list[str], table: dict[tuple[str, ...], Any]) -> tuple[A
         if tuple(words[: len(key)]) == key and (best is None or len(key) > best[1]):
             best = (value, len(key))
     return best
+
+
+def is_path_head(head: list[Atom]) -> bool:
+    """Whether a line's head names a path by its two spaces: `path A -- B` (or `->`)."""
+    return (
+        len(head) == 4
+        and head[2].kind in ("link", "arrow")
+        and all(a.kind in ("word", "string") for a in (head[1], head[3]))
+    )
