@@ -253,6 +253,14 @@ def old_side(commit: str, keep: bool = True) -> Iterator[tuple[Path, str]]:
     yield root / "shim", f"{done.read_text(encoding='utf-8')} (kept in {root})"
 
 
+def _engine_is_from(where: str, tree: Path) -> bool:
+    """Whether a worker's engine module (its file, ``where``) lies in ``tree``: this checkout,
+    or the old commit's folder, which holds the links put on PYTHONPATH (``shim/``) and the
+    tree they point into (``src/``, where a commit of the `build-core` command keeps its
+    compiled modules, in ``src/interpreter/_compiled/``)."""
+    return Path(where).is_relative_to(tree)
+
+
 def _spawn(side: dict[str, object], bots: str, args: argparse.Namespace) -> dict[str, float]:
     env = dict(os.environ)
     if side["path"] is not None:
@@ -326,8 +334,7 @@ def main() -> None:
     for bots in rows:
         for name in sides:
             where = got[bots, name][0]["from"]
-            expect = str(old_path) if name == "old" else str(ROOT)
-            if expect not in where:
+            if not _engine_is_from(where, old_path.parent if name == "old" else ROOT):
                 raise SystemExit(f"the {name} worker ran the engine from {where}")
 
     print(

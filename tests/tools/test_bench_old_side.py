@@ -37,3 +37,14 @@ def test_a_build_of_a_few_modules_is_not_kept(monkeypatch) -> None:
     monkeypatch.delenv("CLANKWORK_CORE_MODULES")
     key = bench._cache_key("HEAD")
     assert key is not None and sys.implementation.cache_tag in key
+
+
+def test_the_old_side_may_run_its_compiled_modules_from_its_tree(tmp_path: Path) -> None:
+    # A commit of the `build-core` command loads its compiled modules from the tree the
+    # links point into (src/), not through the links (shim/): both are the old side's.
+    bench = _bench_sim()
+    root = tmp_path / "a3af601"
+    compiled = root / "src" / "interpreter" / "_compiled" / "game.cpython-311-x86_64-linux-gnu.so"
+    assert bench._engine_is_from(str(compiled), root)
+    assert bench._engine_is_from(str(root / "shim" / "clankwork" / "interpreter" / "game.py"), root)
+    assert not bench._engine_is_from(str(ROOT / "interpreter" / "game.py"), root)
