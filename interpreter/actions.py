@@ -431,17 +431,42 @@ class _Coach(ActionKind):
         return -(v.unit("boots") + value[2] * v.unit("gold"))
 
 
-class _Fight(ActionKind):
+class _RowOrReserve(ActionKind):
+    """An action on a card of the dungeon row or (``reserve``) of a reserve; its options are
+    labelled "<verb> <card>", with " (reserve)" after a reserve card."""
+
+    def __init__(self, reserve: bool, row_doc: str, reserve_doc: str) -> None:
+        self.reserve = reserve
+        self.name = f"{self.verb} reserve" if reserve else self.verb
+        self.doc = reserve_doc if reserve else row_doc
+
+    def offer(self, card: Any, cache: dict[Any, Option], out: list[Option]) -> None:
+        """Append the (cached) option on ``card``."""
+        o = cache.get(card)
+        if o is None:
+            where = " (reserve)" if self.reserve else ""
+            o = cache[card] = Option(f"{self.verb} {card.name}{where}", (self, card))
+        out.append(o)
+
+    def label(self, game, value):
+        return f"{self.verb} {value[1].name}" + (" (reserve)" if self.reserve else "")
+
+    def script(self, step):
+        arg = step.get("arg")
+        # A step names the card; the row's copy is preferred over the reserve's.
+        return ((f"{self.verb} {arg}", f"{self.verb} {arg} (reserve)"), False)
+
+
+class _Fight(_RowOrReserve):
     """Defeat a monster of the row (``reserve``: a reserve monster, which stays)."""
 
+    verb = "fight"
+
     def __init__(self, reserve: bool) -> None:
-        self.reserve = reserve
-        self.name = "fight reserve" if reserve else "fight"
-        self.verb = "fight"
-        self.doc = (
-            "Defeat a reserve monster (it stays in the reserve) with swords."
-            if reserve
-            else "Defeat a monster of the dungeon row with swords; it goes to the discard pile."
+        super().__init__(
+            reserve,
+            "Defeat a monster of the dungeon row with swords; it goes to the discard pile.",
+            "Defeat a reserve monster (it stays in the reserve) with swords.",
         )
 
     def legal(self, game, p, here, cache, out):
@@ -451,23 +476,14 @@ class _Fight(ActionKind):
         if self.reserve:
             for card in game.reserve_monsters:
                 if card.fight <= swords and allowed_here(card, here):
-                    o = cache.get(card)
-                    if o is None:
-                        o = cache[card] = Option(f"fight {card.name} (reserve)", (self, card))
-                    out.append(o)
+                    self.offer(card, cache, out)
             return
         row = game.row
         for k, card in enumerate(row):
             if card.type == "monster" and card.fight <= swords and allowed_here(card, here):
                 if row.index(card) != k:
                     continue  # a second copy in the row: listed once
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(f"fight {card.name}", (self, card))
-                out.append(o)
-
-    def label(self, game, value):
-        return f"fight {value[1].name}" + (" (reserve)" if self.reserve else "")
+                self.offer(card, cache, out)
 
     def apply(self, game, p, value):
         card = value[1]
@@ -487,27 +503,21 @@ class _Fight(ActionKind):
     def forbidden(self, game, p, value):
         return forbids(p, "fight") or (value[1].fight > 0 and forbids(p, "use", "swords"))
 
-    def script(self, step):
-        arg = step.get("arg")
-        # A step names the card; the row's copy is preferred over the reserve's.
-        return ((f"fight {arg}", f"fight {arg} (reserve)"), False)
-
     def appraise(self, value, v):
         card = value[1]
         return _triggers_worth(card.defeat, v) - card.fight * v.unit("swords")
 
 
-class _Acquire(ActionKind):
+class _Acquire(_RowOrReserve):
     """Acquire a card of the row (``reserve``: from a reserve pile) with skill."""
 
+    verb = "acquire"
+
     def __init__(self, reserve: bool) -> None:
-        self.reserve = reserve
-        self.name = "acquire reserve" if reserve else "acquire"
-        self.verb = "acquire"
-        self.doc = (
-            "Acquire a card from a reserve pile with skill."
-            if reserve
-            else "Acquire a card of the dungeon row with skill; a device is used at once."
+        super().__init__(
+            reserve,
+            "Acquire a card of the dungeon row with skill; a device is used at once.",
+            "Acquire a card from a reserve pile with skill.",
         )
 
     def legal(self, game, p, here, cache, out):
@@ -520,10 +530,7 @@ class _Acquire(ActionKind):
                     and (price(game, card) if mods else card.cost) <= skill
                     and allowed_here(card, here)
                 ):
-                    o = cache.get(card)
-                    if o is None:
-                        o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
-                    out.append(o)
+                    self.offer(card, cache, out)
             return
         seen: list[Any] = []  # a second copy in the row is listed once, at the first
         for card in game.row:
@@ -535,13 +542,7 @@ class _Acquire(ActionKind):
                 if card in seen:
                     continue
                 seen.append(card)
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(f"acquire {card.name}", (self, card))
-                out.append(o)
-
-    def label(self, game, value):
-        return f"acquire {value[1].name}" + (" (reserve)" if self.reserve else "")
+                self.offer(card, cache, out)
 
     def apply(self, game, p, value):
         card = value[1]
@@ -569,10 +570,6 @@ class _Acquire(ActionKind):
 
     def forbidden(self, game, p, value):
         return forbids(p, "acquire") or (_price(game, value[1]) > 0 and forbids(p, "use", "skill"))
-
-    def script(self, step):
-        arg = step.get("arg")
-        return ((f"acquire {arg}", f"acquire {arg} (reserve)"), False)
 
     def appraise(self, value, v):
         card = value[1]
