@@ -21,7 +21,7 @@ examples, in docs/scenarios.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -366,24 +366,32 @@ def _bare(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, An
 @step_arg("card")
 def _card(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
     """`play CARD`, `acquire CARD`, `fight CARD`."""
-    if len(args) != 1:
-        return False
-    name = c.ref(args[0], c.cards, "card")
-    if name is None or not c.fits(card_problem(c.facts, verb.words, name, args[0].span)):
-        return None
-    step.update(do=verb.words, arg=name)
-    return True
+    return _named(c, verb, args, step, c.cards, "card", card_problem)
 
 
 @step_arg("token")
 def _token(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
     """`buy TOKEN`, `use TOKEN`."""
+    return _named(c, verb, args, step, c.tokens, "token", token_problem)
+
+
+def _named(
+    c: _ScenarioCompiler,
+    verb: Verb,
+    args: list[Atom],
+    step: dict[str, Any],
+    names: dict[str, str],
+    kind: str,
+    problem: Callable[[PackFacts, str, str, Span], Diagnostic | None],
+) -> bool | None:
+    """A step naming one of ``names`` (a card, a token) that ``problem`` finds fit for the
+    verb: False when the step has not one argument, None (reported) when it is no fit."""
     if len(args) != 1:
         return False
-    tok = c.ref(args[0], c.tokens, "token")
-    if tok is None or not c.fits(token_problem(c.facts, verb.words, tok, args[0].span)):
+    name = c.ref(args[0], names, kind)
+    if name is None or not c.fits(problem(c.facts, verb.words, name, args[0].span)):
         return None
-    step.update(do=verb.words, arg=tok)
+    step.update(do=verb.words, arg=name)
     return True
 
 
