@@ -27,7 +27,7 @@ from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import RANGES, range_problem
 from .parser import Atom, Stmt
-from .resolve import name_key, near_miss
+from .resolve import named_twice, near_miss
 from .sources import PackReader
 
 KEYWORD = "balance"
@@ -306,16 +306,5 @@ def compile_balances(
                 if block is not None:
                     out.append(block)
     diags.extend(comp.diags)
-    seen: dict[str, dict[str, Any]] = {}
-    for b in out:
-        if name_key(b["name"]) in seen:
-            diags.append(
-                Diagnostic(
-                    "CW106",
-                    f"two balance blocks are named {b['name']!r}",
-                    Span.from_ir(b["at"]),
-                    hint="make their names unique",
-                )  # fmt: skip
-            )
-        seen[name_key(b["name"])] = b
+    diags.extend(named_twice(out, "balance blocks", "make their names unique"))
     return out, diags, sources

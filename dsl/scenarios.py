@@ -33,7 +33,7 @@ from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
 from .parser import Atom, Stmt
-from .resolve import name_key, near_miss
+from .resolve import named_twice, near_miss
 from .scenario_expect import EXPECT_FORMS
 from .scenario_facts import (
     PackFacts,
@@ -519,7 +519,14 @@ def compile_scenarios(
         diags.extend(reader.diags)
         sources.update(reader.undecodable)  # to show the line of a CW004
     diags.extend(comp.diags)
-    diags.extend(_same_names(out))
+    diags.extend(
+        named_twice(
+            out,
+            "scenarios",
+            "scenario names identify test items; make them unique",
+            "the first is here",
+        )
+    )
     return (out if not has_errors(diags) else []), diags, sources
 
 
@@ -547,23 +554,3 @@ def _compile_file(
     if memo is not None:
         memo[(name, text)] = done
     return done
-
-
-def _same_names(scenarios: list[dict[str, Any]]) -> list[Diagnostic]:
-    """CW106 for each scenario named as an earlier one."""
-    out = []
-    seen: dict[str, dict[str, Any]] = {}
-    for sc in scenarios:
-        # Names that differ only in case or spacing are the same test item to a reader.
-        if name_key(sc["name"]) in seen:
-            out.append(
-                Diagnostic(
-                    "CW106",
-                    f"two scenarios are named {sc['name']!r}",
-                    Span.from_ir(sc["at"]),
-                    hint="scenario names identify test items; make them unique",
-                    notes=(("the first is here", Span.from_ir(seen[name_key(sc["name"])]["at"])),),
-                )
-            )
-        seen[name_key(sc["name"])] = sc
-    return out
