@@ -288,13 +288,7 @@ def compile_balances(
     with PackReader(pack_dir, shown, overrides=overrides) as reader:
         if not reader.exists("scenarios"):
             return out, diags, sources
-        folder = reader.resolve("scenarios", None)
-        for entry in (reader.list_clank(folder, "scenarios") if folder is not None else None) or []:
-            named = f"scenarios/{entry}"
-            rel = reader.resolve(named, None)
-            text = reader.read(rel, named, None) if rel is not None else None
-            if text is None:
-                continue
+        for named, text in reader.clank_texts("scenarios"):
             name = (shown / named).as_posix()
             # The scenarios' compiler reports the syntax errors.
             stmts, _syntax = (parse or parser().parse)(text, name)

@@ -502,15 +502,8 @@ def compile_scenarios(
     ) as reader:
         if not reader.exists("scenarios"):
             return out, diags, sources
-        folder = reader.resolve("scenarios", None)
-        entries = reader.list_clank(folder, "scenarios") if folder is not None else None
         comp = _ScenarioCompiler(pack_ir)
-        for entry in entries or []:
-            named = f"scenarios/{entry}"
-            rel = reader.resolve(named, None)
-            text = reader.read(rel, named, None) if rel is not None else None
-            if text is None:
-                continue
+        for named, text in reader.clank_texts("scenarios"):
             name = (shown / named).as_posix()
             sources[name] = text
             done = _compile_file(comp, name, text, parse, memo)

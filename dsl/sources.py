@@ -16,7 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -237,6 +237,18 @@ class PackReader:
         if data is not None:
             self.used_files += 1
         return data
+
+    def clank_texts(self, folder: str) -> Iterator[tuple[str, str]]:
+        """The path as the pack writes it and the text of each `.clank` file of ``folder`` (a
+        folder of the pack, "scenarios"), in name order; a file that cannot be read is
+        passed over (with its diagnostic)."""
+        rel = self.resolve(folder, None)
+        for entry in (self.list_clank(rel, folder) if rel is not None else None) or []:
+            named = f"{folder}/{entry}"
+            at = self.resolve(named, None)
+            text = self.read(at, named, None) if at is not None else None
+            if text is not None:
+                yield named, text
 
     def list_clank(self, rel: str, named: str) -> list[str] | None:
         """Names of the `.clank` entries of the folder at ``rel`` (from `resolve`), sorted;
