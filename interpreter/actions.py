@@ -435,10 +435,12 @@ class _RowOrReserve(ActionKind):
     """An action on a card of the dungeon row or (``reserve``) of a reserve; its options are
     labelled "<verb> <card>", with " (reserve)" after a reserve card."""
 
-    def __init__(self, reserve: bool, row_doc: str, reserve_doc: str) -> None:
+    row_doc = reserve_doc = ""
+
+    def __init__(self, reserve: bool) -> None:
         self.reserve = reserve
         self.name = f"{self.verb} reserve" if reserve else self.verb
-        self.doc = reserve_doc if reserve else row_doc
+        self.doc = self.reserve_doc if reserve else self.row_doc
 
     def offer(self, card: Any, cache: dict[Any, Option], out: list[Option]) -> None:
         """Append the (cached) option on ``card``."""
@@ -461,13 +463,8 @@ class _Fight(_RowOrReserve):
     """Defeat a monster of the row (``reserve``: a reserve monster, which stays)."""
 
     verb = "fight"
-
-    def __init__(self, reserve: bool) -> None:
-        super().__init__(
-            reserve,
-            "Defeat a monster of the dungeon row with swords; it goes to the discard pile.",
-            "Defeat a reserve monster (it stays in the reserve) with swords.",
-        )
+    row_doc = "Defeat a monster of the dungeon row with swords; it goes to the discard pile."
+    reserve_doc = "Defeat a reserve monster (it stays in the reserve) with swords."
 
     def legal(self, game, p, here, cache, out):
         swords = p.swords
@@ -512,13 +509,8 @@ class _Acquire(_RowOrReserve):
     """Acquire a card of the row (``reserve``: from a reserve pile) with skill."""
 
     verb = "acquire"
-
-    def __init__(self, reserve: bool) -> None:
-        super().__init__(
-            reserve,
-            "Acquire a card of the dungeon row with skill; a device is used at once.",
-            "Acquire a card from a reserve pile with skill.",
-        )
+    row_doc = "Acquire a card of the dungeon row with skill; a device is used at once."
+    reserve_doc = "Acquire a card from a reserve pile with skill."
 
     def legal(self, game, p, here, cache, out):
         skill = p.skill
