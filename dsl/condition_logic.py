@@ -8,6 +8,7 @@ forest`). The records `not`, `any` and `all` (interpreter/effects/logic.py) hold
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS
@@ -53,23 +54,28 @@ def parse_condition(
 
 
 def _either(atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    # Split at `or` only when every part reads as a condition: `2 or more companions in
-    # play` is one condition, whose words hold an `or`.
-    parts = _parts(atoms, "or")
-    if parts is not None:
-        nodes = [_both(p, failures) for p in parts]
-        if all(n is not None for n in nodes):
-            return {"cond": "any", "of": nodes, "at": _span(atoms)}
-    return _both(atoms, failures)
+    return _joined(atoms, failures, "or", "any", _both)
 
 
 def _both(atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    parts = _parts(atoms, "and")
+    return _joined(atoms, failures, "and", "all", _one)
+
+
+def _joined(
+    atoms: list[Atom],
+    failures: list[Any],
+    word: str,
+    cond: str,
+    part: Callable[[list[Atom], list[Any]], dict[str, Any] | None],
+) -> dict[str, Any] | None:
+    # Split at ``word`` only when every part reads as a condition (by ``part``): `2 or more
+    # companions in play` is one condition, whose words hold an `or`.
+    parts = _parts(atoms, word)
     if parts is not None:
-        nodes = [_one(p, failures) for p in parts]
+        nodes = [part(p, failures) for p in parts]
         if all(n is not None for n in nodes):
-            return {"cond": "all", "of": nodes, "at": _span(atoms)}
-    return _one(atoms, failures)
+            return {"cond": cond, "of": nodes, "at": _span(atoms)}
+    return part(atoms, failures)
 
 
 def _one(atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
