@@ -13,8 +13,7 @@ from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS
 
-from .diagnostics import Span
-from .parser import Atom
+from .parser import Atom, atoms_span
 from .phrases import resolve
 
 # The words that may stand where `if` does, and whether they deny the condition after them.
@@ -28,8 +27,7 @@ def _word(atom: Atom) -> str | None:
 
 
 def _span(atoms: list[Atom]) -> dict[str, Any]:
-    first, last = atoms[0].span, atoms[-1].span
-    return Span(first.file, first.line, first.col, last.end_line, last.end_col).to_ir()
+    return atoms_span(atoms).to_ir()
 
 
 def _parts(atoms: list[Atom], word: str) -> list[list[Atom]] | None:

@@ -32,7 +32,7 @@ from .board_blocks import with_board_designs
 from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
-from .parser import Atom, Stmt
+from .parser import Atom, Stmt, atoms_span
 from .resolve import named_twice, near_miss
 from .scenario_expect import EXPECT_FORMS
 from .scenario_facts import (
@@ -60,7 +60,6 @@ from .scenario_words import (
     action_words,
     at,
     fact_table,
-    join,
     longest_verb,
     lower,
     setup_word,
@@ -406,7 +405,7 @@ def _spending(c: _ScenarioCompiler, verb: Verb, tail: list[Atom]) -> int | None:
         and said[2] in ("sword", "swords")
     ):
         return c.in_range(tail[1], "swords", "scenario amount")
-    c.error("CW105", "after the space, a move takes `spending N swords`", join(tail))
+    c.error("CW105", "after the space, a move takes `spending N swords`", atoms_span(tail))
     return None
 
 
@@ -436,7 +435,7 @@ def _act(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any
     if not args:
         return False
     arg = " ".join(a.text for a in args)
-    if not c.fits(act_problem(c.facts, arg, join(args))):
+    if not c.fits(act_problem(c.facts, arg, atoms_span(args))):
         return None
     step.update(do=verb.words, arg=arg)
     return True
