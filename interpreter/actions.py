@@ -52,6 +52,15 @@ class ActionKind:
         """The label of the option with that value (what the log and scenarios read)."""
         raise NotImplementedError
 
+    def offer(self, game: Game, key: Any, cache: dict[Any, Option], out: list[Option]) -> None:
+        """Append the option of value ``(self, key)`` (a card, a token), labelled by `label`:
+        made the first time and kept in ``cache``."""
+        o = cache.get(key)
+        if o is None:
+            value = (self, key)
+            o = cache[key] = Option(self.label(game, value), value)
+        out.append(o)
+
     def apply(self, game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
         """Do the action (a legal one)."""
         raise NotImplementedError
@@ -104,10 +113,7 @@ class _Play(ActionKind):
             if card in seen:
                 continue
             seen.append(card)
-            o = cache.get(card)
-            if o is None:
-                o = cache[card] = Option(f"play {card.name}", (self, card))
-            out.append(o)
+            self.offer(game, card, cache, out)
 
     def label(self, game, value):
         return f"play {value[1].name}"
@@ -133,10 +139,7 @@ class _Take(ActionKind):
     def legal(self, game, p, here, cache, out):
         tok = game.space_artifact[p.pos]
         if tok is not None and (p.artifact is None or game.artifact_room(p)):
-            o = cache.get(tok)
-            if o is None:
-                o = cache[tok] = Option(f"take {tok.name}", (self, tok))
-            out.append(o)
+            self.offer(game, tok, cache, out)
 
     def label(self, game, value):
         return f"take {value[1].name}"
@@ -171,10 +174,7 @@ class _Use(ActionKind):
             if not tok.use or tok in seen:
                 continue
             seen.append(tok)
-            o = cache.get(tok)
-            if o is None:
-                o = cache[tok] = Option(f"use {tok.name}", (self, tok))
-            out.append(o)
+            self.offer(game, tok, cache, out)
 
     def label(self, game, value):
         return f"use {value[1].name}"
@@ -442,14 +442,6 @@ class _RowOrReserve(ActionKind):
         self.name = f"{self.verb} reserve" if reserve else self.verb
         self.doc = self.reserve_doc if reserve else self.row_doc
 
-    def offer(self, card: Any, cache: dict[Any, Option], out: list[Option]) -> None:
-        """Append the (cached) option on ``card``."""
-        o = cache.get(card)
-        if o is None:
-            where = " (reserve)" if self.reserve else ""
-            o = cache[card] = Option(f"{self.verb} {card.name}{where}", (self, card))
-        out.append(o)
-
     def label(self, game, value):
         return f"{self.verb} {value[1].name}" + (" (reserve)" if self.reserve else "")
 
@@ -473,14 +465,14 @@ class _Fight(_RowOrReserve):
         if self.reserve:
             for card in game.reserve_monsters:
                 if card.fight <= swords and allowed_here(card, here):
-                    self.offer(card, cache, out)
+                    self.offer(game, card, cache, out)
             return
         row = game.row
         for k, card in enumerate(row):
             if card.type == "monster" and card.fight <= swords and allowed_here(card, here):
                 if row.index(card) != k:
                     continue  # a second copy in the row: listed once
-                self.offer(card, cache, out)
+                self.offer(game, card, cache, out)
 
     def apply(self, game, p, value):
         card = value[1]
@@ -522,7 +514,7 @@ class _Acquire(_RowOrReserve):
                     and (price(game, card) if mods else card.cost) <= skill
                     and allowed_here(card, here)
                 ):
-                    self.offer(card, cache, out)
+                    self.offer(game, card, cache, out)
             return
         seen: list[Any] = []  # a second copy in the row is listed once, at the first
         for card in game.row:
@@ -534,7 +526,7 @@ class _Acquire(_RowOrReserve):
                 if card in seen:
                     continue
                 seen.append(card)
-                self.offer(card, cache, out)
+                self.offer(game, card, cache, out)
 
     def apply(self, game, p, value):
         card = value[1]
