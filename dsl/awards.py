@@ -21,9 +21,9 @@ from typing import Any
 from clankwork.interpreter.effects import COUNTS
 from clankwork.interpreter.effects.ranking import DEFAULT_TIES, PLACES
 
-from .diagnostics import Span, did_you_mean
+from .diagnostics import did_you_mean
 from .limits import RANGES
-from .parser import Atom, Effect, Stmt
+from .parser import Atom, Effect, Stmt, atoms_span
 from .phrases import leading_words, resolve
 
 # A place's words: `most` is the first; `second` (or `2nd`) most the next...
@@ -53,11 +53,6 @@ def is_award(s: Stmt) -> bool:
     if words[0] in _DIRECTIONS:
         return True
     return words[0] in _ORDINALS and len(words) > 1 and words[1] in _DIRECTIONS
-
-
-def _span(atoms: list[Atom]) -> Span:
-    a, b = atoms[0].span, atoms[-1].span
-    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
 def _place(words: list[str]) -> tuple[int, bool, int] | None:
@@ -119,13 +114,13 @@ class Awards:
             self.error(  # type: ignore[attr-defined]
                 "CW104",
                 f"unknown count `{' '.join(a.source() for a in atoms)}`",
-                _span(atoms),
+                atoms_span(atoms),
                 hint=did_you_mean(atoms[0].text, leading_words(COUNTS))
                 or "counts: `veins` (a declared resource), `crown tokens`, "
                 '`companion you own`, `damage`, `"Some Card"`',
             )
             return None
-        node["at"] = _span(atoms).to_ir()
+        node["at"] = atoms_span(atoms).to_ir()
         return node
 
     def _award_for(self, count: dict[str, Any], fewest: bool, s: Stmt) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import RANGES, range_problem
 from .parser import Atom, Stmt
-from .resolve import name_key, near_miss
+from .resolve import named_twice, near_miss
 from .sources import PackReader
 
 KEYWORD = "balance"
@@ -288,13 +288,7 @@ def compile_balances(
     with PackReader(pack_dir, shown, overrides=overrides) as reader:
         if not reader.exists("scenarios"):
             return out, diags, sources
-        folder = reader.resolve("scenarios", None)
-        for entry in (reader.list_clank(folder, "scenarios") if folder is not None else None) or []:
-            named = f"scenarios/{entry}"
-            rel = reader.resolve(named, None)
-            text = reader.read(rel, named, None) if rel is not None else None
-            if text is None:
-                continue
+        for named, text in reader.clank_texts("scenarios"):
             name = (shown / named).as_posix()
             # The scenarios' compiler reports the syntax errors.
             stmts, _syntax = (parse or parser().parse)(text, name)
@@ -306,16 +300,5 @@ def compile_balances(
                 if block is not None:
                     out.append(block)
     diags.extend(comp.diags)
-    seen: dict[str, dict[str, Any]] = {}
-    for b in out:
-        if name_key(b["name"]) in seen:
-            diags.append(
-                Diagnostic(
-                    "CW106",
-                    f"two balance blocks are named {b['name']!r}",
-                    Span.from_ir(b["at"]),
-                    hint="make their names unique",
-                )  # fmt: skip
-            )
-        seen[name_key(b["name"])] = b
+    diags.extend(named_twice(out, "balance blocks", "make their names unique"))
     return out, diags, sources

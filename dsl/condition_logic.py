@@ -8,12 +8,12 @@ forest`). The records `not`, `any` and `all` (interpreter/effects/logic.py) hold
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from clankwork.interpreter.effects import CONDITIONS
 
-from .diagnostics import Span
-from .parser import Atom
+from .parser import Atom, atoms_span
 from .phrases import resolve
 
 # The words that may stand where `if` does, and whether they deny the condition after them.
@@ -27,8 +27,7 @@ def _word(atom: Atom) -> str | None:
 
 
 def _span(atoms: list[Atom]) -> dict[str, Any]:
-    first, last = atoms[0].span, atoms[-1].span
-    return Span(first.file, first.line, first.col, last.end_line, last.end_col).to_ir()
+    return atoms_span(atoms).to_ir()
 
 
 def _parts(atoms: list[Atom], word: str) -> list[list[Atom]] | None:
@@ -53,23 +52,28 @@ def parse_condition(
 
 
 def _either(atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    # Split at `or` only when every part reads as a condition: `2 or more companions in
-    # play` is one condition, whose words hold an `or`.
-    parts = _parts(atoms, "or")
-    if parts is not None:
-        nodes = [_both(p, failures) for p in parts]
-        if all(n is not None for n in nodes):
-            return {"cond": "any", "of": nodes, "at": _span(atoms)}
-    return _both(atoms, failures)
+    return _joined(atoms, failures, "or", "any", _both)
 
 
 def _both(atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:
-    parts = _parts(atoms, "and")
+    return _joined(atoms, failures, "and", "all", _one)
+
+
+def _joined(
+    atoms: list[Atom],
+    failures: list[Any],
+    word: str,
+    cond: str,
+    part: Callable[[list[Atom], list[Any]], dict[str, Any] | None],
+) -> dict[str, Any] | None:
+    # Split at ``word`` only when every part reads as a condition (by ``part``): `2 or more
+    # companions in play` is one condition, whose words hold an `or`.
+    parts = _parts(atoms, word)
     if parts is not None:
-        nodes = [_one(p, failures) for p in parts]
+        nodes = [part(p, failures) for p in parts]
         if all(n is not None for n in nodes):
-            return {"cond": "all", "of": nodes, "at": _span(atoms)}
-    return _one(atoms, failures)
+            return {"cond": cond, "of": nodes, "at": _span(atoms)}
+    return part(atoms, failures)
 
 
 def _one(atoms: list[Atom], failures: list[Any]) -> dict[str, Any] | None:

@@ -33,7 +33,7 @@ from clankwork.interpreter.resource_props import shown_words as resource_prop_wo
 
 from .board_blocks import per_board
 from .diagnostics import Diagnostic, Span, did_you_mean, quote_name
-from .parser import Atom, Stmt
+from .parser import Atom, Stmt, atoms_span
 
 # The resource properties as written (interpreter/resource_props.py holds their records).
 RESOURCE_PROPS = resource_prop_words()
@@ -59,11 +59,6 @@ LIMIT_WORDS = {
 
 def _at(span: Span) -> dict[str, Any]:
     return span.to_ir()
-
-
-def _span_of(atoms: list[Atom]) -> Span:
-    a, b = atoms[0].span, atoms[-1].span
-    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
 # Words after which a declared resource's words name it as a count (`the most veins`).
@@ -127,7 +122,7 @@ class Declarations:
         if not self.resource_words:
             return atoms
         if compared and _text(atoms) in self.resource_words:
-            return [Atom("resource", self.resource_words[_text(atoms)], _span_of(atoms))]
+            return [Atom("resource", self.resource_words[_text(atoms)], atoms_span(atoms))]
         out: list[Atom] = []
         i = 0
         longest = max(len(w.split()) for w in self.resource_words)
@@ -148,7 +143,7 @@ class Declarations:
                         continue
                     hit = self.resource_words.get(_text(run))
                     if hit is not None:
-                        out.append(Atom("resource", hit, _span_of(run)))
+                        out.append(Atom("resource", hit, atoms_span(run)))
                         i += n
                         break
                 else:
@@ -170,7 +165,7 @@ class Declarations:
         words = s.words
         if words[0] == "way" and len(words) > 1:
             path["way"] = _text(s.head[1:])
-            path["way_at"] = _at(_span_of(s.head[1:]))
+            path["way_at"] = _at(atoms_span(s.head[1:]))
             return True
         if " ".join(words) in self.base_ways or any(
             w["name"] == " ".join(words) for w in self.ways

@@ -38,18 +38,12 @@ from clankwork.interpreter.assembly import count_assemblies
 
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_ASSEMBLIES
-from .parser import Atom
 
 MODULE_PROPS = ("connects", "side", "space", "path", "dead end")
 
 
 def _at(span: Span) -> dict[str, Any]:
     return span.to_ir()
-
-
-def _span_of(atoms: list[Atom]) -> Span:
-    a, b = atoms[0].span, atoms[-1].span
-    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
 def _sp(at: dict[str, Any] | None) -> Span | None:

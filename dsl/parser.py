@@ -59,6 +59,12 @@ class Atom:
         return f'"{self.value}"' if self.kind == "string" else self.text
 
 
+def atoms_span(atoms: list[Atom]) -> Span:
+    """The span from the first atom's start to the last one's end (``atoms`` not empty)."""
+    a, b = atoms[0].span, atoms[-1].span
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
 @dataclass
 class Effect:
     """An effect as written: a phrase, plus a consequence after "->" or bracketed alternatives."""

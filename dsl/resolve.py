@@ -28,6 +28,30 @@ def name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+def named_twice(
+    items: list[dict[str, Any]], plural: str, hint: str, note: str | None = None
+) -> list[Diagnostic]:
+    """CW106 for each item (a scenario, a balance block) named as an earlier one: names that
+    differ only in case or spacing are the same to a reader. ``note`` labels the earlier one."""
+    out = []
+    seen: dict[str, dict[str, Any]] = {}
+    for it in items:
+        key = name_key(it["name"])
+        if key in seen:
+            notes = ((note, Span.from_ir(seen[key]["at"])),) if note is not None else ()
+            out.append(
+                Diagnostic(
+                    "CW106",
+                    f"two {plural} are named {it['name']!r}",
+                    Span.from_ir(it["at"]),
+                    hint=hint,
+                    notes=notes,
+                )
+            )
+        seen[key] = it
+    return out
+
+
 def near_miss(name: str, declared: Iterable[str]) -> str | None:
     """A did-you-mean hint for a reference that names nothing: the declared name it matches
     but for case or spacing (names match exactly), else the closest spelling."""

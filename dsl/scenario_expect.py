@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import did_you_mean
-from .parser import Atom, Stmt
+from .parser import Atom, Stmt, atoms_span
 from .scenario_facts import boxes_problem, counter_problem
-from .scenario_words import FORMS, SHAPES, at, compiles, form, is_none, join, lower, shape
+from .scenario_words import FORMS, SHAPES, at, compiles, form, is_none, lower, shape
 
 if TYPE_CHECKING:
     from .scenarios import _ScenarioCompiler
@@ -54,7 +54,7 @@ def _can(c: _ScenarioCompiler, step: dict[str, Any], s: Stmt, rest: list[Atom]) 
         return False
     said = str(lower(rest[:1])[0])
     named = len(c.pending.designs)
-    action = c.action_step(rest[1:], join(rest[1:]))
+    action = c.action_step(rest[1:], atoms_span(rest[1:]))
     if said == "cannot":
         # What a board lacks may be named: `expect cannot acquire Lantern` there.
         del c.pending.designs[named:]

@@ -593,24 +593,17 @@ def act_problem(facts: PackFacts, arg: str, span: Span) -> Diagnostic | None:
 def counter_problem(facts: PackFacts, name: str, value: int, span: Span) -> Diagnostic | None:
     """A counter's value, from 0 to its maximum."""
     top = facts.counter_max.get(name)
-    if top is None or value <= top:
-        return None
-    return Diagnostic(
-        "CW141",
-        f"counter {name!r} goes up to {top}, not {value}",
-        span,
-        hint=f"a number from 0 to {top}",
-    )
+    return _past(top, value, span, f"counter {name!r} goes up to {top}, not {value}")
 
 
 def boxes_problem(facts: PackFacts, name: str, value: int, span: Span) -> Diagnostic | None:
     """Boxes of a personal goal, from 0 to its row's."""
     boxes = facts.goal_boxes.get(name)
-    if boxes is None or value <= boxes:
+    return _past(boxes, value, span, f"goal {name!r} has {boxes} boxes, not {value}")
+
+
+def _past(top: int | None, value: int, span: Span, message: str) -> Diagnostic | None:
+    # A number stated past ``top`` (None: the name is not known, reported elsewhere).
+    if top is None or value <= top:
         return None
-    return Diagnostic(
-        "CW141",
-        f"goal {name!r} has {boxes} boxes, not {value}",
-        span,
-        hint=f"a number from 0 to {boxes}",
-    )
+    return Diagnostic("CW141", message, span, hint=f"a number from 0 to {top}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Span, did_you_mean
-from .parser import Atom, Stmt
+from .parser import Atom, Stmt, atoms_span
 from .resolve import near_miss
 from .scenario_facts import article, boxes_problem, counter_problem
 from .scenario_words import (
@@ -17,7 +17,6 @@ from .scenario_words import (
     at,
     compiles,
     is_none,
-    join,
     lower,
 )
 
@@ -167,7 +166,7 @@ def _modules(c: _ScenarioCompiler, sc: dict[str, Any], s: Stmt, args: list[Atom]
     c.error(
         "CW105",
         "`modules` takes the assembly in double quotes",
-        join(args) if args else s.span,
+        atoms_span(args) if args else s.span,
         hint='modules "1=Hydroponics, 2=Med Lab"',
     )
 
@@ -442,7 +441,7 @@ def _player_line(c: _ScenarioCompiler, entry: dict[str, Any], p: Stmt) -> None:
         c.error(
             "CW105",
             f"unknown status `{' '.join(a.source() for a in rest)}`",
-            join(rest) if rest else p.span,
+            atoms_span(rest) if rest else p.span,
             hint=did_you_mean(" ".join(map(str, words[1:])), ["escaped", "knocked out"])
             or "status escaped / status knocked out",
         )

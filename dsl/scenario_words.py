@@ -157,12 +157,6 @@ def at(span: Span) -> dict[str, Any]:
     return span.to_ir()
 
 
-def join(atoms: list[Atom]) -> Span:
-    """The span from the first atom to the last."""
-    a, b = atoms[0].span, atoms[-1].span
-    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
-
-
 def lower(atoms: list[Atom]) -> list[str | None]:
     """Lower-cased unquoted words; None for numbers and quoted names (never keywords)."""
     return [a.text.lower() if a.kind == "word" else None for a in atoms]

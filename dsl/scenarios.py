@@ -21,7 +21,7 @@ examples, in docs/scenarios.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,8 @@ from .board_blocks import with_board_designs
 from .compiler import ParseFn, parser
 from .diagnostics import Diagnostic, Span, did_you_mean, has_errors
 from .limits import RANGES, bad_name_char, range_problem, shown_name
-from .parser import Atom, Stmt
-from .resolve import name_key, near_miss
+from .parser import Atom, Stmt, atoms_span
+from .resolve import named_twice, near_miss
 from .scenario_expect import EXPECT_FORMS
 from .scenario_facts import (
     PackFacts,
@@ -60,7 +60,6 @@ from .scenario_words import (
     action_words,
     at,
     fact_table,
-    join,
     longest_verb,
     lower,
     setup_word,
@@ -366,24 +365,32 @@ def _bare(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, An
 @step_arg("card")
 def _card(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
     """`play CARD`, `acquire CARD`, `fight CARD`."""
-    if len(args) != 1:
-        return False
-    name = c.ref(args[0], c.cards, "card")
-    if name is None or not c.fits(card_problem(c.facts, verb.words, name, args[0].span)):
-        return None
-    step.update(do=verb.words, arg=name)
-    return True
+    return _named(c, verb, args, step, c.cards, "card", card_problem)
 
 
 @step_arg("token")
 def _token(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any]) -> bool | None:
     """`buy TOKEN`, `use TOKEN`."""
+    return _named(c, verb, args, step, c.tokens, "token", token_problem)
+
+
+def _named(
+    c: _ScenarioCompiler,
+    verb: Verb,
+    args: list[Atom],
+    step: dict[str, Any],
+    names: dict[str, str],
+    kind: str,
+    problem: Callable[[PackFacts, str, str, Span], Diagnostic | None],
+) -> bool | None:
+    """A step naming one of ``names`` (a card, a token) that ``problem`` finds fit for the
+    verb: False when the step has not one argument, None (reported) when it is no fit."""
     if len(args) != 1:
         return False
-    tok = c.ref(args[0], c.tokens, "token")
-    if tok is None or not c.fits(token_problem(c.facts, verb.words, tok, args[0].span)):
+    name = c.ref(args[0], names, kind)
+    if name is None or not c.fits(problem(c.facts, verb.words, name, args[0].span)):
         return None
-    step.update(do=verb.words, arg=tok)
+    step.update(do=verb.words, arg=name)
     return True
 
 
@@ -398,7 +405,7 @@ def _spending(c: _ScenarioCompiler, verb: Verb, tail: list[Atom]) -> int | None:
         and said[2] in ("sword", "swords")
     ):
         return c.in_range(tail[1], "swords", "scenario amount")
-    c.error("CW105", "after the space, a move takes `spending N swords`", join(tail))
+    c.error("CW105", "after the space, a move takes `spending N swords`", atoms_span(tail))
     return None
 
 
@@ -428,7 +435,7 @@ def _act(c: _ScenarioCompiler, verb: Verb, args: list[Atom], step: dict[str, Any
     if not args:
         return False
     arg = " ".join(a.text for a in args)
-    if not c.fits(act_problem(c.facts, arg, join(args))):
+    if not c.fits(act_problem(c.facts, arg, atoms_span(args))):
         return None
     step.update(do=verb.words, arg=arg)
     return True
@@ -494,15 +501,8 @@ def compile_scenarios(
     ) as reader:
         if not reader.exists("scenarios"):
             return out, diags, sources
-        folder = reader.resolve("scenarios", None)
-        entries = reader.list_clank(folder, "scenarios") if folder is not None else None
         comp = _ScenarioCompiler(pack_ir)
-        for entry in entries or []:
-            named = f"scenarios/{entry}"
-            rel = reader.resolve(named, None)
-            text = reader.read(rel, named, None) if rel is not None else None
-            if text is None:
-                continue
+        for named, text in reader.clank_texts("scenarios"):
             name = (shown / named).as_posix()
             sources[name] = text
             done = _compile_file(comp, name, text, parse, memo)
@@ -511,7 +511,14 @@ def compile_scenarios(
         diags.extend(reader.diags)
         sources.update(reader.undecodable)  # to show the line of a CW004
     diags.extend(comp.diags)
-    diags.extend(_same_names(out))
+    diags.extend(
+        named_twice(
+            out,
+            "scenarios",
+            "scenario names identify test items; make them unique",
+            "the first is here",
+        )
+    )
     return (out if not has_errors(diags) else []), diags, sources
 
 
@@ -539,23 +546,3 @@ def _compile_file(
     if memo is not None:
         memo[(name, text)] = done
     return done
-
-
-def _same_names(scenarios: list[dict[str, Any]]) -> list[Diagnostic]:
-    """CW106 for each scenario named as an earlier one."""
-    out = []
-    seen: dict[str, dict[str, Any]] = {}
-    for sc in scenarios:
-        # Names that differ only in case or spacing are the same test item to a reader.
-        if name_key(sc["name"]) in seen:
-            out.append(
-                Diagnostic(
-                    "CW106",
-                    f"two scenarios are named {sc['name']!r}",
-                    Span.from_ir(sc["at"]),
-                    hint="scenario names identify test items; make them unique",
-                    notes=(("the first is here", Span.from_ir(seen[name_key(sc["name"])]["at"])),),
-                )
-            )
-        seen[name_key(sc["name"])] = sc
-    return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -162,16 +162,23 @@ class PackReader:
         self.diags.append(Diagnostic("CW005", message, via or _file_span(name), hint=_LINK_HINT))
         return None
 
+    def _stopped(self, name: str, via: Span | None) -> bool:
+        """Whether no more files are read: the pack's file limit is reached, or the pack folder
+        cannot be read (said again for each file ``name``, included at ``via``)."""
+        if self._full:
+            return True
+        if self._root_error is not None:
+            self.diags.append(_unreadable(name, self._root_error, via))
+            return True
+        return False
+
     def read(self, rel: str, named: str, via: Span | None) -> str | None:
         """The text of the regular file at ``rel`` (from `resolve`), or None with a diagnostic
         (refused, too large, missing, not UTF-8). ``named`` is the path as the pack wrote it,
         for messages; ``via`` is the span of the include that named it, if any."""
         name = self.display(named)
         where = via or _file_span(name)
-        if self._full:
-            return None
-        if self._root_error is not None:
-            self.diags.append(_unreadable(name, self._root_error, via))
+        if self._stopped(name, via):
             return None
         if self.used_files >= limits.MAX_PACK_FILES:
             self._full = True
@@ -220,10 +227,7 @@ class PackReader:
         for text the compiler holds in memory."""
         name = self.display(named)
         where = via or _file_span(name)
-        if self._full:
-            return None
-        if self._root_error is not None:
-            self.diags.append(_unreadable(name, self._root_error, via))
+        if self._stopped(name, via):
             return None
         try:
             data = self._read_bytes(rel, name, where, max_bytes)
@@ -233,6 +237,18 @@ class PackReader:
         if data is not None:
             self.used_files += 1
         return data
+
+    def clank_texts(self, folder: str) -> Iterator[tuple[str, str]]:
+        """The path as the pack writes it and the text of each `.clank` file of ``folder`` (a
+        folder of the pack, "scenarios"), in name order; a file that cannot be read is
+        passed over (with its diagnostic)."""
+        rel = self.resolve(folder, None)
+        for entry in (self.list_clank(rel, folder) if rel is not None else None) or []:
+            named = f"{folder}/{entry}"
+            at = self.resolve(named, None)
+            text = self.read(at, named, None) if at is not None else None
+            if text is not None:
+                yield named, text
 
     def list_clank(self, rel: str, named: str) -> list[str] | None:
         """Names of the `.clank` entries of the folder at ``rel`` (from `resolve`), sorted;

@@ -52,6 +52,15 @@ class ActionKind:
         """The label of the option with that value (what the log and scenarios read)."""
         raise NotImplementedError
 
+    def offer(self, game: Game, key: Any, cache: dict[Any, Option], out: list[Option]) -> None:
+        """Append the option of value ``(self, key)`` (a card, a token), labelled by `label`:
+        made the first time and kept in ``cache``."""
+        o = cache.get(key)
+        if o is None:
+            value = (self, key)
+            o = cache[key] = Option(self.label(game, value), value)
+        out.append(o)
+
     def apply(self, game: Game, p: PlayerState, value: tuple[Any, ...]) -> None:
         """Do the action (a legal one)."""
         raise NotImplementedError
@@ -104,10 +113,7 @@ class _Play(ActionKind):
             if card in seen:
                 continue
             seen.append(card)
-            o = cache.get(card)
-            if o is None:
-                o = cache[card] = Option(f"play {card.name}", (self, card))
-            out.append(o)
+            self.offer(game, card, cache, out)
 
     def label(self, game, value):
         return f"play {value[1].name}"
@@ -133,10 +139,7 @@ class _Take(ActionKind):
     def legal(self, game, p, here, cache, out):
         tok = game.space_artifact[p.pos]
         if tok is not None and (p.artifact is None or game.artifact_room(p)):
-            o = cache.get(tok)
-            if o is None:
-                o = cache[tok] = Option(f"take {tok.name}", (self, tok))
-            out.append(o)
+            self.offer(game, tok, cache, out)
 
     def label(self, game, value):
         return f"take {value[1].name}"
@@ -171,10 +174,7 @@ class _Use(ActionKind):
             if not tok.use or tok in seen:
                 continue
             seen.append(tok)
-            o = cache.get(tok)
-            if o is None:
-                o = cache[tok] = Option(f"use {tok.name}", (self, tok))
-            out.append(o)
+            self.offer(game, tok, cache, out)
 
     def label(self, game, value):
         return f"use {value[1].name}"
@@ -431,18 +431,32 @@ class _Coach(ActionKind):
         return -(v.unit("boots") + value[2] * v.unit("gold"))
 
 
-class _Fight(ActionKind):
-    """Defeat a monster of the row (``reserve``: a reserve monster, which stays)."""
+class _RowOrReserve(ActionKind):
+    """An action on a card of the dungeon row or (``reserve``) of a reserve; its options are
+    labelled "<verb> <card>", with " (reserve)" after a reserve card."""
+
+    row_doc = reserve_doc = ""
 
     def __init__(self, reserve: bool) -> None:
         self.reserve = reserve
-        self.name = "fight reserve" if reserve else "fight"
-        self.verb = "fight"
-        self.doc = (
-            "Defeat a reserve monster (it stays in the reserve) with swords."
-            if reserve
-            else "Defeat a monster of the dungeon row with swords; it goes to the discard pile."
-        )
+        self.name = f"{self.verb} reserve" if reserve else self.verb
+        self.doc = self.reserve_doc if reserve else self.row_doc
+
+    def label(self, game, value):
+        return f"{self.verb} {value[1].name}" + (" (reserve)" if self.reserve else "")
+
+    def script(self, step):
+        arg = step.get("arg")
+        # A step names the card; the row's copy is preferred over the reserve's.
+        return ((f"{self.verb} {arg}", f"{self.verb} {arg} (reserve)"), False)
+
+
+class _Fight(_RowOrReserve):
+    """Defeat a monster of the row (``reserve``: a reserve monster, which stays)."""
+
+    verb = "fight"
+    row_doc = "Defeat a monster of the dungeon row with swords; it goes to the discard pile."
+    reserve_doc = "Defeat a reserve monster (it stays in the reserve) with swords."
 
     def legal(self, game, p, here, cache, out):
         swords = p.swords
@@ -451,23 +465,14 @@ class _Fight(ActionKind):
         if self.reserve:
             for card in game.reserve_monsters:
                 if card.fight <= swords and allowed_here(card, here):
-                    o = cache.get(card)
-                    if o is None:
-                        o = cache[card] = Option(f"fight {card.name} (reserve)", (self, card))
-                    out.append(o)
+                    self.offer(game, card, cache, out)
             return
         row = game.row
         for k, card in enumerate(row):
             if card.type == "monster" and card.fight <= swords and allowed_here(card, here):
                 if row.index(card) != k:
                     continue  # a second copy in the row: listed once
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(f"fight {card.name}", (self, card))
-                out.append(o)
-
-    def label(self, game, value):
-        return f"fight {value[1].name}" + (" (reserve)" if self.reserve else "")
+                self.offer(game, card, cache, out)
 
     def apply(self, game, p, value):
         card = value[1]
@@ -487,28 +492,17 @@ class _Fight(ActionKind):
     def forbidden(self, game, p, value):
         return forbids(p, "fight") or (value[1].fight > 0 and forbids(p, "use", "swords"))
 
-    def script(self, step):
-        arg = step.get("arg")
-        # A step names the card; the row's copy is preferred over the reserve's.
-        return ((f"fight {arg}", f"fight {arg} (reserve)"), False)
-
     def appraise(self, value, v):
         card = value[1]
         return _triggers_worth(card.defeat, v) - card.fight * v.unit("swords")
 
 
-class _Acquire(ActionKind):
+class _Acquire(_RowOrReserve):
     """Acquire a card of the row (``reserve``: from a reserve pile) with skill."""
 
-    def __init__(self, reserve: bool) -> None:
-        self.reserve = reserve
-        self.name = "acquire reserve" if reserve else "acquire"
-        self.verb = "acquire"
-        self.doc = (
-            "Acquire a card from a reserve pile with skill."
-            if reserve
-            else "Acquire a card of the dungeon row with skill; a device is used at once."
-        )
+    verb = "acquire"
+    row_doc = "Acquire a card of the dungeon row with skill; a device is used at once."
+    reserve_doc = "Acquire a card from a reserve pile with skill."
 
     def legal(self, game, p, here, cache, out):
         skill = p.skill
@@ -520,10 +514,7 @@ class _Acquire(ActionKind):
                     and (price(game, card) if mods else card.cost) <= skill
                     and allowed_here(card, here)
                 ):
-                    o = cache.get(card)
-                    if o is None:
-                        o = cache[card] = Option(f"acquire {card.name} (reserve)", (self, card))
-                    out.append(o)
+                    self.offer(game, card, cache, out)
             return
         seen: list[Any] = []  # a second copy in the row is listed once, at the first
         for card in game.row:
@@ -535,13 +526,7 @@ class _Acquire(ActionKind):
                 if card in seen:
                     continue
                 seen.append(card)
-                o = cache.get(card)
-                if o is None:
-                    o = cache[card] = Option(f"acquire {card.name}", (self, card))
-                out.append(o)
-
-    def label(self, game, value):
-        return f"acquire {value[1].name}" + (" (reserve)" if self.reserve else "")
+                self.offer(game, card, cache, out)
 
     def apply(self, game, p, value):
         card = value[1]
@@ -569,10 +554,6 @@ class _Acquire(ActionKind):
 
     def forbidden(self, game, p, value):
         return forbids(p, "acquire") or (_price(game, value[1]) > 0 and forbids(p, "use", "skill"))
-
-    def script(self, step):
-        arg = step.get("arg")
-        return ((f"acquire {arg}", f"acquire {arg} (reserve)"), False)
 
     def appraise(self, value, v):
         card = value[1]

@@ -52,18 +52,7 @@ def play_card(game: GameCore, player: PlayerState, card: CardDef) -> None:
         if "play" in game._emits and not game.over:
             emit(game, "play", player)
         return
-    # A card's play lines (a `play if` line waits for its condition all turn). Inlined:
-    # this runs for about half of all actions.
-    ctx = Ctx(player, card)
-    for cond, effects in card.play:
-        if cond is None:
-            run(game, ctx, effects)
-        else:
-            # "Regardless of order": tested now and after every later step of the turn.
-            player.pending.append((card, cond, effects))
-        if game.over:
-            return
-    if "play" in game._emits:
+    if replay_lines(game, player, card) and "play" in game._emits:
         emit(game, "play", player)
 
 
@@ -117,13 +106,14 @@ def clear_play_area(game: GameCore, player: PlayerState) -> None:
 
 
 def replay_lines(game: GameCore, player: PlayerState, card: CardDef) -> bool:
-    """Run a card's play lines again (a card in its second turn in play); False if the
-    game ended on the way."""
+    """Run a card's play lines, as it is played and again in its second turn in play (a
+    `play if` line waits for its condition all turn); False if the game ended on the way."""
     ctx = Ctx(player, card)
     for cond, effects in card.play:
         if cond is None:
             run(game, ctx, effects)
         else:
+            # "Regardless of order": tested now and after every later step of the turn.
             player.pending.append((card, cond, effects))
         if game.over:
             return False

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Span, did_you_mean
-from ..modules import MODULE_PROPS, _sp, _span_of
-from ..parser import Atom, Stmt
+from ..modules import MODULE_PROPS, _sp
+from ..parser import Atom, Stmt, atoms_span
 from .places import _path_props, compile_dead_end, compile_path, compile_space
 from .registry import declaration
 from .shared import _at
@@ -275,8 +275,8 @@ def board_join(c: _Compiler, board: dict[str, Any], s: Stmt) -> None:
         "to": [h[4].text, h[5].text],
         "oneway": h[3].kind == "arrow",
         "at": _at(s.span),
-        "from_at": _at(_span_of(h[1:3])),
-        "to_at": _at(_span_of(h[4:6])),
+        "from_at": _at(atoms_span(h[1:3])),
+        "to_at": _at(atoms_span(h[4:6])),
     }
     _path_props(c, join, s)
     board.setdefault("joins", []).append(join)

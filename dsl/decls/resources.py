@@ -18,12 +18,11 @@ from ..declarations import (
     LIMIT_WORDS,
     RESOURCE_PROPS,
     WAY_PROPS,
-    _span_of,
     _text,
 )
 from ..diagnostics import Span, did_you_mean
 from ..limits import RANGES, bad_name_char
-from ..parser import Atom, Stmt
+from ..parser import Atom, Stmt, atoms_span
 from .registry import declaration, part
 from .shared import _at
 
@@ -107,7 +106,7 @@ def _resource_prop(c: _Compiler, s: Stmt, name: str, res: dict[str, Any]) -> Non
         try:
             res[prop.key] = prop.compile([a.text for a in rest])
         except ValueError as e:
-            c.error("CW125", str(e), _span_of(rest), hint=prop.doc)
+            c.error("CW125", str(e), atoms_span(rest), hint=prop.doc)
 
 
 def _resource_names(c: _Compiler, name: str, names: list[str], atoms: list[Atom]) -> None:
@@ -164,7 +163,7 @@ def _way_prop(c: _Compiler, way: dict[str, Any], s: Stmt) -> None:
     words, rest = s.words, s.head[1:]
     if words[:2] == ["paid", "in"] and len(words) > 2:
         way["paid_in"] = _text(s.head[2:])
-        way["paid_at"] = _at(_span_of(s.head[2:]))
+        way["paid_at"] = _at(atoms_span(s.head[2:]))
     elif words[0] == "requires" and rest:
         if c._clean(rest):
             way["requires"].append(_text(rest))
@@ -227,7 +226,7 @@ def dragon(c: _Compiler, st: Stmt) -> None:
         c.error(
             "CW105",
             "`dragon` takes no name on its line; its names go in its block",
-            _span_of(st.head[1:]),
+            atoms_span(st.head[1:]),
             hint=form,
         )
         return
@@ -276,7 +275,7 @@ def _dragon_prop(c: _Compiler, got: dict[str, str], s: Stmt) -> None:
         c.error(
             "CW105",
             f"the dragon's `{key}` takes one word or one quoted text",
-            _span_of(rest) if rest else s.span,
+            atoms_span(rest) if rest else s.span,
             hint='write `name "Lord Eradikus"` or `word boss` (quote words with spaces)',
         )
         return
@@ -360,7 +359,7 @@ def action_line(c: _Compiler, owner: dict[str, Any], s: Stmt) -> None:
         c.error(
             "CW128",
             f"unknown limit `{' '.join(a.source() for a in bad)}`",
-            _span_of(bad),
+            atoms_span(bad),
             hint=did_you_mean(_text(bad), [" ".join(k) for k in LIMIT_WORDS])
             or "an action's limit is `once per turn`, `once per game` or `once per module`",
         )
@@ -387,7 +386,7 @@ def _action_name(c: _Compiler, head: list[Atom]) -> str | None:
             c.error(
                 "CW128",
                 f"`{' '.join(a.source() for a in head)}` cannot name an action",
-                _span_of(head),
+                atoms_span(head),
                 hint='name it with words or a quoted name: `action "Pray" once per game: ...`',
             )
             return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import condition, count
+from .registry import article, condition, count
 from .turn_modifiers import counts_in_play
 from .where import feature_stem
 
@@ -12,10 +12,6 @@ from .where import feature_stem
 # count ("+1 swords per companion in play") comes to one or two when its effect is applied.
 _EVEN = 0.5
 _EXPECTED = 1.5
-
-
-def _article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 @condition(
@@ -79,7 +75,7 @@ def token_words(token: dict[str, Any]) -> frozenset[str]:
         "you hold {what:words}",
     ),
     params={"what": {"type": "string"}},
-    render=lambda n: f"you have {_article(n['what'])}",
+    render=lambda n: f"you have {article(n['what'])}",
     examples=("if you have an artifact (+2 skill)", "play if you have mystic fruit: +1 skill"),
 )
 def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
@@ -92,7 +88,7 @@ def have(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     appraise=lambda n, v: v.where(n["feature"]),
     phrases=("you are in|on|at a|an {feature:words}", "you are in|on|at {feature:words}"),
     params={"feature": {"type": "string"}},
-    render=lambda n: f"you are in {_article(n['feature'])}",
+    render=lambda n: f"you are in {article(n['feature'])}",
     examples=("if you are in a forest (+1 boots)", "if you are not in a flooded room (+1 gold)"),
 )
 def at(game: Any, ctx: Any, node: dict[str, Any]) -> bool:

@@ -70,14 +70,19 @@ def _phrases(head: str) -> tuple[str, ...]:
     )
 
 
+def _placing_phrases(*tokens: str) -> tuple[str, ...]:
+    # "place|put TOKEN on <a path>", for each way of writing the token.
+    return tuple(
+        p.replace("HEAD", verb + " " + tok)
+        for verb in ("place", "put")
+        for tok in tokens
+        for p in _phrases("HEAD on")
+    )
+
+
 @effect(
     "place_on_path",
-    phrases=tuple(
-        p.replace("HEAD", verb + " " + art)
-        for verb in ("place", "put")
-        for art in ("a|an|one {what:name} [token]", "{what:name} [token]")
-        for p in _phrases("HEAD on")
-    ),
+    phrases=_placing_phrases("a|an|one {what:name} [token]", "{what:name} [token]"),
     params={"what": {"type": "string", "minLength": 1}, **_PLACE},
     required=("what", "where"),
     render=lambda n: f"place a {n['what']} on {_which(n)}",
@@ -99,15 +104,10 @@ def place_on_path(game: Any, ctx: Any, node: dict[str, Any]) -> None:
 
 @effect(
     "place_random_on_path",
-    phrases=tuple(
-        p.replace("HEAD", verb + " " + art)
-        for verb in ("place", "put")
-        for art in (
-            "a|one random {what:name} [token]",
-            "a|one {what:name} [token] [drawn] at random",
-            "a|one {what:name} [token] chosen at random",
-        )
-        for p in _phrases("HEAD on")
+    phrases=_placing_phrases(
+        "a|one random {what:name} [token]",
+        "a|one {what:name} [token] [drawn] at random",
+        "a|one {what:name} [token] chosen at random",
     ),
     params={"what": {"type": "string", "minLength": 1}, **_PLACE},
     required=("what", "where"),

@@ -14,12 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import condition, effect
+from .registry import article, condition, effect
 from .where import lying_here, space_of
-
-
-def _article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 def _can_place(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
@@ -34,7 +30,7 @@ def _can_place(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
         "put a|an|one {what:name} here",
     ),
     params={"what": {"type": "string", "minLength": 1}},
-    render=lambda n: f"place {_article(n['what'])} you hold on this space",
+    render=lambda n: f"place {article(n['what'])} you hold on this space",
     examples=('place a "Golden Statue" here -> +2 gold',),
     payable=True,
     can_pay=_can_place,
@@ -55,7 +51,7 @@ def place(game: Any, ctx: Any, node: dict[str, Any]) -> None:
         "put {what:name} on each {feature:words}",
     ),
     params={"what": {"type": "string", "minLength": 1}, "feature": {"type": "string"}},
-    render=lambda n: f"place {_article(n['what'])} on each {n['feature']} space",
+    render=lambda n: f"place {article(n['what'])} on each {n['feature']} space",
     examples=('place "Golden Statue" on each gateway',),
     appraise=lambda n, v: 0.0,
 )

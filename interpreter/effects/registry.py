@@ -327,6 +327,11 @@ def render_count(node: dict[str, Any]) -> str:
     return COUNTS[node["count"]].render(node)
 
 
+def article(noun: str) -> str:
+    """The noun with its article, for card text: "a guard", "an artifact"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 _SLOT_SHOWN = {
     "int": "N",
     "signed": "+N",

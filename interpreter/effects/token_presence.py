@@ -9,15 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import condition
+from .registry import article, condition
 from .where import lying_here, space_of
 
 # Neither condition can be read without the game: a bot takes it as an even chance.
 _EVEN = 0.5
-
-
-def _article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 @condition(
@@ -34,7 +30,7 @@ def _article(noun: str) -> str:
         "you lack {what:words}",
     ),
     params={"what": {"type": "string"}},
-    render=lambda n: f"you do not have {_article(n['what'])}",
+    render=lambda n: f"you do not have {article(n['what'])}",
     examples=('when you enter if you lack "Skill Token": take "Skill Token" here',),
 )
 def lack(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
@@ -51,7 +47,7 @@ def lack(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
         "{what:name} is here",
     ),
     params={"what": {"type": "string"}},
-    render=lambda n: f"there is {_article(n['what'])} on this space",
+    render=lambda n: f"there is {article(n['what'])} on this space",
     examples=("to enter if there is a guard here: choose one (pay 2 gold | take 1 damage)",),
 )
 def lying_here_cond(game: Any, ctx: Any, node: dict[str, Any]) -> bool:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from clankwork.dsl.balance import compile_balances
 from clankwork.dsl.scenarios import compile_scenarios
 from clankwork.interpreter.scenario import run_scenario
 
@@ -160,3 +161,27 @@ def test_expect_track_names_a_declared_campaign_track(tmp_path: Path, tutorial_i
     assert d.code == "CW107" and d.hint == 'did you mean "Rival Guild"?' and d.span.line == 2
     _, diags = _compile(tmp_path, tutorial_ir, "expect track Doom 1")
     assert [d.code for d in diags] == ["CW107"]  # the tutorial declares no track
+
+
+def test_a_name_given_twice_is_cw106_for_scenarios_and_balance_blocks(
+    tmp_path: Path, tutorial_ir: dict
+) -> None:
+    # Both compilers report it through one helper (resolve.named_twice): names that differ
+    # only in case or spacing are one name; a scenario's points at the earlier one.
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "s.clank").write_text(
+        'scenario "Twice" {\n  players 2\n}\nscenario "twice " {\n  players 2\n}\n'
+        'balance "Even" {\n  games 4; seed 1; players 2; bots greedy\n'
+        "  expect rounds mean between 1 and 99\n}\n"
+        'balance "even" {\n  games 4; seed 1; players 2; bots greedy\n'
+        "  expect rounds mean between 1 and 99\n}\n",
+        encoding="utf-8",
+    )
+    _, diags, _ = compile_scenarios(tmp_path, tutorial_ir)
+    (d,) = [d for d in diags if d.code == "CW106"]
+    assert d.message == "two scenarios are named 'twice '" and d.span.line == 4
+    assert [(n, at.line) for n, at in d.notes] == [("the first is here", 1)]
+    _, diags, _ = compile_balances(tmp_path, tutorial_ir)
+    (d,) = [d for d in diags if d.code == "CW106"]
+    assert d.message == "two balance blocks are named 'even'" and d.span.line == 11
+    assert d.hint == "make their names unique" and d.notes == ()
