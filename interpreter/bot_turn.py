@@ -106,7 +106,7 @@ class _Turn:
             if i is not None:
                 return i
 
-        if len(groups) > len(groups.keys() & _TAUGHT):
+        if not _TAUGHT.issuperset(groups):  # a kind with no rule here (no set made)
             return best_untaught(opts, groups, _TAUGHT, self)
         return None
 

@@ -283,7 +283,7 @@ class GreedyBot:
             if ACT.appraise(opts[i].value, _GREEDY) > 0:
                 return i
 
-        if len(groups) > len(groups.keys() & _TAUGHT):
+        if not _TAUGHT.issuperset(groups):  # a kind with no rule here (no set made)
             i = best_untaught(opts, groups, _TAUGHT, _GREEDY)
             if i is not None:
                 return i
