@@ -3,6 +3,7 @@ effect module may import it without changing the order records register in)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 
@@ -29,6 +30,7 @@ def lying_here(game: Any, space: int, what: str) -> bool:
 _PLACE_NOUNS = (" rooms", " room", " spaces", " space")
 
 
+@lru_cache(maxsize=1024)
 def feature_stem(feature: str) -> str:
     """The feature a sentence names, without the noun it puts after it: "flooded room" →
     "flooded" (a space with `feature flooded` is "a flooded room")."""
@@ -42,5 +44,12 @@ def feature_stem(feature: str) -> str:
 def has_feature(features: frozenset[str] | set[str], feature: str) -> bool:
     """Whether a space's features include ``feature``, written as the feature's name or
     with a noun after it ("flooded room" for a space with `feature flooded`)."""
-    low = feature.lower()
-    return low in features or feature_stem(low) in features
+    low, stem = _feature_words(feature)
+    return low in features or stem in features
+
+
+@lru_cache(maxsize=1024)
+def _feature_words(feature: str) -> tuple[str, str]:
+    """``feature`` in lower case, and its stem: worked out once a name (a card's `only in`
+    is asked of each card of the row at every action decision)."""
+    return feature.lower(), feature_stem(feature)
