@@ -273,7 +273,12 @@ def count_in_play(game: GameCore, ctx: Ctx, tag: str, other: bool = False) -> in
     """Cards in ctx's play area with that tag or name; ``other`` leaves out the source."""
     want = tag.lower()
     play = ctx.player.play
-    n = sum(1 for c in play if want in c.match)
+    n = 0
+    # A loop, not `sum` of a generator: asked after every action of a player holding a
+    # trigger with an "in play" condition (the Vault's study tokens).
+    for c in play:
+        if want in c.match:
+            n += 1
     source = ctx.source
     if other and isinstance(source, CardDef) and want in source.match and source in play:
         n -= 1
@@ -283,7 +288,11 @@ def count_in_play(game: GameCore, ctx: Ctx, tag: str, other: bool = False) -> in
 def count_in_play_of(game: GameCore, player: PlayerState, tag: str) -> int:
     """Cards in the player's play area with that tag or name."""
     want = tag.lower()
-    return sum(1 for c in player.play if want in c.match)
+    n = 0
+    for c in player.play:
+        if want in c.match:
+            n += 1
+    return n
 
 
 def count_owned(game: GameCore, player: PlayerState, name: str) -> int:

@@ -42,9 +42,7 @@ def in_play(game: Any, ctx: Any, node: dict[str, Any]) -> bool:
     "another" leaves out the card itself. A `TAG counts as in play this turn` makes it hold."""
     if game.turn_modifiers and ctx.player is game.active and counts_in_play(game, node["tag"]):
         return True
-    return game.count_in_play(ctx, node["tag"], other=node.get("other", False)) >= node.get(
-        "min", 1
-    )
+    return game.count_in_play(ctx, node["tag"], node.get("other", False)) >= node.get("min", 1)
 
 
 def token_words(token: dict[str, Any]) -> frozenset[str]:
