@@ -37,6 +37,11 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 def _take_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # As a terminal's shell starts a command: Ctrl-C interrupts it. A test run started in
+    # the background of a script ignores SIGINT (the shell's rule for `cmd &`), and an
+    # ignored signal is inherited: the command would never see the Ctrl-C typed here.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class Screen:
