@@ -271,22 +271,23 @@ def refill_row(game: GameCore) -> bool:
 
 def count_in_play(game: GameCore, ctx: Ctx, tag: str, other: bool = False) -> int:
     """Cards in ctx's play area with that tag or name; ``other`` leaves out the source."""
-    want = tag.lower()
-    play = ctx.player.play
-    n = 0
-    # A loop, not `sum` of a generator: asked after every action of a player holding a
-    # trigger with an "in play" condition (the Vault's study tokens).
-    for c in play:
-        if want in c.match:
-            n += 1
+    player = ctx.player
+    n = count_in_play_of(game, player, tag)
     source = ctx.source
-    if other and isinstance(source, CardDef) and want in source.match and source in play:
+    if (
+        other
+        and isinstance(source, CardDef)
+        and tag.lower() in source.match
+        and source in player.play
+    ):
         n -= 1
     return n
 
 
 def count_in_play_of(game: GameCore, player: PlayerState, tag: str) -> int:
-    """Cards in the player's play area with that tag or name."""
+    """Cards in the player's play area with that tag or name. A loop, not `sum` of a
+    generator (which the compiled core runs as a generator object): asked after every action
+    of a player holding a trigger with an "in play" condition (the Vault's study tokens)."""
     want = tag.lower()
     n = 0
     for c in player.play:
